@@ -1,0 +1,206 @@
+//! The command line: clap definitions only. Each command's code is in `cmd/<name>.rs`.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "zo",
+    version,
+    about = "Project memory for coding agents and their humans, kept in the project's git repository",
+    long_about = "zo keeps a project's memory as Markdown under .zo/memory/, committed with the code:\n\
+    STATE.md (where the project stands), DECISION_LOG.md (append-only decisions), PRIORS.md\n\
+    (lessons tied to the failures that taught them) and sessions/. Every write is atomic and locked.\n\n\
+    Start with `zo init`, record with `zo decide` and `zo prior add`, read with `zo status`,\n\
+    `zo log` and `zo show`. Exit codes: 0 ok, 1 failure, 2 usage, 3 no memory found,\n\
+    4 verification failed.",
+    after_help = "Examples:\n  zo init --project shop\n  zo decide --title 'Use Postgres' --decision 'Postgres 16 for orders' --rationale 'JSONB + FTS'\n  zo log --limit 5\n  zo show D-7f3a9c2e\n  zo --json status"
+)]
+pub struct Cli {
+    /// The project directory (default: $ZO_REPO, else walk up from the current directory)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// Machine output: one JSON document on stdout
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// No notes or warnings; only requested data and errors
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Create .zo/ with empty memory files (idempotent; never overwrites memory)
+    Init(InitArgs),
+    /// Where the project stands: phase, blockers, next steps, counts, git
+    Status,
+    /// Read or update STATE.md fields
+    #[command(subcommand)]
+    State(StateCommand),
+    /// Append a decision to DECISION_LOG.md and print its ID
+    Decide(DecideArgs),
+    /// Record what came of a decision (appends an OUTCOME entry)
+    Outcome(OutcomeArgs),
+    /// List decisions, newest first
+    Log(LogArgs),
+    /// Show one decision in full, with its latest outcome
+    Show(ShowArgs),
+    /// Lessons learned from failures: add, list, supersede
+    #[command(subcommand)]
+    Prior(PriorCommand),
+    /// Check the memory files: append-only against HEAD, every entry parses, IDs unique,
+    /// references resolve (exit 4 when something is wrong)
+    Verify(VerifyArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Project name (default: the directory's name)
+    #[arg(long)]
+    pub project: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum StateCommand {
+    /// Print STATE.md's fields
+    Show,
+    /// Update STATE.md fields; sections below them are kept byte for byte
+    Set(StateSetArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Lists given with --blocker/--next replace the current list.\nExample: zo state set --phase phase_4 --next 'run ablation B' --next 'write report'")]
+pub struct StateSetArgs {
+    #[arg(long)]
+    pub phase: Option<String>,
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// The last completed subtask
+    #[arg(long)]
+    pub subtask: Option<String>,
+    /// An active blocker (repeatable; replaces the list)
+    #[arg(long = "blocker", value_name = "TEXT")]
+    pub blockers: Vec<String>,
+    /// A next step (repeatable; replaces the list)
+    #[arg(long = "next", value_name = "TEXT")]
+    pub next: Vec<String>,
+    /// Empty the blockers list
+    #[arg(long, conflicts_with = "blockers")]
+    pub clear_blockers: bool,
+    /// Empty the next steps list
+    #[arg(long, conflicts_with = "next")]
+    pub clear_next: bool,
+    /// Any other field (repeatable)
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\n\
+type, title, decision, rationale, alternatives, outcome, supersedes, tags, session.\n\
+Flags given on the command line override the file's keys.\n\n\
+Example: zo decide --type ARCHITECTURE --title 'Use Hono' --decision 'Hono for the API' \\\n    --rationale 'Smaller, faster' --alternatives '(1) Express (2) Fastify'")]
+pub struct DecideArgs {
+    /// ARCHITECTURE, SCOPE, BUGFIX, … (default DECISION)
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
+    /// One line, at most 200 characters
+    #[arg(long)]
+    pub title: Option<String>,
+    /// What was decided (Markdown)
+    #[arg(long)]
+    pub decision: Option<String>,
+    #[arg(long)]
+    pub rationale: Option<String>,
+    #[arg(long)]
+    pub alternatives: Option<String>,
+    /// Default: pending
+    #[arg(long)]
+    pub outcome: Option<String>,
+    /// The ID of the decision this one replaces
+    #[arg(long, value_name = "ID")]
+    pub supersedes: Option<String>,
+    /// Comma-separated
+    #[arg(long)]
+    pub tags: Option<String>,
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Read the decision as a JSON object from a file, or - for stdin
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Write even if a field looks like a secret
+    #[arg(long)]
+    pub allow_secret: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct OutcomeArgs {
+    /// The decision's ID (a unique prefix is enough)
+    pub id: String,
+    /// What happened; - reads it from stdin
+    pub text: String,
+    #[arg(long)]
+    pub allow_secret: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// Only this type (any case)
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
+    /// Only decisions on or after this date (YYYY-MM-DD)
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+    /// At most N decisions (the newest)
+    #[arg(long, short = 'n', value_name = "N")]
+    pub limit: Option<usize>,
+    /// Include OUTCOME entries (otherwise folded into the decisions they refer to)
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The decision's ID, a unique prefix of it, or its heading timestamp
+    pub id: String,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PriorCommand {
+    /// Record a lesson: the failure, its root-cause class, the rules it taught
+    Add(PriorAddArgs),
+    /// List priors
+    List,
+    /// Mark OLD as superseded by NEW
+    Supersede { old: String, new: String },
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Root cause classes: missing_rule, incomplete_rule, ignored_rule, novel_case, regression.\n\n\
+Example: zo prior add --title 'Never redirect stderr of a TUI' --root-cause missing_rule \\\n    --failure 'agent pane stayed blank' --rule 'Keep stderr on the terminal for TUIs'")]
+pub struct PriorAddArgs {
+    #[arg(long)]
+    pub title: String,
+    /// missing_rule | incomplete_rule | ignored_rule | novel_case | regression
+    #[arg(long, value_name = "CLASS")]
+    pub root_cause: String,
+    /// What went wrong
+    #[arg(long)]
+    pub failure: String,
+    /// A rule the failure taught (repeatable)
+    #[arg(long = "rule", value_name = "TEXT", required = true)]
+    pub rules: Vec<String>,
+    /// Where it was learned, e.g. "session-041 (2026-11-21), launcher debugging"
+    #[arg(long)]
+    pub source: Option<String>,
+    /// The verified solution (Markdown)
+    #[arg(long)]
+    pub solution: Option<String>,
+    #[arg(long)]
+    pub allow_secret: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {}

@@ -1,0 +1,141 @@
+//! `zo init`: create `.zo/` from `templates/`. Idempotent: creates only what is missing and
+//! never overwrites memory.
+
+use super::Ctx;
+use crate::cli::InitArgs;
+use crate::config::{self, Config};
+use crate::fsio;
+use crate::layout::Layout;
+use crate::templates;
+use anyhow::{Result, bail};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+fn choose_root(ctx: &Ctx) -> Result<PathBuf> {
+    if let Some(r) = &ctx.repo {
+        if !r.is_dir() {
+            bail!("{} is not a directory", r.display());
+        }
+        return Ok(r.canonicalize()?);
+    }
+    if let Some(r) = std::env::var_os("ZO_REPO").filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(r).canonicalize()?);
+    }
+    let cwd = std::env::current_dir()?;
+    if let Ok(l) = Layout::discover(Some(&cwd)) {
+        if !l.legacy {
+            return Ok(l.root);
+        }
+    }
+    // Inside a git repository the memory belongs at its top.
+    Ok(crate::git::Repo::discover(&cwd).and_then(|r| r.workdir().map(Path::to_path_buf)).unwrap_or(cwd))
+}
+
+/// Write `content` to `path` unless it exists; record it in `created`.
+fn create(layout: &Layout, path: &Path, content: &str, created: &mut Vec<String>) -> Result<()> {
+    if !path.exists() {
+        fsio::write_atomic(path, content.as_bytes())?;
+        created.push(layout.show(path));
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
+    let root = choose_root(ctx)?;
+    if let Ok(l) = Layout::discover(Some(&root)) {
+        if l.legacy && l.root == root {
+            bail!(
+                "{} already holds zo memory in the older layout ({}); zo reads it as it is",
+                root.display(),
+                l.show(&l.memory)
+            );
+        }
+    }
+    let zo_dir = root.join(".zo");
+    fsio::create_dir(&zo_dir)?;
+    let mut created = Vec::new();
+    let project = args.project.clone().unwrap_or_else(|| {
+        root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into())
+    });
+    let project_yaml = serde_json::to_string(&project)?; // a JSON string is valid YAML
+    let pre = Layout::at(&root)?;
+    create(&pre, &pre.config_file(), &templates::CONFIG.replace("{project}", &project_yaml), &mut created)?;
+    let layout = Layout::at(&root)?;
+    let project = layout.project();
+    if args.project.as_ref().is_some_and(|p| *p != project) {
+        ctx.note(format!("{} already names the project {project:?}; left unchanged", layout.show(&layout.config_file())));
+    }
+
+    for dir in [layout.memory.clone(), layout.sessions(), layout.snapshots()] {
+        if !dir.is_dir() {
+            fsio::create_dir(&dir)?;
+            created.push(format!("{}/", layout.show(&dir)));
+        }
+    }
+    let state = templates::STATE.replace("{project}", &project).replace("{timestamp}", &crate::time::now());
+    create(&layout, &layout.state(), &state, &mut created)?;
+    create(&layout, &layout.decision_log(), templates::DECISION_LOG, &mut created)?;
+    create(&layout, &layout.priors(), templates::PRIORS, &mut created)?;
+
+    // .gitignore: add the lines that are missing, keep the user's.
+    let ignore_path = zo_dir.join(".gitignore");
+    let existing = fsio::read_text(&ignore_path)?.map(|t| t.text).unwrap_or_default();
+    let have: Vec<&str> = existing.lines().map(str::trim).collect();
+    let missing: Vec<&str> = templates::GITIGNORE
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !have.contains(&l.trim()))
+        .collect();
+    if !missing.is_empty() && missing.iter().any(|l| !l.starts_with('#')) {
+        let mut text = existing.clone();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        for l in missing {
+            text.push_str(l);
+            text.push('\n');
+        }
+        fsio::write_atomic(&ignore_path, text.as_bytes())?;
+        created.push(layout.show(&ignore_path));
+    }
+
+    if !layout.local_file().exists() {
+        write_local(&layout)?;
+        created.push(layout.show(&layout.local_file()));
+    }
+
+    if ctx.json {
+        return ctx.print_json(&json!({
+            "root": root.display().to_string(),
+            "project": project,
+            "memory": layout.show(&layout.memory),
+            "created": created,
+        }));
+    }
+    if created.is_empty() {
+        ctx.note(format!("{} is already initialised; nothing changed", layout.show(&zo_dir)));
+    } else if !ctx.quiet {
+        let mut s = format!("initialised zo memory for {project:?} in {}\n", zo_dir.display());
+        for c in &created {
+            s.push_str(&format!("  created {c}\n"));
+        }
+        s.push_str("next: `zo decide --title … --decision …`, then `git add .zo && git commit`\n");
+        ctx.print(&s)?;
+    }
+    Ok(())
+}
+
+/// Detect this machine into `local.yaml`, keeping keys a person added (e.g. data_paths).
+pub fn write_local(layout: &Layout) -> Result<()> {
+    let mut local = Config::load(&layout.local_file()).unwrap_or_default();
+    let env = config::to_value(&crate::environment::detect())?;
+    if let config::Value::Mapping(m) = env {
+        for (k, v) in m {
+            local.map.insert(k, v);
+        }
+    }
+    if local.get(&["data_paths"]).is_none() {
+        local.set("data_paths", config::Value::Null);
+    }
+    let text = format!("# Detected by zo on this machine; not committed.\n{}", local.to_yaml()?);
+    fsio::write_atomic(&layout.local_file(), text.as_bytes())
+}

@@ -1,0 +1,55 @@
+//! `zo show ID`: one decision in full, with its latest outcome and what superseded it.
+
+use super::Ctx;
+use crate::cli::ShowArgs;
+use crate::format::decision::FindError;
+use anyhow::{Result, anyhow};
+use serde_json::Value;
+
+/// snake_case key for a field name: "Alternatives considered" → "alternatives_considered".
+fn key(name: &str) -> String {
+    let mut k = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            k.extend(c.to_lowercase());
+        } else if !k.ends_with('_') {
+            k.push('_');
+        }
+    }
+    k.trim_matches('_').to_string()
+}
+
+pub fn run(ctx: &Ctx, a: ShowArgs) -> Result<()> {
+    let memory = ctx.memory()?;
+    let log = memory.decisions()?;
+    let file = memory.layout.show(&memory.layout.decision_log());
+    let i = log.find(&a.id).map_err(|e| match e {
+        FindError::NotFound => anyhow!("no decision {} in {file}", a.id),
+        FindError::Ambiguous(ids) => anyhow!("{} matches several decisions: {}", a.id, ids.join(", ")),
+    })?;
+    let e = &log.entries[i];
+    let text = e.content(&log);
+    let outcome_entry = log.latest_outcome_entry(i);
+    if ctx.json {
+        let mut v = super::log::summary(&log, i);
+        let obj = v.as_object_mut().expect("summary is an object");
+        for f in &e.body.fields {
+            obj.entry(key(&f.name)).or_insert_with(|| Value::String(f.value.clone()));
+        }
+        obj.insert("file".into(), file.into());
+        obj.insert("text".into(), text.into());
+        if let Some(o) = outcome_entry {
+            obj.insert("outcome_entry".into(), o.content(&log).into());
+        }
+        return ctx.print_json(&v);
+    }
+    let mut s = text;
+    s.push('\n');
+    if let Some(o) = outcome_entry {
+        s.push_str(&format!("\nLatest outcome ({}, {}): {}\n", o.id, o.timestamp, o.field("Outcome").unwrap_or("")));
+    }
+    if let Some(by) = log.superseded_by(i) {
+        s.push_str(&format!("\nSuperseded by {} ({}): {}\n", by.id, by.timestamp, by.title));
+    }
+    ctx.print(&s)
+}

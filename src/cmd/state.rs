@@ -1,0 +1,92 @@
+//! `zo state show|set`: STATE.md's fields.
+
+use super::Ctx;
+use crate::cli::{StateCommand, StateSetArgs};
+use crate::error::Exit;
+use crate::format::state::{State, Value};
+use anyhow::Result;
+use serde_json::json;
+
+fn fields_json(state: &State) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in state.fields() {
+        m.insert(k.to_string(), serde_json::to_value(v).unwrap_or_default());
+    }
+    serde_json::Value::Object(m)
+}
+
+fn show(ctx: &Ctx, state: &State) -> Result<()> {
+    if ctx.json {
+        return ctx.print_json(&json!({ "fields": fields_json(state) }));
+    }
+    let mut s = String::new();
+    for (k, v) in state.fields() {
+        match v {
+            Value::Scalar(x) => s.push_str(&format!("{k}: {x}\n")),
+            Value::List(items) if items.is_empty() => s.push_str(&format!("{k}: []\n")),
+            Value::List(items) => {
+                s.push_str(&format!("{k}:\n"));
+                for i in items {
+                    s.push_str(&format!("  - {i}\n"));
+                }
+            }
+        }
+    }
+    ctx.print(&s)
+}
+
+fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
+    let mut updates: Vec<(String, Value)> = Vec::new();
+    for (key, v) in [("phase", a.phase), ("mode", a.mode), ("last_completed_subtask", a.subtask)] {
+        if let Some(v) = v {
+            updates.push((key.into(), Value::Scalar(v)));
+        }
+    }
+    if !a.blockers.is_empty() || a.clear_blockers {
+        updates.push(("active_blockers".into(), Value::List(a.blockers)));
+    }
+    if !a.next.is_empty() || a.clear_next {
+        updates.push(("next_steps".into(), Value::List(a.next)));
+    }
+    for kv in a.set {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(Exit::usage(format!("--set takes KEY=VALUE, not {kv:?}")).into());
+        };
+        let k = k.trim();
+        if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+            return Err(Exit::usage(format!("--set: {k:?} is not a field name (letters, digits, _ and -)")).into());
+        }
+        updates.push((k.into(), Value::Scalar(v.trim().into())));
+    }
+    if updates.is_empty() {
+        return Err(Exit::usage("nothing to set; see `zo state set --help`").into());
+    }
+    if updates.iter().any(|(_, v)| matches!(v, Value::Scalar(s) if s.contains('\n'))) {
+        return Err(Exit::usage("STATE fields are one line each").into());
+    }
+    let memory = ctx.memory()?;
+    let state = memory.update_state(|s| {
+        for (k, v) in updates {
+            s.set(&k, v);
+        }
+        s.set("timestamp", Value::Scalar(crate::time::now()));
+    })?;
+    if ctx.json || !ctx.quiet {
+        show(ctx, &state)?;
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &Ctx, c: StateCommand) -> Result<()> {
+    match c {
+        StateCommand::Show => {
+            let memory = ctx.memory()?;
+            let (state, warning) = memory.state();
+            if let Some(w) = warning {
+                ctx.note(w);
+            }
+            show(ctx, &state)
+        }
+        StateCommand::Set(a) => set(ctx, a),
+    }
+}

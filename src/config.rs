@@ -1,0 +1,81 @@
+//! `config.yaml` (committed) and `local.yaml` (this machine). The only module that knows the
+//! YAML library: serde_yaml is deprecated upstream, so a switch stays a one-file change.
+//! Documents are kept as generic mappings so unknown keys survive a rewrite.
+
+use anyhow::{Result, anyhow};
+use std::path::Path;
+
+pub use serde_yaml::Value;
+
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub map: serde_yaml::Mapping,
+}
+
+impl Config {
+    /// Load a YAML mapping; a missing file is empty. Errors name the file and line.
+    pub fn load(path: &Path) -> Result<Config> {
+        let Some(text) = crate::fsio::read_text(path)? else { return Ok(Config::default()) };
+        Config::parse(path, &text.text)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<Config> {
+        if text.trim().is_empty() {
+            return Ok(Config::default());
+        }
+        match serde_yaml::from_str::<Value>(text) {
+            Ok(Value::Mapping(map)) => Ok(Config { map }),
+            Ok(Value::Null) => Ok(Config::default()),
+            Ok(_) => Err(anyhow!("{}:1: expected a mapping of `key: value` lines", path.display())),
+            Err(e) => {
+                let line = e.location().map(|l| l.line()).unwrap_or(1);
+                Err(anyhow!("{}:{line}: invalid YAML: {e}", path.display()))
+            }
+        }
+    }
+
+    /// A value at a dotted path: `get(&["index", "embedding"])`.
+    pub fn get(&self, path: &[&str]) -> Option<&Value> {
+        let (first, rest) = path.split_first()?;
+        let mut v = self.map.get(*first)?;
+        for k in rest {
+            v = v.as_mapping()?.get(*k)?;
+        }
+        Some(v)
+    }
+
+    pub fn str(&self, path: &[&str]) -> Option<String> {
+        match self.get(path)? {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
+    pub fn u64(&self, path: &[&str]) -> Option<u64> {
+        self.get(path)?.as_u64()
+    }
+
+    pub fn project(&self) -> Option<String> {
+        self.str(&["project"])
+    }
+
+    pub fn memory_root(&self) -> String {
+        self.str(&["memory_root"]).unwrap_or_else(|| "memory".into())
+    }
+
+    /// Set a top-level key, keeping every other key and its order.
+    pub fn set(&mut self, key: &str, value: Value) {
+        self.map.insert(Value::String(key.into()), value);
+    }
+
+    pub fn to_yaml(&self) -> Result<String> {
+        Ok(serde_yaml::to_string(&self.map)?)
+    }
+}
+
+/// Convert any serialisable value into a YAML value (for `local.yaml`).
+pub fn to_value<T: serde::Serialize>(v: &T) -> Result<Value> {
+    Ok(serde_yaml::to_value(v)?)
+}

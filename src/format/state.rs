@@ -1,0 +1,207 @@
+//! STATE.md: where the project stands. The `key: value` lines between the title and the first
+//! `## ` heading are zo's; everything else is kept byte for byte on every rewrite.
+
+use super::Text;
+use super::fields;
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    Scalar(String),
+    List(Vec<String>),
+}
+
+impl Value {
+    pub fn as_list(&self) -> Vec<String> {
+        match self {
+            Value::List(v) => v.clone(),
+            Value::Scalar(s) if s.is_empty() || s == "null" || s == "none" => vec![],
+            Value::Scalar(s) => vec![s.clone()],
+        }
+    }
+    pub fn as_str(&self) -> String {
+        match self {
+            Value::Scalar(s) => s.clone(),
+            Value::List(v) => v.join(", "),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct KeyLines {
+    key: String,
+    value: Value,
+    /// Line range [first, last) in `lines`, covering `- item` continuation lines.
+    first: usize,
+    last: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct State {
+    text: Text,
+    lines: Vec<String>,
+    keys: Vec<KeyLines>,
+    /// Index in `lines` of the first `## ` heading (or lines.len()).
+    header_end: usize,
+}
+
+fn parse_key(line: &str) -> Option<(&str, &str)> {
+    let (k, v) = line.split_once(':')?;
+    let ok = !k.is_empty()
+        && k.len() <= 64
+        && k.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    ok.then(|| (k, v.trim()))
+}
+
+fn parse_inline(v: &str) -> Value {
+    match v.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+        Some(inner) if inner.trim().is_empty() => Value::List(vec![]),
+        Some(inner) => Value::List(inner.split(',').map(|s| s.trim().to_string()).collect()),
+        None => Value::Scalar(v.to_string()),
+    }
+}
+
+fn list_item(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    (line.len() > t.len() || t.starts_with("- ")).then_some(())?;
+    t.strip_prefix("- ").map(str::trim)
+}
+
+impl State {
+    pub fn parse(text: Text) -> State {
+        let lines: Vec<String> = text.text.split_inclusive('\n').map(str::to_string).collect();
+        let mut keys: Vec<KeyLines> = Vec::new();
+        let mut header_end = lines.len();
+        let mut i = 0;
+        while i < lines.len() {
+            let line = fields::strip_eol(&lines[i]);
+            if fields::heading(line, 2).is_some_and(|(l, _)| l == 2) {
+                header_end = i;
+                break;
+            }
+            if let Some((k, v)) = parse_key(line) {
+                let mut value = parse_inline(v);
+                let mut j = i + 1;
+                if v.is_empty() {
+                    let mut items = Vec::new();
+                    while j < lines.len() {
+                        match list_item(fields::strip_eol(&lines[j])) {
+                            Some(item) => items.push(item.to_string()),
+                            None => break,
+                        }
+                        j += 1;
+                    }
+                    if !items.is_empty() {
+                        value = Value::List(items);
+                    }
+                }
+                keys.push(KeyLines { key: k.to_string(), value, first: i, last: j });
+                i = j;
+                continue;
+            }
+            i += 1;
+        }
+        State { text, lines, keys, header_end }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.keys.iter().find(|k| k.key == key).map(|k| &k.value)
+    }
+
+    pub fn scalar(&self, key: &str) -> Option<String> {
+        self.get(key).map(Value::as_str).filter(|s| !s.is_empty())
+    }
+
+    pub fn list(&self, key: &str) -> Vec<String> {
+        self.get(key).map(Value::as_list).unwrap_or_default()
+    }
+
+    /// All `key: value` fields in file order.
+    pub fn fields(&self) -> Vec<(&str, &Value)> {
+        self.keys.iter().map(|k| (k.key.as_str(), &k.value)).collect()
+    }
+
+    /// The sections after the fields, verbatim.
+    pub fn sections(&self) -> String {
+        self.lines[self.header_end..].concat()
+    }
+
+    fn render_value(key: &str, value: &Value) -> String {
+        match value {
+            Value::Scalar(s) => format!("{key}: {}\n", s.replace('\n', " ")),
+            Value::List(items) if items.iter().all(|i| !i.contains([',', '[', ']', '\n'])) => {
+                format!("{key}: [{}]\n", items.join(", "))
+            }
+            Value::List(items) => {
+                let mut s = format!("{key}:\n");
+                for i in items {
+                    s.push_str(&format!("  - {}\n", i.replace('\n', " ")));
+                }
+                s
+            }
+        }
+    }
+
+    /// Set a field: its lines are replaced in place, a new key goes after the last one. Every
+    /// other line stays byte for byte.
+    pub fn set(&mut self, key: &str, value: Value) {
+        let eol = if self.text.crlf { "\r\n" } else { "\n" };
+        let rendered = Self::render_value(key, &value).replace('\n', eol);
+        let new_lines: Vec<String> = rendered.split_inclusive(eol).map(str::to_string).collect();
+        let (first, last) = match self.keys.iter().find(|k| k.key == key) {
+            Some(k) => (k.first, k.last),
+            None => {
+                let at = self.keys.last().map(|k| k.last).unwrap_or_else(|| {
+                    // After the title line, if there is one.
+                    usize::from(self.lines.first().is_some_and(|l| l.starts_with("# ")))
+                });
+                if at > 0 && !self.lines[at - 1].ends_with('\n') {
+                    self.lines[at - 1].push_str(eol);
+                }
+                (at, at)
+            }
+        };
+        self.lines.splice(first..last, new_lines);
+        let text = Text { text: self.lines.concat(), ..self.text.clone() };
+        *self = State::parse(text);
+    }
+
+    /// The file's bytes.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if self.text.bom {
+            out.push('\u{feff}');
+        }
+        out.push_str(&self.lines.concat());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CANON: &str = "# STATE\nproject: my-delivery\nmode: build\nphase: phase_3\nactive_blockers: [GPU quota on the training host]\nnext_steps:\n  - run ablation B, carefully\n  - write report\n\n## Current Position\nFree text, kept.\n\n## Other\n- not: a key\n";
+
+    #[test]
+    fn reads_scalars_and_both_list_forms() {
+        let s = State::parse(Text::new(CANON.into()));
+        assert_eq!(s.scalar("phase").as_deref(), Some("phase_3"));
+        assert_eq!(s.list("active_blockers"), vec!["GPU quota on the training host"]);
+        assert_eq!(s.list("next_steps"), vec!["run ablation B, carefully", "write report"]);
+        assert_eq!(s.render(), CANON);
+    }
+
+    #[test]
+    fn set_keeps_sections_byte_for_byte() {
+        let mut s = State::parse(Text::new(CANON.into()));
+        s.set("phase", Value::Scalar("phase_4".into()));
+        s.set("next_steps", Value::List(vec!["ship".into()]));
+        s.set("git_head", Value::Scalar("4be1c0d".into()));
+        let out = s.render();
+        assert!(out.contains("phase: phase_4\n"));
+        assert!(out.contains("next_steps: [ship]\ngit_head: 4be1c0d\n\n## Current Position"));
+        assert!(out.ends_with("## Current Position\nFree text, kept.\n\n## Other\n- not: a key\n"));
+    }
+}

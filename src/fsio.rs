@@ -1,0 +1,156 @@
+//! The only code that writes memory files: one atomic write, one lock, one reader that turns
+//! bytes into text with errors that name the file and line.
+
+use crate::format::Text;
+use anyhow::{Context, Result, anyhow};
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const TMP_SUFFIX: &str = ".zo-tmp";
+
+/// Replace `path` with `bytes` atomically: temp file in the same directory, fsync, rename over
+/// the target, fsync the directory. A crash at any instant leaves the old file or the new one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let fail = || format!("could not write {}", path.display());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(TMP_SUFFIX)
+        .tempfile_in(dir)
+        .with_context(fail)?;
+    tmp.write_all(bytes).with_context(fail)?;
+    // Keep the target's permissions; a new file gets the usual 0644 rather than tempfile's 0600.
+    let perms = match fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                fs::Permissions::from_mode(0o644)
+            }
+            #[cfg(not(unix))]
+            {
+                tmp.as_file().metadata().with_context(fail)?.permissions()
+            }
+        }
+    };
+    tmp.as_file().set_permissions(perms).with_context(fail)?;
+    tmp.as_file().sync_all().with_context(fail)?;
+    tmp.persist(path).map_err(|e| e.error).with_context(fail)?;
+    sync_dir(dir);
+    Ok(())
+}
+
+#[cfg(unix)]
+fn sync_dir(dir: &Path) {
+    // Best effort: some filesystems refuse fsync on directories; the rename already happened.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+#[cfg(not(unix))]
+fn sync_dir(_: &Path) {}
+
+/// Create a directory (and parents) with a clear error.
+pub fn create_dir(path: &Path) -> Result<()> {
+    fs::create_dir_all(path).with_context(|| format!("could not create {}", path.display()))
+}
+
+/// Read a memory file as text. Missing → None. Invalid UTF-8 → an error naming file and line.
+pub fn read_text(path: &Path) -> Result<Option<Text>> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(anyhow!(e).context(format!("could not read {}", path.display()))),
+    };
+    Ok(Some(Text::new(decode(path, bytes)?)))
+}
+
+/// UTF-8 decode with an error that says where the bad byte is.
+pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        anyhow!("{}:{line}: invalid UTF-8 (byte {at}); fix or remove that byte", path.display())
+    })
+}
+
+/// The memory lock: an exclusive advisory lock on `.zo/memory/.lock`, held for every
+/// read-modify-write of memory files. Released when dropped (or when the process dies).
+pub struct Lock {
+    _file: File,
+}
+
+impl Lock {
+    pub fn acquire(memory_dir: &Path) -> Result<Lock> {
+        let path = memory_dir.join(".lock");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("could not open the lock file {}", path.display()))?;
+        let timeout = std::env::var("ZO_LOCK_TIMEOUT")
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .map(Duration::from_secs_f64)
+            .unwrap_or(Duration::from_secs(30));
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) => {
+                    if started.elapsed() >= timeout {
+                        let mut holder = String::new();
+                        let _ = file.read_to_string(&mut holder);
+                        let who = holder
+                            .split_whitespace()
+                            .next()
+                            .map(|pid| format!(" (held by pid {pid})"))
+                            .unwrap_or_default();
+                        return Err(anyhow!(
+                            "timed out after {:.0?} waiting for the memory lock {}{who}; \
+                             if no zo process is running, try again",
+                            timeout,
+                            path.display()
+                        ));
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(20));
+                }
+                Err(fs::TryLockError::Error(e)) => {
+                    return Err(anyhow!(e).context(format!("could not lock {}", path.display())));
+                }
+            }
+        }
+        // Tell a waiting process who holds it. Best effort: the lock is what matters.
+        let _ = file.set_len(0);
+        let _ = (&file).write_all(format!("{} {}\n", std::process::id(), crate::time::now()).as_bytes());
+        remove_stale_temp_files(memory_dir);
+        Ok(Lock { _file: file })
+    }
+}
+
+/// Temp files left by a writer that was killed mid-write. Only called with the lock held, so
+/// nobody else is writing one.
+fn remove_stale_temp_files(memory_dir: &Path) {
+    let Ok(entries) = fs::read_dir(memory_dir) else { return };
+    let stale: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.') && n.ends_with(TMP_SUFFIX))
+        })
+        .collect();
+    for p in stale {
+        let _ = fs::remove_file(p);
+    }
+}

@@ -1,0 +1,16 @@
+//! zo: a project's memory in its own git repository. See ARCHITECTURE.md for the map.
+
+pub mod cli;
+pub mod cmd;
+pub mod config;
+pub mod environment;
+pub mod error;
+pub mod format;
+pub mod fsio;
+pub mod gate;
+pub mod git;
+pub mod layout;
+pub mod memory;
+pub mod templates;
+pub mod time;
+pub mod verify;

@@ -1,0 +1,374 @@
+//! The memory of one project: loading each file kind, and every write, through the lock, the
+//! gate and the atomic write. Commands call this; nothing else writes memory files.
+
+use crate::format::decision::{DecisionLog, FindError, NewDecision};
+use crate::format::fields::{self, normalize_value};
+use crate::format::prior::{self, NewPrior, PriorsFile};
+use crate::format::session::SessionFile;
+use crate::format::state::State;
+use crate::format::Text;
+use crate::fsio::{self, Lock};
+use crate::gate::{self, Limits};
+use crate::layout::Layout;
+use anyhow::{Context, Result, anyhow, bail};
+use std::path::Path;
+
+pub struct Memory {
+    pub layout: Layout,
+}
+
+/// What a user asks to record with `zo decide`.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionInput {
+    #[serde(default, alias = "kind")]
+    pub r#type: Option<String>,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub decision: String,
+    #[serde(default)]
+    pub rationale: Option<String>,
+    #[serde(default)]
+    pub alternatives: Option<String>,
+    #[serde(default)]
+    pub outcome: Option<String>,
+    #[serde(default)]
+    pub supersedes: Option<String>,
+    #[serde(default)]
+    pub tags: Option<StringOrList>,
+    #[serde(default)]
+    pub session: Option<String>,
+}
+
+/// `"tags": "a, b"` or `"tags": ["a", "b"]`.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum StringOrList {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl StringOrList {
+    pub fn joined(&self) -> String {
+        match self {
+            StringOrList::One(s) => s.clone(),
+            StringOrList::Many(v) => v.join(", "),
+        }
+    }
+}
+
+/// What a user asks to record with `zo prior add`.
+#[derive(Debug, Clone, Default)]
+pub struct PriorInput {
+    pub title: String,
+    pub root_cause: String,
+    pub failure: String,
+    pub rules: Vec<String>,
+    pub source: String,
+    pub solution: String,
+}
+
+fn find_error(e: FindError, id: &str, file: &str) -> anyhow::Error {
+    match e {
+        FindError::NotFound => anyhow!("no decision {id} in {file}"),
+        FindError::Ambiguous(ids) => anyhow!("{id} matches several decisions: {}", ids.join(", ")),
+    }
+}
+
+impl Memory {
+    pub fn open(repo: Option<&Path>) -> Result<Memory> {
+        Ok(Memory { layout: Layout::discover(repo)? })
+    }
+
+    fn read(&self, path: &Path) -> Result<Text> {
+        Ok(fsio::read_text(path)?.unwrap_or_default())
+    }
+
+    pub fn decisions(&self) -> Result<DecisionLog> {
+        Ok(DecisionLog::parse(self.read(&self.layout.decision_log())?))
+    }
+
+    pub fn priors(&self) -> Result<PriorsFile> {
+        Ok(PriorsFile::parse(self.read(&self.layout.priors())?))
+    }
+
+    /// STATE.md; a missing or unreadable one reads as defaults with a warning (never fatal).
+    pub fn state(&self) -> (State, Option<String>) {
+        let path = self.layout.state();
+        match fsio::read_text(&path) {
+            Ok(Some(t)) => (State::parse(t), None),
+            Ok(None) => (State::default(), Some(format!("{} is missing; using defaults", self.layout.show(&path)))),
+            Err(e) => (State::default(), Some(format!("{e:#}; using defaults"))),
+        }
+    }
+
+    /// Session files, oldest first (by number, then name).
+    pub fn sessions(&self) -> Result<Vec<SessionFile>> {
+        let mut out = Vec::new();
+        for name in self.session_names()? {
+            let path = self.layout.sessions().join(&name);
+            let text = self.read(&path)?;
+            out.push(SessionFile::parse(&name, &text.text));
+        }
+        Ok(out)
+    }
+
+    /// Session file names, oldest first, without reading them.
+    pub fn session_names(&self) -> Result<Vec<String>> {
+        list_md(&self.layout.sessions())
+    }
+
+    pub fn snapshot_names(&self) -> Result<Vec<String>> {
+        list_md(&self.layout.snapshots())
+    }
+
+    pub fn limits(&self) -> Limits {
+        Limits::from_config(&self.layout.config)
+    }
+
+    fn lock(&self) -> Result<Lock> {
+        if !self.layout.memory.is_dir() {
+            bail!("{} does not exist; run `zo init`", self.layout.show(&self.layout.memory));
+        }
+        Lock::acquire(&self.layout.memory)
+    }
+
+    /// Append a decision. Returns what was written.
+    pub fn decide(&self, input: &DecisionInput, allow_secret: bool) -> Result<NewDecision> {
+        let limits = self.limits();
+        let norm = |o: &Option<String>| o.as_deref().map(normalize_value).unwrap_or_default();
+        let mut new = NewDecision {
+            kind: input.r#type.as_deref().map(normalize_value).unwrap_or_default().to_uppercase(),
+            title: normalize_value(&input.title),
+            decision: normalize_value(&input.decision),
+            rationale: norm(&input.rationale),
+            alternatives: norm(&input.alternatives),
+            outcome: norm(&input.outcome),
+            supersedes: norm(&input.supersedes),
+            tags: input.tags.as_ref().map(|t| normalize_value(&t.joined())).unwrap_or_default(),
+            session: norm(&input.session),
+            ..Default::default()
+        };
+        if new.kind.is_empty() {
+            new.kind = "DECISION".into();
+        }
+        if new.outcome.is_empty() {
+            new.outcome = "pending".into();
+        }
+        gate::title(&new.title, limits)?;
+        gate::require("the decision text (--decision)", &new.decision)?;
+        if new.kind.contains('\n') || new.kind.is_empty() {
+            bail!("refused: the type must be one word or phrase on one line");
+        }
+        if new.kind == "OUTCOME" {
+            bail!("refused: record an outcome with `zo outcome ID TEXT`");
+        }
+        let check: Vec<(&str, &str)> = new.fields();
+        gate::secrets(&check, allow_secret)?;
+
+        let _lock = self.lock()?;
+        let log = self.decisions()?;
+        let file = self.layout.show(&self.layout.decision_log());
+        if !new.supersedes.is_empty() {
+            let i = log.find(&new.supersedes).map_err(|e| find_error(e, &new.supersedes, &file))?;
+            new.supersedes = log.entries[i].id.clone();
+        }
+        let (title, decision) = (gate::fold(&new.title), gate::fold(&new.decision));
+        for (i, e) in log.entries.iter().enumerate() {
+            if log.status(i) == "active"
+                && !e.is_outcome()
+                && gate::fold(&e.title) == title
+                && gate::fold(e.field("Decision").unwrap_or("")) == decision
+            {
+                bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
+            }
+        }
+        new.id = gate::new_id("D", |id| log.find(id).is_ok())?;
+        new.timestamp = crate::time::now();
+        self.append_decision(&log, &new, limits)?;
+        Ok(new)
+    }
+
+    /// Append an OUTCOME entry for decision `id`.
+    pub fn outcome(&self, id: &str, text: &str, allow_secret: bool) -> Result<NewDecision> {
+        let limits = self.limits();
+        let text = normalize_value(text);
+        gate::require("the outcome text", &text)?;
+        gate::secrets(&[("Outcome", &text)], allow_secret)?;
+        let _lock = self.lock()?;
+        let log = self.decisions()?;
+        let file = self.layout.show(&self.layout.decision_log());
+        let i = log.find(id).map_err(|e| find_error(e, id, &file))?;
+        let target = &log.entries[i];
+        if target.is_outcome() {
+            bail!("{} is itself an OUTCOME entry; name the decision it refers to", target.id);
+        }
+        if log.latest_outcome_entry(i).and_then(|o| o.field("Outcome")).is_some_and(|o| gate::fold(o) == gate::fold(&text)) {
+            bail!("refused: that outcome is already recorded for {}", target.id);
+        }
+        let mut title = format!("Outcome: {}", target.title);
+        if title.chars().count() > limits.title_chars {
+            title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
+        }
+        let new = NewDecision {
+            id: gate::new_id("D", |id| log.find(id).is_ok())?,
+            timestamp: crate::time::now(),
+            kind: "OUTCOME".into(),
+            title,
+            refs: target.id.clone(),
+            outcome: text,
+            ..Default::default()
+        };
+        self.append_decision(&log, &new, limits)?;
+        Ok(new)
+    }
+
+    fn append_decision(&self, log: &DecisionLog, new: &NewDecision, limits: Limits) -> Result<()> {
+        let entry = new.render();
+        gate::entry_size(&entry, limits)?;
+        let joint = if log.text.text.is_empty() { "" } else { log.text.joint(log.last_separated()) };
+        let bytes = log.text.with_appended(&format!("{joint}{entry}"));
+        fsio::write_atomic(&self.layout.decision_log(), bytes.as_bytes())
+    }
+
+    /// Add a prior under the next free number. Returns its ID.
+    pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<String> {
+        let limits = self.limits();
+        let mut new = NewPrior {
+            number: 0,
+            title: normalize_value(&input.title),
+            source: normalize_value(&input.source),
+            root_cause: normalize_value(&input.root_cause).to_lowercase(),
+            failure: normalize_value(&input.failure),
+            rules: input.rules.iter().map(|r| normalize_value(r)).filter(|r| !r.is_empty()).collect(),
+            solution: normalize_value(&input.solution),
+        };
+        gate::title(&new.title, limits)?;
+        if !prior::ROOT_CAUSES.contains(&new.root_cause.as_str()) {
+            bail!(
+                "refused: root cause must be one of {} (got {:?})",
+                prior::ROOT_CAUSES.join(", "),
+                new.root_cause
+            );
+        }
+        gate::require("the failure (--failure)", &new.failure)?;
+        if new.rules.is_empty() {
+            bail!("refused: a prior needs at least one --rule");
+        }
+        let mut check = vec![("Title", new.title.as_str()), ("Source", &new.source), ("Failure", &new.failure), ("Verified Solution", &new.solution)];
+        check.extend(new.rules.iter().map(|r| ("Rules", r.as_str())));
+        gate::secrets(&check, allow_secret)?;
+
+        let _lock = self.lock()?;
+        let file = self.priors()?;
+        let title = gate::fold(&new.title);
+        if let Some(p) = file.entries.iter().find(|p| p.superseded_by().is_none() && gate::fold(&p.title) == title) {
+            bail!("refused: a prior with this title already exists: {} ({})", p.id, p.title);
+        }
+        new.number = file.next_number();
+        let entry = new.render();
+        gate::entry_size(&entry, limits)?;
+        let text = if file.text.text.is_empty() {
+            Text { text: crate::templates::PRIORS.to_string(), ..Default::default() }
+        } else {
+            file.text.clone()
+        };
+        let joint = text.joint(file.last_separated());
+        fsio::write_atomic(&self.layout.priors(), text.with_appended(&format!("{joint}{entry}")).as_bytes())?;
+        Ok(prior::format_id(new.number))
+    }
+
+    /// Mark prior `old` as superseded by `new`: the one edit zo makes to an existing prior,
+    /// setting its `Superseded by` field (the append-only check allows exactly this).
+    pub fn supersede_prior(&self, old: &str, new: &str) -> Result<(String, String)> {
+        let _lock = self.lock()?;
+        let file = self.priors()?;
+        let path = self.layout.show(&self.layout.priors());
+        let oi = file.find(old).ok_or_else(|| anyhow!("no prior {old} in {path}"))?;
+        let ni = file.find(new).ok_or_else(|| anyhow!("no prior {new} in {path}"))?;
+        let (o, n) = (&file.entries[oi], &file.entries[ni]);
+        if oi == ni {
+            bail!("a prior cannot supersede itself");
+        }
+        if let Some(by) = o.superseded_by() {
+            bail!("{} is already superseded by {by}", o.id);
+        }
+        let raw = o.raw(&file);
+        let eol = if file.text.crlf { "\r\n" } else { "\n" };
+        let field_name = if o.number.is_some() { "**Superseded by:**" } else { "**Superseded By**:" };
+        let new_line = format!("{field_name} {}{eol}", n.id);
+        let mut lines: Vec<&str> = raw.split_inclusive('\n').collect();
+        let mut fence = fields::Fence::default();
+        let mut replace_at = None;
+        let mut insert_at = lines.len();
+        for (i, l) in lines.iter().enumerate().skip(1) {
+            let l = fields::strip_eol(l);
+            if fence.feed(l) {
+                continue;
+            }
+            if let Some((name, _)) = fields::parse_field_line(l) {
+                if name.eq_ignore_ascii_case("Superseded by") {
+                    replace_at = Some(i);
+                    break;
+                }
+            }
+            if fields::heading(l, 3).is_some() || fields::is_separator(l) {
+                insert_at = i;
+                break;
+            }
+        }
+        let edited = match replace_at {
+            Some(i) => {
+                lines[i] = &new_line;
+                lines.concat()
+            }
+            None => {
+                // Attach the field to the others: before the blank lines that precede the section.
+                while insert_at > 1 && lines[insert_at - 1].trim().is_empty() {
+                    insert_at -= 1;
+                }
+                let mut l = lines.clone();
+                let needs_eol = insert_at > 0 && !l[insert_at - 1].ends_with('\n');
+                let joined = if needs_eol { format!("{eol}{new_line}") } else { new_line.clone() };
+                l.insert(insert_at, &joined);
+                l.concat()
+            }
+        };
+        let t = &file.text.text;
+        let text = format!("{}{}{}", &t[..o.span.start], edited, &t[o.span.end..]);
+        let out = Text { text, ..file.text.clone() }.with_appended("");
+        fsio::write_atomic(&self.layout.priors(), out.as_bytes())?;
+        Ok((o.id.clone(), n.id.clone()))
+    }
+
+    /// Read-modify-write STATE.md under the lock.
+    pub fn update_state(&self, f: impl FnOnce(&mut State)) -> Result<State> {
+        let _lock = self.lock()?;
+        let path = self.layout.state();
+        let text = match fsio::read_text(&path)? {
+            Some(t) => t,
+            None => Text { text: crate::templates::STATE.replace("{project}", &self.layout.project()), ..Default::default() },
+        };
+        let mut state = State::parse(text);
+        f(&mut state);
+        fsio::write_atomic(&path, state.render().as_bytes()).with_context(|| "STATE.md was not changed")?;
+        Ok(state)
+    }
+}
+
+/// `*.md` file names in a directory, sorted; a missing directory is empty.
+fn list_md(dir: &Path) -> Result<Vec<String>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
+        Err(e) => return Err(anyhow!(e).context(format!("could not list {}", dir.display()))),
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.ends_with(".md") && !n.starts_with('.'))
+        .collect();
+    names.sort_by_key(|n| (crate::format::session::parse_file_name(n).map(|(num, _)| num), n.clone()));
+    Ok(names)
+}

@@ -1,0 +1,71 @@
+//! UTC timestamps without a date crate: zo only needs "now" as RFC 3339 and calendar dates.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Days since 1970-01-01 → (year, month, day). Howard Hinnant's civil_from_days.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn unix_now() -> i64 {
+    // ZO_NOW pins the clock for reproducible tests and fixtures.
+    if let Some(t) = std::env::var("ZO_NOW").ok().and_then(|v| v.parse::<i64>().ok()) {
+        return t;
+    }
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+/// RFC 3339 UTC at second precision for a unix time.
+pub fn rfc3339(secs: i64) -> String {
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let s = secs.rem_euclid(86_400);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// Now, as `2026-11-21T15:04:05Z`.
+pub fn now() -> String {
+    rfc3339(unix_now())
+}
+
+/// Today (UTC) as `2026-11-21`.
+pub fn today() -> String {
+    now()[..10].to_string()
+}
+
+/// Whether `s` starts with a `YYYY-MM-DD` date.
+pub fn starts_with_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_known_instants() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_795_273_445), "2026-11-21T15:04:05Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn recognises_dates() {
+        assert!(starts_with_date("2026-11-21T15:04:05Z"));
+        assert!(!starts_with_date("Use Hono"));
+    }
+}

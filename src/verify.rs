@@ -1,0 +1,151 @@
+//! Integrity checks (SPEC §6): every entry parses, IDs are unique, references resolve, and the
+//! append-only files keep every entry of a base version (HEAD, the index, a parent commit).
+
+use crate::format::decision::{DecisionLog, referenced_ids};
+use crate::format::prior::PriorsFile;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Problem {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+fn problem(file: &str, line: usize, message: String) -> Problem {
+    Problem { file: file.to_string(), line, message }
+}
+
+/// Structure of DECISION_LOG.md.
+pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let known = |r: &str| log.find(r).is_ok();
+    for e in &log.entries {
+        let line = e.span.line;
+        if let Some(first) = seen.insert(e.id.as_str(), line) {
+            out.push(problem(file, line, format!("ID {} is also used by the entry at line {first}", e.id)));
+        }
+        if e.body.fields.is_empty() {
+            out.push(problem(file, line, "decision has no fields (expected **Title:**, **Decision:** …)".into()));
+            continue;
+        }
+        if e.title.trim().is_empty() {
+            out.push(problem(file, line, "decision has no **Title:**".into()));
+        }
+        if e.timestamp.is_empty() {
+            out.push(problem(file, line, format!("decision {} has no timestamp (in its heading or **Timestamp:**)", e.id)));
+        } else if !crate::time::starts_with_date(&e.timestamp) {
+            out.push(problem(file, line, format!("decision {} has an unreadable timestamp {:?}", e.id, e.timestamp)));
+        }
+        if e.is_outcome() {
+            if e.field("Refs").is_none_or(|r| referenced_ids(r).is_empty()) {
+                out.push(problem(file, line, format!("OUTCOME entry {} has no **Refs:**", e.id)));
+            }
+        } else if e.field("Decision").is_none_or(|d| d.trim().is_empty()) {
+            out.push(problem(file, line, format!("decision {} has no **Decision:** text", e.id)));
+        }
+        for name in ["Supersedes", "Refs"] {
+            if let Some(v) = e.field(name) {
+                for r in referenced_ids(v).iter().filter(|r| r.starts_with("D-") && !known(r)) {
+                    let at = e.body.fields.iter().find(|f| f.name.eq_ignore_ascii_case(name)).map_or(line, |f| f.line);
+                    out.push(problem(file, at, format!("{} names {r}, which is not in the log", e.id)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Structure of PRIORS.md.
+pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for p in &pf.entries {
+        let line = p.span.line;
+        if let Some(first) = seen.insert(p.id.as_str(), line) {
+            out.push(problem(file, line, format!("{} is also used by the prior at line {first}", p.id)));
+        }
+        if p.title.trim().is_empty() {
+            out.push(problem(file, line, format!("{} has no title", p.id)));
+        }
+        if let Some(by) = p.superseded_by() {
+            if pf.find(by).is_none() {
+                out.push(problem(file, line, format!("{} is superseded by {by}, which is not in the file", p.id)));
+            }
+        }
+    }
+    out
+}
+
+/// Every entry of `base` must still be in `current`, unchanged.
+pub fn decisions_append_only(file: &str, base_name: &str, base: &DecisionLog, current: &DecisionLog) -> Vec<Problem> {
+    let now: HashMap<&str, usize> = current.entries.iter().enumerate().map(|(i, e)| (e.id.as_str(), i)).collect();
+    let mut out = Vec::new();
+    for e in &base.entries {
+        let before = e.content(base);
+        let line = e.span.line;
+        match now.get(e.id.as_str()) {
+            Some(&i) if current.entries[i].content(current) == before => {}
+            Some(&i) => out.push(problem(
+                file,
+                current.entries[i].span.line,
+                format!(
+                    "decision {} ({}) was edited since {base_name}; entries are append-only: \
+                     restore it and record the change as a new decision with --supersedes {}",
+                    e.id, e.title, e.id
+                ),
+            )),
+            None if e.id_derived => out.push(problem(
+                file,
+                line,
+                format!(
+                    "the decision at line {line} in {base_name} ({}) was edited or deleted; entries are append-only: \
+                     restore it and record the change as a new decision",
+                    e.title
+                ),
+            )),
+            None => out.push(problem(
+                file,
+                line,
+                format!("decision {} ({}) was deleted since {base_name}; entries are append-only: restore it", e.id, e.title),
+            )),
+        }
+    }
+    out
+}
+
+/// Every prior of `base` must still be in `current`, unchanged except for its `Superseded by`.
+pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, current: &PriorsFile) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for p in &base.entries {
+        let before = p.content_without_supersession(base);
+        match current.entries.iter().find(|c| c.id == p.id) {
+            Some(c) if c.content_without_supersession(current) == before => {
+                if p.superseded_by().is_some() && c.superseded_by() != p.superseded_by() {
+                    out.push(problem(file, c.span.line, format!("{}'s **Superseded by:** was changed since {base_name}", p.id)));
+                }
+            }
+            Some(c) => out.push(problem(
+                file,
+                c.span.line,
+                format!(
+                    "{} ({}) was edited since {base_name}; priors are append-only: restore it, add a new prior and run `zo prior supersede {} NEW`",
+                    p.id, p.title, p.id
+                ),
+            )),
+            None => out.push(problem(
+                file,
+                p.span.line,
+                format!("{} ({}) was deleted or renumbered since {base_name}; priors are append-only: restore it", p.id, p.title),
+            )),
+        }
+    }
+    out
+}
