@@ -1,0 +1,329 @@
+//! Every core command, as a user runs it, in text and --json.
+
+mod util;
+use util::Repo;
+
+#[test]
+fn init_creates_layout_and_is_idempotent() {
+    let r = Repo::new();
+    let out = r.ok(&["init", "--project", "shop"]);
+    assert!(out.contains("initialised zo memory for \"shop\""), "{out}");
+    for f in [
+        ".zo/config.yaml",
+        ".zo/.gitignore",
+        ".zo/local.yaml",
+        ".zo/memory/STATE.md",
+        ".zo/memory/DECISION_LOG.md",
+        ".zo/memory/PRIORS.md",
+    ] {
+        assert!(r.path().join(f).is_file(), "{f} missing");
+    }
+    assert!(r.path().join(".zo/memory/sessions").is_dir());
+    assert!(r.read(".zo/config.yaml").contains("project: \"shop\""));
+    assert!(r.read(".zo/local.yaml").contains("cpu_count:"));
+    let ignore = r.read(".zo/.gitignore");
+    for line in ["local.yaml", "memory/index.db", "memory/.lock"] {
+        assert!(ignore.lines().any(|l| l == line), "{line} not ignored");
+    }
+
+    let id = r.decide("Keep me", "memory must survive init");
+    let before = r.read(r.log_path());
+    let second = r.run(&["init", "--project", "shop"]);
+    assert_eq!(second.code, 0);
+    assert!(second.stdout.is_empty());
+    assert!(second.stderr.contains("already initialised"));
+    assert_eq!(r.read(r.log_path()), before);
+    assert_eq!(r.ids(), vec![id]);
+    let j = r.json(&["init"]);
+    assert_eq!(j["created"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn init_from_a_subdirectory_uses_the_git_top() {
+    let r = Repo::new();
+    std::fs::create_dir_all(r.path().join("src/deep")).unwrap();
+    let out = std::process::Command::new(util::ZO)
+        .args(["init", "--project", "p"])
+        .current_dir(r.path().join("src/deep"))
+        .env_remove("ZO_REPO")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(r.path().join(".zo/memory/STATE.md").is_file());
+    assert!(!r.path().join("src/deep/.zo").exists());
+}
+
+#[test]
+fn no_memory_exits_3_and_says_init() {
+    let r = Repo::new();
+    let err = r.fails(&["status"], 3);
+    assert!(err.contains("zo init"), "{err}");
+    let err = r.fails(&["--json", "log"], 3);
+    assert!(err.contains("zo init"));
+}
+
+#[test]
+fn memory_is_found_by_flag_env_and_walking_up() {
+    let r = Repo::init();
+    r.decide("Found", "yes");
+    std::fs::create_dir_all(r.path().join("a/b")).unwrap();
+    let from_sub = std::process::Command::new(util::ZO)
+        .args(["log"])
+        .current_dir(r.path().join("a/b"))
+        .env_remove("ZO_REPO")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&from_sub.stdout).contains("Found"));
+    let elsewhere = tempfile::tempdir().unwrap();
+    let by_flag = std::process::Command::new(util::ZO)
+        .args(["--repo", r.path().to_str().unwrap(), "log"])
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&by_flag.stdout).contains("Found"));
+    let by_env = std::process::Command::new(util::ZO)
+        .args(["log"])
+        .current_dir(elsewhere.path())
+        .env("ZO_REPO", r.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&by_env.stdout).contains("Found"));
+}
+
+#[test]
+fn decide_prints_id_and_json_shape() {
+    let r = Repo::init();
+    let out = r.ok(&[
+        "decide", "--type", "architecture", "--title", "Use Hono instead of Express for the API",
+        "--decision", "Hono on Node 22", "--rationale", "Smaller and faster", "--alternatives",
+        "(1) Express — old (2) Fastify — fine", "--tags", "backend, api",
+    ]);
+    let id = out.trim();
+    assert!(id.starts_with("D-") && id.len() == 10, "{out:?}");
+    let log = r.read(r.log_path());
+    assert!(log.contains(&format!("**ID:** {id}\n**Type:** ARCHITECTURE\n**Title:** Use Hono instead of Express for the API\n")));
+    assert!(log.contains("**Alternatives considered:** (1) Express — old (2) Fastify — fine\n**Outcome:** pending\n**Tags:** backend, api\n\n---\n"));
+
+    let j = r.json(&["decide", "--title", "Second", "--decision", "two"]);
+    let id2 = j["id"].as_str().unwrap();
+    assert!(id2.starts_with("D-"));
+    assert!(j["timestamp"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(r.ids(), vec![id.to_string(), id2.to_string()]);
+}
+
+#[test]
+fn decide_reads_json_from_file_and_stdin() {
+    let r = Repo::init();
+    r.write("d.json", r#"{"type": "scope", "title": "From a file", "decision": "multi\nline\n\n- list", "tags": ["a", "b"]}"#);
+    let id = r.ok(&["decide", "--file", "d.json"]).trim().to_string();
+    let j = r.json(&["show", &id]);
+    assert_eq!(j["title"], "From a file");
+    assert_eq!(j["type"], "SCOPE");
+    assert_eq!(j["decision"], "multi\nline\n\n- list");
+    assert_eq!(j["tags"], "a, b");
+
+    let run = r.run_stdin(&["--json", "decide", "--file", "-", "--title", "Flag wins"], r#"{"title": "ignored", "decision": "from stdin"}"#);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let j = r.json(&["show", run.json()["id"].as_str().unwrap()]);
+    assert_eq!(j["title"], "Flag wins");
+    assert_eq!(j["decision"], "from stdin");
+
+    let bad = r.run_stdin(&["decide", "--file", "-"], "{\"title\": \"x\",\n \"decision\": }");
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("<stdin>:2:"), "{}", bad.stderr);
+    let unknown = r.run_stdin(&["decide", "--file", "-"], r#"{"title": "x", "decison": "typo"}"#);
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("decison"), "{}", unknown.stderr);
+}
+
+#[test]
+fn decide_without_required_fields_is_a_usage_error() {
+    let r = Repo::init();
+    let before = r.read(r.log_path());
+    r.fails(&["decide"], 2);
+    let e = r.fails(&["decide", "--title", "only a title"], 1);
+    assert!(e.contains("decision"), "{e}");
+    assert_eq!(r.read(r.log_path()), before);
+}
+
+#[test]
+fn log_filters_and_limits_newest_first() {
+    let r = Repo::init();
+    let a = r.ok(&["decide", "--type", "SCOPE", "--title", "A", "--decision", "a"]).trim().to_string();
+    let b = r.ok(&["decide", "--type", "BUGFIX", "--title", "B", "--decision", "b"]).trim().to_string();
+    let c = r.ok(&["decide", "--type", "scope", "--title", "C", "--decision", "c"]).trim().to_string();
+    let text = r.ok(&["log"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].starts_with(&c) && lines[2].starts_with(&a), "{text}");
+    let j = r.json(&["log", "--type", "Scope"]);
+    let ids: Vec<&str> = j["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, vec![c.as_str(), a.as_str()]);
+    let j = r.json(&["log", "--limit", "1"]);
+    assert_eq!(j["decisions"].as_array().unwrap().len(), 1);
+    assert_eq!(j["decisions"][0]["id"], c.as_str());
+    let _ = b;
+    for key in ["id", "timestamp", "type", "title", "status", "superseded_by", "outcome"] {
+        assert!(j["decisions"][0].get(key).is_some(), "{key}");
+    }
+    assert_eq!(r.json(&["log", "--since", "2999-01-01"])["decisions"].as_array().unwrap().len(), 0);
+    assert_eq!(r.json(&["log", "--since", "2000-01-01"])["decisions"].as_array().unwrap().len(), 3);
+    r.fails(&["log", "--since", "yesterday"], 2);
+}
+
+#[test]
+fn supersede_and_outcome_show_up_in_log_and_show() {
+    let r = Repo::init();
+    let old = r.ok(&["decide", "--title", "Use Express", "--decision", "Express 4"]).trim().to_string();
+    let new = r
+        .ok(&["decide", "--title", "Use Hono", "--decision", "Hono", "--supersedes", &old[..6]])
+        .trim()
+        .to_string();
+    let out = r.ok(&["outcome", &new, "Shipped; p99 down 30%"]).trim().to_string();
+    assert!(out.starts_with("D-"));
+
+    let j = r.json(&["log"]);
+    let list = j["decisions"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "OUTCOME entries fold into their decision");
+    assert_eq!(list[0]["id"], new.as_str());
+    assert_eq!(list[0]["outcome"], "Shipped; p99 down 30%");
+    assert_eq!(list[1]["status"], "superseded");
+    assert_eq!(list[1]["superseded_by"], new.as_str());
+    assert_eq!(r.json(&["log", "--all"])["decisions"].as_array().unwrap().len(), 3);
+
+    let shown = r.ok(&["show", &old]);
+    assert!(shown.contains("**Title:** Use Express"));
+    assert!(shown.contains(&format!("Superseded by {new}")));
+    let shown = r.ok(&["show", &new]);
+    assert!(shown.contains("Latest outcome") && shown.contains("p99 down 30%"));
+    let j = r.json(&["show", &new]);
+    assert_eq!(j["supersedes"], old.as_str());
+    assert!(j["text"].as_str().unwrap().starts_with("## Decision: "));
+
+    let e = r.fails(&["decide", "--title", "X", "--decision", "x", "--supersedes", "D-ffffffff"], 1);
+    assert!(e.contains("no decision D-ffffffff"), "{e}");
+    let e = r.fails(&["outcome", "D-ffffffff", "text"], 1);
+    assert!(e.contains("no decision D-ffffffff"), "{e}");
+    let e = r.fails(&["show", "D-ffffffff"], 1);
+    assert!(e.contains("no decision"), "{e}");
+}
+
+#[test]
+fn outcome_text_from_stdin() {
+    let r = Repo::init();
+    let id = r.decide("T", "d");
+    let run = r.run_stdin(&["outcome", &id, "-"], "worked\n\nwith details\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(r.json(&["show", &id])["outcome"], "worked\n\nwith details");
+}
+
+#[test]
+fn priors_add_list_supersede() {
+    let r = Repo::init();
+    let out = r.ok(&[
+        "prior", "add", "--title", "Never redirect stderr of an interactive TUI", "--root-cause", "missing_rule",
+        "--failure", "the agent pane stayed blank", "--rule", "Keep stderr on the terminal for TUIs.",
+        "--rule", "Check the pane after launch.", "--source", "session-041 (2026-11-21)", "--solution",
+        "Use tmux send-keys.",
+    ]);
+    assert_eq!(out.trim(), "PR-001");
+    let text = r.read(".zo/memory/PRIORS.md");
+    assert!(text.contains("## PR-001: Never redirect stderr of an interactive TUI\n**Source:** session-041 (2026-11-21)\n**Root cause category:** missing_rule\n**Failure:** the agent pane stayed blank\n**Superseded by:** null\n\n### Rules\n1. Keep stderr on the terminal for TUIs.\n2. Check the pane after launch.\n\n### Verified Solution\nUse tmux send-keys.\n"), "{text}");
+    let j = r.json(&["prior", "add", "--title", "Better lesson", "--root-cause", "incomplete_rule", "--failure", "f", "--rule", "r"]);
+    assert_eq!(j["id"], "PR-002");
+    let e = r.fails(&["prior", "add", "--title", "T", "--root-cause", "bad_luck", "--failure", "f", "--rule", "r"], 1);
+    assert!(e.contains("missing_rule"), "{e}");
+    let e = r.fails(&["prior", "add", "--title", "Better lesson", "--root-cause", "regression", "--failure", "f", "--rule", "r"], 1);
+    assert!(e.contains("PR-002"), "{e}");
+
+    r.commit_all("priors");
+    assert!(r.ok(&["prior", "supersede", "PR-001", "2"]).contains("PR-001 superseded by PR-002"));
+    let j = r.json(&["prior", "list"]);
+    let list = j["priors"].as_array().unwrap();
+    assert_eq!(list[0]["superseded_by"], "PR-002");
+    assert_eq!(list[0]["root_cause"], "missing_rule");
+    assert_eq!(list[1]["superseded_by"], serde_json::Value::Null);
+    assert!(r.ok(&["prior", "list"]).contains("[superseded by PR-002]"));
+    // Setting Superseded by is the one edit the append-only check allows.
+    r.ok(&["verify"]);
+    let e = r.fails(&["prior", "supersede", "PR-001", "PR-002"], 1);
+    assert!(e.contains("already superseded"), "{e}");
+}
+
+#[test]
+fn state_show_and_set_keep_sections() {
+    let r = Repo::init();
+    let state = "# STATE\nproject: test\nmode: build\nphase: phase_3\nactive_blockers: [GPU quota on the training host]\nnext_steps: [run ablation B, write phase-3 report]\n\n## Current Position\nFree text, kept *verbatim*.\n\n```\nphase: not a field\n```\n";
+    r.write(".zo/memory/STATE.md", state);
+    let j = r.json(&["state", "show"]);
+    assert_eq!(j["fields"]["phase"], "phase_3");
+    assert_eq!(j["fields"]["next_steps"], serde_json::json!(["run ablation B", "write phase-3 report"]));
+    r.ok(&["-q", "state", "set", "--phase", "phase_4", "--blocker", "disk, full", "--next", "ship", "--set", "owner=ana"]);
+    let after = r.read(".zo/memory/STATE.md");
+    let tail = "\n## Current Position\nFree text, kept *verbatim*.\n\n```\nphase: not a field\n```\n";
+    assert!(after.ends_with(tail), "{after}");
+    assert!(after.contains("phase: phase_4\n"));
+    assert!(after.contains("active_blockers:\n  - disk, full\n"));
+    assert!(after.contains("owner: ana\n"));
+    let j = r.json(&["state", "show"]);
+    assert_eq!(j["fields"]["active_blockers"], serde_json::json!(["disk, full"]));
+    assert_ne!(j["fields"]["timestamp"], serde_json::Value::Null);
+    r.fails(&["state", "set"], 2);
+    r.fails(&["state", "set", "--set", "no-equals"], 2);
+}
+
+#[test]
+fn state_missing_reads_as_defaults_with_warning() {
+    let r = Repo::init();
+    std::fs::remove_file(r.path().join(".zo/memory/STATE.md")).unwrap();
+    let run = r.run(&["status"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("STATE.md is missing"), "{}", run.stderr);
+    let run = r.run(&["-q", "status"]);
+    assert!(run.stderr.is_empty());
+    r.ok(&["state", "set", "--phase", "p1"]);
+    assert!(r.read(".zo/memory/STATE.md").contains("phase: p1"));
+}
+
+#[test]
+fn status_text_and_json() {
+    let r = Repo::init();
+    r.decide("First", "one");
+    r.ok(&["state", "set", "--phase", "phase_2", "--blocker", "quota", "--next", "train"]);
+    let j = r.json(&["status"]);
+    assert_eq!(j["project"], "test");
+    assert_eq!(j["phase"], "phase_2");
+    assert_eq!(j["blockers"], serde_json::json!(["quota"]));
+    assert_eq!(j["next_steps"], serde_json::json!(["train"]));
+    assert_eq!(j["counts"]["decisions"], 1);
+    assert_eq!(j["counts"]["priors"], 0);
+    assert_eq!(j["counts"]["sessions"], 0);
+    assert_eq!(j["git"]["branch"], "main");
+    assert_eq!(j["git"]["zo_dirty"], true);
+    assert!(j["index"].get("mode").is_some() && j["index"].get("fresh").is_some());
+    r.commit_all("memory");
+    let j = r.json(&["status"]);
+    assert_eq!(j["git"]["zo_dirty"], false);
+    assert_eq!(j["git"]["head"].as_str().unwrap().len(), 7);
+    let text = r.ok(&["status"]);
+    assert!(text.contains("phase     phase_2"));
+    assert!(text.contains(".zo/ committed"));
+}
+
+#[test]
+fn help_teaches_and_version_prints() {
+    let r = Repo::new();
+    let h = r.ok(&["--help"]);
+    assert!(h.contains("zo init") && h.contains("Exit codes"));
+    assert!(r.ok(&["decide", "--help"]).contains("--file"));
+    assert!(r.ok(&["--version"]).starts_with("zo "));
+    r.fails(&["no-such-command"], 2);
+}
+
+#[test]
+fn quiet_keeps_requested_data() {
+    let r = Repo::init();
+    let id = r.ok(&["-q", "decide", "--title", "Q", "--decision", "q"]);
+    assert!(id.trim().starts_with("D-"));
+    assert!(r.ok(&["-q", "log"]).contains("Q"));
+}

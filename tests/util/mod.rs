@@ -1,0 +1,150 @@
+//! Test harness in the style of ripgrep's `tests/util.rs`: every test gets its own temporary
+//! git repository and runs the real `zo` binary there.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub const ZO: &str = env!("CARGO_BIN_EXE_zo");
+
+pub fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+}
+
+pub fn fixture() -> PathBuf {
+    shared().join("fixtures/zero-operators-memory")
+}
+
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+/// The outcome of one `zo` run.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from(out: Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
+    }
+}
+
+impl Repo {
+    /// An empty git repository.
+    pub fn new() -> Repo {
+        let dir = tempfile::Builder::new().prefix("zo-test-").tempdir().unwrap();
+        let r = Repo { dir };
+        r.git(&["init", "-q", "-b", "main"]);
+        r.git(&["config", "user.email", "test@example.com"]);
+        r.git(&["config", "user.name", "zo test"]);
+        r.git(&["config", "commit.gpgsign", "false"]);
+        r
+    }
+
+    /// A git repository with `zo init --project test` done.
+    pub fn init() -> Repo {
+        let r = Repo::new();
+        r.ok(&["init", "--project", "test"]);
+        r
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(ZO);
+        c.args(args).current_dir(self.path()).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_LOCK_TIMEOUT", "60");
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(self.cmd(args).stdin(Stdio::null()).output().unwrap())
+    }
+
+    pub fn run_stdin(&self, args: &[&str], input: &str) -> Run {
+        let mut child = self.cmd(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    }
+
+    /// Run and assert exit 0; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let r = self.run(args);
+        assert_eq!(r.code, 0, "zo {args:?} failed\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+        r.stdout
+    }
+
+    /// Run with --json and assert exit 0.
+    pub fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut a = vec!["--json"];
+        a.extend_from_slice(args);
+        let r = self.run(&a);
+        assert_eq!(r.code, 0, "zo {a:?} failed\nstderr: {}", r.stderr);
+        r.json()
+    }
+
+    /// Run and assert the exit code; returns stderr.
+    pub fn fails(&self, args: &[&str], code: i32) -> String {
+        let r = self.run(args);
+        assert_eq!(r.code, code, "zo {args:?}: expected exit {code}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+        assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
+        r.stderr
+    }
+
+    pub fn decide(&self, title: &str, decision: &str) -> String {
+        self.ok(&["decide", "--title", title, "--decision", decision]).trim().to_string()
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    pub fn write(&self, rel: &str, content: &str) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = Command::new("git").args(args).current_dir(self.path()).output().unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn commit_all(&self, msg: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", msg]);
+    }
+
+    pub fn log_path(&self) -> &'static str {
+        ".zo/memory/DECISION_LOG.md"
+    }
+
+    /// IDs in the log, oldest first.
+    pub fn ids(&self) -> Vec<String> {
+        let v = self.json(&["log", "--all"]);
+        let mut ids: Vec<String> =
+            v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
+        ids.reverse();
+        ids
+    }
+}
+
+/// A canonical decision entry, for building large logs without running zo N times.
+pub fn canonical_entry(i: usize, title: &str, decision: &str) -> String {
+    format!(
+        "## Decision: 2026-01-01T00:00:00Z\n**ID:** D-{i:08x}\n**Type:** ARCHITECTURE\n**Title:** {title}\n**Decision:** {decision}\n**Outcome:** pending\n\n---\n\n"
+    )
+}
