@@ -93,14 +93,27 @@ impl Prior {
         let Some(sec) = self.body.sections.iter().find(|s| s.heading.eq_ignore_ascii_case("rules")) else {
             return self.field("Statement").map(|s| vec![s.to_string()]).unwrap_or_default();
         };
+        // Rules are list items: the first line after `N. `, the rest indented three spaces.
+        // zo escaped each rule before indenting it, so undo that on the de-indented lines.
         let mut rules: Vec<String> = Vec::new();
+        let mut fence = fields::Fence::default();
         for line in sec.body.lines() {
             let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-            if digits > 0 && line[digits..].starts_with(". ") {
-                rules.push(line[digits + 2..].to_string());
-            } else if let Some(last) = rules.last_mut() {
-                last.push('\n');
-                last.push_str(line.strip_prefix("   ").unwrap_or(line));
+            let (text, new_rule) = if digits > 0 && line[digits..].starts_with(". ") {
+                fence.reset();
+                (&line[digits + 2..], true)
+            } else {
+                (line.strip_prefix("   ").unwrap_or(line), false)
+            };
+            let in_fence = fence.feed(text);
+            let text = fields::unescape_line(text, in_fence);
+            match rules.last_mut() {
+                Some(last) if !new_rule => {
+                    last.push('\n');
+                    last.push_str(text);
+                }
+                _ if new_rule => rules.push(text.to_string()),
+                _ => {}
             }
         }
         for r in &mut rules {
