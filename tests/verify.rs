@@ -1,0 +1,86 @@
+//! `zo verify`: append-only against HEAD, every entry parses, IDs unique, references resolve.
+
+mod util;
+use util::Repo;
+
+#[test]
+fn verify_passes_on_fresh_and_appended_memory() {
+    let r = Repo::init();
+    assert!(r.ok(&["verify"]).starts_with("ok: 0 decisions, 0 priors"));
+    r.decide("One", "1");
+    r.commit_all("one");
+    r.decide("Two", "2");
+    r.ok(&["prior", "add", "--title", "P", "--root-cause", "regression", "--failure", "f", "--rule", "r"]);
+    assert!(r.ok(&["verify"]).contains("append-only against HEAD"));
+    let j = r.json(&["verify"]);
+    assert_eq!(j["ok"], true);
+    assert_eq!(j["decisions"], 2);
+    assert_eq!(j["against"], "HEAD");
+}
+
+#[test]
+fn verify_names_an_edited_entry_with_file_and_line() {
+    let r = Repo::init();
+    let a = r.ok(&["decide", "--title", "Use Express", "--decision", "Express", "--rationale", "known"]).trim().to_string();
+    r.decide("Other", "other");
+    r.commit_all("two");
+    let text = r.read(r.log_path());
+    r.write(r.log_path(), &text.replace("**Rationale:** known", "**Rationale:** rewritten history"));
+    let line = r.read(r.log_path()).lines().position(|l| l.starts_with("## Decision")).unwrap() + 1;
+    let err = r.fails(&["verify"], 4);
+    assert!(err.contains(&format!(".zo/memory/DECISION_LOG.md:{line}: decision {a} (Use Express) was edited since HEAD")), "{err}");
+    assert!(err.contains("--supersedes"), "says how to record a change: {err}");
+    let run = r.run(&["--json", "verify"]);
+    assert_eq!(run.code, 4);
+    let j = run.json();
+    assert_eq!(j["ok"], false);
+    assert_eq!(j["problems"][0]["line"], line);
+}
+
+#[test]
+fn verify_catches_deleted_entries_and_priors() {
+    let r = Repo::init();
+    let a = r.decide("Keep", "k");
+    let b = r.decide("Delete me", "d");
+    r.ok(&["prior", "add", "--title", "Lesson", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]);
+    r.commit_all("base");
+    let text = r.read(r.log_path());
+    let start = text.find(&format!("**ID:** {b}")).unwrap();
+    let head_start = text[..start].rfind("## Decision").unwrap();
+    r.write(r.log_path(), &text[..head_start]);
+    let err = r.fails(&["verify"], 4);
+    assert!(err.contains(&format!("decision {b} (Delete me) was deleted since HEAD")), "{err}");
+    assert!(!err.contains(&a));
+    let priors = r.read(".zo/memory/PRIORS.md");
+    r.write(".zo/memory/PRIORS.md", &priors.replace("1. r\n", "1. r, edited\n"));
+    let err = r.fails(&["verify"], 4);
+    assert!(err.contains("PR-001 (Lesson) was edited since HEAD"), "{err}");
+}
+
+#[test]
+fn verify_catches_duplicate_ids_and_dangling_references() {
+    let r = Repo::init();
+    r.decide("A", "a");
+    let text = r.read(r.log_path());
+    let dup = format!(
+        "{text}{}{}",
+        util::canonical_entry(1, "one", "x"),
+        util::canonical_entry(1, "again", "y").replace("**Outcome:** pending", "**Outcome:** pending\n**Supersedes:** D-99999999")
+    );
+    r.write(r.log_path(), &dup);
+    let err = r.fails(&["verify"], 4);
+    assert!(err.contains("ID D-00000001 is also used by the entry at line"), "{err}");
+    assert!(err.contains("names D-99999999, which is not in the log"), "{err}");
+}
+
+#[test]
+fn verify_without_git_checks_structure_only() {
+    let r = Repo::init();
+    std::fs::remove_dir_all(r.path().join(".git")).unwrap();
+    r.decide("A", "a");
+    let out = r.ok(&["verify"]);
+    assert!(out.starts_with("ok: 1 decisions") && !out.contains("HEAD"), "{out}");
+    r.write(r.log_path(), &format!("{}## Decision: 2026-01-01T00:00:00Z\nno fields here\n", r.read(r.log_path())));
+    let err = r.fails(&["verify"], 4);
+    assert!(err.contains("decision has no fields"), "{err}");
+}
