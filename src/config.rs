@@ -16,7 +16,7 @@ impl Config {
     /// Load a YAML mapping; a missing file is empty. Errors name the file and line.
     pub fn load(path: &Path) -> Result<Config> {
         let Some(text) = crate::fsio::read_text(path)? else { return Ok(Config::default()) };
-        Config::parse(path, &text.text)
+        Config::parse(path, text.as_str())
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Config> {

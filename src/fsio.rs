@@ -60,23 +60,37 @@ pub fn create_dir(path: &Path) -> Result<()> {
 }
 
 /// Read a memory file as text. Missing → None. Invalid UTF-8 → an error naming file and line.
+/// Large files are mapped rather than copied (see `format::Text`).
 pub fn read_text(path: &Path) -> Result<Option<Text>> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
+    let file = match File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(anyhow!(e).context(format!("could not read {}", path.display()))),
     };
+    let fail = || format!("could not read {}", path.display());
+    let len = file.metadata().with_context(fail)?.len();
+    if len >= 256 * 1024 {
+        // SAFETY: the mapping is read-only and zo never truncates memory files in place.
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+            if let Err(e) = std::str::from_utf8(&map) {
+                return Err(utf8_error(path, &map, e.valid_up_to()));
+            }
+            return Ok(Some(Text::mapped(map)));
+        }
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    (&file).read_to_end(&mut bytes).with_context(fail)?;
     Ok(Some(Text::new(decode(path, bytes)?)))
+}
+
+fn utf8_error(path: &Path, bytes: &[u8], at: usize) -> anyhow::Error {
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    anyhow!("{}:{line}: invalid UTF-8 (byte {at}); fix or remove that byte", path.display())
 }
 
 /// UTF-8 decode with an error that says where the bad byte is.
 pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<String> {
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let bytes = e.as_bytes();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        anyhow!("{}:{line}: invalid UTF-8 (byte {at}); fix or remove that byte", path.display())
-    })
+    String::from_utf8(bytes).map_err(|e| utf8_error(path, e.as_bytes(), e.utf8_error().valid_up_to()))
 }
 
 /// The memory lock: an exclusive advisory lock on `.zo/memory/.lock`, held for every

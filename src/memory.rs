@@ -109,7 +109,7 @@ impl Memory {
         for name in self.session_names()? {
             let path = self.layout.sessions().join(&name);
             let text = self.read(&path)?;
-            out.push(SessionFile::parse(&name, &text.text));
+            out.push(SessionFile::parse(&name, text.as_str()));
         }
         Ok(out)
     }
@@ -179,7 +179,7 @@ impl Memory {
             if log.status(i) == "active"
                 && !e.is_outcome()
                 && gate::fold(&e.title) == title
-                && gate::fold(e.field("Decision").unwrap_or("")) == decision
+                && gate::fold(log.field(i, "Decision").unwrap_or("")) == decision
             {
                 bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
             }
@@ -204,7 +204,7 @@ impl Memory {
         if target.is_outcome() {
             bail!("{} is itself an OUTCOME entry; name the decision it refers to", target.id);
         }
-        if log.latest_outcome_entry(i).and_then(|o| o.field("Outcome")).is_some_and(|o| gate::fold(o) == gate::fold(&text)) {
+        if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| gate::fold(o) == gate::fold(&text)) {
             bail!("refused: that outcome is already recorded for {}", target.id);
         }
         let mut title = format!("Outcome: {}", target.title);
@@ -227,7 +227,7 @@ impl Memory {
     fn append_decision(&self, log: &DecisionLog, new: &NewDecision, limits: Limits) -> Result<()> {
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
-        let joint = if log.text.text.is_empty() { "" } else { log.text.joint(log.last_separated()) };
+        let joint = if log.text.as_str().is_empty() { "" } else { log.text.joint(log.last_separated()) };
         let bytes = log.text.with_appended(&format!("{joint}{entry}"));
         fsio::write_atomic(&self.layout.decision_log(), bytes.as_bytes())
     }
@@ -269,8 +269,8 @@ impl Memory {
         new.number = file.next_number();
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
-        let text = if file.text.text.is_empty() {
-            Text { text: crate::templates::PRIORS.to_string(), ..Default::default() }
+        let text = if file.text.as_str().is_empty() {
+            Text::new(crate::templates::PRIORS.to_string())
         } else {
             file.text.clone()
         };
@@ -335,9 +335,9 @@ impl Memory {
                 l.concat()
             }
         };
-        let t = &file.text.text;
+        let t = file.text.as_str();
         let text = format!("{}{}{}", &t[..o.span.start], edited, &t[o.span.end..]);
-        let out = Text { text, ..file.text.clone() }.with_appended("");
+        let out = file.text.with_text(text).with_appended("");
         fsio::write_atomic(&self.layout.priors(), out.as_bytes())?;
         Ok((o.id.clone(), n.id.clone()))
     }
@@ -348,7 +348,7 @@ impl Memory {
         let path = self.layout.state();
         let text = match fsio::read_text(&path)? {
             Some(t) => t,
-            None => Text { text: crate::templates::STATE.replace("{project}", &self.layout.project()), ..Default::default() },
+            None => Text::new(crate::templates::STATE.replace("{project}", &self.layout.project())),
         };
         let mut state = State::parse(text);
         f(&mut state);

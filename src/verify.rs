@@ -27,12 +27,13 @@ pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
     let mut out = Vec::new();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let known = |r: &str| log.find(r).is_ok();
-    for e in &log.entries {
+    for (i, e) in log.entries.iter().enumerate() {
         let line = e.span.line;
+        let body = log.body(i);
         if let Some(first) = seen.insert(e.id.as_str(), line) {
             out.push(problem(file, line, format!("ID {} is also used by the entry at line {first}", e.id)));
         }
-        if e.body.fields.is_empty() {
+        if body.fields.is_empty() {
             out.push(problem(file, line, "decision has no fields (expected **Title:**, **Decision:** …)".into()));
             continue;
         }
@@ -45,16 +46,16 @@ pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
             out.push(problem(file, line, format!("decision {} has an unreadable timestamp {:?}", e.id, e.timestamp)));
         }
         if e.is_outcome() {
-            if e.field("Refs").is_none_or(|r| referenced_ids(r).is_empty()) {
+            if body.get("Refs").is_none_or(|r| referenced_ids(r).is_empty()) {
                 out.push(problem(file, line, format!("OUTCOME entry {} has no **Refs:**", e.id)));
             }
-        } else if e.field("Decision").is_none_or(|d| d.trim().is_empty()) {
+        } else if body.get("Decision").is_none_or(|d| d.trim().is_empty()) {
             out.push(problem(file, line, format!("decision {} has no **Decision:** text", e.id)));
         }
         for name in ["Supersedes", "Refs"] {
-            if let Some(v) = e.field(name) {
+            if let Some(v) = body.get(name) {
                 for r in referenced_ids(v).iter().filter(|r| r.starts_with("D-") && !known(r)) {
-                    let at = e.body.fields.iter().find(|f| f.name.eq_ignore_ascii_case(name)).map_or(line, |f| f.line);
+                    let at = body.fields.iter().find(|f| f.name.eq_ignore_ascii_case(name)).map_or(line, |f| f.line);
                     out.push(problem(file, at, format!("{} names {r}, which is not in the log", e.id)));
                 }
             }

@@ -127,8 +127,8 @@ fn example_memory_round_trips_byte_for_byte() {
     let text = std::fs::read_to_string(root.join("DECISION_LOG.md")).unwrap();
     let log = DecisionLog::parse(Text::new(text.clone()));
     assert!(log.entries.len() >= 12);
-    for e in &log.entries {
-        let f = |n: &str| e.field(n).unwrap_or("").to_string();
+    for (i, e) in log.entries.iter().enumerate() {
+        let f = |n: &str| log.field(i, n).unwrap_or("").to_string();
         let again = NewDecision {
             id: e.id.clone(),
             timestamp: e.timestamp.clone(),

@@ -79,7 +79,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
 
     // .gitignore: add the lines that are missing, keep the user's.
     let ignore_path = zo_dir.join(".gitignore");
-    let existing = fsio::read_text(&ignore_path)?.map(|t| t.text).unwrap_or_default();
+    let existing = fsio::read_text(&ignore_path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
     let have: Vec<&str> = existing.lines().map(str::trim).collect();
     let missing: Vec<&str> = templates::GITIGNORE
         .lines()

@@ -29,7 +29,7 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
     if let Some(by) = log.superseded_by(i) {
         s.push_str(&format!("  [superseded by {}]", by.id));
     }
-    if let Some(r) = e.field("Refs").filter(|_| e.is_outcome()) {
+    if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome()) {
         s.push_str(&format!("  [for {r}]"));
     }
     s.push('\n');

@@ -29,24 +29,24 @@ pub fn run(ctx: &Ctx, a: ShowArgs) -> Result<()> {
     })?;
     let e = &log.entries[i];
     let text = e.content(&log);
-    let outcome_entry = log.latest_outcome_entry(i);
+    let outcome_entry = log.latest_outcome_entry(i).map(|j| (&log.entries[j], j));
     if ctx.json {
         let mut v = super::log::summary(&log, i);
         let obj = v.as_object_mut().expect("summary is an object");
-        for f in &e.body.fields {
+        for f in &log.body(i).fields {
             obj.entry(key(&f.name)).or_insert_with(|| Value::String(f.value.clone()));
         }
         obj.insert("file".into(), file.into());
         obj.insert("text".into(), text.into());
-        if let Some(o) = outcome_entry {
+        if let Some((o, _)) = outcome_entry {
             obj.insert("outcome_entry".into(), o.content(&log).into());
         }
         return ctx.print_json(&v);
     }
     let mut s = text;
     s.push('\n');
-    if let Some(o) = outcome_entry {
-        s.push_str(&format!("\nLatest outcome ({}, {}): {}\n", o.id, o.timestamp, o.field("Outcome").unwrap_or("")));
+    if let Some((o, j)) = outcome_entry {
+        s.push_str(&format!("\nLatest outcome ({}, {}): {}\n", o.id, o.timestamp, log.field(j, "Outcome").unwrap_or("")));
     }
     if let Some(by) = log.superseded_by(i) {
         s.push_str(&format!("\nSuperseded by {} ({}): {}\n", by.id, by.timestamp, by.title));

@@ -2,9 +2,12 @@
 
 use super::fields::{self, Body};
 use super::{Span, Text, content_of, sha256_hex, split_entries};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
-/// One decision entry as read.
+/// One decision entry as read. The fields every listing needs are read eagerly by a cheap
+/// scan; the full field parse (`DecisionLog::body`) happens only for entries that are shown,
+/// checked or compared, so a 10,000-entry log lists in milliseconds.
 #[derive(Debug, Clone)]
 pub struct Decision {
     pub span: Span,
@@ -14,7 +17,11 @@ pub struct Decision {
     pub timestamp: String,
     pub title: String,
     pub kind: String,
-    pub body: Body,
+    pub supersedes: Option<String>,
+    pub refs: Option<String>,
+    /// Whether a `---` separator closed the entry.
+    pub separated: bool,
+    body: OnceCell<Body>,
 }
 
 /// The whole log: the text, its entries, and the relations between them.
@@ -52,46 +59,110 @@ pub fn referenced_ids(value: &str) -> Vec<String> {
         .collect()
 }
 
+/// The fields the cheap scan reads.
+const KEY_FIELDS: [&str; 7] = ["ID", "Type", "Title", "Timestamp", "Date", "Supersedes", "Refs"];
+
+/// Key fields read without walking every line: `\n**` hits are the only field candidates.
+/// Exact when the entry has no code fence and every key field fits on its own line (the
+/// canonical form); returns None otherwise, and the caller does the full parse.
+fn scan_keys(raw: &str) -> Option<([Option<&str>; 7], bool)> {
+    use memchr::memmem;
+    use std::sync::OnceLock;
+    static FINDERS: OnceLock<[memmem::Finder<'static>; 4]> = OnceLock::new();
+    let [ticks, tildes, sep, field] = FINDERS.get_or_init(|| {
+        [memmem::Finder::new("```"), memmem::Finder::new("~~~"), memmem::Finder::new("\n---"), memmem::Finder::new("\n**")]
+    });
+    let bytes = raw.as_bytes();
+    if ticks.find(bytes).is_some() || tildes.find(bytes).is_some() {
+        return None;
+    }
+    let line_at = |at: usize| -> &str {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(raw.len(), |i| at + i + 1);
+        &raw[at..end]
+    };
+    let (mut end, mut separated) = (raw.len(), false);
+    for pos in sep.find_iter(bytes) {
+        if fields::is_separator(fields::strip_eol(line_at(pos + 1))) {
+            (end, separated) = (pos + 1, true);
+            break;
+        }
+    }
+    let body = &raw[..end];
+    let mut found: [Option<&str>; 7] = [None; 7];
+    // After a key field's line, only blank lines may come before the next field line;
+    // anything else makes its value multi-line.
+    let mut open_key: Option<usize> = None;
+    for pos in field.find_iter(&bytes[..end]) {
+        let start = pos + 1;
+        let line = line_at(start);
+        let Some((name, rest)) = fields::parse_field_line(fields::strip_eol(line)) else { continue };
+        if let Some(after) = open_key.take() {
+            if !body[after..start].trim().is_empty() {
+                return None;
+            }
+        }
+        if let Some(k) = KEY_FIELDS.iter().position(|k| k.eq_ignore_ascii_case(name)) {
+            if found[k].is_none() {
+                if rest.trim().is_empty() {
+                    return None;
+                }
+                found[k] = Some(rest.trim_end());
+                open_key = Some(start + line.len());
+            }
+        }
+    }
+    if let Some(after) = open_key {
+        if !body[after.min(end)..].trim().is_empty() {
+            return None;
+        }
+    }
+    Some((found, separated))
+}
+
 impl Decision {
     fn parse(text: &str, span: Span) -> Decision {
         let raw = &text[span.start..span.end];
-        let mut lines = raw.split_inclusive('\n');
-        let head = fields::strip_eol(lines.next().unwrap_or(""));
+        let head = fields::strip_eol(raw.split_inclusive('\n').next().unwrap_or(""));
         let head_text = fields::heading(head, 2).map(|(_, t)| t).unwrap_or("");
         let after = head_text[8.min(head_text.len())..].trim_start_matches(':').trim();
-        let body = fields::parse_body(lines, span.line + 1, false);
+        let body = OnceCell::new();
+        let (keys, separated): ([Option<String>; 7], bool) = match scan_keys(raw) {
+            Some((found, separated)) => (found.map(|v| v.map(str::to_string)), separated),
+            None => {
+                let b = parse_full(raw, span.line);
+                let keys = KEY_FIELDS.map(|k| b.get(k).map(str::to_string));
+                let separated = b.separated;
+                let _ = body.set(b);
+                (keys, separated)
+            }
+        };
+        let [id, kind, title, ts, date, supersedes, refs] = keys;
         // `## Decision: <timestamp>` is canonical; `## Decision: <title>` with a Timestamp
         // field is the older form.
         let (timestamp, heading_title) = if crate::time::starts_with_date(after) {
             (after.to_string(), None)
         } else {
-            (body.get("Timestamp").or(body.get("Date")).unwrap_or("").to_string(), Some(after))
+            (ts.or(date).unwrap_or_default(), Some(after))
         };
-        let title = body
-            .get("Title")
-            .map(str::to_string)
+        let title = title
             .or_else(|| heading_title.filter(|t| !t.is_empty()).map(str::to_string))
             .unwrap_or_default();
-        let kind = body.get("Type").unwrap_or("").trim().to_string();
-        let (id, id_derived) = match body.get("ID").map(str::trim).filter(|s| !s.is_empty()) {
-            Some(id) => (id.to_string(), false),
+        let kind = kind.map(|k| k.trim().to_string()).unwrap_or_default();
+        let (id, id_derived) = match id.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()) {
+            Some(id) => (id, false),
             None => (derived_id(raw), true),
         };
-        Decision { span, id, id_derived, timestamp, title, kind, body }
+        Decision { span, id, id_derived, timestamp, title, kind, supersedes, refs, separated, body }
     }
 
     /// The entry exactly as it stands in the file.
     pub fn raw<'a>(&self, log: &'a DecisionLog) -> &'a str {
-        &log.text.text[self.span.start..self.span.end]
+        &log.text.as_str()[self.span.start..self.span.end]
     }
 
     /// The entry's text without its separator and trailing space: what recall returns.
     pub fn content(&self, log: &DecisionLog) -> String {
         content_of(self.raw(log))
-    }
-
-    pub fn field(&self, name: &str) -> Option<&str> {
-        self.body.get(name)
     }
 
     pub fn is_outcome(&self) -> bool {
@@ -104,6 +175,12 @@ impl Decision {
     }
 }
 
+fn parse_full(raw: &str, line: usize) -> Body {
+    let mut lines = raw.split_inclusive('\n');
+    lines.next();
+    fields::parse_body(lines, line + 1, false)
+}
+
 /// Stable ID for an entry written without one: a hash of its own content.
 pub fn derived_id(raw: &str) -> String {
     format!("D-{}", &sha256_hex(&content_of(raw))[..8])
@@ -111,8 +188,8 @@ pub fn derived_id(raw: &str) -> String {
 
 impl DecisionLog {
     pub fn parse(text: Text) -> DecisionLog {
-        let spans = split_entries(&text.text, is_heading);
-        let entries: Vec<Decision> = spans.into_iter().map(|s| Decision::parse(&text.text, s)).collect();
+        let spans = split_entries(text.as_str(), is_heading);
+        let entries: Vec<Decision> = spans.into_iter().map(|s| Decision::parse(text.as_str(), s)).collect();
         let mut log = DecisionLog { text, entries, ..Default::default() };
         log.link();
         log
@@ -134,7 +211,7 @@ impl DecisionLog {
         let mut superseded_by = HashMap::new();
         let mut outcomes: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, e) in self.entries.iter().enumerate() {
-            if let Some(v) = e.field("Supersedes") {
+            if let Some(v) = &e.supersedes {
                 for r in referenced_ids(v) {
                     if let Some(t) = resolve(&r) {
                         if t != i {
@@ -144,7 +221,7 @@ impl DecisionLog {
                 }
             }
             if e.is_outcome() {
-                if let Some(v) = e.field("Refs") {
+                if let Some(v) = &e.refs {
                     for r in referenced_ids(v) {
                         if let Some(t) = resolve(&r) {
                             outcomes.entry(t).or_default().push(i);
@@ -182,16 +259,26 @@ impl DecisionLog {
         self.superseded_by.get(&i).map(|&j| &self.entries[j])
     }
 
+    /// The full fields of entry `i` (parsed on first use).
+    pub fn body(&self, i: usize) -> &Body {
+        let e = &self.entries[i];
+        e.body.get_or_init(|| parse_full(e.raw(self), e.span.line))
+    }
+
+    pub fn field(&self, i: usize, name: &str) -> Option<&str> {
+        self.body(i).get(name)
+    }
+
     /// The latest OUTCOME entry for a decision, if any.
-    pub fn latest_outcome_entry(&self, i: usize) -> Option<&Decision> {
-        self.outcomes.get(&i).and_then(|v| v.last()).map(|&j| &self.entries[j])
+    pub fn latest_outcome_entry(&self, i: usize) -> Option<usize> {
+        self.outcomes.get(&i).and_then(|v| v.last()).copied()
     }
 
     /// The decision's latest outcome: from the last OUTCOME entry, else its own field.
     pub fn latest_outcome(&self, i: usize) -> Option<&str> {
         self.latest_outcome_entry(i)
-            .and_then(|o| o.field("Outcome"))
-            .or_else(|| self.entries[i].field("Outcome"))
+            .and_then(|o| self.field(o, "Outcome"))
+            .or_else(|| self.field(i, "Outcome"))
     }
 
     pub fn status(&self, i: usize) -> &'static str {
@@ -200,7 +287,7 @@ impl DecisionLog {
 
     /// Whether the last entry ended with a `---` (None when the log has no entries).
     pub fn last_separated(&self) -> Option<bool> {
-        self.entries.last().map(|e| e.body.separated)
+        self.entries.last().map(|e| e.separated)
     }
 }
 
@@ -284,10 +371,10 @@ mod tests {
         let e = &log.entries[0];
         assert_eq!(e.id, "D-7f3a9c2e");
         assert!(!e.id_derived);
-        assert_eq!(e.field("Decision"), Some(new.decision.as_str()));
+        assert_eq!(log.field(0, "Decision"), Some(new.decision.as_str()));
         assert_eq!(e.title, new.title);
         let again = NewDecision {
-            decision: e.field("Decision").unwrap().into(),
+            decision: log.field(0, "Decision").unwrap().into(),
             ..sample()
         };
         assert_eq!(again.render(), e.raw(&log));
@@ -301,9 +388,38 @@ mod tests {
         assert_eq!(log.entries.len(), 2);
         assert_eq!(log.entries[0].title, "Use Postgres");
         assert_eq!(log.entries[0].timestamp, "2025-01-02T03:04:05Z");
-        assert_eq!(log.entries[0].field("Decision"), Some("yes"));
+        assert_eq!(log.field(0, "Decision"), Some("yes"));
         assert!(log.entries[0].id_derived);
         assert_eq!(log.entries[1].title, "Second");
+    }
+
+    /// The cheap key scan must agree with the full parse wherever it answers.
+    #[test]
+    fn key_scan_agrees_with_full_parse() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts = vec![std::fs::read_to_string(root.join(".zo-example/memory/DECISION_LOG.md")).unwrap()];
+        if let Ok(t) = std::fs::read_to_string(root.join("../shared/fixtures/zero-operators-memory/DECISION_LOG.md")) {
+            texts.push(t);
+        }
+        texts.push("## Decision: 2026-01-01T00:00:00Z\n**Title:** two\nlines\n**ID:** D-1\n".into());
+        texts.push("## Decision: 2026-01-01T00:00:00Z\n**Title:** t\n\n**Type:** X\n\nprose\n\n---\n**Refs:** after\n".into());
+        let mut scanned = 0;
+        for text in texts {
+            let log = DecisionLog::parse(Text::new(text));
+            for (i, e) in log.entries.iter().enumerate() {
+                let raw = e.raw(&log);
+                let full = parse_full(raw, e.span.line);
+                if let Some((found, separated)) = scan_keys(raw) {
+                    scanned += 1;
+                    assert_eq!(separated, full.separated, "{raw}");
+                    for (k, v) in KEY_FIELDS.iter().zip(found) {
+                        assert_eq!(v, full.get(k), "{k} in {raw}");
+                    }
+                }
+                assert_eq!(log.field(i, "Title").unwrap_or(""), full.get("Title").unwrap_or(""));
+            }
+        }
+        assert!(scanned > 10);
     }
 
     #[test]

@@ -12,9 +12,25 @@ use sha2::{Digest, Sha256};
 /// A file's text as read: BOM and line-end style remembered so appends match the file.
 #[derive(Debug, Clone, Default)]
 pub struct Text {
-    pub text: String,
+    buf: Buf,
     pub bom: bool,
     pub crlf: bool,
+}
+
+/// Where the text lives. Large files are memory-mapped: reading a 15 MB log into fresh memory
+/// costs several times more than mapping the pages the page cache already holds. zo itself
+/// never modifies a file in place (it renames a new one over it), so a mapping stays valid.
+#[derive(Debug, Clone)]
+enum Buf {
+    Owned(String),
+    /// A validated UTF-8 mapping and the offset where the text starts (after a BOM).
+    Mapped(std::sync::Arc<memmap2::Mmap>, usize),
+}
+
+impl Default for Buf {
+    fn default() -> Self {
+        Buf::Owned(String::new())
+    }
 }
 
 impl Text {
@@ -23,17 +39,41 @@ impl Text {
         if bom {
             text.drain(..3);
         }
-        let crlf = text.find('\n').is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r');
-        Text { text, bom, crlf }
+        let crlf = detect_crlf(&text);
+        Text { buf: Buf::Owned(text), bom, crlf }
+    }
+
+    /// Text over a mapping whose bytes were checked to be UTF-8.
+    pub(crate) fn mapped(map: memmap2::Mmap) -> Text {
+        let bom = map.starts_with("\u{feff}".as_bytes());
+        let start = if bom { 3 } else { 0 };
+        let mut t = Text { buf: Buf::Mapped(std::sync::Arc::new(map), start), bom, crlf: false };
+        t.crlf = detect_crlf(t.as_str());
+        t
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.buf {
+            Buf::Owned(s) => s,
+            // SAFETY: validated as UTF-8 when mapped (fsio::read_text); zo replaces files by
+            // rename, never in place.
+            Buf::Mapped(m, start) => unsafe { std::str::from_utf8_unchecked(&m[*start..]) },
+        }
+    }
+
+    /// The same file style (BOM, line ends) around other text.
+    pub fn with_text(&self, text: String) -> Text {
+        Text { buf: Buf::Owned(text), bom: self.bom, crlf: self.crlf }
     }
 
     /// The file's bytes with `addition` (written with `\n`) appended in the file's own style.
     pub fn with_appended(&self, addition: &str) -> String {
-        let mut out = String::with_capacity(self.text.len() + addition.len() + 8);
+        let text = self.as_str();
+        let mut out = String::with_capacity(text.len() + addition.len() + 8);
         if self.bom {
             out.push('\u{feff}');
         }
-        out.push_str(&self.text);
+        out.push_str(text);
         if self.crlf {
             out.push_str(&addition.replace('\n', "\r\n"));
         } else {
@@ -45,7 +85,7 @@ impl Text {
     /// What must go between the current text and a new entry: a line end, a blank line, and
     /// a `---` when the last entry was left without one.
     pub fn joint(&self, last_entry_separated: Option<bool>) -> &'static str {
-        let t = self.text.as_str();
+        let t = self.as_str();
         let ends_nl = t.is_empty() || t.ends_with('\n');
         let ends_blank = t.is_empty() || t.ends_with("\n\n") || t.ends_with("\n\r\n");
         match (last_entry_separated, ends_nl, ends_blank) {
@@ -57,6 +97,10 @@ impl Text {
             (_, false, _) => "\n\n",
         }
     }
+}
+
+fn detect_crlf(text: &str) -> bool {
+    text.find('\n').is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
 }
 
 /// One entry's place in its file.
@@ -72,16 +116,24 @@ pub struct Span {
 /// preamble is everything before the first. Headings are recognised even inside code fences
 /// so a broken fence never hides the entries after it (zo escapes such lines when it writes).
 pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span> {
+    // Only lines starting with `##` can be headings: find them without walking every line.
+    let bytes = text.as_bytes();
+    let starts = (bytes.starts_with(b"##").then_some(0))
+        .into_iter()
+        .chain(memchr::memmem::find_iter(bytes, b"\n##").map(|p| p + 1));
     let mut spans: Vec<Span> = Vec::new();
-    let mut offset = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if line.starts_with("##") && is_heading(fields::strip_eol(line)) {
-            if let Some(last) = spans.last_mut() {
-                last.end = offset;
-            }
-            spans.push(Span { start: offset, end: text.len(), line: i + 1 });
+    let (mut line, mut counted) = (1, 0);
+    for start in starts {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(text.len(), |i| start + i + 1);
+        if !is_heading(fields::strip_eol(&text[start..end])) {
+            continue;
         }
-        offset += line.len();
+        line += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
+        counted = start;
+        if let Some(last) = spans.last_mut() {
+            last.end = start;
+        }
+        spans.push(Span { start, end: text.len(), line });
     }
     spans
 }

@@ -66,7 +66,7 @@ impl Prior {
     }
 
     pub fn raw<'a>(&self, file: &'a PriorsFile) -> &'a str {
-        &file.text.text[self.span.start..self.span.end]
+        &file.text.as_str()[self.span.start..self.span.end]
     }
 
     pub fn content(&self, file: &PriorsFile) -> String {
@@ -139,8 +139,8 @@ fn without_supersession(content: &str) -> String {
 
 impl PriorsFile {
     pub fn parse(text: Text) -> PriorsFile {
-        let spans = split_entries(&text.text, is_heading);
-        let entries = spans.into_iter().map(|s| Prior::parse(&text.text, s)).collect();
+        let spans = split_entries(text.as_str(), is_heading);
+        let entries = spans.into_iter().map(|s| Prior::parse(text.as_str(), s)).collect();
         PriorsFile { text, entries }
     }
 

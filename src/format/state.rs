@@ -70,7 +70,7 @@ fn list_item(line: &str) -> Option<&str> {
 
 impl State {
     pub fn parse(text: Text) -> State {
-        let lines: Vec<String> = text.text.split_inclusive('\n').map(str::to_string).collect();
+        let lines: Vec<String> = text.as_str().split_inclusive('\n').map(str::to_string).collect();
         let mut keys: Vec<KeyLines> = Vec::new();
         let mut header_end = lines.len();
         let mut i = 0;
@@ -163,7 +163,7 @@ impl State {
             }
         };
         self.lines.splice(first..last, new_lines);
-        let text = Text { text: self.lines.concat(), ..self.text.clone() };
+        let text = self.text.with_text(self.lines.concat());
         *self = State::parse(text);
     }
 
