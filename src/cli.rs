@@ -50,6 +50,13 @@ pub enum Command {
     /// Lessons learned from failures: add, list, supersede
     #[command(subcommand)]
     Prior(PriorCommand),
+    /// Find the entries that answer a question (hybrid lexical + semantic search), in full
+    Recall(RecallArgs),
+    /// Inspect, refresh or rebuild the derived search index (.zo/memory/index.db)
+    #[command(subcommand)]
+    Index(IndexCommand),
+    /// Explain what works and what does not: layout, config, model, runtime, index, git
+    Doctor,
     /// Check the memory files: append-only against HEAD, every entry parses, IDs unique,
     /// references resolve (exit 4 when something is wrong)
     Verify(VerifyArgs),
@@ -204,3 +211,36 @@ pub struct PriorAddArgs {
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  zo recall what did we try last time for feature selection\n  zo recall -k 5 --kind prior \"flaky tests\"\n  zo --json recall --mode lexical postgres")]
+pub struct RecallArgs {
+    /// The question, in plain language
+    #[arg(required = true)]
+    pub query: Vec<String>,
+    /// How many entries (default: recall.top_k in config, else 3)
+    #[arg(short = 'k', value_name = "N")]
+    pub k: Option<usize>,
+    /// decision | prior | session | all
+    #[arg(long, default_value = "all")]
+    pub kind: String,
+    /// Only decisions of this type
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind_type: Option<String>,
+    /// hybrid (default when a model is installed) | semantic | lexical
+    #[arg(long, value_enum)]
+    pub mode: Option<crate::recall::Mode>,
+    /// Include superseded entries
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum IndexCommand {
+    /// Whether the index exists, is fresh, and how much is embedded
+    Status,
+    /// Bring the index up to date (only changed entries are re-indexed and re-embedded)
+    Refresh,
+    /// Delete the index and build it again from the files
+    Rebuild,
+}

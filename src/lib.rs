@@ -3,14 +3,17 @@
 pub mod cli;
 pub mod cmd;
 pub mod config;
+pub mod embedding;
 pub mod environment;
 pub mod error;
 pub mod format;
 pub mod fsio;
 pub mod gate;
+pub mod index;
 pub mod git;
 pub mod layout;
 pub mod memory;
+pub mod recall;
 pub mod templates;
 pub mod time;
 pub mod verify;

@@ -1,10 +1,13 @@
 //! One file per command; this module dispatches and holds what they share: where output goes.
 
 mod decide;
+mod doctor;
+mod index;
 mod init;
 mod log;
 mod outcome;
 mod prior;
+mod recall;
 mod show;
 mod state;
 mod status;
@@ -63,6 +66,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Show(a) => show::run(&ctx, a),
         Command::Prior(c) => prior::run(&ctx, c),
         Command::Verify(a) => verify::run(&ctx, a),
+        Command::Recall(a) => recall::run(&ctx, a),
+        Command::Index(c) => index::run(&ctx, c),
+        Command::Doctor => doctor::run(&ctx),
     }
 }
 

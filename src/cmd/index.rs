@@ -1,0 +1,73 @@
+//! `zo index status|refresh|rebuild`: inspect or rebuild the derived index.
+
+use super::Ctx;
+use crate::cli::IndexCommand;
+use crate::embedding;
+use crate::index::Index;
+use crate::recall;
+use anyhow::Result;
+use serde_json::json;
+
+pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
+    let memory = ctx.memory()?;
+    let note = |m: &str| ctx.note(m);
+    let path = memory.layout.memory.join("index.db");
+    if matches!(c, IndexCommand::Rebuild) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+    if matches!(c, IndexCommand::Status) {
+        let built = path.exists();
+        let search = embedding::locate(&memory.layout.config);
+        let mode = if search.paths().is_ok() { "hybrid" } else { "lexical" };
+        let (fresh, counts, pending) = if built {
+            let (ix, _) = Index::open(&memory.layout, &note)?;
+            (ix.is_fresh(&memory)?, ix.counts()?, ix.pending_embeddings()?)
+        } else {
+            (false, (0, 0, 0), 0)
+        };
+        if ctx.json {
+            return ctx.print_json(&json!({
+                "path": memory.layout.show(&path), "built": built, "fresh": fresh, "mode": mode,
+                "entries": counts.0, "embedded": counts.1, "pending_embeddings": pending,
+                "model": search.model_dir, "runtime": search.runtime,
+            }));
+        }
+        return ctx.print(&format!(
+            "index     {} ({})\nentries   {} ({} embedded, {} waiting for an embedding)\nmode      {mode}\n",
+            memory.layout.show(&path),
+            if !built { "not built" } else if fresh { "fresh" } else { "stale: refreshed by the next read" },
+            counts.0,
+            counts.1,
+            pending
+        ));
+    }
+    let started = std::time::Instant::now();
+    let (mut index, mut r) = recall::open_fresh(&memory, &note)?;
+    let mut mode = "lexical";
+    if index.pending_embeddings()? > 0 || matches!(c, IndexCommand::Rebuild) {
+        if let Some(mut e) = recall::embedder(&memory, &note) {
+            r.embedded = recall::embed_pending(&mut index, &mut e, &note)?;
+            mode = "hybrid";
+        }
+    } else if embedding::locate(&memory.layout.config).paths().is_ok() {
+        mode = "hybrid";
+    }
+    let (entries, embedded, _) = index.counts()?;
+    let secs = started.elapsed().as_secs_f64();
+    if ctx.json {
+        return ctx.print_json(&json!({
+            "mode": mode, "entries": entries, "embedded_total": embedded, "inserted": r.inserted,
+            "updated": r.updated, "deleted": r.deleted, "embedded": r.embedded, "rebuilt": r.rebuilt,
+            "seconds": secs,
+        }));
+    }
+    if !ctx.quiet {
+        ctx.print(&format!(
+            "{entries} entries ({} new, {} changed, {} removed), {} embedded now, {embedded} with embeddings; {mode} mode; {secs:.2}s\n",
+            r.inserted, r.updated, r.deleted, r.embedded
+        ))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! `zo recall QUERY`: the entries that answer a question, in full, best first.
+
+use super::Ctx;
+use crate::cli::RecallArgs;
+use crate::error::Exit;
+use crate::index::Filter;
+use crate::recall::{self, Mode};
+use anyhow::Result;
+use serde_json::json;
+
+pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
+    let memory = ctx.memory()?;
+    let query = a.query.join(" ");
+    if query.trim().is_empty() {
+        return Err(Exit::usage("zo recall needs a query, e.g. zo recall \"why did we pick Postgres\"").into());
+    }
+    let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
+    let kind = match a.kind.as_str() {
+        "all" => None,
+        k @ ("decision" | "prior" | "session") => Some(k.to_string()),
+        other => return Err(Exit::usage(format!("--kind takes decision, prior, session or all, not {other:?}")).into()),
+    };
+    let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all };
+    let mode = a.mode.unwrap_or(Mode::Hybrid);
+    let note = |m: &str| ctx.note(m);
+    let (used, hits) = recall::recall(&memory, &query, k, &filter, mode, &note)?;
+    if ctx.json {
+        return ctx.print_json(&json!({ "mode": used.name(), "query": query, "results": hits }));
+    }
+    if hits.is_empty() {
+        ctx.note(format!("nothing matches ({} search)", used.name()));
+        return Ok(());
+    }
+    let mut s = String::new();
+    for h in &hits {
+        s.push_str(&format!(
+            "── {} · {} · {} · {:.3}{}\n{}\n\n",
+            h.row.id,
+            h.row.kind,
+            h.tier,
+            h.score,
+            if h.row.status == "superseded" { " · superseded" } else { "" },
+            h.row.text
+        ));
+    }
+    ctx.print(&s)
+}

@@ -1,0 +1,163 @@
+//! Sentence embeddings with fastembed, loaded from a local model folder, ONNX Runtime loaded
+//! dynamically (SPEC §8, ../shared/EMBEDDINGS.md). Loading costs about half a second, so only
+//! commands that need semantics call `Embedder::load`; finding the files is cheap.
+
+use crate::config::Config;
+use anyhow::{Context, Result, anyhow};
+use std::path::{Path, PathBuf};
+
+pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
+pub const DIM: usize = 384;
+const MODEL_FILES: [&str; 5] = ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
+pub const INSTALL_HINT: &str = "scripts/install-model";
+
+#[cfg(target_os = "macos")]
+const ORT_LIB: &str = "libonnxruntime.dylib";
+#[cfg(not(target_os = "macos"))]
+const ORT_LIB: &str = "libonnxruntime.so";
+
+/// The per-user cache: `$ZO_CACHE`, else `$XDG_CACHE_HOME/zo`, else `~/.cache/zo`.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("ZO_CACHE").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(d).join("zo"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/zo"))
+}
+
+/// Where the model and the runtime were found.
+#[derive(Debug, Clone)]
+pub struct Paths {
+    pub model_dir: PathBuf,
+    pub runtime: PathBuf,
+}
+
+/// What was looked for and where: for `doctor` and the one-line reason in lexical mode.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Search {
+    pub disabled: bool,
+    pub model_dir: Option<PathBuf>,
+    pub model_candidates: Vec<PathBuf>,
+    pub runtime: Option<PathBuf>,
+    pub runtime_candidates: Vec<PathBuf>,
+}
+
+impl Search {
+    pub fn paths(&self) -> Result<Paths, String> {
+        if self.disabled {
+            return Err("semantic search is off (index.embedding: off in .zo/config.yaml)".into());
+        }
+        match (&self.model_dir, &self.runtime) {
+            (Some(m), Some(r)) => Ok(Paths { model_dir: m.clone(), runtime: r.clone() }),
+            (None, _) => Err(format!(
+                "no embedding model found (looked in {}); run {INSTALL_HINT}",
+                show(&self.model_candidates)
+            )),
+            (_, None) => Err(format!(
+                "no ONNX Runtime library found (looked for {}); run {INSTALL_HINT}",
+                show(&self.runtime_candidates)
+            )),
+        }
+    }
+}
+
+fn show(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+fn model_complete(dir: &Path) -> bool {
+    MODEL_FILES.iter().all(|f| dir.join(f).is_file())
+}
+
+/// Look for the model folder and the runtime library, in the documented order.
+pub fn locate(config: &Config) -> Search {
+    let disabled = config.str(&["index", "embedding"]).is_some_and(|v| v == "off" || v == "false");
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let cache = cache_dir();
+
+    let mut model_candidates = Vec::new();
+    model_candidates.extend(env("ZO_MODEL_DIR"));
+    model_candidates.extend(config.str(&["index", "model_dir"]).map(|d| expand(&d)));
+    model_candidates.extend(cache.as_ref().map(|c| c.join("models").join(MODEL_NAME)));
+    let model_dir = model_candidates.iter().find(|d| model_complete(d)).cloned();
+
+    let mut runtime_candidates = Vec::new();
+    runtime_candidates.extend(env("ORT_DYLIB_PATH"));
+    runtime_candidates.extend(config.str(&["index", "runtime"]).map(|d| expand(&d)));
+    if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
+        runtime_candidates.push(dir.join(ORT_LIB));
+    }
+    runtime_candidates.extend(cache.as_ref().map(|c| c.join("onnxruntime").join(ORT_LIB)));
+    let runtime = runtime_candidates.iter().find(|p| p.is_file()).cloned();
+
+    Search { disabled, model_dir, model_candidates, runtime, runtime_candidates }
+}
+
+fn expand(p: &str) -> PathBuf {
+    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(p),
+    }
+}
+
+pub struct Embedder {
+    model: fastembed::TextEmbedding,
+}
+
+impl Embedder {
+    /// Load ONNX Runtime and the model. Every failure is an error, never a panic: ORT is
+    /// initialised from the path we found before fastembed touches it.
+    pub fn load(paths: &Paths) -> Result<Embedder> {
+        let env = ort::init_from(&paths.runtime)
+            .map_err(|e| anyhow!("could not load ONNX Runtime from {}: {e}", paths.runtime.display()))?
+            .with_name("zo")
+            .build()
+            .map_err(|e| anyhow!("could not start ONNX Runtime from {}: {e}", paths.runtime.display()))?;
+        let read = |f: &str| {
+            let p = paths.model_dir.join(f);
+            std::fs::read(&p).with_context(|| format!("could not read {}", p.display()))
+        };
+        let tokenizer = fastembed::TokenizerFiles {
+            tokenizer_file: read("tokenizer.json")?,
+            config_file: read("config.json")?,
+            special_tokens_map_file: read("special_tokens_map.json")?,
+            tokenizer_config_file: read("tokenizer_config.json")?,
+        };
+        let model = fastembed::UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer)
+            .with_pooling(fastembed::Pooling::Mean);
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
+        let options = fastembed::InitOptionsUserDefined::new()
+            .with_environment(env)
+            .with_max_length(256)
+            .with_intra_threads(threads);
+        let model = fastembed::TextEmbedding::try_new_from_user_defined(model, options)
+            .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", paths.model_dir.display()))?;
+        Ok(Embedder { model })
+    }
+
+    /// Unit-length embeddings, one per text.
+    pub fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut out = self.model.embed(texts, Some(32)).map_err(|e| anyhow!("embedding failed: {e}"))?;
+        for v in &mut out {
+            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            if n > 0.0 {
+                v.iter_mut().for_each(|x| *x /= n);
+            }
+        }
+        Ok(out)
+    }
+}
+
+pub fn to_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub fn from_bytes(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}

@@ -1,0 +1,525 @@
+//! `.zo/memory/index.db`: the derived index (SPEC §4). One row per decision, prior and session
+//! file, an FTS5 table over them, and embeddings keyed by the hash of the text they embed.
+//! The files are the truth: any doubt about this database (schema, model, corruption) is
+//! answered by rebuilding it from them.
+
+use crate::embedding::{self, Embedder};
+use crate::format::decision::DecisionLog;
+use crate::format::sha256_hex;
+use crate::layout::Layout;
+use crate::memory::Memory;
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Bump when the schema or what goes into a row changes: the index is then rebuilt.
+const SCHEMA_VERSION: &str = "1";
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    rowid INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    vhash TEXT NOT NULL,
+    title TEXT NOT NULL,
+    type TEXT NOT NULL,
+    timestamp TEXT NOT NULL,
+    status TEXT NOT NULL,
+    superseded_by TEXT,
+    text TEXT NOT NULL,
+    embed_text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_source ON entries (source);
+CREATE INDEX IF NOT EXISTS entries_vhash ON entries (vhash);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (title, body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS vectors (vhash TEXT PRIMARY KEY, vec BLOB NOT NULL);
+";
+
+/// One indexed entry.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Row {
+    #[serde(skip)]
+    pub rowid: i64,
+    pub kind: String,
+    pub id: String,
+    pub source: String,
+    pub line: i64,
+    pub title: String,
+    #[serde(rename = "type")]
+    pub kind_type: String,
+    pub timestamp: String,
+    pub status: String,
+    pub superseded_by: Option<String>,
+    pub text: String,
+}
+
+/// What a refresh did.
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct Refresh {
+    pub rebuilt: Option<String>,
+    pub sources_changed: usize,
+    pub inserted: usize,
+    pub updated: usize,
+    pub deleted: usize,
+    pub embedded: usize,
+}
+
+pub struct Index {
+    conn: Connection,
+    pub path: PathBuf,
+}
+
+/// A row as it should be, computed from the files.
+struct Want {
+    kind: &'static str,
+    id: String,
+    line: usize,
+    title: String,
+    kind_type: String,
+    timestamp: String,
+    status: String,
+    superseded_by: Option<String>,
+    text: String,
+    embed_text: String,
+}
+
+fn is_corruption(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode::*;
+    matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt | CannotOpen | SystemIoFailure))
+}
+
+fn remove_db(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(p));
+    }
+}
+
+/// (inode, size, mtime ns) of a file: cheap to read, and every zo write (a rename) or in-place
+/// edit changes it.
+fn stamp(path: &Path) -> String {
+    match std::fs::metadata(path) {
+        Ok(m) => {
+            #[cfg(unix)]
+            let ino = std::os::unix::fs::MetadataExt::ino(&m);
+            #[cfg(not(unix))]
+            let ino = 0u64;
+            let mtime = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+            format!("{ino}:{}:{mtime}", m.len())
+        }
+        Err(_) => "missing".into(),
+    }
+}
+
+impl Index {
+    /// Open (or create) the index. A database that is not ours, is corrupt, or has another
+    /// schema is deleted and rebuilt, with one line on stderr saying why.
+    pub fn open(layout: &Layout, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
+        let path = layout.memory.join("index.db");
+        let existed = path.exists();
+        match Index::try_open(&path) {
+            Ok(ix) => {
+                let version: Option<String> = ix.meta("schema_version")?;
+                match version.as_deref() {
+                    Some(SCHEMA_VERSION) => Ok((ix, None)),
+                    None if !existed => {
+                        ix.set_meta("schema_version", SCHEMA_VERSION)?;
+                        Ok((ix, Some("index created".into())))
+                    }
+                    other => {
+                        let why = format!("index schema {} is not {SCHEMA_VERSION}", other.unwrap_or("unknown"));
+                        drop(ix);
+                        Index::recreate(&path, &why, note)
+                    }
+                }
+            }
+            Err(e) => {
+                let why = if existed { format!("index unreadable ({e:#})") } else { format!("{e:#}") };
+                if !existed {
+                    return Err(e);
+                }
+                Index::recreate(&path, &why, note)
+            }
+        }
+    }
+
+    fn recreate(path: &Path, why: &str, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
+        note(&format!("rebuilding {}: {why}", path.display()));
+        remove_db(path);
+        let ix = Index::try_open(path)?;
+        ix.set_meta("schema_version", SCHEMA_VERSION)?;
+        Ok((ix, Some(why.to_string())))
+    }
+
+    fn try_open(path: &Path) -> Result<Index> {
+        let conn = Connection::open(path).with_context(|| format!("could not open {}", path.display()))?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", path.display()))?;
+        Ok(Index { conn, path: path.to_path_buf() })
+    }
+
+    fn meta(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", [key, value])?;
+        Ok(())
+    }
+
+    /// The sources and their stamps, as the files stand now.
+    fn stamps(layout: &Layout, sessions: &[String]) -> Vec<(String, String)> {
+        let mut v = vec![
+            (layout.rel(&layout.decision_log()), stamp(&layout.decision_log())),
+            (layout.rel(&layout.priors()), stamp(&layout.priors())),
+        ];
+        for s in sessions {
+            let p = layout.sessions().join(s);
+            v.push((layout.rel(&p), stamp(&p)));
+        }
+        v
+    }
+
+    /// Whether every source's stamp matches what was indexed.
+    pub fn is_fresh(&self, memory: &Memory) -> Result<bool> {
+        let sessions = memory.session_names()?;
+        let indexed = self.indexed_stamps()?;
+        let now = Index::stamps(&memory.layout, &sessions);
+        Ok(now.len() == indexed.len() && now.iter().all(|(s, st)| indexed.get(s) == Some(st)))
+    }
+
+    fn indexed_stamps(&self) -> Result<HashMap<String, String>> {
+        let mut stmt = self.conn.prepare("SELECT key, value FROM meta WHERE key LIKE 'stamp:%'")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut m = HashMap::new();
+        for r in rows {
+            let (k, v) = r?;
+            m.insert(k["stamp:".len()..].to_string(), v);
+        }
+        Ok(m)
+    }
+
+    /// Bring the rows up to date with the files: only sources whose stamp changed are read,
+    /// only rows whose content hash changed are rewritten, rows whose source is gone are
+    /// deleted. Embeddings are not touched here (see `embed_missing`).
+    pub fn refresh(&mut self, memory: &Memory) -> Result<Refresh> {
+        let sessions = memory.session_names()?;
+        let now = Index::stamps(&memory.layout, &sessions);
+        let mut out = Refresh::default();
+        if self.indexed_stamps()?.len() == now.len() && self.is_fresh(memory)? {
+            return Ok(out);
+        }
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Another process may have refreshed while we waited for the write lock.
+        let indexed: HashMap<String, String> = {
+            let mut stmt = tx.prepare("SELECT key, value FROM meta WHERE key LIKE 'stamp:%'")?;
+            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()?.into_iter().map(|(k, v)| (k[6..].to_string(), v)).collect()
+        };
+        let layout = &memory.layout;
+        let (dsrc, psrc) = (layout.rel(&layout.decision_log()), layout.rel(&layout.priors()));
+        for (source, st) in &now {
+            if indexed.get(source) == Some(st) {
+                continue;
+            }
+            out.sources_changed += 1;
+            let wants = if *source == dsrc {
+                decision_rows(&memory.decisions()?)
+            } else if *source == psrc {
+                prior_rows(&memory.priors()?)
+            } else {
+                let name = source.rsplit('/').next().unwrap_or(source);
+                session_rows(memory, name)?
+            };
+            apply(&tx, source, wants, &mut out)?;
+            tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![format!("stamp:{source}"), st])?;
+        }
+        // Sources that no longer exist (a deleted session file).
+        let live: std::collections::HashSet<&String> = now.iter().map(|(s, _)| s).collect();
+        for source in indexed.keys().filter(|s| !live.contains(s)) {
+            apply(&tx, source, Vec::new(), &mut out)?;
+            tx.execute("DELETE FROM meta WHERE key = ?1", [format!("stamp:{source}")])?;
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// How many distinct texts still need an embedding.
+    pub fn pending_embeddings(&self) -> Result<usize> {
+        Ok(self.conn.query_row(
+            "SELECT count(DISTINCT vhash) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors)",
+            [],
+            |r| r.get::<_, i64>(0),
+        )? as usize)
+    }
+
+    /// Record which model the vectors come from; a different one discards them.
+    pub fn check_model(&self, note: &dyn Fn(&str)) -> Result<()> {
+        let want = format!("{}:{}", embedding::MODEL_NAME, embedding::DIM);
+        match self.meta("model")? {
+            Some(m) if m == want => {}
+            Some(m) => {
+                note(&format!("re-embedding every entry: the index was built with {m}, the model is now {want}"));
+                self.conn.execute("DELETE FROM vectors", [])?;
+                self.set_meta("model", &want)?;
+            }
+            None => self.set_meta("model", &want)?,
+        }
+        Ok(())
+    }
+
+    /// Embed every row whose text has no vector yet. Returns how many texts were embedded.
+    pub fn embed_missing(&mut self, embedder: &mut Embedder) -> Result<usize> {
+        let todo: Vec<(String, String)> = {
+            let mut stmt = self.conn.prepare(
+                "SELECT vhash, min(embed_text) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors) GROUP BY vhash",
+            )?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for chunk in todo.chunks(64) {
+            let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
+            let vecs = embedder.embed(&texts)?;
+            let tx = self.conn.transaction()?;
+            for ((h, _), v) in chunk.iter().zip(vecs) {
+                tx.execute("INSERT OR REPLACE INTO vectors (vhash, vec) VALUES (?1, ?2)", params![h, embedding::to_bytes(&v)])?;
+            }
+            tx.commit()?;
+        }
+        self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
+        Ok(todo.len())
+    }
+
+    pub fn counts(&self) -> Result<(usize, usize, usize)> {
+        let n = |sql: &str| self.conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|v| v as usize);
+        Ok((
+            n("SELECT count(*) FROM entries")?,
+            n("SELECT count(*) FROM entries WHERE vhash IN (SELECT vhash FROM vectors)")?,
+            n("SELECT count(*) FROM vectors")?,
+        ))
+    }
+
+    /// FTS5 BM25 ranking among rows passing `filter`: (rowid, score), best first.
+    pub fn lexical(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
+        let Some(q) = fts_query(query) else { return Ok(vec![]) };
+        let sql = format!(
+            "SELECT e.rowid, -bm25(fts, 4.0, 1.0) AS s FROM fts JOIN entries e ON e.rowid = fts.rowid \
+             WHERE fts MATCH ?1 AND {} ORDER BY s DESC LIMIT ?2",
+            filter.sql()
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(params![q, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Cosine ranking among rows passing `filter`: (rowid, similarity), best first.
+    pub fn semantic(&self, query: &[f32], filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
+        let sql = format!("SELECT e.rowid, v.vec FROM entries e JOIN vectors v ON v.vhash = e.vhash WHERE {}", filter.sql());
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut scored: Vec<(i64, f64)> = Vec::new();
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let blob = r.get_ref(1)?.as_blob()?;
+            let v = embedding::from_bytes(blob);
+            scored.push((r.get(0)?, embedding::dot(query, &v) as f64));
+        }
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.truncate(limit);
+        Ok(scored)
+    }
+
+    pub fn row(&self, rowid: i64) -> Result<Row> {
+        Ok(self.conn.query_row(
+            "SELECT rowid, kind, id, source, line, title, type, timestamp, status, superseded_by, text FROM entries WHERE rowid = ?1",
+            [rowid],
+            |r| {
+                Ok(Row {
+                    rowid: r.get(0)?,
+                    kind: r.get(1)?,
+                    id: r.get(2)?,
+                    source: r.get(3)?,
+                    line: r.get(4)?,
+                    title: r.get(5)?,
+                    kind_type: r.get(6)?,
+                    timestamp: r.get(7)?,
+                    status: r.get(8)?,
+                    superseded_by: r.get(9)?,
+                    text: r.get(10)?,
+                })
+            },
+        )?)
+    }
+
+    /// Run `f`; if SQLite says the database is corrupt, the caller should rebuild.
+    pub fn corrupt(err: &anyhow::Error) -> bool {
+        err.chain().any(|e| e.downcast_ref::<rusqlite::Error>().is_some_and(is_corruption))
+    }
+}
+
+/// Filters applied before ranking.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// decision | prior | session; None for all.
+    pub kind: Option<String>,
+    /// A decision type (any case).
+    pub kind_type: Option<String>,
+    /// Include superseded entries.
+    pub all: bool,
+}
+
+impl Filter {
+    fn sql(&self) -> String {
+        let mut c = vec!["1".to_string()];
+        if let Some(k) = &self.kind {
+            c.push(format!("e.kind = '{}'", k.replace('\'', "''")));
+        }
+        if let Some(t) = &self.kind_type {
+            c.push(format!("upper(e.type) = upper('{}')", t.replace('\'', "''")));
+        }
+        if !self.all {
+            c.push("e.status <> 'superseded'".into());
+        }
+        c.join(" AND ")
+    }
+}
+
+const STOPWORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "i", "in", "is",
+    "it", "of", "on", "or", "our", "that", "the", "this", "to", "was", "we", "were", "what", "when", "which", "who",
+    "why", "with", "you", "have", "has", "had", "about", "should", "can", "there",
+];
+
+/// Plain language → an FTS5 query: each word quoted (no syntax errors), any of them may match.
+fn fts_query(q: &str) -> Option<String> {
+    let words: Vec<String> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.to_lowercase().as_str()))
+        .map(|w| format!("\"{}\"", w.to_lowercase()))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" OR "))
+}
+
+fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, out: &mut Refresh) -> Result<()> {
+    let existing: HashMap<String, (i64, String)> = {
+        let mut stmt = tx.prepare("SELECT id, rowid, hash FROM entries WHERE source = ?1")?;
+        let rows = stmt.query_map([source], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut seen = std::collections::HashSet::new();
+    for (pos, w) in wants.into_iter().enumerate() {
+        if !seen.insert(w.id.clone()) {
+            continue; // duplicate IDs: `zo verify` reports them; index the first
+        }
+        let hash = sha256_hex(&format!("{}\0{}\0{}\0{}\0{pos}\0{}", w.text, w.status, w.superseded_by.as_deref().unwrap_or(""), w.kind_type, w.line));
+        let vhash = sha256_hex(&w.embed_text);
+        match existing.get(&w.id) {
+            Some((_, h)) if *h == hash => continue,
+            Some((rowid, _)) => {
+                tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid])?;
+                tx.execute(
+                    "UPDATE entries SET position=?2, line=?3, hash=?4, vhash=?5, title=?6, type=?7, timestamp=?8, status=?9, superseded_by=?10, text=?11, embed_text=?12 WHERE rowid=?1",
+                    params![rowid, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
+                )?;
+                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                out.updated += 1;
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO entries (kind, id, source, position, line, hash, vhash, title, type, timestamp, status, superseded_by, text, embed_text) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+                    params![w.kind, w.id, source, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
+                )?;
+                let rowid = tx.last_insert_rowid();
+                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                out.inserted += 1;
+            }
+        }
+    }
+    for (id, (rowid, _)) in existing {
+        if !seen.contains(&id) {
+            tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid])?;
+            tx.execute("DELETE FROM entries WHERE rowid = ?1", [rowid])?;
+            out.deleted += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Decisions: the full entry is returned, with its latest outcome; the title, decision and
+/// latest outcome are what is embedded. OUTCOME entries live inside the decision they refer to.
+fn decision_rows(log: &DecisionLog) -> Vec<Want> {
+    let mut v = Vec::new();
+    for (i, e) in log.entries.iter().enumerate() {
+        if e.is_outcome() {
+            continue;
+        }
+        let mut text = e.content(log);
+        if let Some(j) = log.latest_outcome_entry(i) {
+            text.push_str("\n\n");
+            text.push_str(&log.entries[j].content(log));
+        }
+        let outcome = log.latest_outcome(i).unwrap_or("");
+        let decision = log.field(i, "Decision").unwrap_or("");
+        v.push(Want {
+            kind: "decision",
+            id: e.id.clone(),
+            line: e.span.line,
+            title: e.title.clone(),
+            kind_type: e.kind.clone(),
+            timestamp: e.timestamp.clone(),
+            status: log.status(i).to_string(),
+            superseded_by: log.superseded_by(i).map(|d| d.id.clone()),
+            embed_text: format!("{}\n{}\n{}", e.title, decision, if outcome == "pending" { "" } else { outcome }).trim().to_string(),
+            text,
+        });
+    }
+    v
+}
+
+fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
+    pf.entries
+        .iter()
+        .map(|p| {
+            let rules = p.rules().join("\n");
+            Want {
+                kind: "prior",
+                id: p.id.clone(),
+                line: p.span.line,
+                title: p.title.clone(),
+                kind_type: p.root_cause().unwrap_or("").to_string(),
+                timestamp: String::new(),
+                status: if p.superseded_by().is_some() { "superseded".into() } else { "active".into() },
+                superseded_by: p.superseded_by().map(str::to_string),
+                embed_text: format!("{}\n{}\n{}", p.title, p.field("Failure").unwrap_or(""), rules).trim().to_string(),
+                text: p.content(pf),
+            }
+        })
+        .collect()
+}
+
+fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
+    let path = memory.layout.sessions().join(name);
+    let Some(text) = crate::fsio::read_text(&path)? else { return Ok(vec![]) };
+    let s = crate::format::session::SessionFile::parse(name, text.as_str());
+    let body: String = s.sections.iter().map(|(h, b)| format!("{h}\n{b}\n")).collect();
+    Ok(vec![Want {
+        kind: "session",
+        id: name.trim_end_matches(".md").to_string(),
+        line: 1,
+        title: if s.title.is_empty() { name.to_string() } else { s.title.clone() },
+        kind_type: String::new(),
+        timestamp: s.date.clone().unwrap_or_default(),
+        status: "active".into(),
+        superseded_by: None,
+        embed_text: format!("{}\n{}", s.title, body).chars().take(4000).collect(),
+        text: text.as_str().trim_end().to_string(),
+    }])
+}
