@@ -110,11 +110,18 @@ impl Embedder {
     /// Load ONNX Runtime and the model. Every failure is an error, never a panic: ORT is
     /// initialised from the path we found before fastembed touches it.
     pub fn load(paths: &Paths) -> Result<Embedder> {
-        let env = ort::init_from(&paths.runtime)
-            .map_err(|e| anyhow!("could not load ONNX Runtime from {}: {e}", paths.runtime.display()))?
-            .with_name("zo")
-            .build()
-            .map_err(|e| anyhow!("could not start ONNX Runtime from {}: {e}", paths.runtime.display()))?;
+        // ONNX Runtime can be loaded once per process; later loads reuse that environment.
+        static ENV: std::sync::OnceLock<Result<ort::environment::Environment, String>> = std::sync::OnceLock::new();
+        let env = ENV
+            .get_or_init(|| {
+                ort::init_from(&paths.runtime)
+                    .map_err(|e| format!("could not load ONNX Runtime from {}: {e}", paths.runtime.display()))?
+                    .with_name("zo")
+                    .build()
+                    .map_err(|e| format!("could not start ONNX Runtime from {}: {e}", paths.runtime.display()))
+            })
+            .clone()
+            .map_err(|e| anyhow!(e))?;
         let read = |f: &str| {
             let p = paths.model_dir.join(f);
             std::fs::read(&p).with_context(|| format!("could not read {}", p.display()))

@@ -8,8 +8,12 @@ use anyhow::{Result, bail};
 use std::collections::HashMap;
 
 const RRF_K: f64 = 60.0;
-/// How deep each ranking goes before fusion.
+/// How deep each ranking is read.
 const DEPTH: usize = 50;
+/// How many of each ranking take part in fusion. With k = 60 the RRF weights are nearly flat,
+/// so deep lists let anything that appears in both outrank a clear winner of one. Measured on
+/// the ADR corpus (tests/retrieval.rs): Recall@3 0.41 fusing the top 50 of each, 0.50 the top 10.
+const FUSE_DEPTH: usize = 10;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -106,10 +110,18 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
             None => mode = Mode::Lexical,
         }
     }
+    let hits = rank(&index, query, query_vec.as_deref(), k, filter, mode)?;
+    Ok((mode, hits))
+}
+
+/// Rank the index for a query. `query_vec` is the query's embedding (needed for the semantic
+/// and hybrid modes; without it they rank lexically).
+pub fn rank(index: &Index, query: &str, query_vec: Option<&[f32]>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<Hit>> {
+    let mode = if query_vec.is_none() { Mode::Lexical } else { mode };
     let lexical = if mode == Mode::Semantic { vec![] } else { index.lexical(query, filter, DEPTH)? };
-    let semantic = match &query_vec {
-        Some(q) => index.semantic(q, filter, DEPTH.max(k))?,
-        None => vec![],
+    let semantic = match query_vec {
+        Some(q) if mode != Mode::Lexical => index.semantic(q, filter, DEPTH.max(k))?,
+        _ => vec![],
     };
     let similarity: HashMap<i64, f64> = semantic.iter().copied().collect();
     let ranked: Vec<(i64, f64)> = match mode {
@@ -118,7 +130,7 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
         Mode::Hybrid => {
             let mut fused: HashMap<i64, f64> = HashMap::new();
             for list in [&lexical, &semantic] {
-                for (rank, (id, _)) in list.iter().enumerate() {
+                for (rank, (id, _)) in list.iter().take(FUSE_DEPTH.max(k)).enumerate() {
                     *fused.entry(*id).or_default() += 1.0 / (RRF_K + rank as f64 + 1.0);
                 }
             }
@@ -132,12 +144,12 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
     for (rowid, score) in ranked.into_iter().take(k) {
         let tier = match similarity.get(&rowid) {
             Some(&s) => tier_semantic(s),
-            None if mode == Mode::Hybrid && query_vec.is_some() => "low",
+            None if mode != Mode::Lexical => "low",
             None => tier_lexical(lexical.iter().find(|x| x.0 == rowid).map_or(0.0, |x| x.1), best_lexical),
         };
         hits.push(Hit { row: index.row(rowid)?, score, tier });
     }
-    Ok((mode, hits))
+    Ok(hits)
 }
 
 /// Cosine similarity bands measured on all-MiniLM-L6-v2: related sentences score 0.57–0.74,
