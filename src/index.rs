@@ -131,7 +131,8 @@ impl Index {
                     Some(SCHEMA_VERSION) => Ok((ix, None)),
                     None if !existed => {
                         ix.set_meta("schema_version", SCHEMA_VERSION)?;
-                        Ok((ix, Some("index created".into())))
+                        note(&format!("building {}: it did not exist", layout.show(&path)));
+                        Ok((ix, Some("the index did not exist".into())))
                     }
                     other => {
                         let why = format!("index schema {} is not {SCHEMA_VERSION}", other.unwrap_or("unknown"));

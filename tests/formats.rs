@@ -8,23 +8,10 @@ use zo::format::Text;
 use zo::format::decision::{DecisionLog, NewDecision};
 use zo::format::prior::PriorsFile;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
-
 /// The fixture in the older layout (`memory/<project>/`), as the other team keeps it.
 fn fixture_repo() -> Repo {
     let r = Repo::new();
-    copy_dir(&util::fixture(), &r.path().join("memory/zo-platform"));
+    util::copy_dir(&util::fixture(), &r.path().join("memory/zo-platform"));
     r
 }
 

@@ -30,6 +30,11 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         None
     });
 
+    let index_path = layout.memory.join("index.db");
+    let index_built = index_path.exists();
+    let index_fresh = index_built
+        && crate::index::Index::open(layout, &|_| {}).and_then(|(ix, _)| ix.is_fresh(&memory)).unwrap_or(false);
+    let index_mode = if crate::embedding::locate(&layout.config).paths().is_ok() { "hybrid" } else { "lexical" };
     if ctx.json {
         return ctx.print_json(&json!({
             "project": project,
@@ -50,7 +55,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             "last_snapshot": snapshots.last(),
             "memory": layout.show(&layout.memory),
             "legacy_layout": layout.legacy,
-            "index": { "mode": null, "fresh": false, "built": false },
+            "index": { "mode": index_mode, "fresh": index_fresh, "built": index_built },
             "git": {
                 "repository": repo.is_some(),
                 "branch": head.as_ref().and_then(|h| h.branch.clone()),
@@ -92,7 +97,10 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     if let Some(sn) = snapshots.last() {
         s.push_str(&format!("snapshot  {sn}\n"));
     }
-    s.push_str("index     not built\n");
+    s.push_str(&format!(
+        "index     {}, {index_mode} recall\n",
+        if !index_built { "not built" } else if index_fresh { "fresh" } else { "stale (refreshed by the next recall)" }
+    ));
     match (&head, dirty) {
         (Some(h), d) => {
             let state = match d {

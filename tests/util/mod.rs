@@ -148,3 +148,34 @@ pub fn canonical_entry(i: usize, title: &str, decision: &str) -> String {
         "## Decision: 2026-01-01T00:00:00Z\n**ID:** D-{i:08x}\n**Type:** ARCHITECTURE\n**Title:** {title}\n**Decision:** {decision}\n**Outcome:** pending\n\n---\n\n"
     )
 }
+
+impl Repo {
+    /// A git repository holding the bundled `.zo-example/` memory as its `.zo/`.
+    pub fn example() -> Repo {
+        let r = Repo::new();
+        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".zo-example"), &r.path().join(".zo"));
+        r
+    }
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+/// Semantic tests use the real model. A missing model fails them (never a silent skip): the
+/// test command installs it first (scripts/install-model).
+pub fn require_model() {
+    let search = zo::embedding::locate(&zo::config::Config::default());
+    if let Err(why) = search.paths() {
+        panic!("these tests need the real embedding model: {why}");
+    }
+}

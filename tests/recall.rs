@@ -1,0 +1,238 @@
+//! `zo recall`, `zo index`, `zo doctor` with the real model: modes, filters, superseded and
+//! OUTCOME handling, incremental refresh, rebuilds, and the lexical fallback.
+
+mod util;
+use serde_json::Value;
+use util::Repo;
+
+fn ids(v: &Value) -> Vec<String> {
+    v["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn each_mode_returns_full_entries_with_tiers() {
+    util::require_model();
+    let r = Repo::example();
+    let lex = r.json(&["recall", "--mode", "lexical", "exclusion constraint"]);
+    assert_eq!(lex["mode"], "lexical");
+    assert_eq!(ids(&lex)[0], "D-02e4fb86");
+    let sem = r.json(&["recall", "--mode", "semantic", "-k", "2", "stop two dispatchers reserving one berth at the same moment"]);
+    assert_eq!(sem["mode"], "semantic");
+    let found = ids(&sem);
+    assert!(found.contains(&"D-02e4fb86".to_string()) || found.contains(&"PR-001".to_string()), "{found:?}");
+    let hyb = r.json(&["recall", "why did we leave Express"]);
+    assert_eq!(hyb["mode"], "hybrid");
+    let results = hyb["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3, "default top_k is 3");
+    assert_eq!(results[0]["id"], "D-795f9731");
+    for h in results {
+        for key in ["id", "kind", "title", "score", "tier", "text"] {
+            assert!(h.get(key).is_some(), "{key} missing");
+        }
+        assert!(["high", "standard", "low"].contains(&h["tier"].as_str().unwrap()));
+    }
+    assert!(results[0]["text"].as_str().unwrap().starts_with("## Decision: "));
+    assert!(results[0]["text"].as_str().unwrap().contains("**Rationale:** Cold starts"));
+    let text = r.ok(&["recall", "-k", "1", "why did we leave Express"]);
+    assert!(text.starts_with("── D-795f9731 · decision · "), "{text}");
+    assert!(text.contains("**Title:** Move the API from Express to Hono"));
+}
+
+#[test]
+fn filters_apply_before_ranking() {
+    let r = Repo::example();
+    let v = r.json(&["recall", "--mode", "lexical", "--kind", "prior", "-k", "5", "database concurrency"]);
+    assert!(!ids(&v).is_empty());
+    assert!(v["results"].as_array().unwrap().iter().all(|h| h["kind"] == "prior"));
+    let v = r.json(&["recall", "--mode", "lexical", "--kind", "session", "-k", "5", "scheduler"]);
+    assert!(v["results"].as_array().unwrap().iter().all(|h| h["kind"] == "session"));
+    assert!(!ids(&v).is_empty());
+    let v = r.json(&["recall", "--mode", "lexical", "--type", "bugfix", "-k", "5", "times zone"]);
+    assert_eq!(ids(&v), vec!["D-7440ca3e"]);
+    r.fails(&["recall", "--kind", "everything", "x"], 2);
+    r.fails(&["recall", "--mode", "telepathy", "x"], 2);
+}
+
+#[test]
+fn superseded_hidden_unless_all_and_outcomes_fold_into_their_decision() {
+    let r = Repo::example();
+    let v = r.json(&["recall", "--mode", "lexical", "-k", "10", "Express"]);
+    assert!(!ids(&v).contains(&"D-99598e35".to_string()), "superseded entry shown");
+    assert!(ids(&v).contains(&"D-795f9731".to_string()));
+    let v = r.json(&["recall", "--mode", "lexical", "-k", "10", "--all", "Express"]);
+    let old = v["results"].as_array().unwrap().iter().find(|h| h["id"] == "D-99598e35").expect("--all shows it");
+    assert_eq!(old["status"], "superseded");
+    assert_eq!(old["superseded_by"], "D-795f9731");
+
+    let v = r.json(&["recall", "--mode", "lexical", "-k", "10", "41k bookings zero double bookings"]);
+    assert!(!ids(&v).contains(&"D-bd613649".to_string()), "OUTCOME entries are not hits of their own");
+    let pg = v["results"].as_array().unwrap().iter().find(|h| h["id"] == "D-956a2656").expect("the decision");
+    let text = pg["text"].as_str().unwrap();
+    assert!(text.contains("**Title:** Store bookings in PostgreSQL 16") && text.contains("**Type:** OUTCOME") && text.contains("41k bookings"));
+}
+
+#[test]
+fn refresh_reembeds_only_what_changed_and_deletes_orphans() {
+    util::require_model();
+    let r = Repo::example();
+    let first = r.json(&["index", "refresh"]);
+    assert_eq!(first["mode"], "hybrid");
+    assert_eq!(first["inserted"], 17);
+    assert_eq!(first["embedded"], 17);
+    let again = r.json(&["index", "refresh"]);
+    assert_eq!((again["inserted"].as_u64(), again["updated"].as_u64(), again["embedded"].as_u64()), (Some(0), Some(0), Some(0)));
+
+    let id = r.decide("Cache berth lists in the worker", "Keep each port's berth list in memory for 60 s");
+    let after = r.json(&["index", "refresh"]);
+    assert_eq!(after["inserted"], 1);
+    assert_eq!(after["embedded"], 1, "appending one decision re-embeds exactly one entry");
+    let hits = r.json(&["recall", "--mode", "semantic", "-k", "1", "keeping the list of quays around between jobs"]);
+    assert_eq!(ids(&hits), vec![id.clone()]);
+
+    r.ok(&["outcome", &id, "Cut schedule recomputation from 20 s to 4 s"]);
+    let after = r.json(&["index", "refresh"]);
+    assert_eq!((after["inserted"].as_u64(), after["updated"].as_u64(), after["embedded"].as_u64()), (Some(0), Some(1), Some(1)));
+
+    std::fs::remove_file(r.path().join(".zo/memory/sessions/session-001-2026-10-04.md")).unwrap();
+    let after = r.json(&["index", "refresh"]);
+    assert_eq!(after["deleted"], 1);
+    assert_eq!(after["embedded"], 0);
+    let v = r.json(&["recall", "--mode", "lexical", "--kind", "session", "-k", "10", "session"]);
+    assert!(!ids(&v).contains(&"session-001-2026-10-04".to_string()));
+    let st = r.json(&["index", "status"]);
+    assert_eq!(st["fresh"], true);
+    assert_eq!(st["entries"], 17);
+    assert_eq!(st["pending_embeddings"], 0);
+}
+
+#[test]
+fn readers_refresh_the_index_themselves() {
+    let r = Repo::example();
+    r.json(&["recall", "--mode", "lexical", "berth"]);
+    let id = r.decide("Quarantine vessels flagged by customs", "Flagged vessels get no berth until cleared");
+    assert_eq!(r.json(&["index", "status"])["fresh"], false);
+    let v = r.json(&["recall", "--mode", "lexical", "-k", "1", "customs quarantine"]);
+    assert_eq!(ids(&v), vec![id]);
+    assert_eq!(r.json(&["status"])["index"]["fresh"], true);
+}
+
+#[test]
+fn a_missing_truncated_or_garbage_index_is_rebuilt() {
+    let r = Repo::example();
+    let db = r.path().join(".zo/memory/index.db");
+    let run = r.run(&["--json", "recall", "--mode", "lexical", "exclusion constraint"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("it did not exist"), "{}", run.stderr);
+    assert_eq!(ids(&run.json())[0], "D-02e4fb86");
+
+    for (what, damage) in [
+        ("truncated", Box::new(|p: &std::path::Path| {
+            let len = std::fs::metadata(p).unwrap().len();
+            std::fs::OpenOptions::new().write(true).open(p).unwrap().set_len(len / 3).unwrap();
+        }) as Box<dyn Fn(&std::path::Path)>),
+        ("garbage", Box::new(|p: &std::path::Path| std::fs::write(p, vec![0x5a; 64 * 1024]).unwrap())),
+        ("deleted", Box::new(|p: &std::path::Path| std::fs::remove_file(p).unwrap())),
+    ] {
+        // Make sure everything is in the main file before damaging it.
+        r.json(&["index", "refresh"]);
+        for suffix in ["-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
+        damage(&db);
+        let run = r.run(&["--json", "recall", "--mode", "lexical", "exclusion constraint"]);
+        assert_eq!(run.code, 0, "{what}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{what}: one line saying why: {}", run.stderr);
+        assert!(run.stderr.contains("rebuilding") || run.stderr.contains("did not exist"), "{what}: {}", run.stderr);
+        assert_eq!(ids(&run.json())[0], "D-02e4fb86", "{what}");
+    }
+}
+
+/// Run with a home and cache where nothing is installed.
+fn without(r: &Repo, args: &[&str], env: &[(&str, &std::path::Path)]) -> util::Run {
+    let mut c = r.cmd(args);
+    c.env_remove("ZO_MODEL_DIR").env_remove("ORT_DYLIB_PATH").env_remove("XDG_CACHE_HOME");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    util::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into(),
+        stderr: String::from_utf8_lossy(&out.stderr).into(),
+    }
+}
+
+#[test]
+fn lexical_fallback_when_model_or_runtime_is_missing_or_broken() {
+    util::require_model();
+    let r = Repo::example();
+    r.json(&["index", "refresh"]);
+    let empty = tempfile::tempdir().unwrap();
+    // No model at all.
+    let run = without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", empty.path()), ("HOME", empty.path())]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["mode"], "lexical");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("semantic search unavailable: no embedding model found") && run.stderr.contains("scripts/install-model"), "{}", run.stderr);
+    assert!(!ids(&run.json()).is_empty());
+
+    // The model but no runtime.
+    let cache = zo::embedding::cache_dir().unwrap();
+    let partial = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(partial.path().join("models")).unwrap();
+    std::os::unix::fs::symlink(cache.join("models/all-MiniLM-L6-v2"), partial.path().join("models/all-MiniLM-L6-v2")).unwrap();
+    let run = without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", partial.path()), ("HOME", empty.path())]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["mode"], "lexical");
+    assert!(run.stderr.contains("no ONNX Runtime library found"), "{}", run.stderr);
+
+    // A file that is not ONNX Runtime: an error, never a panic.
+    let bogus = partial.path().join("libonnxruntime.so");
+    std::fs::write(&bogus, b"not a library").unwrap();
+    let run = without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", partial.path()), ("HOME", empty.path()), ("ORT_DYLIB_PATH", &bogus)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["mode"], "lexical");
+    assert!(run.stderr.contains("could not load ONNX Runtime") && !run.stderr.contains("panicked"), "{}", run.stderr);
+
+    // doctor names what is missing and the command that installs it.
+    let run = without(&r, &["doctor"], &[("ZO_CACHE", empty.path()), ("HOME", empty.path())]);
+    assert!(run.stdout.contains("FAIL model") && run.stdout.contains("scripts/install-model"), "{}", run.stdout);
+    let d = r.json(&["doctor"]);
+    assert_eq!(d["ok"], true, "{d}");
+    // Config can switch semantics off.
+    let cfg = r.read(".zo/config.yaml");
+    r.write(".zo/config.yaml", &format!("{cfg}index:\n  embedding: off\n"));
+    let run = r.run(&["--json", "recall", "why did we leave Express"]);
+    assert_eq!(run.json()["mode"], "lexical");
+    assert!(run.stderr.contains("off"), "{}", run.stderr);
+}
+
+#[test]
+fn concurrent_readers_and_writers_never_corrupt_the_index() {
+    let r = Repo::example();
+    let path = r.path().to_path_buf();
+    let handles: Vec<_> = (0..6)
+        .map(|i| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                for j in 0..5 {
+                    let args: Vec<String> = if i % 2 == 0 {
+                        vec!["decide".into(), "--title".into(), format!("parallel {i}-{j}"), "--decision".into(), format!("text {i} {j}")]
+                    } else {
+                        vec!["--json".into(), "recall".into(), "--mode".into(), "lexical".into(), "parallel berth".into()]
+                    };
+                    let out = std::process::Command::new(util::ZO).args(&args).current_dir(&path).output().unwrap();
+                    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let v = r.json(&["recall", "--mode", "lexical", "-k", "20", "parallel"]);
+    assert_eq!(ids(&v).len(), 15);
+    let st = r.json(&["index", "status"]);
+    assert_eq!(st["fresh"], true);
+    assert_eq!(st["entries"], 17 + 15);
+}
