@@ -137,7 +137,7 @@ impl Embedder {
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
         let options = fastembed::InitOptionsUserDefined::new()
             .with_environment(env)
-            .with_max_length(256)
+            .with_max_length(128)
             .with_intra_threads(threads);
         let model = fastembed::TextEmbedding::try_new_from_user_defined(model, options)
             .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", paths.model_dir.display()))?;
@@ -146,7 +146,7 @@ impl Embedder {
 
     /// Unit-length embeddings, one per text.
     pub fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let mut out = self.model.embed(texts, Some(32)).map_err(|e| anyhow!("embedding failed: {e}"))?;
+        let mut out = self.model.embed(texts, Some(16)).map_err(|e| anyhow!("embedding failed: {e}"))?;
         for v in &mut out {
             let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
             if n > 0.0 {

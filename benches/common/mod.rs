@@ -1,0 +1,115 @@
+//! Shared by the benches: logs built from ../shared/eval/adr-corpus.jsonl, running zo, timing.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+use zo::format::decision::NewDecision;
+
+pub const ZO: &str = env!("CARGO_BIN_EXE_zo");
+
+pub struct Record {
+    pub title: String,
+    pub body: String,
+}
+
+pub fn corpus() -> Vec<Record> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/eval/adr-corpus.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            Record { title: v["title"].as_str().unwrap().to_string(), body: v["body"].as_str().unwrap().to_string() }
+        })
+        .collect()
+}
+
+/// A log of `n` decisions cycling through the corpus. Bodies are cut at a line boundary near
+/// 1,500 bytes, the size of a typical hand-written entry (the fixture's average is ~1.6 KB).
+pub fn build_log(n: usize, records: &[Record]) -> String {
+    let mut out = String::from("# DECISION_LOG\n\n---\n\n");
+    for i in 0..n {
+        let r = &records[i % records.len()];
+        let mut body = r.body.as_str();
+        if body.len() > 1500 {
+            let cut = body[..1500].rfind('\n').unwrap_or(1500);
+            body = &body[..cut];
+        }
+        let d = NewDecision {
+            id: format!("D-{:08x}", i as u32 ^ 0x5a5a_0000),
+            timestamp: zo::time::rfc3339(1_700_000_000 + i as i64 * 3600),
+            kind: "ARCHITECTURE".into(),
+            title: format!("{} ({})", r.title, i / records.len() + 1),
+            decision: body.trim().to_string(),
+            rationale: "From the ADR corpus.".into(),
+            outcome: "pending".into(),
+            ..Default::default()
+        };
+        out.push_str(&d.render());
+    }
+    out
+}
+
+pub fn run(dir: &Path, args: &[&str]) {
+    let out = Command::new(ZO).args(args).current_dir(dir).env_remove("ZO_REPO").output().unwrap();
+    assert!(out.status.success(), "zo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+pub fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git").args(args).current_dir(dir).output().unwrap().status.success();
+    assert!(ok, "git {args:?}");
+}
+
+/// Median and 95th percentile of `runs` timings, in ms.
+pub fn time(runs: usize, mut f: impl FnMut(usize)) -> (f64, f64) {
+    f(usize::MAX); // warm the page cache
+    let mut t: Vec<f64> = (0..runs)
+        .map(|i| {
+            let s = Instant::now();
+            f(i);
+            s.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (t[runs / 2], t[(runs * 95 / 100).min(runs - 1)])
+}
+
+
+/// A git repository with `zo init` and a log of `n` decisions, committed. Kept on disk when
+/// ZO_BENCH_KEEP is set (for profiling).
+pub fn repo_with_log(n: usize, records: &[Record]) -> (Option<tempfile::TempDir>, PathBuf, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let (keep, path) = if std::env::var_os("ZO_BENCH_KEEP").is_some() {
+        let p = dir.keep();
+        println!("(kept {})", p.display());
+        (None, p)
+    } else {
+        let p = dir.path().to_path_buf();
+        (Some(dir), p)
+    };
+    let d = path.as_path();
+    git(d, &["init", "-q"]);
+    git(d, &["config", "user.email", "bench@example.com"]);
+    git(d, &["config", "user.name", "bench"]);
+    run(d, &["-q", "init", "--project", "bench"]);
+    let log = build_log(n, records);
+    std::fs::write(d.join(".zo/memory/DECISION_LOG.md"), &log).unwrap();
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "bench"]);
+    (keep, path, log.len())
+}
+
+/// The ID the n-th built decision gets.
+pub fn bench_id(i: usize) -> String {
+    format!("D-{:08x}", i as u32 ^ 0x5a5a_0000)
+}
+
+/// Whether the command-line filter (`cargo bench --bench x -- 1000`) selects size `n`.
+pub fn selected(n: usize) -> bool {
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    filter.is_empty() || filter.iter().any(|f| f == &n.to_string())
+}
+
+pub fn fmt((m, p): (f64, f64)) -> String {
+    format!("{m:.1} / {p:.1}")
+}

@@ -1,0 +1,89 @@
+//! `cargo bench --bench recall`: index build throughput and peak memory, lexical and hybrid
+//! recall latency, and model load time, on logs of 1,000 and 10,000 decisions.
+//! The 10,000-decision embedding build takes minutes on 2 cores; it runs only with
+//! ZO_BENCH_EMBED_10K=1 (the lexical numbers at 10,000 always run).
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+/// Wall seconds and peak RSS (MB) of one zo run, measured with GNU time.
+fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
+    let mut c = Command::new("/usr/bin/time");
+    c.args(["-f", "%M", ZO]).args(args).current_dir(dir).env_remove("ZO_REPO");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let t = Instant::now();
+    let out = c.output().unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "zo {args:?}: {err}");
+    let kb: f64 = err.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
+    (secs, kb / 1024.0)
+}
+
+fn main() {
+    let records = corpus();
+    let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(21);
+    let no_model = [("ZO_CACHE", "/nonexistent"), ("HOME", "/nonexistent")];
+
+    // Model load, in process (what every semantic command pays once).
+    let search = zo::embedding::locate(&zo::config::Config::default());
+    let paths = search.paths().expect("run scripts/install-model first");
+    let t = Instant::now();
+    let mut e = zo::embedding::Embedder::load(&paths).unwrap();
+    let load = t.elapsed().as_secs_f64() * 1000.0;
+    let t = Instant::now();
+    e.embed(&["what did we try last time for feature selection"]).unwrap();
+    let query = t.elapsed().as_secs_f64() * 1000.0;
+    let mut loads: Vec<f64> = (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            let _ = zo::embedding::Embedder::load(&paths).unwrap();
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    loads.sort_by(|a, b| a.total_cmp(b));
+    println!("\nmodel load: first {load:.0} ms, then median {:.0} ms; one query embedding {query:.1} ms\n", loads[1]);
+
+    println!("| decisions | lexical build | embedding build | peak RSS (build) | recall --mode lexical | recall (hybrid) | recall, no model installed |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for n in [1000usize, 10_000] {
+        if !selected(n) {
+            continue;
+        }
+        let (_keep, path, _) = repo_with_log(n, &records);
+        let d = path.as_path();
+        let (lex_secs, lex_mb) = measured(d, &["index", "refresh"], &no_model);
+        let embed = if n <= 1000 || std::env::var_os("ZO_BENCH_EMBED_10K").is_some() {
+            let (secs, mb) = measured(d, &["index", "refresh"], &[]);
+            Some((secs, mb))
+        } else {
+            None
+        };
+        let q = "how do we keep secrets out of the repository";
+        let lexical = time(runs, |_| run(d, &["recall", "--mode", "lexical", q]));
+        let hybrid = embed.map(|_| time(runs.min(11), |_| run(d, &["recall", q])));
+        let fallback = time(runs, |_| {
+            let ok = Command::new(ZO).args(["-q", "recall", q]).current_dir(d).envs(no_model).output().unwrap().status.success();
+            assert!(ok);
+        });
+        let embed_cell = match embed {
+            Some((s, mb)) => (format!("{s:.1} s ({:.0} entries/s)", n as f64 / s), format!("{:.0} MB (lexical build {lex_mb:.0} MB)", mb)),
+            None => ("(ZO_BENCH_EMBED_10K=1)".into(), format!("lexical build {lex_mb:.0} MB")),
+        };
+        println!(
+            "| {n} | {lex_secs:.2} s ({:.0} entries/s) | {} | {} | {} | {} | {} |",
+            n as f64 / lex_secs,
+            embed_cell.0,
+            embed_cell.1,
+            fmt(lexical),
+            hybrid.map(fmt).unwrap_or_else(|| "-".into()),
+            fmt(fallback)
+        );
+    }
+    println!("\n(latencies: median / p95 ms, fresh process per run; builds: one run)\n");
+}
