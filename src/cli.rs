@@ -36,6 +36,15 @@ pub enum Command {
     Init(InitArgs),
     /// Where the project stands: phase, blockers, next steps, counts, git
     Status,
+    /// Resume on this machine: environment, index, and the resume brief
+    Continue,
+    /// The session-start bundle: state, priors, handoff, recent decisions (within a token budget)
+    Context(ContextArgs),
+    /// Begin or end a session record
+    #[command(subcommand)]
+    Session(SessionCommand),
+    /// Write a phase snapshot (at a phase gate)
+    Snapshot(SnapshotArgs),
     /// Read or update STATE.md fields
     #[command(subcommand)]
     State(StateCommand),
@@ -67,6 +76,9 @@ pub struct InitArgs {
     /// Project name (default: the directory's name)
     #[arg(long)]
     pub project: Option<String>,
+    /// Wire an agent's session hooks and commands: claude
+    #[arg(long, value_name = "AGENT")]
+    pub agent: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -243,4 +255,71 @@ pub enum IndexCommand {
     Refresh,
     /// Delete the index and build it again from the files
     Rebuild,
+}
+
+#[derive(Args, Debug)]
+pub struct ContextArgs {
+    /// Also include the older decisions that best match this task (loads the model)
+    #[arg(long)]
+    pub task: Option<String>,
+    /// Token budget (default: context.budget_tokens in config, else 4000)
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SessionCommand {
+    /// Open a session record and print the context bundle
+    Start(SessionStartArgs),
+    /// Write sessions/session-NNN-DATE.md, rewrite STATE.md, refresh the index
+    End(SessionEndArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SessionStartArgs {
+    #[arg(long)]
+    pub task: Option<String>,
+    #[arg(long)]
+    pub agent: Option<String>,
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\nsummary, shipped, next, blockers, phase, subtask, agent. Flags override it.")]
+pub struct SessionEndArgs {
+    /// What the session attempted
+    #[arg(long)]
+    pub summary: Option<String>,
+    /// Something shipped (repeatable)
+    #[arg(long = "shipped", value_name = "TEXT")]
+    pub shipped: Vec<String>,
+    /// A next step (repeatable; replaces STATE's next_steps)
+    #[arg(long = "next", value_name = "TEXT")]
+    pub next: Vec<String>,
+    /// A blocker (repeatable; replaces STATE's active_blockers)
+    #[arg(long = "blocker", value_name = "TEXT")]
+    pub blockers: Vec<String>,
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// The last completed subtask (default: the last --shipped)
+    #[arg(long)]
+    pub subtask: Option<String>,
+    #[arg(long)]
+    pub agent: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SnapshotArgs {
+    /// The phase that just finished, e.g. phase_3
+    #[arg(long)]
+    pub phase: String,
+    /// The gate's outcome
+    #[arg(long, default_value = "proceed")]
+    pub outcome: String,
+    /// Handoff text for the next phase (default: STATE's next steps and blockers)
+    #[arg(long)]
+    pub handoff: Option<String>,
 }

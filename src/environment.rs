@@ -30,7 +30,7 @@ fn run(cmd: &str, args: &[&str]) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-fn hostname() -> Option<String> {
+pub fn detect_hostname() -> Option<String> {
     std::fs::read_to_string("/etc/hostname")
         .ok()
         .map(|s| s.trim().to_string())
@@ -73,7 +73,7 @@ fn docker_available() -> Option<bool> {
 pub fn detect() -> Environment {
     let (gpus, cuda_version) = gpus();
     Environment {
-        hostname: hostname(),
+        hostname: detect_hostname(),
         os: std::env::consts::OS.to_string(),
         arch: std::env::consts::ARCH.to_string(),
         cpu_count: std::thread::available_parallelism().ok().map(|n| n.get()),

@@ -77,30 +77,20 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     create(&layout, &layout.decision_log(), templates::DECISION_LOG, &mut created)?;
     create(&layout, &layout.priors(), templates::PRIORS, &mut created)?;
 
-    // .gitignore: add the lines that are missing, keep the user's.
-    let ignore_path = zo_dir.join(".gitignore");
-    let existing = fsio::read_text(&ignore_path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
-    let have: Vec<&str> = existing.lines().map(str::trim).collect();
-    let missing: Vec<&str> = templates::GITIGNORE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !have.contains(&l.trim()))
-        .collect();
-    if !missing.is_empty() && missing.iter().any(|l| !l.starts_with('#')) {
-        let mut text = existing.clone();
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        for l in missing {
-            text.push_str(l);
-            text.push('\n');
-        }
-        fsio::write_atomic(&ignore_path, text.as_bytes())?;
-        created.push(layout.show(&ignore_path));
+    if ensure_gitignore(&layout)? {
+        created.push(layout.show(&zo_dir.join(".gitignore")));
     }
 
     if !layout.local_file().exists() {
         write_local(&layout)?;
         created.push(layout.show(&layout.local_file()));
+    }
+
+    if let Some(agent) = &args.agent {
+        match agent.as_str() {
+            "claude" => created.extend(claude(&root)?),
+            other => bail!("unknown agent {other:?}; supported: claude (see the README for wiring others)"),
+        }
     }
 
     if ctx.json {
@@ -125,8 +115,10 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
 }
 
 /// Detect this machine into `local.yaml`, keeping keys a person added (e.g. data_paths).
+/// When nothing but the detection time would change, the file is left alone.
 pub fn write_local(layout: &Layout) -> Result<()> {
-    let mut local = Config::load(&layout.local_file()).unwrap_or_default();
+    let old = Config::load(&layout.local_file()).unwrap_or_default();
+    let mut local = old.clone();
     let env = config::to_value(&crate::environment::detect())?;
     if let config::Value::Mapping(m) = env {
         for (k, v) in m {
@@ -136,6 +128,85 @@ pub fn write_local(layout: &Layout) -> Result<()> {
     if local.get(&["data_paths"]).is_none() {
         local.set("data_paths", config::Value::Null);
     }
+    let mut same = local.clone();
+    if let Some(t) = old.get(&["detected_at"]) {
+        same.set("detected_at", t.clone());
+    }
+    if layout.local_file().exists() && same.map == old.map {
+        return Ok(());
+    }
     let text = format!("# Detected by zo on this machine; not committed.\n{}", local.to_yaml()?);
     fsio::write_atomic(&layout.local_file(), text.as_bytes())
+}
+
+/// Add the `.zo/.gitignore` lines that are missing, keeping the user's. True if it wrote.
+pub fn ensure_gitignore(layout: &Layout) -> Result<bool> {
+    let ignore_path = layout.zo_dir.join(".gitignore");
+    let existing = fsio::read_text(&ignore_path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+    let have: Vec<&str> = existing.lines().map(str::trim).collect();
+    let missing: Vec<&str> = templates::GITIGNORE
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !have.contains(&l.trim()))
+        .collect();
+    if missing.is_empty() {
+        return Ok(false);
+    }
+    let mut text = existing.clone();
+    if text.is_empty() {
+        text.push_str(templates::GITIGNORE.lines().next().unwrap_or(""));
+        text.push('\n');
+    } else if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for l in missing {
+        text.push_str(l);
+        text.push('\n');
+    }
+    fsio::write_atomic(&ignore_path, text.as_bytes())?;
+    Ok(true)
+}
+
+/// Claude Code wiring: a `/memory:recall` command and SessionStart/SessionEnd hooks, merged
+/// into `.claude/settings.json` without touching anything else there. Returns what changed.
+fn claude(root: &Path) -> Result<Vec<String>> {
+    use anyhow::Context;
+    let mut changed = Vec::new();
+    let cmd = root.join(".claude/commands/memory/recall.md");
+    if !cmd.exists() {
+        fsio::create_dir(cmd.parent().expect("has a parent"))?;
+        fsio::write_atomic(&cmd, templates::CLAUDE_RECALL.as_bytes())?;
+        changed.push(".claude/commands/memory/recall.md".to_string());
+    }
+    let settings_path = root.join(".claude/settings.json");
+    let mut settings: serde_json::Value = match std::fs::read_to_string(&settings_path) {
+        Ok(t) if !t.trim().is_empty() => serde_json::from_str(&t).map_err(|e| {
+            anyhow::anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", settings_path.display(), e.line(), e.column())
+        })?,
+        _ => json!({}),
+    };
+    let wanted: serde_json::Value = serde_json::from_str(templates::CLAUDE_HOOKS).context("templates/claude/hooks.json")?;
+    let obj = settings.as_object_mut().ok_or_else(|| anyhow::anyhow!("{} is not a JSON object", settings_path.display()))?;
+    let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
+    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow::anyhow!("`hooks` in {} is not an object", settings_path.display()))?;
+    let mut added = false;
+    for (event, entry) in wanted.as_object().expect("template is an object") {
+        let command = entry["hooks"][0]["command"].as_str().unwrap_or_default();
+        let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
+        let list = list.as_array_mut().ok_or_else(|| anyhow::anyhow!("`hooks.{event}` is not a list"))?;
+        let present = list.iter().any(|m| {
+            m["hooks"].as_array().is_some_and(|hs| hs.iter().any(|h| h["command"].as_str() == Some(command)))
+        });
+        if !present {
+            list.push(entry.clone());
+            added = true;
+        }
+    }
+    if added {
+        fsio::create_dir(&root.join(".claude"))?;
+        let mut text = serde_json::to_string_pretty(&settings)?;
+        text.push('\n');
+        fsio::write_atomic(&settings_path, text.as_bytes())?;
+        changed.push(".claude/settings.json".to_string());
+    }
+    Ok(changed)
 }

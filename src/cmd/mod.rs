@@ -1,5 +1,6 @@
 //! One file per command; this module dispatches and holds what they share: where output goes.
 
+mod context;
 mod decide;
 mod doctor;
 mod index;
@@ -8,6 +9,9 @@ mod log;
 mod outcome;
 mod prior;
 mod recall;
+mod resume;
+mod session;
+mod snapshot;
 mod show;
 mod state;
 mod status;
@@ -59,6 +63,10 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Status => status::run(&ctx),
+        Command::Continue => resume::run(&ctx),
+        Command::Context(a) => context::run(&ctx, a),
+        Command::Session(c) => session::run(&ctx, c),
+        Command::Snapshot(a) => snapshot::run(&ctx, a),
         Command::State(c) => state::run(&ctx, c),
         Command::Decide(a) => decide::run(&ctx, a),
         Command::Outcome(a) => outcome::run(&ctx, a),

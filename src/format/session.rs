@@ -9,6 +9,8 @@ pub struct SessionFile {
     pub number: Option<u32>,
     pub date: Option<String>,
     pub title: String,
+    /// The `**Ended:**` field, when there is one.
+    pub ended: Option<String>,
     /// `## ` sections: heading and body, in order.
     pub sections: Vec<(String, String)>,
 }
@@ -28,6 +30,7 @@ impl SessionFile {
             None => (None, None),
         };
         let mut title = String::new();
+        let mut ended = None;
         let mut sections: Vec<(String, String)> = Vec::new();
         let mut fence = fields::Fence::default();
         for line in text.split_inclusive('\n') {
@@ -37,6 +40,11 @@ impl SessionFile {
                 Some((1, t)) if !in_fence && title.is_empty() => title = t.to_string(),
                 Some((2, t)) if !in_fence => sections.push((t.to_string(), String::new())),
                 _ => {
+                    if sections.is_empty() && !in_fence {
+                        if let Some(("Ended", v)) = fields::parse_field_line(l) {
+                            ended = Some(v.trim().to_string());
+                        }
+                    }
                     if let Some((_, body)) = sections.last_mut() {
                         body.push_str(l);
                         body.push('\n');
@@ -47,7 +55,7 @@ impl SessionFile {
         for (_, b) in &mut sections {
             *b = fields::normalize_value(b);
         }
-        SessionFile { file_name: file_name.to_string(), number, date, title, sections }
+        SessionFile { file_name: file_name.to_string(), number, date, title, ended, sections }
     }
 
     /// The body of the first section whose heading starts with one of `names` (any case).

@@ -1,0 +1,73 @@
+//! `zo session start|end`.
+
+use super::{Ctx, read_input};
+use crate::cli::{SessionCommand, SessionEndArgs};
+use crate::error::Exit;
+use crate::session::{self, Ending};
+use anyhow::Result;
+use serde_json::json;
+
+fn ending(a: SessionEndArgs) -> Result<Ending> {
+    let mut e = match &a.file {
+        Some(p) => {
+            let text = read_input(p)?;
+            let name = if p.as_os_str() == "-" { "<stdin>".to_string() } else { p.display().to_string() };
+            serde_json::from_str::<Ending>(&text)
+                .map_err(|err| Exit::usage(format!("{name}:{}:{}: not a session JSON object: {err}", err.line(), err.column())))?
+        }
+        None => Ending::default(),
+    };
+    if a.summary.is_some() {
+        e.summary = a.summary;
+    }
+    if a.phase.is_some() {
+        e.phase = a.phase;
+    }
+    if a.subtask.is_some() {
+        e.subtask = a.subtask;
+    }
+    if a.agent.is_some() {
+        e.agent = a.agent;
+    }
+    for (slot, v) in [(&mut e.shipped, a.shipped), (&mut e.next, a.next), (&mut e.blockers, a.blockers)] {
+        if !v.is_empty() {
+            *slot = v;
+        }
+    }
+    Ok(e)
+}
+
+pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
+    let memory = ctx.memory()?;
+    match c {
+        SessionCommand::Start(a) => {
+            session::start(&memory, a.agent.clone(), a.task.clone())?;
+            let b = super::context::bundle(ctx, &memory, a.task.as_deref(), a.budget)?;
+            super::context::print(ctx, &b)
+        }
+        SessionCommand::End(a) => {
+            let ended = session::end(&memory, &ending(a)?)?;
+            // Bring the index's rows up to date; embeddings wait for the next semantic reader.
+            if let Err(e) = crate::recall::open_fresh(&memory, &|_| {}) {
+                ctx.note(format!("the index was not refreshed: {e:#}"));
+            }
+            if ctx.json {
+                return ctx.print_json(&json!({
+                    "file": ended.file,
+                    "number": ended.number,
+                    "decisions": ended.decisions.iter().map(|(id, t)| json!({"id": id, "title": t})).collect::<Vec<_>>(),
+                    "priors": ended.priors.iter().map(|(id, t)| json!({"id": id, "title": t})).collect::<Vec<_>>(),
+                }));
+            }
+            if !ctx.quiet {
+                ctx.print(&format!(
+                    "{} written ({} decisions, {} priors); STATE.md updated\n",
+                    ended.file,
+                    ended.decisions.len(),
+                    ended.priors.len()
+                ))?;
+            }
+            Ok(())
+        }
+    }
+}

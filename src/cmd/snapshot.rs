@@ -1,0 +1,17 @@
+//! `zo snapshot --phase ID [--outcome proceed]`.
+
+use super::Ctx;
+use crate::cli::SnapshotArgs;
+use anyhow::Result;
+
+pub fn run(ctx: &Ctx, a: SnapshotArgs) -> Result<()> {
+    let memory = ctx.memory()?;
+    let w = crate::snapshot::write(&memory, &a.phase, &a.outcome, a.handoff.as_deref())?;
+    if ctx.json {
+        return ctx.print_json(&serde_json::to_value(&w)?);
+    }
+    if !ctx.quiet {
+        ctx.print(&format!("{} written ({} decisions)\n", w.file, w.decisions.len()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,277 @@
+//! The context bundle (SPEC §7): what an agent reads at session start. STATE (always), the
+//! priors' rules (always; compact when over budget), the latest snapshot's handoff, the last
+//! session's Next, the most recent decisions, and for a task the best-matching older decisions
+//! in full — filled in that order to a token budget, whole entries only.
+
+use crate::format::decision::DecisionLog;
+use crate::memory::Memory;
+use anyhow::Result;
+
+/// How many recent decisions the bundle offers before older ones count as left out.
+const RECENT: usize = 10;
+
+/// Tokens, estimated the usual way for English text: about four characters each.
+pub fn tokens(s: &str) -> usize {
+    s.len().div_ceil(4)
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Section {
+    pub name: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct LeftOut {
+    pub state_sections: usize,
+    pub decisions: usize,
+    pub task_matches: usize,
+    pub priors_compacted: bool,
+    pub handoff: bool,
+    pub last_session: bool,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Bundle {
+    pub project: String,
+    pub budget: usize,
+    pub tokens: usize,
+    pub sections: Vec<Section>,
+    pub left_out: LeftOut,
+    /// The closing line: what was left out and how to get it.
+    pub footer: String,
+}
+
+impl Bundle {
+    pub fn markdown(&self) -> String {
+        let mut s = format!("# Context: {}\n\n", self.project);
+        for sec in &self.sections {
+            s.push_str(&format!("## {}\n\n{}\n\n", sec.name, sec.text.trim_end()));
+        }
+        s.push_str(&self.footer);
+        s.push('\n');
+        s
+    }
+}
+
+struct Filler {
+    budget: usize,
+    used: usize,
+    sections: Vec<Section>,
+}
+
+/// Room kept for the closing line.
+const FOOTER_TOKENS: usize = 60;
+
+/// What a section costs as rendered by `Bundle::markdown`.
+fn cost(name: &str, text: &str) -> usize {
+    tokens(&format!("## {name}\n\n{}\n\n", text.trim_end()))
+}
+
+impl Filler {
+    fn fits(&self, name: &str, text: &str) -> bool {
+        self.used + cost(name, text) <= self.budget
+    }
+    fn push(&mut self, name: impl Into<String>, text: String) {
+        let name = name.into();
+        self.used += cost(&name, &text);
+        self.sections.push(Section { name, text });
+    }
+}
+
+/// Matches for a task: (log index) of the best-matching decisions, supplied by the caller so
+/// that only `--task` loads the model.
+pub type TaskMatches = Vec<usize>;
+
+pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) -> Result<Bundle> {
+    let layout = &memory.layout;
+    let (state, _) = memory.state();
+    let project = state.scalar("project").unwrap_or_else(|| layout.project());
+    let header = tokens(&format!("# Context: {project}\n\n"));
+    let mut f = Filler { budget: budget.saturating_sub(FOOTER_TOKENS), used: header, sections: Vec::new() };
+    let mut left = LeftOut::default();
+
+    // STATE, always: its fields, and its sections when they fit (else their headings).
+    let state_text = std::fs::read_to_string(layout.state()).unwrap_or_else(|_| "(no STATE.md)".into());
+    let state_text = state_text.trim_start_matches('\u{feff}');
+    let state_body = match state_text.split_once('\n') {
+        Some((first, rest)) if first.starts_with("# ") => rest,
+        _ => state_text,
+    };
+    if f.fits("State", state_body) {
+        f.push("State", state_body.trim().to_string());
+    } else {
+        let (fields, sections) = match state_body.find("\n## ") {
+            Some(i) => state_body.split_at(i + 1),
+            None => (state_body, ""),
+        };
+        let headings: Vec<&str> = sections.lines().filter_map(|l| l.strip_prefix("## ")).collect();
+        left.state_sections = headings.len();
+        let mut text = fields.trim().to_string();
+        if !headings.is_empty() {
+            text.push_str(&format!("\n\n(STATE.md sections, left out for the budget: {})", headings.join("; ")));
+        }
+        f.push("State", text);
+    }
+
+    // Priors' rules, always: full, or compact (one line per prior) when that does not fit.
+    let priors = memory.priors()?;
+    let active: Vec<_> = priors.entries.iter().filter(|p| p.superseded_by().is_none()).collect();
+    if !active.is_empty() {
+        let full: String = active
+            .iter()
+            .map(|p| {
+                let rules: String = p.rules().iter().map(|r| format!("  - {}\n", r.replace('\n', "\n    "))).collect();
+                format!("- {} {} ({})\n{rules}", p.id, p.title, p.root_cause().unwrap_or("-"))
+            })
+            .collect();
+        if f.fits("Priors", &full) {
+            f.push("Priors", full.trim_end().to_string());
+        } else {
+            left.priors_compacted = true;
+            let compact: String = active
+                .iter()
+                .map(|p| {
+                    let first = p.rules().into_iter().next().unwrap_or_default();
+                    let first = first.lines().next().unwrap_or("").chars().take(160).collect::<String>();
+                    format!("- {} {}: {first}\n", p.id, p.title)
+                })
+                .collect();
+            f.push("Priors (compact; `zo prior list` has the rules in full)", compact.trim_end().to_string());
+        }
+    }
+
+    // The latest snapshot's handoff.
+    if let Some(name) = memory.snapshot_names()?.last() {
+        let text = std::fs::read_to_string(layout.snapshots().join(name)).unwrap_or_default();
+        if let Some(h) = section(&text, "Handoff") {
+            let title = format!("Handoff ({})", name.trim_end_matches(".md"));
+            if f.fits(&title, &h) {
+                f.push(title, h);
+            } else {
+                left.handoff = true;
+            }
+        }
+    }
+
+    // The last session's Next.
+    let sessions = memory.session_names()?;
+    if let Some(name) = sessions.last() {
+        let text = std::fs::read_to_string(layout.sessions().join(name)).unwrap_or_default();
+        let s = crate::format::session::SessionFile::parse(name, &text);
+        if let Some(next) = s.section(&["next", "what's next", "next steps"]) {
+            let title = format!("Next, from {}", name.trim_end_matches(".md"));
+            if f.fits(&title, next) {
+                f.push(title, next.to_string());
+            } else {
+                left.last_session = true;
+            }
+        }
+    }
+
+    // The most recent decisions, newest first, whole entries only.
+    let log = memory.decisions()?;
+    let candidates: Vec<usize> =
+        (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_outcome() && log.status(i) == "active").collect();
+    let mut shown = std::collections::HashSet::new();
+    let mut recent = String::new();
+    let mut stopped = false;
+    for &i in candidates.iter().take(RECENT) {
+        let text = entry_text(&log, i);
+        if stopped || !f.fits("Recent decisions", &format!("{recent}{text}")) {
+            stopped = true;
+            continue;
+        }
+        recent.push_str(&text);
+        shown.insert(i);
+    }
+    if !recent.is_empty() {
+        f.push("Recent decisions", recent.trim_end().to_string());
+    }
+    left.decisions = candidates.len() - shown.len();
+
+    // For a task: the best-matching older decisions, in full.
+    let mut task_query = None;
+    if let Some((task, matches)) = task {
+        task_query = Some(task.to_string());
+        let mut text = String::new();
+        for i in matches {
+            if shown.contains(&i) {
+                continue;
+            }
+            let e = entry_text(&log, i);
+            if f.fits(&format!("Related to the task: {task}"), &format!("{text}{e}")) {
+                text.push_str(&e);
+                shown.insert(i);
+                left.decisions = left.decisions.saturating_sub(1);
+            } else {
+                left.task_matches += 1;
+            }
+        }
+        if !text.is_empty() {
+            f.push(format!("Related to the task: {task}"), text.trim_end().to_string());
+        }
+    }
+
+    let mut parts = Vec::new();
+    if left.state_sections > 0 {
+        parts.push(format!("{} sections of STATE.md (`zo state show` for the fields, the file for the rest)", left.state_sections));
+    }
+    if left.decisions > 0 {
+        parts.push(format!("{} older decisions (`zo log`, `zo show ID`)", left.decisions));
+    }
+    if left.task_matches > 0 {
+        parts.push(format!(
+            "{} more matches for the task (`zo recall \"{}\" -k 10`)",
+            left.task_matches,
+            task_query.as_deref().unwrap_or("")
+        ));
+    }
+    if left.priors_compacted {
+        parts.push("the priors' full rules (`zo prior list`)".into());
+    }
+    if left.handoff {
+        parts.push("the latest snapshot's handoff (in .zo/memory/snapshots/)".into());
+    }
+    if left.last_session {
+        parts.push("the last session's Next (in .zo/memory/sessions/)".into());
+    }
+    let footer = if parts.is_empty() {
+        format!("Left out: nothing (about {} of {budget} tokens).", f.used + tokens("Left out: nothing (about 0000 of 0000 tokens).\n"))
+    } else {
+        format!("Left out to stay within {budget} tokens: {}.", parts.join("; "))
+    };
+    let used = f.used + tokens(&footer) + 1;
+    Ok(Bundle { project, budget, tokens: used, sections: f.sections, left_out: left, footer })
+}
+
+/// A decision as the bundle shows it: the full entry, with its latest outcome.
+fn entry_text(log: &DecisionLog, i: usize) -> String {
+    let mut s = log.entries[i].content(log);
+    if let Some(j) = log.latest_outcome_entry(i) {
+        s.push_str(&format!("\n(latest outcome, {}: {})", log.entries[j].id, log.field(j, "Outcome").unwrap_or("")));
+    }
+    s.push_str("\n\n");
+    s
+}
+
+/// The body of a `## name` section of a Markdown document.
+fn section(text: &str, name: &str) -> Option<String> {
+    let mut out: Option<String> = None;
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            if out.is_some() {
+                break;
+            }
+            if h.trim().eq_ignore_ascii_case(name) {
+                out = Some(String::new());
+            }
+            continue;
+        }
+        if let Some(o) = &mut out {
+            o.push_str(line);
+            o.push('\n');
+        }
+    }
+    out.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}

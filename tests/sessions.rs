@@ -1,0 +1,291 @@
+//! Sessions, the context bundle, snapshots, `zo continue` and `init --agent claude`.
+
+mod util;
+use std::process::Command;
+use util::Repo;
+
+fn no_model(r: &Repo, args: &[&str]) -> util::Run {
+    let out = r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap();
+    util::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into(),
+        stderr: String::from_utf8_lossy(&out.stderr).into(),
+    }
+}
+
+#[test]
+fn context_respects_the_budget_and_says_what_was_left_out() {
+    let r = Repo::example();
+    for budget in [800usize, 1200, 4000] {
+        let v = r.json(&["context", "--budget", &budget.to_string()]);
+        let md = v["markdown"].as_str().unwrap();
+        assert!(md.len().div_ceil(4) <= budget, "budget {budget}: {} tokens", md.len().div_ceil(4));
+        let last = md.trim_end().lines().last().unwrap();
+        assert!(last.starts_with("Left out"), "{last}");
+        assert!(md.contains("## State") && md.contains("phase: phase_2"), "STATE is always there");
+        assert!(md.contains("PR-001"), "priors are always there");
+        // Whole entries only: every decision heading shown comes with its closing field.
+        assert_eq!(md.matches("## Decision: ").count(), md.matches("**Outcome:**").count(), "an entry was cut");
+    }
+    let small = r.ok(&["context", "--budget", "800"]);
+    assert!(small.contains("older decisions (`zo log`, `zo show ID`)"), "{small}");
+    // Below what STATE's fields and the compact priors need, only they are given.
+    let tiny = r.ok(&["context", "--budget", "100"]);
+    assert!(tiny.contains("phase: phase_2") && tiny.contains("PR-003") && !tiny.contains("## Decision:"), "{tiny}");
+    assert!(tiny.contains("sections of STATE.md") && tiny.contains("the priors' full rules"), "{tiny}");
+    let big = r.ok(&["context", "--budget", "20000"]);
+    assert!(big.contains("## Handoff (phase_1_2026-10-13T16-05-00)"));
+    assert!(big.contains("## Next, from session-003-2026-10-22"));
+    assert!(big.contains("**Title:** Berth scheduler as a separate worker"));
+    assert!(big.contains("latest outcome, D-bd613649"), "outcomes show with their decision");
+    assert!(!big.contains("**Title:** Serve the API with Express"), "superseded decisions are not recent context");
+}
+
+#[test]
+fn context_without_task_never_loads_the_model() {
+    let r = Repo::example();
+    let run = no_model(&r, &["context"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.is_empty(), "no model lookup expected: {}", run.stderr);
+    let run = no_model(&r, &["context", "--task", "double booking in the database"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("semantic search unavailable"), "{}", run.stderr);
+}
+
+#[test]
+fn context_with_task_adds_older_matches() {
+    util::require_model();
+    let r = Repo::example();
+    // Bury the old decision under ten new ones so it is no longer "recent".
+    for i in 0..10 {
+        r.decide(&format!("Invoice template {i}"), &format!("Layout choice {i} for the invoice PDF"));
+    }
+    let plain = r.ok(&["context", "--budget", "20000"]);
+    assert!(!plain.contains("**Title:** Prevent double-booking with an exclusion constraint"));
+    let task = r.ok(&["context", "--budget", "20000", "--task", "two dispatchers reserved the same quay at once"]);
+    assert!(task.contains("## Related to the task: two dispatchers reserved the same quay at once"), "{task}");
+    assert!(task.contains("**Title:** Prevent double-booking with an exclusion constraint"));
+}
+
+#[test]
+fn fixture_bundle_is_sane_under_the_default_budget() {
+    let r = Repo::new();
+    util::copy_dir(&util::fixture(), &r.path().join("memory/zo-platform"));
+    let v = r.json(&["context"]);
+    let md = v["markdown"].as_str().unwrap();
+    assert!(md.len().div_ceil(4) <= 4000);
+    assert!(md.contains("project: zero-operators-build"));
+    assert!(md.contains("PR-001") && md.contains("PR-045"), "every active prior, compact");
+    assert!(md.contains("**Title:** CLI command-set test asserts subset"), "the newest decision");
+    assert!(md.contains("## Next, from session-039-2026-06-11"));
+    assert!(md.trim_end().lines().last().unwrap().contains("older decisions"));
+}
+
+#[test]
+fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
+    let r = Repo::init();
+    let state = "# STATE\nproject: test\nphase: phase_1\nactive_blockers: []\nnext_steps: []\n\n## Current Position\nKept *byte for byte*.\n\n## Other\n- keep: me\n";
+    r.write(".zo/memory/STATE.md", state);
+    r.commit_all("base");
+    let out = r.ok(&["session", "start", "--agent", "claude", "--task", "first"]);
+    assert!(out.starts_with("# Context: test"), "{out}");
+    let d = r.decide("During the session", "d");
+    let p = r.ok(&["prior", "add", "--title", "Learned", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]).trim().to_string();
+    let j = r.json(&["session", "end", "--summary", "Did things", "--shipped", "thing one", "--next", "next a", "--next", "next b", "--blocker", "quota", "--phase", "phase_2"]);
+    let today = &zo::time::today();
+    assert_eq!(j["file"], format!(".zo/memory/sessions/session-001-{today}.md"));
+    assert_eq!(j["decisions"][0]["id"], d.as_str());
+    assert_eq!(j["priors"][0]["id"], p.as_str());
+    let text = r.read(&format!(".zo/memory/sessions/session-001-{today}.md"));
+    assert!(text.starts_with(&format!("# Session 001 — {today}\n\n**Started:** ")));
+    assert!(text.contains("**Agent:** claude") && text.contains("**Phase:** phase_2"));
+    assert!(text.contains(&format!("## Decisions\n- {d} — During the session\n")));
+    assert!(text.contains(&format!("## Priors\n- {p} — Learned\n")));
+    assert!(text.contains("## Next\n- next a\n- next b\n") && text.contains("## Blockers\n- quota\n"));
+    let st = r.read(".zo/memory/STATE.md");
+    assert!(st.ends_with("\n## Current Position\nKept *byte for byte*.\n\n## Other\n- keep: me\n"), "{st}");
+    assert!(st.contains("phase: phase_2\n") && st.contains("next_steps: [next a, next b]\n") && st.contains("last_completed_subtask: thing one\n"));
+    assert!(st.contains(&format!("git_head: {}", &r.git(&["rev-parse", "--short=7", "HEAD"]).trim())));
+    assert!(!r.path().join(".zo/memory/.session").exists());
+
+    // Ending with no session started still works, and numbering continues.
+    let d2 = r.decide("Between sessions", "x");
+    let j = r.json(&["session", "end", "--summary", "no start"]);
+    assert_eq!(j["number"], 2);
+    assert_eq!(j["decisions"][0]["id"], d2.as_str());
+    let run = r.run_stdin(&["-q", "session", "end", "--file", "-"], r#"{"summary": "from stdin", "next": ["n"]}"#);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(r.read(&format!(".zo/memory/sessions/session-003-{today}.md")).contains("## Attempted\nfrom stdin\n"));
+    assert_eq!(r.json(&["status"])["counts"]["sessions"], 3);
+}
+
+#[test]
+fn session_numbering_continues_a_hand_written_history() {
+    let r = Repo::new();
+    util::copy_dir(&util::fixture(), &r.path().join("memory/zo-platform"));
+    let j = r.json(&["session", "end", "--summary", "first zo session"]);
+    assert_eq!(j["number"], 40);
+}
+
+#[test]
+fn snapshot_has_front_matter_decisions_and_handoff() {
+    let r = Repo::init();
+    let a = r.decide("Phase one choice", "a");
+    r.ok(&["state", "set", "--next", "start phase two"]);
+    let j = r.json(&["snapshot", "--phase", "phase_1"]);
+    let file = j["file"].as_str().unwrap();
+    assert!(file.starts_with(".zo/memory/snapshots/phase_1_") && file.ends_with(".md"));
+    let text = r.read(file);
+    assert!(text.starts_with("---\nschema_version: 1\nphase: phase_1\ngate_outcome: proceed\ncompleted_at: "), "{text}");
+    assert!(text.contains(&format!("decisions: [{a}]\n")));
+    assert!(text.contains(&format!("## Decisions\n- {a} — Phase one choice\n")));
+    assert!(text.contains("## Handoff\nNext steps:\n- start phase two\n"));
+    assert!(r.ok(&["context"]).contains("## Handoff (phase_1_"));
+    r.fails(&["snapshot", "--phase", "bad phase/name"], 1);
+}
+
+#[test]
+fn continue_twice_changes_nothing_the_second_time() {
+    let r = Repo::example();
+    r.commit_all("example");
+    let first = r.run(&["continue"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(first.stdout.starts_with("# Context: harbor"));
+    assert!(r.path().join(".zo/local.yaml").is_file());
+    let snapshot = |r: &Repo| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = walk(&r.path().join(".zo"))
+            .into_iter()
+            .filter(|p| !p.to_string_lossy().contains("index.db"))
+            .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    let before = snapshot(&r);
+    let second = r.run(&["continue"]);
+    assert_eq!(second.code, 0);
+    assert_eq!(snapshot(&r), before, "the second continue changed files");
+    assert_eq!(first.stdout, second.stdout);
+    assert_eq!(r.git(&["status", "--porcelain"]), "", "local and derived files are ignored");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+#[test]
+fn init_agent_claude_merges_settings_and_is_idempotent() {
+    let r = Repo::new();
+    r.write(".claude/settings.json", r#"{"permissions": {"allow": ["Bash(ls:*)"]}, "hooks": {"SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "echo hi"}]}]}, "model": "opus"}"#);
+    r.ok(&["init", "--project", "p", "--agent", "claude"]);
+    let s: serde_json::Value = serde_json::from_str(&r.read(".claude/settings.json")).unwrap();
+    assert_eq!(s["permissions"]["allow"][0], "Bash(ls:*)");
+    assert_eq!(s["model"], "opus");
+    let starts = s["hooks"]["SessionStart"].as_array().unwrap();
+    assert_eq!(starts.len(), 2, "the existing hook is kept");
+    assert_eq!(starts[0]["hooks"][0]["command"], "echo hi");
+    assert_eq!(starts[1]["hooks"][0]["command"], "zo session start --agent claude");
+    assert!(s["hooks"]["SessionEnd"][0]["hooks"][0]["command"].as_str().unwrap().contains("zo -q session end"));
+    let cmd = r.read(".claude/commands/memory/recall.md");
+    assert!(cmd.contains("zo recall \"$ARGUMENTS\""));
+    let before = r.read(".claude/settings.json");
+    r.ok(&["init", "--agent", "claude"]);
+    assert_eq!(r.read(".claude/settings.json"), before, "running it twice adds nothing twice");
+    r.write(".claude/settings.json", "{ broken");
+    let e = r.fails(&["init", "--agent", "claude"], 1);
+    assert!(e.contains(".claude/settings.json:1:"), "{e}");
+    assert_eq!(r.read(".claude/settings.json"), "{ broken");
+    r.fails(&["init", "--agent", "vim"], 1);
+}
+
+#[test]
+fn claude_hooks_run_the_real_commands() {
+    let r = Repo::init();
+    r.ok(&["init", "--agent", "claude"]);
+    let s: serde_json::Value = serde_json::from_str(&r.read(".claude/settings.json")).unwrap();
+    for event in ["SessionStart", "SessionEnd"] {
+        let command = s["hooks"][event][0]["hooks"][0]["command"].as_str().unwrap();
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        // Claude Code passes hook input as JSON on stdin; the hooks must not take it as text.
+        let run = r.run_stdin(&args, r#"{"session_id": "abc", "hook_event_name": "x"}"#);
+        assert_eq!(run.code, 0, "{event}: {}", run.stderr);
+    }
+    assert_eq!(r.json(&["status"])["counts"]["sessions"], 1);
+}
+
+/// Two machines, one bare remote: memory, index and environment follow a plain git clone.
+#[test]
+fn end_to_end_across_machines() {
+    util::require_model();
+    let world = tempfile::tempdir().unwrap();
+    let remote = world.path().join("remote.git");
+    let git = |dir: &std::path::Path, args: &[&str]| {
+        let out = Command::new("git").args(args).current_dir(dir).output().unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let zo = |dir: &std::path::Path, args: &[&str]| -> util::Run {
+        let out = Command::new(util::ZO).args(args).current_dir(dir).env_remove("ZO_REPO").output().unwrap();
+        let run = util::Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into(),
+            stderr: String::from_utf8_lossy(&out.stderr).into(),
+        };
+        assert_eq!(run.code, 0, "zo {args:?}: {}", run.stderr);
+        run
+    };
+    git(world.path(), &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
+    let a = world.path().join("a");
+    git(world.path(), &["clone", "-q", remote.to_str().unwrap(), a.to_str().unwrap()]);
+    for d in [&a] {
+        git(d, &["config", "user.email", "a@example.com"]);
+        git(d, &["config", "user.name", "A"]);
+    }
+    zo(&a, &["init", "--project", "shared"]);
+    zo(&a, &["session", "start", "--agent", "claude"]);
+    let pg = zo(&a, &["decide", "--title", "Store orders in PostgreSQL", "--decision", "Orders live in PostgreSQL 16 with JSONB line items", "--rationale", "Relational integrity for payments"]).stdout.trim().to_string();
+    zo(&a, &["decide", "--title", "Deploy with blue-green releases", "--decision", "Two identical environments; switch the router after smoke tests"]);
+    zo(&a, &["session", "end", "--summary", "Data model", "--next", "payments"]);
+    zo(&a, &["snapshot", "--phase", "phase_1"]);
+    git(&a, &["add", "-A"]);
+    git(&a, &["commit", "-q", "-m", "memory from A"]);
+    git(&a, &["push", "-q", "origin", "main"]);
+    assert!(!git(&a, &["ls-files"]).contains("index.db"), "the index is never committed");
+
+    // Machine B: a fresh clone and nothing else.
+    let b = world.path().join("b");
+    git(world.path(), &["clone", "-q", remote.to_str().unwrap(), b.to_str().unwrap()]);
+    git(&b, &["config", "user.email", "b@example.com"]);
+    git(&b, &["config", "user.name", "B"]);
+    let cont = zo(&b, &["continue"]);
+    assert!(cont.stderr.contains("building") && cont.stderr.contains("index.db"), "{}", cont.stderr);
+    assert!(cont.stdout.contains("Store orders in PostgreSQL"));
+    assert!(b.join(".zo/local.yaml").is_file());
+    git(&b, &["check-ignore", "-q", ".zo/local.yaml"]);
+    let v: serde_json::Value = serde_json::from_str(&zo(&b, &["--json", "recall", "--mode", "semantic", "--kind", "decision", "-k", "1", "which database holds the purchases customers make"]).stdout).unwrap();
+    assert_eq!(v["mode"], "semantic");
+    assert_eq!(v["results"][0]["id"], pg.as_str());
+    let idx: serde_json::Value = serde_json::from_str(&zo(&b, &["--json", "index", "status"]).stdout).unwrap();
+    assert_eq!((idx["fresh"].as_bool(), idx["pending_embeddings"].as_u64()), (Some(true), Some(0)));
+    let cache = zo(&b, &["decide", "--title", "Cache product pages at the edge", "--decision", "CDN caches product pages for 60 seconds"]).stdout.trim().to_string();
+    zo(&b, &["session", "end", "--summary", "Caching"]);
+    git(&b, &["add", "-A"]);
+    git(&b, &["commit", "-q", "-m", "memory from B"]);
+    git(&b, &["push", "-q", "origin", "main"]);
+
+    git(&a, &["pull", "-q", "--no-rebase", "origin", "main"]);
+    zo(&a, &["continue"]);
+    let v: serde_json::Value = serde_json::from_str(&zo(&a, &["--json", "recall", "--kind", "decision", "-k", "1", "keeping storefront html near shoppers for a minute"]).stdout).unwrap();
+    assert_eq!(v["results"][0]["id"], cache.as_str());
+    let st: serde_json::Value = serde_json::from_str(&zo(&a, &["--json", "status"]).stdout).unwrap();
+    assert_eq!(st["counts"]["sessions"], 2);
+    assert_eq!(st["counts"]["decisions"], 3);
+}
