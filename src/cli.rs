@@ -69,6 +69,14 @@ pub enum Command {
     /// Check the memory files: append-only against HEAD, every entry parses, IDs unique,
     /// references resolve (exit 4 when something is wrong)
     Verify(VerifyArgs),
+    /// Git hooks: keep the index fresh after merges and checkouts, block edits of old entries
+    #[command(subcommand)]
+    Hooks(HooksCommand),
+    /// Commit .zo/ alone (other staged changes stay staged and out of the commit)
+    Checkpoint(CheckpointArgs),
+    /// The git merge driver for memory files (run by git, not by people)
+    #[command(hide = true)]
+    MergeDriver(MergeDriverArgs),
 }
 
 #[derive(Args, Debug)]
@@ -79,6 +87,9 @@ pub struct InitArgs {
     /// Wire an agent's session hooks and commands: claude
     #[arg(long, value_name = "AGENT")]
     pub agent: Option<String>,
+    /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)
+    #[arg(long)]
+    pub hooks: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -222,7 +233,39 @@ pub struct PriorAddArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct VerifyArgs {}
+pub struct VerifyArgs {
+    /// Check the staged (index) versions against HEAD instead of the working files
+    #[arg(long, conflicts_with = "history")]
+    pub staged: bool,
+    /// Check every commit that touched the append-only files against its parents
+    #[arg(long)]
+    pub history: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum HooksCommand {
+    /// Add zo's block to post-merge, post-checkout, post-rewrite and pre-commit
+    Install,
+    /// Remove only zo's block from those hooks
+    Uninstall,
+    /// Which hooks have zo's block, and whether the merge driver is registered
+    Status,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckpointArgs {
+    /// Commit message (default: "zo checkpoint: <phase> <timestamp>")
+    #[arg(short, long)]
+    pub message: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeDriverArgs {
+    pub base: PathBuf,
+    pub ours: PathBuf,
+    pub theirs: PathBuf,
+    pub path: String,
+}
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  zo recall what did we try last time for feature selection\n  zo recall -k 5 --kind prior \"flaky tests\"\n  zo --json recall --mode lexical postgres")]
@@ -252,7 +295,11 @@ pub enum IndexCommand {
     /// Whether the index exists, is fresh, and how much is embedded
     Status,
     /// Bring the index up to date (only changed entries are re-indexed and re-embedded)
-    Refresh,
+    Refresh {
+        /// Update rows only; leave embeddings for later (used by git hooks)
+        #[arg(long)]
+        rows_only: bool,
+    },
     /// Delete the index and build it again from the files
     Rebuild,
 }

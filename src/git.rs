@@ -48,6 +48,58 @@ impl Repo {
         Ok(Some(object.detach().data))
     }
 
+    /// The blob of `path` in a commit's tree (by commit id), None when absent.
+    fn blob_in_commit(&self, commit: gix::ObjectId, path: &Path) -> Result<Option<(gix::ObjectId, Vec<u8>)>> {
+        let commit = self.repo.find_object(commit)?.try_into_commit()?;
+        let tree = commit.tree()?;
+        let Some(entry) = tree.lookup_entry_by_path(path)? else { return Ok(None) };
+        let id = entry.object_id();
+        let object = entry.object()?;
+        Ok(Some((id, object.detach().data)))
+    }
+
+    /// The staged (index) content of `path`, None when not in the index.
+    pub fn file_staged(&self, path: &Path) -> Result<Option<Vec<u8>>> {
+        let index = self.repo.index_or_empty()?;
+        let key = path.to_string_lossy().replace('\\', "/");
+        let Some(entry) = index.entry_by_path(key.as_str().into()) else { return Ok(None) };
+        let blob = self.repo.find_object(entry.id)?;
+        Ok(Some(blob.detach().data))
+    }
+
+    /// Every commit reachable from HEAD whose version of `path` differs from one of its
+    /// parents': (commit, short id, subject, [(parent version)…], this version). Versions are
+    /// the file's bytes or None where it did not exist.
+    pub fn history_of(&self, path: &Path) -> Result<Vec<Change>> {
+        let Ok(head) = self.repo.head_id() else { return Ok(vec![]) };
+        let mut out = Vec::new();
+        for info in self.repo.rev_walk([head.detach()]).all()? {
+            let info = info?;
+            let this = self.blob_in_commit(info.id, path)?;
+            let parents: Vec<gix::ObjectId> = info.parent_ids.iter().copied().collect();
+            let mut parent_versions = Vec::new();
+            let mut changed = parents.is_empty() && this.is_some();
+            for p in &parents {
+                let pv = self.blob_in_commit(*p, path)?;
+                if pv.as_ref().map(|x| x.0) != this.as_ref().map(|x| x.0) {
+                    changed = true;
+                }
+                parent_versions.push(pv.map(|x| x.1));
+            }
+            if changed {
+                let commit = self.repo.find_object(info.id)?.try_into_commit()?;
+                let subject = commit.message_raw_sloppy().to_string().lines().next().unwrap_or("").to_string();
+                out.push(Change {
+                    short: info.id.to_hex_with_len(7).to_string(),
+                    subject,
+                    parents: parent_versions,
+                    this: this.map(|x| x.1),
+                });
+            }
+        }
+        Ok(out)
+    }
+
     /// Whether anything under `dir` (relative to the work tree) differs from HEAD: staged,
     /// modified, deleted, or new and not ignored.
     pub fn is_dirty_under(&self, dir: &str) -> Result<bool> {
@@ -61,4 +113,25 @@ impl Repo {
             .into_iter(Some(pattern))?;
         Ok(iter.next().transpose()?.is_some())
     }
+}
+
+/// One commit that changed a file (see `Repo::history_of`).
+pub struct Change {
+    pub short: String,
+    pub subject: String,
+    pub parents: Vec<Option<Vec<u8>>>,
+    pub this: Option<Vec<u8>>,
+}
+
+/// Run the `git` binary in `dir` (for writes: config, commits). Returns stdout.
+pub fn run(dir: &Path, args: &[&str]) -> Result<String> {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .with_context(|| "could not run git; is it installed?")?;
+    if !out.status.success() {
+        anyhow::bail!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

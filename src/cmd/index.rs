@@ -46,7 +46,9 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     let started = std::time::Instant::now();
     let (mut index, mut r) = recall::open_fresh(&memory, &note)?;
     let mut mode = "lexical";
-    if index.pending_embeddings()? > 0 || matches!(c, IndexCommand::Rebuild) {
+    let rows_only = matches!(c, IndexCommand::Refresh { rows_only: true });
+    if rows_only {
+    } else if index.pending_embeddings()? > 0 || matches!(c, IndexCommand::Rebuild) {
         if let Some(mut e) = recall::embedder(&memory, &note) {
             r.embedded = recall::embed_pending(&mut index, &mut e, &note)?;
             mode = "hybrid";

@@ -86,6 +86,29 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
         created.push(layout.show(&layout.local_file()));
     }
 
+    // Git wiring: the merge driver for memory files, and hooks when asked.
+    if crate::git::Repo::discover(&root).is_some() {
+        if crate::hooks::ensure_attributes(&layout)? {
+            created.push(".gitattributes".into());
+        }
+        crate::hooks::register_driver(&root)?;
+        if args.hooks {
+            crate::hooks::install(&root)?;
+            if layout.config.get(&["hooks"]).is_none() {
+                let cfg = layout.config_file();
+                let mut text = std::fs::read_to_string(&cfg).unwrap_or_default();
+                if !text.ends_with('\n') && !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str("hooks: true        # `zo continue` installs zo's git hooks on every clone\n");
+                fsio::write_atomic(&cfg, text.as_bytes())?;
+            }
+            created.push("git hooks".into());
+        }
+    } else if args.hooks {
+        bail!("--hooks needs a git repository; run `git init` first");
+    }
+
     if let Some(agent) = &args.agent {
         match agent.as_str() {
             "claude" => created.extend(claude(&root)?),

@@ -1,11 +1,14 @@
 //! One file per command; this module dispatches and holds what they share: where output goes.
 
+mod checkpoint;
 mod context;
 mod decide;
 mod doctor;
+mod hooks;
 mod index;
 mod init;
 mod log;
+mod merge_driver;
 mod outcome;
 mod prior;
 mod recall;
@@ -77,6 +80,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Recall(a) => recall::run(&ctx, a),
         Command::Index(c) => index::run(&ctx, c),
         Command::Doctor => doctor::run(&ctx),
+        Command::Hooks(c) => hooks::run(&ctx, c),
+        Command::Checkpoint(a) => checkpoint::run(&ctx, a),
+        Command::MergeDriver(a) => merge_driver::run(a),
     }
 }
 

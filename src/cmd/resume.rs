@@ -19,6 +19,17 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             ctx.note(format!("could not write {}: {e:#}", layout.show(&layout.local_file())));
         }
     }
+    if crate::git::Repo::discover(&layout.root).is_some() {
+        if let Err(e) = crate::hooks::register_driver(&layout.root) {
+            ctx.note(format!("could not register the merge driver: {e:#}"));
+        }
+        if layout.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true) {
+            if let Err(e) = crate::hooks::install(&layout.root) {
+                ctx.note(format!("could not install git hooks: {e:#}"));
+            }
+        }
+    }
+    split_merged_sessions(ctx, &memory)?;
     renumber_sessions(ctx, &memory)?;
     let note = |m: &str| ctx.note(m);
     match crate::recall::open_fresh(&memory, &note) {
@@ -33,6 +44,34 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     }
     let b = super::context::bundle(ctx, &memory, None, None)?;
     super::context::print(ctx, &b)
+}
+
+/// The merge driver keeps both sessions when two machines wrote the same session file name:
+/// split them again, the second getting the next free number.
+fn split_merged_sessions(ctx: &Ctx, memory: &Memory) -> Result<()> {
+    let dir = memory.layout.sessions();
+    for name in memory.session_names()? {
+        let text = std::fs::read_to_string(dir.join(&name))?;
+        let starts: Vec<usize> = text.match_indices("\n# Session ").map(|(i, _)| i + 1).collect();
+        if starts.is_empty() || !text.starts_with("# Session ") {
+            continue;
+        }
+        let _lock = fsio::Lock::acquire(&memory.layout.memory)?;
+        let mut pieces = vec![&text[..starts[0]]];
+        for (k, &s) in starts.iter().enumerate() {
+            pieces.push(&text[s..starts.get(k + 1).copied().unwrap_or(text.len())]);
+        }
+        fsio::write_atomic(&dir.join(&name), format!("{}\n", pieces[0].trim_end()).as_bytes())?;
+        for piece in &pieces[1..] {
+            let next = crate::session::next_number(memory)?;
+            let date = piece.lines().next().and_then(|l| l.rsplit(' ').next()).filter(|d| crate::time::starts_with_date(d)).unwrap_or(&name[12..22]);
+            let new_name = format!("session-{next:03}-{date}.md");
+            let body = piece.splitn(2, '\n').nth(1).unwrap_or("");
+            fsio::write_atomic(&dir.join(&new_name), format!("# Session {next:03} — {date}\n{}", body).as_bytes())?;
+            ctx.note(format!("{name} held two sessions (merged from two machines); the second is now {new_name}"));
+        }
+    }
+    Ok(())
 }
 
 /// Sessions ended on two machines from the same base can share a number (different dates).

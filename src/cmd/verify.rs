@@ -44,52 +44,103 @@ fn at_head(repo: &crate::git::Repo, rel: &str, label: &str, problems: &mut Vec<P
     }
 }
 
-pub fn run(ctx: &Ctx, _a: VerifyArgs) -> Result<()> {
+/// Structure and append-only checks of one version against a base version.
+fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, base_name: &str, problems: &mut Vec<Problem>) -> usize {
+    let Some(cur) = current else { return 0 };
+    if kind == "decisions" {
+        let log = DecisionLog::parse(cur.clone());
+        problems.extend(verify::decisions(label, &log));
+        if let Some(b) = base {
+            problems.extend(verify::decisions_append_only(label, base_name, &DecisionLog::parse(b.clone()), &log));
+        }
+        log.entries.len()
+    } else {
+        let pf = PriorsFile::parse(cur.clone());
+        problems.extend(verify::priors(label, &pf));
+        if let Some(b) = base {
+            problems.extend(verify::priors_append_only(label, base_name, &PriorsFile::parse(b.clone()), &pf));
+        }
+        pf.entries.len()
+    }
+}
+
+fn text_of(bytes: Option<Vec<u8>>, label: &str, what: &str, problems: &mut Vec<Problem>) -> Option<Text> {
+    match fsio::decode(Path::new(label), bytes?) {
+        Ok(t) => Some(Text::new(t)),
+        Err(e) => {
+            problems.push(Problem { file: label.into(), line: 1, message: format!("{what}: {e:#}") });
+            None
+        }
+    }
+}
+
+pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let layout = &memory.layout;
-    let (dpath, ppath) = (layout.decision_log(), layout.priors());
-    let (dl, pl) = (layout.show(&dpath), layout.show(&ppath));
-    let mut problems = Vec::new();
-    let decisions = load(&dpath, &dl, &mut problems).map(DecisionLog::parse);
-    let priors = load(&ppath, &pl, &mut problems).map(PriorsFile::parse);
-    if let Some(log) = &decisions {
-        problems.extend(verify::decisions(&dl, log));
-    }
-    if let Some(pf) = &priors {
-        problems.extend(verify::priors(&pl, pf));
-    }
+    let files = [("decisions", layout.decision_log()), ("priors", layout.priors())];
     let repo = crate::git::Repo::discover(&layout.root);
+    let mut problems = Vec::new();
+    let mut counts = [0usize; 2];
     let mut against = None;
-    if let Some(repo) = &repo {
-        if let Some(log) = &decisions {
-            if let Some(base) = at_head(repo, &layout.rel(&dpath), &dl, &mut problems) {
-                problems.extend(verify::decisions_append_only(&dl, "HEAD", &DecisionLog::parse(base), log));
-                against = Some("HEAD");
+    let mut commits = 0;
+    for (n, (kind, path)) in files.iter().enumerate() {
+        let label = layout.show(path);
+        let rel = layout.rel(path);
+        if a.history {
+            let Some(repo) = &repo else { anyhow::bail!("--history needs a git repository") };
+            against = Some("parents");
+            for change in repo.history_of(Path::new(&rel))? {
+                commits += 1;
+                let before = problems.len();
+                let this = text_of(change.this, &label, "commit", &mut problems);
+                for parent in change.parents {
+                    let base = text_of(parent, &label, "parent", &mut problems);
+                    check(&label, kind, this.as_ref(), base.as_ref(), "its parent", &mut problems);
+                }
+                for p in &mut problems[before..] {
+                    p.message = format!("commit {} ({}): {}", change.short, change.subject, p.message);
+                }
+                problems.dedup_by(|x, y| x.message == y.message && x.line == y.line);
             }
+            counts[n] = fsio::read_text(path).ok().flatten().map_or(0, |t| match *kind {
+                "decisions" => DecisionLog::parse(t).entries.len(),
+                _ => PriorsFile::parse(t).entries.len(),
+            });
+            continue;
         }
-        if let Some(pf) = &priors {
-            if let Some(base) = at_head(repo, &layout.rel(&ppath), &pl, &mut problems) {
-                problems.extend(verify::priors_append_only(&pl, "HEAD", &PriorsFile::parse(base), pf));
-                against = Some("HEAD");
-            }
+        let current = if a.staged {
+            let Some(repo) = &repo else { anyhow::bail!("--staged needs a git repository") };
+            text_of(repo.file_staged(Path::new(&rel))?, &label, "staged version", &mut problems)
+        } else {
+            load(path, &label, &mut problems)
+        };
+        let base = match &repo {
+            Some(repo) => at_head(repo, &rel, &label, &mut problems),
+            None => None,
+        };
+        if base.is_some() {
+            against = Some("HEAD");
         }
+        counts[n] = check(&label, kind, current.as_ref(), base.as_ref(), "HEAD", &mut problems);
     }
-    let counts = (
-        decisions.as_ref().map_or(0, |d| d.entries.len()),
-        priors.as_ref().map_or(0, |p| p.entries.len()),
-    );
     if ctx.json {
         ctx.print_json(&json!({
             "ok": problems.is_empty(),
-            "decisions": counts.0,
-            "priors": counts.1,
+            "decisions": counts[0],
+            "priors": counts[1],
             "against": against,
+            "commits_checked": commits,
             "problems": problems,
         }))?;
     } else if problems.is_empty() {
         if !ctx.quiet {
-            let base = against.map(|b| format!(", append-only against {b}")).unwrap_or_default();
-            ctx.print(&format!("ok: {} decisions, {} priors{base}\n", counts.0, counts.1))?;
+            let what = if a.staged { "staged " } else { "" };
+            let base = match against {
+                Some("parents") => format!(", {commits} commits each extend their parents"),
+                Some(b) => format!(", append-only against {b}"),
+                None => String::new(),
+            };
+            ctx.print(&format!("ok: {what}{} decisions, {} priors{base}\n", counts[0], counts[1]))?;
         }
     } else {
         let text: String = problems.iter().map(|p| format!("{p}\n")).collect();

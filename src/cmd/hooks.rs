@@ -1,0 +1,33 @@
+//! `zo hooks install|uninstall|status`.
+
+use super::Ctx;
+use crate::cli::HooksCommand;
+use crate::hooks;
+use anyhow::{Result, bail};
+use serde_json::json;
+
+pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
+    let memory = ctx.memory()?;
+    let root = &memory.layout.root;
+    if crate::git::Repo::discover(root).is_none() {
+        bail!("{} is not a git repository", root.display());
+    }
+    let states = match c {
+        HooksCommand::Install => {
+            hooks::ensure_attributes(&memory.layout)?;
+            hooks::install(root)?
+        }
+        HooksCommand::Uninstall => hooks::uninstall(root)?,
+        HooksCommand::Status => hooks::status(root)?,
+    };
+    let driver = hooks::driver_registered(root);
+    if ctx.json {
+        return ctx.print_json(&json!({ "hooks": states, "merge_driver": driver }));
+    }
+    let mut s: String = states
+        .iter()
+        .map(|h| format!("{:<14} {}{}\n", h.hook, if h.installed { "zo" } else { "-" }, if h.other_content { " (+ your own commands)" } else { "" }))
+        .collect();
+    s.push_str(&format!("merge driver   {}\n", if driver { "registered" } else { "not registered (zo continue registers it)" }));
+    ctx.print(&s)
+}

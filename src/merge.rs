@@ -1,0 +1,191 @@
+//! The merge driver (SPEC §6): git hands it the common ancestor, ours and theirs of a memory
+//! file, and it writes the merge into ours. Decisions and priors: the union of entries by ID,
+//! nothing lost, nothing duplicated; STATE.md: the newer wins and the other side's blockers and
+//! next steps are kept; colliding session files: both sessions kept. Whatever it cannot parse
+//! falls back to git's union merge, which keeps both sides' text.
+
+use crate::format::Text;
+use crate::format::decision::DecisionLog;
+use crate::format::prior::{self, PriorsFile};
+use crate::format::state::{State, Value};
+use std::collections::{HashMap, HashSet};
+
+pub enum Kind {
+    Decisions,
+    Priors,
+    State,
+    Session,
+    Other,
+}
+
+pub fn kind_of(path: &str) -> Kind {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name {
+        "DECISION_LOG.md" => Kind::Decisions,
+        "PRIORS.md" => Kind::Priors,
+        "STATE.md" => Kind::State,
+        n if path.contains("sessions/") && n.ends_with(".md") => Kind::Session,
+        _ => Kind::Other,
+    }
+}
+
+/// Join entry texts so that each is separated by `---`, keeping every byte of each entry.
+fn join_entries(preamble: &str, entries: &[(String, bool)]) -> String {
+    let mut t = Text::new(preamble.to_string());
+    let mut last: Option<bool> = None;
+    for (raw, separated) in entries {
+        let joint = t.joint(last);
+        let s = format!("{}{joint}{raw}", t.as_str());
+        t = Text::new(s);
+        last = Some(*separated);
+    }
+    t.as_str().to_string()
+}
+
+/// Union of decisions by ID. Entries of the ancestor come first, in its order; then the entries
+/// either side added, in timestamp order (ties by ID), so both sides of a merge converge.
+pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
+    let (b, o, t) = (DecisionLog::parse(Text::new(base.into())), DecisionLog::parse(Text::new(ours.into())), DecisionLog::parse(Text::new(theirs.into())));
+    let mut notes = Vec::new();
+    let entry = |log: &DecisionLog, i: usize| (log.entries[i].raw(log).to_string(), log.entries[i].separated);
+    let by_id = |log: &DecisionLog| -> HashMap<String, usize> { log.entries.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect() };
+    let (oi, ti) = (by_id(&o), by_id(&t));
+    let mut seen = HashSet::new();
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for e in &b.entries {
+        seen.insert(e.id.clone());
+        let base_content = e.content(&b);
+        // A side that changed an old entry (it should not) wins over one that did not; when
+        // both did, ours is kept and the difference reported.
+        let o_changed = oi.get(&e.id).map(|&i| o.entries[i].content(&o) != base_content);
+        let t_changed = ti.get(&e.id).map(|&i| t.entries[i].content(&t) != base_content);
+        let pick = match (oi.get(&e.id), ti.get(&e.id), o_changed, t_changed) {
+            (_, Some(&j), Some(false) | None, Some(true)) => entry(&t, j),
+            (Some(&i), _, Some(true), Some(true)) => {
+                notes.push(format!("{} was edited on both sides; kept ours", e.id));
+                entry(&o, i)
+            }
+            (Some(&i), _, _, _) => entry(&o, i),
+            (None, Some(&j), _, _) => entry(&t, j),
+            (None, None, _, _) => (e.raw(&b).to_string(), e.separated),
+        };
+        out.push(pick);
+    }
+    let mut added: Vec<(String, String, String, bool)> = Vec::new();
+    for (log, _) in [(&o, "ours"), (&t, "theirs")] {
+        for (i, e) in log.entries.iter().enumerate() {
+            if seen.insert(e.id.clone()) {
+                let (raw, sep) = entry(log, i);
+                added.push((e.timestamp.clone(), e.id.clone(), raw, sep));
+            }
+        }
+    }
+    added.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    out.extend(added.into_iter().map(|(_, _, raw, sep)| (raw, sep)));
+    let preamble_end = o.entries.first().map_or(o.text.as_str().len(), |e| e.span.start);
+    (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
+}
+
+/// Union of priors by ID. Two different priors that got the same number on two machines: theirs
+/// is renumbered to the next free number, and references to it in their entries follow.
+pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
+    let (b, o, t) = (PriorsFile::parse(Text::new(base.into())), PriorsFile::parse(Text::new(ours.into())), PriorsFile::parse(Text::new(theirs.into())));
+    let mut notes = Vec::new();
+    let content = |f: &PriorsFile, i: usize| f.entries[i].content_without_supersession(f);
+    let base_ids: HashSet<&str> = b.entries.iter().map(|p| p.id.as_str()).collect();
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    // Old priors: prefer the side that set `Superseded by`.
+    for p in &b.entries {
+        seen.insert(p.id.clone());
+        let oi = o.find(&p.id);
+        let ti = t.find(&p.id);
+        let pick: String = match (oi, ti) {
+            (Some(i), Some(j)) if o.entries[i].superseded_by().is_none() && t.entries[j].superseded_by().is_some() => {
+                t.entries[j].raw(&t).to_string()
+            }
+            (Some(i), _) => o.entries[i].raw(&o).to_string(),
+            (None, Some(j)) => t.entries[j].raw(&t).to_string(),
+            (None, None) => p.raw(&b).to_string(),
+        };
+        out.push((pick, true));
+    }
+    let mut next = o.next_number().max(t.next_number()).max(b.next_number());
+    let ours_new: Vec<usize> = (0..o.entries.len()).filter(|&i| !base_ids.contains(o.entries[i].id.as_str())).collect();
+    for &i in &ours_new {
+        seen.insert(o.entries[i].id.clone());
+        out.push((o.entries[i].raw(&o).to_string(), o.entries[i].body.separated));
+    }
+    let mut renames: Vec<(String, String)> = Vec::new();
+    let theirs_new: Vec<usize> = (0..t.entries.len()).filter(|&j| !base_ids.contains(t.entries[j].id.as_str())).collect();
+    for &j in &theirs_new {
+        let p = &t.entries[j];
+        if let Some(i) = o.find(&p.id).filter(|_| seen.contains(&p.id)) {
+            if content(&o, i) == content(&t, j) {
+                continue; // the same prior on both sides
+            }
+            if let Some(n) = p.number {
+                let new_id = prior::format_id(next);
+                notes.push(format!("{} was added on both sides; theirs is now {new_id}", p.id));
+                renames.push((prior::format_id(n), new_id));
+                next += 1;
+            }
+        }
+        seen.insert(p.id.clone());
+        out.push((p.raw(&t).to_string(), p.body.separated));
+    }
+    // Apply renumbering to their new entries (the heading and any reference).
+    if !renames.is_empty() {
+        let start = b.entries.len() + ours_new.len();
+        for (raw, _) in out.iter_mut().skip(start) {
+            for (old, new) in &renames {
+                *raw = replace_id(raw, old, new);
+            }
+        }
+    }
+    let preamble_end = o.entries.first().map_or(o.text.as_str().len(), |e| e.span.start);
+    (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
+}
+
+/// Replace a prior ID as a whole word (`PR-046` but not `PR-0460`).
+fn replace_id(text: &str, old: &str, new: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(old) {
+        let after = &rest[i + old.len()..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push_str(old);
+        } else {
+            out.push_str(new);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// STATE.md: the side with the newer `timestamp` wins; blockers and next steps only the other
+/// side had are appended to the winner's lists.
+pub fn state(ours: &str, theirs: &str) -> String {
+    let (o, t) = (State::parse(Text::new(ours.into())), State::parse(Text::new(theirs.into())));
+    let ts = |s: &State| s.scalar("timestamp").unwrap_or_default();
+    let (mut win, lose) = if ts(&t) > ts(&o) { (t, o) } else { (o, t) };
+    for key in ["active_blockers", "next_steps"] {
+        let mut items = win.list(key);
+        let extra: Vec<String> = lose.list(key).into_iter().filter(|i| !items.contains(i)).collect();
+        if !extra.is_empty() {
+            items.extend(extra);
+            win.set(key, Value::List(items));
+        }
+    }
+    win.render()
+}
+
+/// Two sessions in one file name: keep both, ours first. `zo continue` splits them again.
+pub fn session(ours: &str, theirs: &str) -> String {
+    if ours.trim() == theirs.trim() {
+        return ours.to_string();
+    }
+    format!("{}\n\n{}", ours.trim_end(), theirs)
+}
