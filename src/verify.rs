@@ -124,10 +124,22 @@ pub fn decisions_append_only(file: &str, base_name: &str, base: &DecisionLog, cu
 
 /// Every prior of `base` must still be in `current`, unchanged except for its `Superseded by`.
 pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, current: &PriorsFile) -> Vec<Problem> {
+    // A merge may renumber a prior that got the same number on two machines: a prior whose
+    // text (heading number aside) is still there under another number is not lost.
+    let unnumbered = |f: &PriorsFile, e: &crate::format::prior::Prior| {
+        let c = e.content_without_supersession(f);
+        match c.split_once('\n') {
+            Some((head, rest)) => format!("{}\n{rest}", head.split_once(':').map_or(head, |(_, t)| t)),
+            None => c,
+        }
+    };
+    let moved: std::collections::HashSet<String> = current.entries.iter().map(|e| unnumbered(current, e)).collect();
     let mut out = Vec::new();
     for p in &base.entries {
         let before = p.content_without_supersession(base);
+        let renumbered = moved.contains(&unnumbered(base, p));
         match current.entries.iter().find(|c| c.id == p.id) {
+            _ if renumbered && current.entries.iter().all(|c| c.id != p.id || c.content_without_supersession(current) != before) => {}
             Some(c) if c.content_without_supersession(current) == before => {
                 if p.superseded_by().is_some() && c.superseded_by() != p.superseded_by() {
                     out.push(problem(file, c.span.line, format!("{}'s **Superseded by:** was changed since {base_name}", p.id)));
