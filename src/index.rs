@@ -94,7 +94,8 @@ fn is_corruption(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt | CannotOpen | SystemIoFailure))
 }
 
-fn remove_db(path: &Path) {
+/// Delete the database and its WAL files.
+pub fn remove_db(path: &Path) {
     for suffix in ["", "-wal", "-shm"] {
         let mut p = path.as_os_str().to_owned();
         p.push(suffix);

@@ -53,9 +53,7 @@ pub fn open_fresh(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refres
             let path = index.path.clone();
             drop(index);
             note(&format!("rebuilding {}: the database is corrupt ({e:#})", path.display()));
-            for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-            }
+            crate::index::remove_db(&path);
             let (mut index, _) = Index::open(&memory.layout, note)?;
             let mut r = index.refresh(memory)?;
             r.rebuilt = Some("the database was corrupt".into());

@@ -154,12 +154,7 @@ fn without(r: &Repo, args: &[&str], env: &[(&str, &std::path::Path)]) -> util::R
     for (k, v) in env {
         c.env(k, v);
     }
-    let out = c.output().unwrap();
-    util::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    util::Run::from(c.output().unwrap())
 }
 
 #[test]

@@ -219,11 +219,7 @@ fn run_unprivileged(r: &Repo, args: &[&str]) -> util::Run {
     for p in [r.path().join(".zo"), r.path().join(".zo/memory")] {
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    util::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    util::Run::from(out)
 }
 
 fn unsafe_is_root() -> bool {

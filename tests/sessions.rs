@@ -5,12 +5,7 @@ use std::process::Command;
 use util::Repo;
 
 fn no_model(r: &Repo, args: &[&str]) -> util::Run {
-    let out = r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap();
-    util::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    util::Run::from(r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap())
 }
 
 #[test]
@@ -233,12 +228,7 @@ fn end_to_end_across_machines() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let zo = |dir: &std::path::Path, args: &[&str]| -> util::Run {
-        let out = Command::new(util::ZO).args(args).current_dir(dir).env_remove("ZO_REPO").output().unwrap();
-        let run = util::Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into(),
-            stderr: String::from_utf8_lossy(&out.stderr).into(),
-        };
+        let run = util::Run::from(Command::new(util::ZO).args(args).current_dir(dir).env_remove("ZO_REPO").output().unwrap());
         assert_eq!(run.code, 0, "zo {args:?}: {}", run.stderr);
         run
     };

@@ -13,9 +13,7 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     let note = |m: &str| ctx.note(m);
     let path = memory.layout.memory.join("index.db");
     if matches!(c, IndexCommand::Rebuild) {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-        }
+        crate::index::remove_db(&path);
     }
     if matches!(c, IndexCommand::Status) {
         let built = path.exists();
