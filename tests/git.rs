@@ -301,3 +301,22 @@ fn checkpoint_commits_only_zo() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("no git identity"), "{err}");
 }
+
+#[test]
+fn cherry_pick_of_a_memory_commit_merges_entry_by_entry() {
+    let r = util::Repo::init();
+    r.decide("Base", "b");
+    r.commit_all("base");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    let f = r.decide("On the feature branch", "f");
+    r.commit_all("feature decision");
+    r.git(&["checkout", "-q", "main"]);
+    let m = r.decide("On main", "m");
+    r.commit_all("main decision");
+    r.git(&["cherry-pick", "feature"]);
+    let text = r.read(r.log_path());
+    assert!(!text.contains("<<<<<<<"));
+    let ids = r.ids();
+    assert!(ids.contains(&f) && ids.contains(&m) && ids.len() == 3, "{ids:?}");
+    r.ok(&["verify", "--history"]);
+}
