@@ -330,9 +330,10 @@ impl Index {
         let mut scored: Vec<(i64, f64)> = Vec::new();
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
+            // Score straight from the blob's bytes: no vector allocated per row.
             let blob = r.get_ref(1)?.as_blob()?;
-            let v = embedding::from_bytes(blob);
-            scored.push((r.get(0)?, embedding::dot(query, &v) as f64));
+            let s: f32 = blob.chunks_exact(4).zip(query).map(|(c, q)| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) * q).sum();
+            scored.push((r.get(0)?, s as f64));
         }
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(limit);
