@@ -138,7 +138,10 @@ impl Embedder {
         let options = fastembed::InitOptionsUserDefined::new()
             .with_environment(env)
             .with_max_length(128)
-            .with_intra_threads(threads);
+            .with_intra_threads(threads)
+            // Pre-packing weights at load costs more than it saves for zo's short-lived
+            // processes: measured load 0.27 s → 0.24 s, bulk embedding no slower.
+            .with_session_config("session.disable_prepacking", "1");
         let model = fastembed::TextEmbedding::try_new_from_user_defined(model, options)
             .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", paths.model_dir.display()))?;
         Ok(Embedder { model })
