@@ -72,8 +72,9 @@ pub fn read_text(path: &Path) -> Result<Option<Text>> {
     if len >= 256 * 1024 {
         // SAFETY: the mapping is read-only and zo never truncates memory files in place.
         if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-            if let Err(e) = std::str::from_utf8(&map) {
-                return Err(utf8_error(path, &map, e.valid_up_to()));
+            if simdutf8::basic::from_utf8(&map).is_err() {
+                let at = std::str::from_utf8(&map).err().map_or(0, |e| e.valid_up_to());
+                return Err(utf8_error(path, &map, at));
             }
             return Ok(Some(Text::mapped(map)));
         }
