@@ -13,6 +13,13 @@ const TMP_SUFFIX: &str = ".zo-tmp";
 /// Replace `path` with `bytes` atomically: temp file in the same directory, fsync, rename over
 /// the target, fsync the directory. A crash at any instant leaves the old file or the new one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_parts(path, &[bytes])
+}
+
+/// `write_atomic` for a file made of several pieces, written in order without first joining
+/// them: appending to a large log writes its mapped text straight from the page cache instead
+/// of copying it into a new buffer.
+pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let fail = || format!("could not write {}", path.display());
@@ -21,7 +28,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .suffix(TMP_SUFFIX)
         .tempfile_in(dir)
         .with_context(fail)?;
-    tmp.write_all(bytes).with_context(fail)?;
+    for part in parts {
+        tmp.write_all(part).with_context(fail)?;
+    }
     // Keep the target's permissions; a new file gets the usual 0644 rather than tempfile's 0600.
     let perms = match fs::metadata(path) {
         Ok(m) => m.permissions(),

@@ -228,8 +228,8 @@ impl Memory {
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
         let joint = if log.text.as_str().is_empty() { "" } else { log.text.joint(log.last_separated()) };
-        let bytes = log.text.with_appended(&format!("{joint}{entry}"));
-        fsio::write_atomic(&self.layout.decision_log(), bytes.as_bytes())
+        let parts = log.text.appended_parts(&format!("{joint}{entry}"));
+        fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])
     }
 
     /// Add a prior under the next free number. Returns its ID.

@@ -82,6 +82,15 @@ impl Text {
         out
     }
 
+    /// The pieces of the file with `addition` appended, in the file's own style, without
+    /// copying the existing text (see `fsio::write_atomic_parts`).
+    pub fn appended_parts<'a>(&'a self, addition: &str) -> [std::borrow::Cow<'a, [u8]>; 3] {
+        use std::borrow::Cow;
+        let bom: &[u8] = if self.bom { "\u{feff}".as_bytes() } else { b"" };
+        let add = if self.crlf { addition.replace('\n', "\r\n") } else { addition.to_string() };
+        [Cow::Borrowed(bom), Cow::Borrowed(self.as_str().as_bytes()), Cow::Owned(add.into_bytes())]
+    }
+
     /// What must go between the current text and a new entry: a line end, a blank line, and
     /// a `---` when the last entry was left without one.
     pub fn joint(&self, last_entry_separated: Option<bool>) -> &'static str {
