@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Bump when the schema or what goes into a row changes: the index is then rebuilt.
-const SCHEMA_VERSION: &str = "1";
+const SCHEMA_VERSION: &str = "2";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,7 +33,9 @@ CREATE TABLE IF NOT EXISTS entries (
     status TEXT NOT NULL,
     superseded_by TEXT,
     text TEXT NOT NULL,
-    embed_text TEXT NOT NULL
+    embed_text TEXT NOT NULL,
+    -- A copy of vectors.vec for this row's text, so semantic ranking is one table scan.
+    vec BLOB
 );
 CREATE INDEX IF NOT EXISTS entries_source ON entries (source);
 CREATE INDEX IF NOT EXISTS entries_vhash ON entries (vhash);
@@ -272,6 +274,7 @@ impl Index {
             Some(m) => {
                 note(&format!("re-embedding every entry: the index was built with {m}, the model is now {want}"));
                 self.conn.execute("DELETE FROM vectors", [])?;
+                self.conn.execute("UPDATE entries SET vec = NULL", [])?;
                 self.set_meta("model", &want)?;
             }
             None => self.set_meta("model", &want)?,
@@ -293,7 +296,9 @@ impl Index {
             let vecs = embedder.embed(&texts)?;
             let tx = self.conn.transaction()?;
             for ((h, _), v) in chunk.iter().zip(vecs) {
-                tx.execute("INSERT OR REPLACE INTO vectors (vhash, vec) VALUES (?1, ?2)", params![h, embedding::to_bytes(&v)])?;
+                let bytes = embedding::to_bytes(&v);
+                tx.execute("INSERT OR REPLACE INTO vectors (vhash, vec) VALUES (?1, ?2)", params![h, bytes])?;
+                tx.execute("UPDATE entries SET vec = ?2 WHERE vhash = ?1", params![h, bytes])?;
             }
             tx.commit()?;
         }
@@ -305,7 +310,7 @@ impl Index {
         let n = |sql: &str| self.conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|v| v as usize);
         Ok((
             n("SELECT count(*) FROM entries")?,
-            n("SELECT count(*) FROM entries WHERE vhash IN (SELECT vhash FROM vectors)")?,
+            n("SELECT count(*) FROM entries WHERE vec IS NOT NULL")?,
             n("SELECT count(*) FROM vectors")?,
         ))
     }
@@ -325,7 +330,7 @@ impl Index {
 
     /// Cosine ranking among rows passing `filter`: (rowid, similarity), best first.
     pub fn semantic(&self, query: &[f32], filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
-        let sql = format!("SELECT e.rowid, v.vec FROM entries e JOIN vectors v ON v.vhash = e.vhash WHERE {}", filter.sql());
+        let sql = format!("SELECT e.rowid, e.vec FROM entries e WHERE e.vec IS NOT NULL AND {}", filter.sql());
         let mut stmt = self.conn.prepare(&sql)?;
         let mut scored: Vec<(i64, f64)> = Vec::new();
         let mut rows = stmt.query([])?;
@@ -433,6 +438,7 @@ fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, out: &mut R
                     params![rowid, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
                 )?;
                 tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
                 out.updated += 1;
             }
             None => {
@@ -442,6 +448,7 @@ fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, out: &mut R
                 )?;
                 let rowid = tx.last_insert_rowid();
                 tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
                 out.inserted += 1;
             }
         }
