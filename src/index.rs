@@ -328,21 +328,25 @@ impl Index {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Cosine ranking among rows passing `filter`: (rowid, similarity), best first.
-    pub fn semantic(&self, query: &[f32], filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
+    /// The stored vectors of rows passing `filter` (read while the model loads).
+    pub fn vectors(&self, filter: &Filter) -> Result<Vectors> {
         let sql = format!("SELECT e.rowid, e.vec FROM entries e WHERE e.vec IS NOT NULL AND {}", filter.sql());
         let mut stmt = self.conn.prepare(&sql)?;
-        let mut scored: Vec<(i64, f64)> = Vec::new();
         let mut rows = stmt.query([])?;
+        let mut v = Vectors::default();
         while let Some(r) = rows.next()? {
-            // Score straight from the blob's bytes: no vector allocated per row.
             let blob = r.get_ref(1)?.as_blob()?;
-            let s: f32 = blob.chunks_exact(4).zip(query).map(|(c, q)| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) * q).sum();
-            scored.push((r.get(0)?, s as f64));
+            if blob.len() == embedding::DIM * 4 {
+                v.ids.push(r.get(0)?);
+                v.data.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+            }
         }
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-        scored.truncate(limit);
-        Ok(scored)
+        Ok(v)
+    }
+
+    /// Cosine ranking among rows passing `filter`: (rowid, similarity), best first.
+    pub fn semantic(&self, query: &[f32], filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
+        Ok(self.vectors(filter)?.rank(query, limit))
     }
 
     pub fn row(&self, rowid: i64) -> Result<Row> {
@@ -370,6 +374,28 @@ impl Index {
     /// Run `f`; if SQLite says the database is corrupt, the caller should rebuild.
     pub fn corrupt(err: &anyhow::Error) -> bool {
         err.chain().any(|e| e.downcast_ref::<rusqlite::Error>().is_some_and(is_corruption))
+    }
+}
+
+/// Row vectors held in memory, one after another.
+#[derive(Default)]
+pub struct Vectors {
+    ids: Vec<i64>,
+    data: Vec<f32>,
+}
+
+impl Vectors {
+    /// (rowid, cosine) best first; vectors are unit length, so cosine is the dot product.
+    pub fn rank(&self, query: &[f32], limit: usize) -> Vec<(i64, f64)> {
+        let mut scored: Vec<(i64, f64)> = self
+            .ids
+            .iter()
+            .zip(self.data.chunks_exact(embedding::DIM))
+            .map(|(&id, v)| (id, v.iter().zip(query).map(|(a, b)| a * b).sum::<f32>() as f64))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.truncate(limit);
+        scored
     }
 }
 

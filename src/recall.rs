@@ -91,36 +91,61 @@ pub fn embed_pending(index: &mut Index, embedder: &mut Embedder, note: &dyn Fn(&
     if pending == 0 { Ok(0) } else { index.embed_missing(embedder) }
 }
 
-/// Run a query. Returns the mode actually used and the hits, best first.
+/// Run a query. Returns the mode actually used and the hits, best first. The model loads on a
+/// second thread while this one refreshes the index and reads the stored vectors, so hybrid
+/// recall costs little more than the load itself.
 pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<(Mode, Vec<Hit>)> {
     if query.trim().is_empty() {
         bail!("the query is empty");
     }
+    let loader = (mode != Mode::Lexical).then(|| {
+        let search = embedding::locate(&memory.layout.config);
+        std::thread::spawn(move || -> Result<Embedder, String> {
+            let paths = search.paths()?;
+            Embedder::load(&paths).map_err(|e| format!("{e:#}"))
+        })
+    });
     let (mut index, _) = open_fresh(memory, note)?;
+    let mut vectors = if loader.is_some() { Some(index.vectors(filter)?) } else { None };
     let mut mode = mode;
     let mut query_vec = None;
-    if mode != Mode::Lexical {
-        match embedder(memory, note) {
-            Some(mut e) => {
-                embed_pending(&mut index, &mut e, note)?;
+    if let Some(loader) = loader {
+        match loader.join().unwrap_or_else(|_| Err("the model loader crashed".into())) {
+            Ok(mut e) => {
+                if embed_pending(&mut index, &mut e, note)? > 0 {
+                    vectors = Some(index.vectors(filter)?);
+                }
                 query_vec = Some(e.embed(&[query])?.remove(0));
             }
-            None => mode = Mode::Lexical,
+            Err(why) => {
+                note(&format!("semantic search unavailable: {why}; using lexical search"));
+                mode = Mode::Lexical;
+            }
         }
     }
-    let hits = rank(&index, query, query_vec.as_deref(), k, filter, mode)?;
+    let semantic = match (&query_vec, &vectors) {
+        (Some(q), Some(v)) if mode != Mode::Lexical => Some(v.rank(q, DEPTH.max(k))),
+        _ => None,
+    };
+    let hits = fuse(&index, query, semantic, k, filter, mode)?;
     Ok((mode, hits))
 }
 
 /// Rank the index for a query. `query_vec` is the query's embedding (needed for the semantic
 /// and hybrid modes; without it they rank lexically).
 pub fn rank(index: &Index, query: &str, query_vec: Option<&[f32]>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<Hit>> {
-    let mode = if query_vec.is_none() { Mode::Lexical } else { mode };
-    let lexical = if mode == Mode::Semantic { vec![] } else { index.lexical(query, filter, DEPTH)? };
     let semantic = match query_vec {
-        Some(q) if mode != Mode::Lexical => index.semantic(q, filter, DEPTH.max(k))?,
-        _ => vec![],
+        Some(q) if mode != Mode::Lexical => Some(index.semantic(q, filter, DEPTH.max(k))?),
+        _ => None,
     };
+    fuse(index, query, semantic, k, filter, mode)
+}
+
+/// Fuse a semantic ranking (when there is one) with the lexical one, per mode.
+fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<Hit>> {
+    let mode = if semantic.is_none() { Mode::Lexical } else { mode };
+    let semantic = semantic.unwrap_or_default();
+    let lexical = if mode == Mode::Semantic { vec![] } else { index.lexical(query, filter, DEPTH)? };
     let similarity: HashMap<i64, f64> = semantic.iter().copied().collect();
     let ranked: Vec<(i64, f64)> = match mode {
         Mode::Lexical => lexical.clone(),
