@@ -98,16 +98,21 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
     if query.trim().is_empty() {
         bail!("the query is empty");
     }
-    let loader = (mode != Mode::Lexical).then(|| {
-        let search = embedding::locate(&memory.layout.config);
-        std::thread::spawn(move || -> Result<Embedder, String> {
-            let paths = search.paths()?;
-            Embedder::load(&paths).map_err(|e| format!("{e:#}"))
-        })
-    });
+    let mut mode = mode;
+    let loader = if mode == Mode::Lexical {
+        None
+    } else {
+        match embedding::locate(&memory.layout.config).paths() {
+            Ok(paths) => Some(std::thread::spawn(move || Embedder::load(&paths).map_err(|e| format!("{e:#}")))),
+            Err(why) => {
+                note(&format!("semantic search unavailable: {why}; using lexical search"));
+                mode = Mode::Lexical;
+                None
+            }
+        }
+    };
     let (mut index, _) = open_fresh(memory, note)?;
     let mut vectors = if loader.is_some() { Some(index.vectors(filter)?) } else { None };
-    let mut mode = mode;
     let mut query_vec = None;
     if let Some(loader) = loader {
         match loader.join().unwrap_or_else(|_| Err("the model loader crashed".into())) {
