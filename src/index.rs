@@ -195,40 +195,22 @@ impl Index {
 
     /// Whether every source's stamp matches what was indexed.
     pub fn is_fresh(&self, memory: &Memory) -> Result<bool> {
-        let sessions = memory.session_names()?;
-        let indexed = self.indexed_stamps()?;
-        let now = Index::stamps(&memory.layout, &sessions);
-        Ok(now.len() == indexed.len() && now.iter().all(|(s, st)| indexed.get(s) == Some(st)))
-    }
-
-    fn indexed_stamps(&self) -> Result<HashMap<String, String>> {
-        let mut stmt = self.conn.prepare("SELECT key, value FROM meta WHERE key LIKE 'stamp:%'")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        let mut m = HashMap::new();
-        for r in rows {
-            let (k, v) = r?;
-            m.insert(k["stamp:".len()..].to_string(), v);
-        }
-        Ok(m)
+        let now = Index::stamps(&memory.layout, &memory.session_names()?);
+        Ok(matches(&now, &indexed_stamps(&self.conn)?))
     }
 
     /// Bring the rows up to date with the files: only sources whose stamp changed are read,
     /// only rows whose content hash changed are rewritten, rows whose source is gone are
     /// deleted. Embeddings are not touched here (see `embed_missing`).
     pub fn refresh(&mut self, memory: &Memory) -> Result<Refresh> {
-        let sessions = memory.session_names()?;
-        let now = Index::stamps(&memory.layout, &sessions);
+        let now = Index::stamps(&memory.layout, &memory.session_names()?);
         let mut out = Refresh::default();
-        if self.indexed_stamps()?.len() == now.len() && self.is_fresh(memory)? {
+        if matches(&now, &indexed_stamps(&self.conn)?) {
             return Ok(out);
         }
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         // Another process may have refreshed while we waited for the write lock.
-        let indexed: HashMap<String, String> = {
-            let mut stmt = tx.prepare("SELECT key, value FROM meta WHERE key LIKE 'stamp:%'")?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()?.into_iter().map(|(k, v)| (k[6..].to_string(), v)).collect()
-        };
+        let indexed = indexed_stamps(&tx)?;
         let layout = &memory.layout;
         let (dsrc, psrc) = (layout.rel(&layout.decision_log()), layout.rel(&layout.priors()));
         for (source, st) in &now {
@@ -397,6 +379,23 @@ impl Vectors {
         scored.truncate(limit);
         scored
     }
+}
+
+/// The stamps recorded at the last refresh, by source.
+fn indexed_stamps(conn: &Connection) -> Result<HashMap<String, String>> {
+    let mut stmt = conn.prepare("SELECT key, value FROM meta WHERE key LIKE 'stamp:%'")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let mut m = HashMap::new();
+    for r in rows {
+        let (k, v) = r?;
+        m.insert(k["stamp:".len()..].to_string(), v);
+    }
+    Ok(m)
+}
+
+/// Whether the files' stamps are exactly the indexed ones.
+fn matches(now: &[(String, String)], indexed: &HashMap<String, String>) -> bool {
+    now.len() == indexed.len() && now.iter().all(|(s, st)| indexed.get(s) == Some(st))
 }
 
 /// Filters applied before ranking.

@@ -231,8 +231,8 @@ pub struct Section {
     pub line: usize,
 }
 
-/// The body of an entry: prose before the first field, fields, sections, and whatever
-/// follows the closing `---`.
+/// The parsed body of an entry: its fields and `###` sections. Prose outside them stays in the
+/// entry's raw text only.
 #[derive(Debug, Clone, Default)]
 pub struct Body {
     pub fields: Vec<Field>,
