@@ -69,7 +69,8 @@ pub struct PriorInput {
     pub solution: String,
 }
 
-fn find_error(e: FindError, id: &str, file: &str) -> anyhow::Error {
+/// The message for an ID that names no decision, or several.
+pub fn find_error(e: FindError, id: &str, file: &str) -> anyhow::Error {
     match e {
         FindError::NotFound => anyhow!("no decision {id} in {file}"),
         FindError::Ambiguous(ids) => anyhow!("{id} matches several decisions: {}", ids.join(", ")),

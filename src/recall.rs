@@ -63,22 +63,20 @@ pub fn open_fresh(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refres
     }
 }
 
+/// Say, in one line, why search is lexical.
+fn unavailable(note: &dyn Fn(&str), why: &str) {
+    note(&format!("semantic search unavailable: {why}; using lexical search"));
+}
+
+/// Where the model and runtime are, or None (after saying why).
+fn model_paths(memory: &Memory, note: &dyn Fn(&str)) -> Option<embedding::Paths> {
+    embedding::locate(&memory.layout.config).paths().map_err(|why| unavailable(note, &why)).ok()
+}
+
 /// Load the model if one is installed; otherwise say why (one line) and return None.
 pub fn embedder(memory: &Memory, note: &dyn Fn(&str)) -> Option<Embedder> {
-    let search = embedding::locate(&memory.layout.config);
-    match search.paths() {
-        Ok(paths) => match Embedder::load(&paths) {
-            Ok(e) => Some(e),
-            Err(e) => {
-                note(&format!("semantic search unavailable: {e:#}; using lexical search"));
-                None
-            }
-        },
-        Err(why) => {
-            note(&format!("semantic search unavailable: {why}; using lexical search"));
-            None
-        }
-    }
+    let paths = model_paths(memory, note)?;
+    Embedder::load(&paths).map_err(|e| unavailable(note, &format!("{e:#}"))).ok()
 }
 
 /// Embed whatever has no vector yet, saying so when it is more than a few.
@@ -102,10 +100,9 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
     let loader = if mode == Mode::Lexical {
         None
     } else {
-        match embedding::locate(&memory.layout.config).paths() {
-            Ok(paths) => Some(std::thread::spawn(move || Embedder::load(&paths).map_err(|e| format!("{e:#}")))),
-            Err(why) => {
-                note(&format!("semantic search unavailable: {why}; using lexical search"));
+        match model_paths(memory, note) {
+            Some(paths) => Some(std::thread::spawn(move || Embedder::load(&paths).map_err(|e| format!("{e:#}")))),
+            None => {
                 mode = Mode::Lexical;
                 None
             }
@@ -123,7 +120,7 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
                 query_vec = Some(e.embed(&[query])?.remove(0));
             }
             Err(why) => {
-                note(&format!("semantic search unavailable: {why}; using lexical search"));
+                unavailable(note, &why);
                 mode = Mode::Lexical;
             }
         }

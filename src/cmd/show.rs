@@ -2,8 +2,7 @@
 
 use super::Ctx;
 use crate::cli::ShowArgs;
-use crate::format::decision::FindError;
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use serde_json::Value;
 
 /// snake_case key for a field name: "Alternatives considered" → "alternatives_considered".
@@ -23,10 +22,7 @@ pub fn run(ctx: &Ctx, a: ShowArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let log = memory.decisions()?;
     let file = memory.layout.show(&memory.layout.decision_log());
-    let i = log.find(&a.id).map_err(|e| match e {
-        FindError::NotFound => anyhow!("no decision {} in {file}", a.id),
-        FindError::Ambiguous(ids) => anyhow!("{} matches several decisions: {}", a.id, ids.join(", ")),
-    })?;
+    let i = log.find(&a.id).map_err(|e| crate::memory::find_error(e, &a.id, &file))?;
     let e = &log.entries[i];
     let text = e.content(&log);
     let outcome_entry = log.latest_outcome_entry(i).map(|j| (&log.entries[j], j));
