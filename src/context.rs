@@ -144,7 +144,8 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     // The latest snapshot's handoff.
     if let Some(name) = memory.snapshot_names()?.last() {
         let text = std::fs::read_to_string(layout.snapshots().join(name)).unwrap_or_default();
-        if let Some(h) = section(&text, "Handoff") {
+        let snapshot = crate::format::session::SessionFile::parse(name, &text);
+        if let Some(h) = snapshot.section(&["handoff"]).filter(|h| !h.is_empty()).map(str::to_string) {
             let title = format!("Handoff ({})", name.trim_end_matches(".md"));
             if f.fits(&title, &h) {
                 f.push(title, h);
@@ -253,25 +254,4 @@ fn entry_text(log: &DecisionLog, i: usize) -> String {
     }
     s.push_str("\n\n");
     s
-}
-
-/// The body of a `## name` section of a Markdown document.
-fn section(text: &str, name: &str) -> Option<String> {
-    let mut out: Option<String> = None;
-    for line in text.lines() {
-        if let Some(h) = line.strip_prefix("## ") {
-            if out.is_some() {
-                break;
-            }
-            if h.trim().eq_ignore_ascii_case(name) {
-                out = Some(String::new());
-            }
-            continue;
-        }
-        if let Some(o) = &mut out {
-            o.push_str(line);
-            o.push('\n');
-        }
-    }
-    out.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
