@@ -93,9 +93,32 @@ pub fn read_text(path: &Path) -> Result<Option<Text>> {
     Ok(Some(Text::new(decode(path, bytes)?)))
 }
 
+/// A file that is not UTF-8, and where.
+#[derive(Debug)]
+pub struct BadUtf8 {
+    pub path: PathBuf,
+    pub line: usize,
+    pub byte: usize,
+}
+
+impl BadUtf8 {
+    /// What is wrong, without the place (for reports that give the place themselves).
+    pub fn what(&self) -> String {
+        format!("invalid UTF-8 (byte {}); fix or remove that byte", self.byte)
+    }
+}
+
+impl std::fmt::Display for BadUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.path.display(), self.line, self.what())
+    }
+}
+
+impl std::error::Error for BadUtf8 {}
+
 fn utf8_error(path: &Path, bytes: &[u8], at: usize) -> anyhow::Error {
     let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-    anyhow!("{}:{line}: invalid UTF-8 (byte {at}); fix or remove that byte", path.display())
+    anyhow::Error::new(BadUtf8 { path: path.to_path_buf(), line, byte: at })
 }
 
 /// UTF-8 decode with an error that says where the bad byte is.

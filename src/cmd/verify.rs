@@ -12,33 +12,26 @@ use anyhow::Result;
 use serde_json::json;
 use std::path::Path;
 
+/// An unreadable version as a problem: at the bad byte's line when it is invalid UTF-8.
+fn problem(label: &str, what: &str, e: &anyhow::Error) -> Problem {
+    let (line, message) = match e.downcast_ref::<fsio::BadUtf8>() {
+        Some(b) => (b.line, b.what()),
+        None => (1, format!("{e:#}")),
+    };
+    let message = if what.is_empty() { message } else { format!("{what}: {message}") };
+    Problem { file: label.to_string(), line, message }
+}
+
 /// Read a file for checking: unreadable text is itself a problem, not a crash.
 fn load(path: &Path, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    match fsio::read_text(path) {
-        Ok(t) => Some(t.unwrap_or_default()),
-        Err(e) => {
-            let msg = format!("{e:#}");
-            // fsio's message starts with "path:line: …"; keep the line number it found.
-            let line = msg.split(':').nth(1).and_then(|l| l.trim().parse().ok()).unwrap_or(1);
-            let message = msg.splitn(3, ':').nth(2).unwrap_or(&msg).trim().to_string();
-            problems.push(Problem { file: label.to_string(), line, message });
-            None
-        }
-    }
+    fsio::read_text(path).map_err(|e| problems.push(problem(label, "", &e))).ok().map(Option::unwrap_or_default)
 }
 
 fn at_head(repo: &crate::git::Repo, rel: &str, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
     match repo.file_at_head(Path::new(rel)) {
-        Ok(Some(bytes)) => match fsio::decode(Path::new(label), bytes) {
-            Ok(t) => Some(Text::new(t)),
-            Err(e) => {
-                problems.push(Problem { file: label.into(), line: 1, message: format!("HEAD's version: {e:#}") });
-                None
-            }
-        },
-        Ok(None) => None,
+        Ok(bytes) => text_of(bytes, label, "HEAD's version", problems),
         Err(e) => {
-            problems.push(Problem { file: label.into(), line: 1, message: format!("{e:#}") });
+            problems.push(problem(label, "", &e));
             None
         }
     }
@@ -65,13 +58,7 @@ fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, b
 }
 
 fn text_of(bytes: Option<Vec<u8>>, label: &str, what: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    match fsio::decode(Path::new(label), bytes?) {
-        Ok(t) => Some(Text::new(t)),
-        Err(e) => {
-            problems.push(Problem { file: label.into(), line: 1, message: format!("{what}: {e:#}") });
-            None
-        }
-    }
+    fsio::decode(Path::new(label), bytes?).map(Text::new).map_err(|e| problems.push(problem(label, what, &e))).ok()
 }
 
 pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
