@@ -63,6 +63,32 @@ fn sync_dir(dir: &Path) {
 #[cfg(not(unix))]
 fn sync_dir(_: &Path) {}
 
+/// Make sure a line-based file (`.gitignore`, `.gitattributes`) holds `lines`: the missing ones
+/// are appended under `header` (written once), everything already there is kept. True if it
+/// wrote.
+pub fn ensure_lines(path: &Path, header: &str, lines: &[&str]) -> Result<bool> {
+    let existing = read_text(path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+    let have: Vec<&str> = existing.lines().map(str::trim).collect();
+    let missing: Vec<&str> = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty() && !have.contains(l)).collect();
+    if missing.is_empty() {
+        return Ok(false);
+    }
+    let mut text = existing.clone();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !have.contains(&header.trim()) {
+        text.push_str(header);
+        text.push('\n');
+    }
+    for l in missing {
+        text.push_str(l);
+        text.push('\n');
+    }
+    write_atomic(path, text.as_bytes())?;
+    Ok(true)
+}
+
 /// Create a directory (and parents) with a clear error.
 pub fn create_dir(path: &Path) -> Result<()> {
     fs::create_dir_all(path).with_context(|| format!("could not create {}", path.display()))

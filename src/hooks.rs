@@ -26,23 +26,13 @@ pub fn attribute_lines(layout: &Layout) -> Vec<String> {
 
 /// Add the missing `.gitattributes` lines. True if it wrote.
 pub fn ensure_attributes(layout: &Layout) -> Result<bool> {
-    let path = layout.root.join(".gitattributes");
-    let existing = std::fs::read_to_string(&path).unwrap_or_default();
-    let missing: Vec<String> = attribute_lines(layout).into_iter().filter(|l| !existing.lines().any(|e| e.trim() == l)).collect();
-    if missing.is_empty() {
-        return Ok(false);
-    }
-    let mut text = existing;
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text.push_str("# zo: merge memory files entry by entry (`zo continue` registers the driver)\n");
-    for l in missing {
-        text.push_str(&l);
-        text.push('\n');
-    }
-    fsio::write_atomic(&path, text.as_bytes())?;
-    Ok(true)
+    let lines = attribute_lines(layout);
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    fsio::ensure_lines(
+        &layout.root.join(".gitattributes"),
+        "# zo: merge memory files entry by entry (`zo continue` registers the driver)",
+        &lines,
+    )
 }
 
 /// Register the merge driver in this clone's git config (config does not travel with a clone).

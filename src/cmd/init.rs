@@ -164,29 +164,10 @@ pub fn write_local(layout: &Layout) -> Result<()> {
 
 /// Add the `.zo/.gitignore` lines that are missing, keeping the user's. True if it wrote.
 pub fn ensure_gitignore(layout: &Layout) -> Result<bool> {
-    let ignore_path = layout.zo_dir.join(".gitignore");
-    let existing = fsio::read_text(&ignore_path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
-    let have: Vec<&str> = existing.lines().map(str::trim).collect();
-    let missing: Vec<&str> = templates::GITIGNORE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !have.contains(&l.trim()))
-        .collect();
-    if missing.is_empty() {
-        return Ok(false);
-    }
-    let mut text = existing.clone();
-    if text.is_empty() {
-        text.push_str(templates::GITIGNORE.lines().next().unwrap_or(""));
-        text.push('\n');
-    } else if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    for l in missing {
-        text.push_str(l);
-        text.push('\n');
-    }
-    fsio::write_atomic(&ignore_path, text.as_bytes())?;
-    Ok(true)
+    let mut lines = templates::GITIGNORE.lines();
+    let header = lines.next().unwrap_or("");
+    let entries: Vec<&str> = lines.filter(|l| !l.starts_with('#')).collect();
+    fsio::ensure_lines(&layout.zo_dir.join(".gitignore"), header, &entries)
 }
 
 /// Claude Code wiring: a `/memory:recall` command and SessionStart/SessionEnd hooks, merged
