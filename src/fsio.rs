@@ -152,61 +152,74 @@ pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| utf8_error(path, e.as_bytes(), e.utf8_error().valid_up_to()))
 }
 
-/// The memory lock: an exclusive advisory lock on `.zo/memory/.lock`, held for every
-/// read-modify-write of memory files. Released when dropped (or when the process dies).
+/// A lock held on a lock file until dropped (or until the process dies). The memory lock
+/// (`acquire`) is the one every read-modify-write of memory files takes; `index` is the
+/// derived index's own, so that no process deletes `index.db` under another one using it.
 pub struct Lock {
     _file: File,
 }
 
 impl Lock {
+    /// The memory lock: exclusive, on `.zo/memory/.lock`.
     pub fn acquire(memory_dir: &Path) -> Result<Lock> {
         let path = memory_dir.join(".lock");
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .with_context(|| format!("could not open the lock file {}", path.display()))?;
-        let timeout = std::env::var("ZO_LOCK_TIMEOUT")
-            .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-            .map(Duration::from_secs_f64)
-            .unwrap_or(Duration::from_secs(30));
-        let started = Instant::now();
-        let mut pause = Duration::from_millis(1);
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(fs::TryLockError::WouldBlock) => {
-                    if started.elapsed() >= timeout {
-                        let mut holder = String::new();
-                        let _ = file.read_to_string(&mut holder);
-                        let who = holder
-                            .split_whitespace()
-                            .next()
-                            .map(|pid| format!(" (held by pid {pid})"))
-                            .unwrap_or_default();
-                        return Err(anyhow!(
-                            "timed out after {:.0?} waiting for the memory lock {}{who}; \
-                             if no zo process is running, try again",
-                            timeout,
-                            path.display()
-                        ));
-                    }
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(20));
-                }
-                Err(fs::TryLockError::Error(e)) => {
-                    return Err(anyhow!(e).context(format!("could not lock {}", path.display())));
-                }
-            }
-        }
+        let mut file = wait_for_lock(&path, true, "the memory lock")?;
         // Tell a waiting process who holds it. Best effort: the lock is what matters.
         let _ = file.set_len(0);
-        let _ = (&file).write_all(format!("{} {}\n", std::process::id(), crate::time::now()).as_bytes());
+        let _ = file.write_all(format!("{} {}\n", std::process::id(), crate::time::now()).as_bytes());
         remove_stale_temp_files(memory_dir);
         Ok(Lock { _file: file })
+    }
+
+    /// The index lock on `path`: shared while a process uses the database, exclusive while
+    /// one creates or deletes it.
+    pub fn index(path: &Path, exclusive: bool) -> Result<Lock> {
+        Ok(Lock { _file: wait_for_lock(path, exclusive, "the index lock")? })
+    }
+}
+
+/// Open `path` and wait (up to `ZO_LOCK_TIMEOUT` seconds, default 30) for a lock on it.
+fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("could not open the lock file {}", path.display()))?;
+    let timeout = std::env::var("ZO_LOCK_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .map(Duration::from_secs_f64)
+        .unwrap_or(Duration::from_secs(30));
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        let attempt = if exclusive { file.try_lock() } else { file.try_lock_shared() };
+        match attempt {
+            Ok(()) => return Ok(file),
+            Err(fs::TryLockError::WouldBlock) => {
+                if started.elapsed() >= timeout {
+                    let mut holder = String::new();
+                    let _ = file.read_to_string(&mut holder);
+                    let who = holder
+                        .split_whitespace()
+                        .next()
+                        .map(|pid| format!(" (held by pid {pid})"))
+                        .unwrap_or_default();
+                    return Err(anyhow!(
+                        "timed out after {:.0?} waiting for {what} {}{who}; if no zo process is running, try again",
+                        timeout,
+                        path.display()
+                    ));
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(anyhow!(e).context(format!("could not lock {}", path.display())));
+            }
+        }
     }
 }
 

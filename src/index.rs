@@ -6,6 +6,7 @@
 use crate::embedding::{self, Embedder};
 use crate::format::decision::DecisionLog;
 use crate::format::sha256_hex;
+use crate::fsio::Lock;
 use crate::layout::Layout;
 use crate::memory::Memory;
 use anyhow::{Context, Result};
@@ -73,8 +74,10 @@ pub struct Refresh {
 }
 
 pub struct Index {
+    // Declared before the lock so the connection closes before the lock is released.
     conn: Connection,
     pub path: PathBuf,
+    _lock: Lock,
 }
 
 /// A row as it should be, computed from the files.
@@ -96,8 +99,18 @@ fn is_corruption(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt | CannotOpen | SystemIoFailure))
 }
 
-/// Delete the database and its WAL files.
-pub fn remove_db(path: &Path) {
+/// The schema version a database says it has; None when it has no `meta` table or no version.
+fn schema_version(conn: &Connection) -> Result<Option<String>> {
+    let has_meta: bool =
+        conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get::<_, i64>(0))? > 0;
+    if !has_meta {
+        return Ok(None);
+    }
+    Ok(conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional()?)
+}
+
+/// Delete the database and its WAL files. Only with the exclusive index lock held.
+fn remove_db(path: &Path) {
     for suffix in ["", "-wal", "-shm"] {
         let mut p = path.as_os_str().to_owned();
         p.push(suffix);
@@ -124,51 +137,89 @@ fn stamp(path: &Path) -> String {
 impl Index {
     /// Open (or create) the index. A database that is not ours, is corrupt, or has another
     /// schema is deleted and rebuilt, with one line on stderr saying why.
+    ///
+    /// Every process holds the index lock (`index.db-lock`) shared while it uses the database,
+    /// and creating or deleting it takes the lock exclusive: a process that found the file
+    /// missing or unusable re-checks under the exclusive lock, so two first readers build it
+    /// once, and nobody deletes it while another process reads it.
     pub fn open(layout: &Layout, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
+        Index::open_or_rebuild(layout, None, note)
+    }
+
+    /// Delete and recreate the index (for `index rebuild`, or after SQLite reported
+    /// corruption), then open it.
+    pub fn rebuild(layout: &Layout, why: &str, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
+        Index::open_or_rebuild(layout, Some(why), note)
+    }
+
+    fn open_or_rebuild(layout: &Layout, force: Option<&str>, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
         let path = layout.memory.join("index.db");
-        let existed = path.exists();
-        match Index::try_open(&path) {
-            Ok(ix) => {
-                let version: Option<String> = ix.meta("schema_version")?;
-                match version.as_deref() {
-                    Some(SCHEMA_VERSION) => Ok((ix, None)),
-                    None if !existed => {
-                        ix.set_meta("schema_version", SCHEMA_VERSION)?;
-                        note(&format!("building {}: it did not exist", layout.show(&path)));
-                        Ok((ix, Some("the index did not exist".into())))
-                    }
-                    other => {
-                        let why = format!("index schema {} is not {SCHEMA_VERSION}", other.unwrap_or("unknown"));
-                        drop(ix);
-                        Index::recreate(&path, &why, note)
-                    }
-                }
-            }
-            Err(e) => {
-                let why = if existed { format!("index unreadable ({e:#})") } else { format!("{e:#}") };
-                if !existed {
-                    return Err(e);
-                }
-                Index::recreate(&path, &why, note)
+        let lock_path = layout.memory.join("index.db-lock");
+        let mut rebuilt = None;
+        if force.is_none() {
+            let lock = Lock::index(&lock_path, false)?;
+            if let Some(ix) = Index::connect_if_current(&path, lock) {
+                return Ok((ix, None));
             }
         }
+        {
+            let _exclusive = Lock::index(&lock_path, true)?;
+            let why = match force {
+                Some(why) => Some(why.to_string()),
+                None if !path.exists() => None,
+                None => match Index::connect(&path).and_then(|c| schema_version(&c)) {
+                    Ok(Some(v)) if v == SCHEMA_VERSION => Some(String::new()), // built meanwhile
+                    Ok(v) => Some(format!("index schema {} is not {SCHEMA_VERSION}", v.as_deref().unwrap_or("unknown"))),
+                    Err(e) => Some(format!("index unreadable ({e:#})")),
+                },
+            };
+            match why.as_deref() {
+                Some("") => {}
+                Some(why) => {
+                    note(&format!("rebuilding {}: {why}", layout.show(&path)));
+                    remove_db(&path);
+                    Index::create(&path)?;
+                    rebuilt = Some(why.to_string());
+                }
+                None => {
+                    note(&format!("building {}: it did not exist", layout.show(&path)));
+                    Index::create(&path)?;
+                    rebuilt = Some("the index did not exist".to_string());
+                }
+            }
+        }
+        let lock = Lock::index(&lock_path, false)?;
+        let conn = Index::connect(&path)?;
+        Ok((Index { conn, path, _lock: lock }, rebuilt))
     }
 
-    fn recreate(path: &Path, why: &str, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
-        note(&format!("rebuilding {}: {why}", path.display()));
-        remove_db(path);
-        let ix = Index::try_open(path)?;
-        ix.set_meta("schema_version", SCHEMA_VERSION)?;
-        Ok((ix, Some(why.to_string())))
+    /// The database at `path` if it exists and has this schema (the common case: no writes).
+    fn connect_if_current(path: &Path, lock: Lock) -> Option<Index> {
+        if !path.exists() {
+            return None;
+        }
+        let conn = Index::connect(path).ok()?;
+        let current = schema_version(&conn).ok()?.as_deref() == Some(SCHEMA_VERSION);
+        current.then(|| Index { conn, path: path.to_path_buf(), _lock: lock })
     }
 
-    fn try_open(path: &Path) -> Result<Index> {
+    /// A new database with the schema and its version, written in one transaction so that no
+    /// reader ever sees the tables without the version. Called with the exclusive lock held.
+    fn create(path: &Path) -> Result<()> {
+        let mut conn = Index::connect(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", path.display()))?;
+        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn connect(path: &Path) -> Result<Connection> {
         let conn = Connection::open(path).with_context(|| format!("could not open {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", path.display()))?;
-        Ok(Index { conn, path: path.to_path_buf() })
+        Ok(conn)
     }
 
     fn meta(&self, key: &str) -> Result<Option<String>> {
@@ -255,9 +306,11 @@ impl Index {
             Some(m) if m == want => {}
             Some(m) => {
                 note(&format!("re-embedding every entry: the index was built with {m}, the model is now {want}"));
-                self.conn.execute("DELETE FROM vectors", [])?;
-                self.conn.execute("UPDATE entries SET vec = NULL", [])?;
-                self.set_meta("model", &want)?;
+                let tx = self.conn.unchecked_transaction()?;
+                tx.execute("DELETE FROM vectors", [])?;
+                tx.execute("UPDATE entries SET vec = NULL", [])?;
+                tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('model', ?1)", [&want])?;
+                tx.commit()?;
             }
             None => self.set_meta("model", &want)?,
         }

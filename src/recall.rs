@@ -50,11 +50,8 @@ pub fn open_fresh(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refres
             Ok((index, r))
         }
         Err(e) if Index::corrupt(&e) => {
-            let path = index.path.clone();
             drop(index);
-            note(&format!("rebuilding {}: the database is corrupt ({e:#})", path.display()));
-            crate::index::remove_db(&path);
-            let (mut index, _) = Index::open(&memory.layout, note)?;
+            let (mut index, _) = Index::rebuild(&memory.layout, &format!("the database is corrupt ({e:#})"), note)?;
             let mut r = index.refresh(memory)?;
             r.rebuilt = Some("the database was corrupt".into());
             Ok((index, r))

@@ -12,9 +12,11 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     let memory = ctx.memory()?;
     let note = |m: &str| ctx.note(m);
     let path = memory.layout.memory.join("index.db");
-    if matches!(c, IndexCommand::Rebuild) {
-        crate::index::remove_db(&path);
-    }
+    let rebuilt = if matches!(c, IndexCommand::Rebuild) {
+        Index::rebuild(&memory.layout, "asked for by `zo index rebuild`", &note)?.1
+    } else {
+        None
+    };
     if matches!(c, IndexCommand::Status) {
         let built = path.exists();
         let search = embedding::locate(&memory.layout.config);
@@ -43,6 +45,7 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     }
     let started = std::time::Instant::now();
     let (mut index, mut r) = recall::open_fresh(&memory, &note)?;
+    r.rebuilt = r.rebuilt.or(rebuilt);
     let mut mode = "lexical";
     let rows_only = matches!(c, IndexCommand::Refresh { rows_only: true });
     if rows_only {
