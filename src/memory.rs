@@ -175,17 +175,16 @@ impl Memory {
             let i = log.find(&new.supersedes).map_err(|e| find_error(e, &new.supersedes, &file))?;
             new.supersedes = log.entries[i].id.clone();
         }
-        let (title, decision) = (gate::fold(&new.title), gate::fold(&new.decision));
         for (i, e) in log.entries.iter().enumerate() {
-            if log.status(i) == "active"
+            if gate::same_folded(&e.title, &new.title)
+                && log.status(i) == "active"
                 && !e.is_outcome()
-                && gate::fold(&e.title) == title
-                && gate::fold(log.field(i, "Decision").unwrap_or("")) == decision
+                && gate::same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision)
             {
                 bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
             }
         }
-        new.id = gate::new_id("D", |id| log.find(id).is_ok())?;
+        new.id = gate::new_id("D", |id| log.has_id(id))?;
         new.timestamp = crate::time::now();
         self.append_decision(&log, &new, limits)?;
         Ok(new)
@@ -205,7 +204,7 @@ impl Memory {
         if target.is_outcome() {
             bail!("{} is itself an OUTCOME entry; name the decision it refers to", target.id);
         }
-        if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| gate::fold(o) == gate::fold(&text)) {
+        if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| gate::same_folded(o, &text)) {
             bail!("refused: that outcome is already recorded for {}", target.id);
         }
         let mut title = format!("Outcome: {}", target.title);
@@ -213,7 +212,7 @@ impl Memory {
             title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
         }
         let new = NewDecision {
-            id: gate::new_id("D", |id| log.find(id).is_ok())?,
+            id: gate::new_id("D", |id| log.has_id(id))?,
             timestamp: crate::time::now(),
             kind: "OUTCOME".into(),
             title,
@@ -263,8 +262,7 @@ impl Memory {
 
         let _lock = self.lock()?;
         let file = self.priors()?;
-        let title = gate::fold(&new.title);
-        if let Some(p) = file.entries.iter().find(|p| p.superseded_by().is_none() && gate::fold(&p.title) == title) {
+        if let Some(p) = file.entries.iter().find(|p| p.superseded_by().is_none() && gate::same_folded(&p.title, &new.title)) {
             bail!("refused: a prior with this title already exists: {} ({})", p.id, p.title);
         }
         new.number = file.next_number();

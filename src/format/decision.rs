@@ -1,7 +1,7 @@
 //! DECISION_LOG.md: append-only decisions (SPEC §2).
 
 use super::fields::{self, Body};
-use super::{Span, Text, content_of, sha256_hex, split_entries};
+use super::{Span, Text, content_of, sha256_hex};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -62,97 +62,132 @@ pub fn referenced_ids(value: &str) -> Vec<String> {
 /// The fields the cheap scan reads.
 const KEY_FIELDS: [&str; 7] = ["ID", "Type", "Title", "Timestamp", "Date", "Supersedes", "Refs"];
 
-/// Key fields read without walking every line: `\n**` hits are the only field candidates.
-/// Exact when the entry has no code fence and every key field fits on its own line (the
-/// canonical form); returns None otherwise, and the caller does the full parse.
-fn scan_keys(raw: &str) -> Option<([Option<&str>; 7], bool)> {
-    use memchr::memmem;
-    use std::sync::OnceLock;
-    static FINDERS: OnceLock<[memmem::Finder<'static>; 4]> = OnceLock::new();
-    let [ticks, tildes, sep, field] = FINDERS.get_or_init(|| {
-        [memmem::Finder::new("```"), memmem::Finder::new("~~~"), memmem::Finder::new("\n---"), memmem::Finder::new("\n**")]
-    });
-    let bytes = raw.as_bytes();
-    if ticks.find(bytes).is_some() || tildes.find(bytes).is_some() {
-        return None;
-    }
-    let line_at = |at: usize| -> &str {
-        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(raw.len(), |i| at + i + 1);
-        &raw[at..end]
-    };
-    let (mut end, mut separated) = (raw.len(), false);
-    for pos in sep.find_iter(bytes) {
-        if fields::is_separator(fields::strip_eol(line_at(pos + 1))) {
-            (end, separated) = (pos + 1, true);
-            break;
+/// The key fields of one entry as the quick walk read them, and whether a `---` closed it.
+type Keys<'a> = ([Option<&'a str>; 7], bool);
+
+/// An entry while the walk is inside it.
+struct Open<'a> {
+    span: Span,
+    keys: Keys<'a>,
+    exact: bool,
+    /// The last field line was a key field: until the next field line only blank lines may
+    /// follow, or the value runs over several lines.
+    open_key: bool,
+    fence: fields::Fence,
+}
+
+/// One walk over the lines of the whole log: where each entry starts and ends, its line, and
+/// its key fields. Only lines starting with `#`, `*`, `-`, a space, a backtick or a tilde are
+/// looked at (and, right after a key field, any line). It reads fields exactly as the full
+/// parse does (field lines inside code fences are text, the first `---` outside a fence ends
+/// the fields); an entry's keys are None where the quick reading could be wrong (a key whose
+/// value runs over several lines), and the caller parses that entry in full.
+fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut cur: Option<Open> = None;
+    fn close<'a>(cur: Option<Open<'a>>, end: usize, out: &mut Vec<(Span, Option<Keys<'a>>)>) {
+        if let Some(mut o) = cur {
+            o.span.end = end;
+            out.push((o.span, o.exact.then_some(o.keys)));
         }
     }
-    let body = &raw[..end];
-    let mut found: [Option<&str>; 7] = [None; 7];
-    // After a key field's line, only blank lines may come before the next field line;
-    // anything else makes its value multi-line.
-    let mut open_key: Option<usize> = None;
-    for pos in field.find_iter(&bytes[..end]) {
-        let start = pos + 1;
-        let line = line_at(start);
-        let Some((name, rest)) = fields::parse_field_line(fields::strip_eol(line)) else { continue };
-        if let Some(after) = open_key.take() {
-            if !body[after..start].trim().is_empty() {
-                return None;
+    let (mut at, mut line_no) = (0usize, 1usize);
+    let newlines = memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).chain((bytes.last() != Some(&b'\n')).then_some(bytes.len()));
+    for next in newlines {
+        let (start, n) = (at, line_no);
+        (at, line_no) = (next, line_no + 1);
+        if start >= next {
+            continue;
+        }
+        let first = bytes[start];
+        if first == b'#' {
+            let line = fields::strip_eol(&text[start..next]);
+            if is_heading(line) {
+                close(cur.take(), start, &mut out);
+                let span = Span { start, end: text.len(), line: n };
+                cur = Some(Open { span, keys: ([None; 7], false), exact: true, open_key: false, fence: Default::default() });
+                continue;
             }
         }
-        if let Some(k) = KEY_FIELDS.iter().position(|k| k.eq_ignore_ascii_case(name)) {
-            if found[k].is_none() {
-                if rest.trim().is_empty() {
-                    return None;
+        let Some(o) = cur.as_mut() else { continue };
+        if !o.exact || o.keys.1 || !(o.open_key || matches!(first, b'*' | b'-' | b' ' | b'`' | b'~' | b'#')) {
+            continue;
+        }
+        let line = fields::strip_eol(&text[start..next]);
+        let in_fence = if matches!(first, b' ' | b'`' | b'~') { o.fence.feed(line) } else { o.fence.is_open() };
+        if !in_fence {
+            if first == b'*' {
+                if let Some((name, rest)) = fields::parse_field_line(line) {
+                    o.open_key = false;
+                    if let Some(k) = KEY_FIELDS.iter().position(|k| k.eq_ignore_ascii_case(name)) {
+                        if o.keys.0[k].is_none() {
+                            if rest.trim().is_empty() {
+                                o.exact = false;
+                            }
+                            o.keys.0[k] = Some(rest.trim_end());
+                            o.open_key = true;
+                        }
+                    }
+                    continue;
                 }
-                found[k] = Some(rest.trim_end());
-                open_key = Some(start + line.len());
+            }
+            if first == b'-' && fields::is_separator(line) {
+                o.keys.1 = true;
+                continue;
             }
         }
-    }
-    if let Some(after) = open_key {
-        if !body[after.min(end)..].trim().is_empty() {
-            return None;
+        if o.open_key && !line.trim().is_empty() {
+            o.exact = false;
         }
     }
-    Some((found, separated))
+    close(cur.take(), text.len(), &mut out);
+    out
 }
 
 impl Decision {
-    fn parse(text: &str, span: Span) -> Decision {
+    fn parse(text: &str, span: Span, keys: Option<Keys<'_>>) -> Decision {
         let raw = &text[span.start..span.end];
-        let head = fields::strip_eol(raw.split_inclusive('\n').next().unwrap_or(""));
+        let head = fields::strip_eol(&raw[..memchr::memchr(b'\n', raw.as_bytes()).map_or(raw.len(), |i| i + 1)]);
         let head_text = fields::heading(head, 2).map(|(_, t)| t).unwrap_or("");
         let after = head_text[8.min(head_text.len())..].trim_start_matches(':').trim();
         let body = OnceCell::new();
-        let (keys, separated): ([Option<String>; 7], bool) = match scan_keys(raw) {
-            Some((found, separated)) => (found.map(|v| v.map(str::to_string)), separated),
+        let (keys, separated) = match keys {
+            Some(k) => k,
             None => {
-                let b = parse_full(raw, span.line);
+                let b = body.get_or_init(|| parse_full(raw, span.line));
+                // Copy the keys out: `body` is moved into the entry below.
                 let keys = KEY_FIELDS.map(|k| b.get(k).map(str::to_string));
                 let separated = b.separated;
-                let _ = body.set(b);
-                (keys, separated)
+                return Decision::build(raw, span, after, keys.each_ref().map(|k| k.as_deref()), separated, body);
             }
         };
+        Decision::build(raw, span, after, keys, separated, body)
+    }
+
+    fn build(raw: &str, span: Span, after: &str, keys: [Option<&str>; 7], separated: bool, body: OnceCell<Body>) -> Decision {
         let [id, kind, title, ts, date, supersedes, refs] = keys;
         // `## Decision: <timestamp>` is canonical; `## Decision: <title>` with a Timestamp
         // field is the older form.
-        let (timestamp, heading_title) = if crate::time::starts_with_date(after) {
-            (after.to_string(), None)
-        } else {
-            (ts.or(date).unwrap_or_default(), Some(after))
-        };
-        let title = title
-            .or_else(|| heading_title.filter(|t| !t.is_empty()).map(str::to_string))
-            .unwrap_or_default();
-        let kind = kind.map(|k| k.trim().to_string()).unwrap_or_default();
-        let (id, id_derived) = match id.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()) {
-            Some(id) => (id, false),
+        let (timestamp, heading_title) =
+            if crate::time::starts_with_date(after) { (after, None) } else { (ts.or(date).unwrap_or_default(), Some(after)) };
+        let title = title.or_else(|| heading_title.filter(|t| !t.is_empty())).unwrap_or_default();
+        let (id, id_derived) = match id.map(str::trim).filter(|s| !s.is_empty()) {
+            Some(id) => (id.to_string(), false),
             None => (derived_id(raw), true),
         };
-        Decision { span, id, id_derived, timestamp, title, kind, supersedes, refs, separated, body }
+        Decision {
+            span,
+            id,
+            id_derived,
+            timestamp: timestamp.to_string(),
+            title: title.to_string(),
+            kind: kind.map(str::trim).unwrap_or_default().to_string(),
+            supersedes: supersedes.map(str::to_string),
+            refs: refs.map(str::to_string),
+            separated,
+            body,
+        }
     }
 
     /// The entry exactly as it stands in the file.
@@ -188,8 +223,7 @@ pub fn derived_id(raw: &str) -> String {
 
 impl DecisionLog {
     pub fn parse(text: Text) -> DecisionLog {
-        let spans = split_entries(text.as_str(), is_heading);
-        let entries: Vec<Decision> = spans.into_iter().map(|s| Decision::parse(text.as_str(), s)).collect();
+        let entries: Vec<Decision> = scan(text.as_str()).into_iter().map(|(span, keys)| Decision::parse(text.as_str(), span, keys)).collect();
         let mut log = DecisionLog { text, entries, ..Default::default() };
         log.link();
         log
@@ -200,14 +234,24 @@ impl DecisionLog {
             // First occurrence wins; `verify` reports duplicates.
             self.by_id.entry(e.id.clone()).or_insert(i);
         }
-        // Older logs refer to entries by heading timestamp; let those resolve too.
-        let mut by_ts: HashMap<&str, usize> = HashMap::new();
-        for (i, e) in self.entries.iter().enumerate() {
-            if !e.timestamp.is_empty() {
-                by_ts.entry(e.timestamp.as_str()).or_insert(i);
+        // Older logs refer to entries by heading timestamp; that map is built only when some
+        // reference is not an ID (most logs never need it).
+        let mut by_ts: Option<HashMap<&str, usize>> = None;
+        let mut resolve = |r: &str| -> Option<usize> {
+            if let Some(&i) = self.by_id.get(r) {
+                return Some(i);
             }
-        }
-        let resolve = |r: &str| self.by_id.get(r).or_else(|| by_ts.get(r)).copied();
+            let map = by_ts.get_or_insert_with(|| {
+                let mut m = HashMap::new();
+                for (i, e) in self.entries.iter().enumerate() {
+                    if !e.timestamp.is_empty() {
+                        m.entry(e.timestamp.as_str()).or_insert(i);
+                    }
+                }
+                m
+            });
+            map.get(r).copied()
+        };
         let mut superseded_by = HashMap::new();
         let mut outcomes: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, e) in self.entries.iter().enumerate() {
@@ -253,6 +297,11 @@ impl DecisionLog {
             [] => Err(FindError::NotFound),
             many => Err(FindError::Ambiguous(many.iter().map(|&i| self.entries[i].id.clone()).collect())),
         }
+    }
+
+    /// Whether an entry has exactly this ID (a hash lookup: new IDs are checked against it).
+    pub fn has_id(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
     }
 
     pub fn superseded_by(&self, i: usize) -> Option<&Decision> {
@@ -346,6 +395,7 @@ impl NewDecision {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::split_entries;
 
     fn sample() -> NewDecision {
         NewDecision {
@@ -393,7 +443,8 @@ mod tests {
         assert_eq!(log.entries[1].title, "Second");
     }
 
-    /// The cheap key scan must agree with the full parse wherever it answers.
+    /// The quick walk must agree with the full parse wherever it answers, and find the same
+    /// entries as `split_entries`.
     #[test]
     fn key_scan_agrees_with_full_parse() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -401,23 +452,68 @@ mod tests {
         if let Ok(t) = std::fs::read_to_string(root.join("../shared/fixtures/zero-operators-memory/DECISION_LOG.md")) {
             texts.push(t);
         }
-        texts.push("## Decision: 2026-01-01T00:00:00Z\n**Title:** two\nlines\n**ID:** D-1\n".into());
-        texts.push("## Decision: 2026-01-01T00:00:00Z\n**Title:** t\n\n**Type:** X\n\nprose\n\n---\n**Refs:** after\n".into());
+        // Real decision records (with fences, lists, headings and rules in their text), written
+        // the way `zo decide` writes them.
+        if let Ok(corpus) = std::fs::read_to_string(root.join("../shared/eval/adr-corpus.jsonl")) {
+            let mut log = String::new();
+            for (i, line) in corpus.lines().enumerate() {
+                let r: serde_json::Value = serde_json::from_str(line).unwrap();
+                let d = NewDecision {
+                    id: format!("D-{i:08x}"),
+                    timestamp: "2026-01-01T00:00:00Z".into(),
+                    kind: "ARCHITECTURE".into(),
+                    title: r["title"].as_str().unwrap().into(),
+                    decision: r["body"].as_str().unwrap().into(),
+                    rationale: "from the corpus".into(),
+                    ..Default::default()
+                };
+                log.push_str(&d.render());
+            }
+            texts.push(log);
+        }
+        let e = "## Decision: 2026-01-01T00:00:00Z\n";
+        // (text, whether the walk should answer for its first entry)
+        let cases: Vec<(String, Option<bool>)> = vec![
+            (format!("{e}**Title:** two\nlines\n**ID:** D-1\n"), Some(false)),
+            // Prose after a key field belongs to its value.
+            (format!("{e}**Title:** t\n\n**Type:** X\n\nprose\n\n---\n**Refs:** after\n"), Some(false)),
+            (format!("{e}**Title:** t\n\n**Decision:** X\n\nprose\n\n---\n**Refs:** after\n"), Some(true)),
+            // Backticks inside a line are no fence.
+            (format!("{e}**ID:** D-2\n**Title:** uses ``` inline\n\n**Decision:** a ```b``` c\n---\n"), Some(true)),
+            // A field line or a `---` inside a fence is text; the keys after the fence count.
+            (format!("{e}**ID:** D-3\n**Decision:** x\n   ~~~\n**Type:** in a fence\n---\n   ~~~\n**Type:** real\n---\n"), Some(true)),
+            (format!("{e}**Decision:** x\n```sh\n**Refs:** no\n```\n**Refs:** D-9\n"), Some(true)),
+            // An unclosed fence runs to the end of the entry, but not into the next one.
+            (format!("{e}**Decision:** x\n```\n**ID:** hidden\n{e}**ID:** D-4\n"), Some(true)),
+            // A key whose value starts on the next line, or runs into a fence.
+            (format!("{e}**Title:**\n  t\n"), Some(false)),
+            (format!("{e}**Title:** t\n```\ncode\n```\n"), Some(false)),
+            (format!("{e}\r\n**ID:** D-5\r\n**Title:** crlf\r\n---\r\n"), Some(true)),
+            ("no heading at all\n**ID:** D-6\n".into(), None),
+        ];
+        texts.extend(cases.iter().map(|(t, _)| t.clone()));
         let mut scanned = 0;
-        for text in texts {
-            let log = DecisionLog::parse(Text::new(text));
-            for (i, e) in log.entries.iter().enumerate() {
-                let raw = e.raw(&log);
-                let full = parse_full(raw, e.span.line);
-                if let Some((found, separated)) = scan_keys(raw) {
+        for text in &texts {
+            let walked = scan(text);
+            let spans = split_entries(text, is_heading);
+            assert_eq!(walked.iter().map(|(s, _)| (s.start, s.end, s.line)).collect::<Vec<_>>(), spans.iter().map(|s| (s.start, s.end, s.line)).collect::<Vec<_>>());
+            let log = DecisionLog::parse(Text::new(text.clone()));
+            for (i, (span, keys)) in walked.iter().enumerate() {
+                let raw = &text[span.start..span.end];
+                let full = parse_full(raw, span.line);
+                if let Some((found, separated)) = keys {
                     scanned += 1;
-                    assert_eq!(separated, full.separated, "{raw}");
+                    assert_eq!(*separated, full.separated, "{raw}");
                     for (k, v) in KEY_FIELDS.iter().zip(found) {
-                        assert_eq!(v, full.get(k), "{k} in {raw}");
+                        assert_eq!(*v, full.get(k), "{k} in {raw}");
                     }
                 }
                 assert_eq!(log.field(i, "Title").unwrap_or(""), full.get("Title").unwrap_or(""));
+                assert_eq!(log.entries[i].title, full.get("Title").unwrap_or(&log.entries[i].title).to_string());
             }
+        }
+        for (text, answers) in &cases {
+            assert_eq!(scan(text).first().map(|(_, k)| k.is_some()), *answers, "{text}");
         }
         assert!(scanned > 10);
     }

@@ -57,6 +57,11 @@ pub fn is_separator(line: &str) -> bool {
     t.len() >= 3 && t.bytes().all(|b| b == b'-')
 }
 
+/// Whether a line opens or closes a code fence.
+pub fn is_fence(line: &str) -> bool {
+    fence_marker(line).is_some()
+}
+
 /// A fence delimiter (≤ 3 spaces, then ``` or ~~~): (char, run length, info string).
 fn fence_marker(line: &str) -> Option<(u8, usize, &str)> {
     let indent = line.bytes().take_while(|&b| b == b' ').count();
