@@ -18,7 +18,13 @@ impl Repo {
     /// The repository containing `dir`, if any. Errors opening it read as "no repository":
     /// git is optional for every command that only needs the files.
     pub fn discover(dir: &Path) -> Option<Repo> {
-        gix::discover(dir).ok().map(|repo| Repo { repo })
+        let mut repo = gix::discover(dir).ok()?;
+        // Compare nanoseconds of mtimes, as git built with USE_NSEC (the usual build) does.
+        // gix does not by default on Linux, so every file written in the same second as the
+        // git index counts as "racily clean" and is hashed on each status: all 15 MB of a
+        // 10,000-decision log, on every `zo status`, until something rewrites the index.
+        let _ = repo.config_snapshot_mut().set_value(&gix::config::tree::gitoxide::Core::USE_NSEC, "true");
+        Some(Repo { repo })
     }
 
     pub fn workdir(&self) -> Option<&Path> {

@@ -1,7 +1,7 @@
 //! The memory of one project: loading each file kind, and every write, through the lock, the
 //! gate and the atomic write. Commands call this; nothing else writes memory files.
 
-use crate::format::decision::{DecisionLog, FindError, NewDecision};
+use crate::format::decision::{self, DecisionLog, FindError, NewDecision};
 use crate::format::fields::{self, normalize_value};
 use crate::format::prior::{self, NewPrior, PriorsFile};
 use crate::format::session::SessionFile;
@@ -169,7 +169,16 @@ impl Memory {
         gate::secrets(&check, allow_secret)?;
 
         let _lock = self.lock()?;
-        let log = self.decisions()?;
+        let text = self.read(&self.layout.decision_log())?;
+        if new.supersedes.is_empty() && !decision::may_hold_title(text.as_str(), &new.title) {
+            // No entry can have this title, so there is no duplicate to look for and the log
+            // need not be parsed: a 10,000-entry log appends in the time its copy takes.
+            new.id = gate::new_id("D", |id| decision::mentions(text.as_str(), id))?;
+            new.timestamp = crate::time::now();
+            self.append_decision(&text, decision::last_separated(text.as_str()), &new, limits)?;
+            return Ok(new);
+        }
+        let log = DecisionLog::parse(text);
         let file = self.layout.show(&self.layout.decision_log());
         if !new.supersedes.is_empty() {
             let i = log.find(&new.supersedes).map_err(|e| find_error(e, &new.supersedes, &file))?;
@@ -186,7 +195,7 @@ impl Memory {
         }
         new.id = gate::new_id("D", |id| log.has_id(id))?;
         new.timestamp = crate::time::now();
-        self.append_decision(&log, &new, limits)?;
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(new)
     }
 
@@ -220,15 +229,16 @@ impl Memory {
             outcome: text,
             ..Default::default()
         };
-        self.append_decision(&log, &new, limits)?;
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(new)
     }
 
-    fn append_decision(&self, log: &DecisionLog, new: &NewDecision, limits: Limits) -> Result<()> {
+    /// Append `new` to the log `text` (whose last entry closed with `---` or not).
+    fn append_decision(&self, text: &Text, last_separated: Option<bool>, new: &NewDecision, limits: Limits) -> Result<()> {
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
-        let joint = if log.text.as_str().is_empty() { "" } else { log.text.joint(log.last_separated()) };
-        let parts = log.text.appended_parts(&format!("{joint}{entry}"));
+        let joint = if text.as_str().is_empty() { "" } else { text.joint(last_separated) };
+        let parts = text.appended_parts(&format!("{joint}{entry}"));
         fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])
     }
 

@@ -172,6 +172,7 @@ fn refused_writes_leave_the_files_untouched() {
     let before = r.read(r.log_path());
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec!["--title".into(), "Existing".into(), "--decision".into(), "the  same\ntext".into()], id.as_str()),
+        (vec!["--title".into(), "EXISTING".into(), "--decision".into(), "The same text".into()], id.as_str()),
         (vec!["--title".into(), "t".repeat(201), "--decision".into(), "x".into()], "200"),
         (vec!["--title".into(), "big".into(), "--decision".into(), "x".repeat(70_000)], "limit"),
         (vec!["--title".into(), "   ".into(), "--decision".into(), "x".into()], "empty"),

@@ -96,6 +96,9 @@ pub fn repo_with_log(n: usize, records: &[Record]) -> (Option<tempfile::TempDir>
     std::fs::write(d.join(".zo/memory/DECISION_LOG.md"), &log).unwrap();
     git(d, &["add", "-A"]);
     git(d, &["commit", "-q", "-m", "bench"]);
+    // Flush the setup's writes now, so the kernel writing them back does not land in the
+    // first command measured.
+    let _ = std::process::Command::new("sync").status();
     (keep, path, log.len())
 }
 

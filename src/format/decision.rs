@@ -145,6 +145,44 @@ fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
     out
 }
 
+/// Whether some entry could have this title, case and runs of whitespace aside: one search of
+/// the raw text, so that `decide` parses a large log only when a duplicate is possible. A
+/// title that is there is always found (a title is the rest of its `**Title:**` or heading
+/// line, and a value running on is only whitespace and zo's escapes away); a hit that is not
+/// really the same title is sorted out by the full check that follows.
+pub fn may_hold_title(text: &str, title: &str) -> bool {
+    let words: Vec<String> = title.split_whitespace().map(regex::escape).collect();
+    // Letters whose lowercase is two characters fold differently in a case-blind search.
+    if words.is_empty() || title.contains(['\u{130}', '\u{307}']) {
+        return true;
+    }
+    let pattern = format!(r"(?im){}\s*$", words.join(r"\s+\\*"));
+    regex::Regex::new(&pattern).map_or(true, |re| re.is_match(text))
+}
+
+/// Whether `id` appears anywhere in the log: how `decide` checks a new random ID without
+/// parsing (stricter than needed; an ID derived from an entry's text is not in it, and a
+/// 32-bit collision with one of those is as likely as one between two clones).
+pub fn mentions(text: &str, id: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), id.as_bytes()).is_some()
+}
+
+/// Whether the log's last entry closed with a `---` (None when it has no entries), reading
+/// only that entry.
+pub fn last_separated(text: &str) -> Option<bool> {
+    let bytes = text.as_bytes();
+    let at_start = bytes.starts_with(b"##").then_some(0);
+    let start = memchr::memmem::rfind_iter(bytes, b"\n##").map(|p| p + 1).chain(at_start).find(|&p| {
+        let end = memchr::memchr(b'\n', &bytes[p..]).map_or(text.len(), |i| p + i + 1);
+        is_heading(fields::strip_eol(&text[p..end]))
+    })?;
+    let (span, keys) = scan(&text[start..]).into_iter().next()?;
+    Some(match keys {
+        Some((_, separated)) => separated,
+        None => parse_full(&text[start..], span.line).separated,
+    })
+}
+
 impl Decision {
     fn parse(text: &str, span: Span, keys: Option<Keys<'_>>) -> Decision {
         let raw = &text[span.start..span.end];
@@ -515,7 +553,40 @@ mod tests {
         for (text, answers) in &cases {
             assert_eq!(scan(text).first().map(|(_, k)| k.is_some()), *answers, "{text}");
         }
+        // What `decide` reads without parsing agrees with the parsed log, and every title of
+        // every entry is found by the quick search, under any change of case or spacing.
+        for text in &texts {
+            let log = DecisionLog::parse(Text::new(text.clone()));
+            assert_eq!(last_separated(text), log.last_separated(), "{text}");
+            for e in &log.entries {
+                assert!(may_hold_title(text, &e.title), "{:?}", e.title);
+                let shouted: String = e.title.split_whitespace().map(|w| w.to_uppercase()).collect::<Vec<_>>().join("  \t");
+                assert!(may_hold_title(text, &shouted), "{shouted:?}");
+                assert!(mentions(text, &e.id) || e.id_derived);
+            }
+        }
         assert!(scanned > 10);
+    }
+
+    #[test]
+    fn quick_title_search_finds_titles_and_only_whole_ones() {
+        let mut d = sample();
+        d.title = "Bench decision 17".into();
+        d.decision = "## a heading\n**Title:** not this".into();
+        let text = d.render();
+        assert!(may_hold_title(&text, "bench   DECISION 17"));
+        assert!(!may_hold_title(&text, "bench decision 1"), "a prefix is another title");
+        assert!(!may_hold_title(&text, "decision 17 bench"));
+        // A title that runs over lines, the second escaped because it looks like a heading.
+        let multi = "## Decision: 2026-01-01T00:00:00Z\n**Title:** first part\n\\## second part\n---\n";
+        let log = DecisionLog::parse(Text::new(multi.into()));
+        assert_eq!(log.entries[0].title, "first part\n## second part");
+        assert!(may_hold_title(multi, "first part ## second part"));
+        // The older form: the title in the heading.
+        assert!(may_hold_title("## Decision: Use Postgres\n**Date:** 2024-01-01\n", "use postgres"));
+        assert!(may_hold_title("", "\u{130}stanbul"), "unsure: say maybe");
+        assert_eq!(last_separated(""), None);
+        assert_eq!(last_separated("# DECISION_LOG\n\n---\n"), None);
     }
 
     #[test]
