@@ -1,5 +1,8 @@
 //! zo: a project's memory in its own git repository. See ARCHITECTURE.md for the map.
 
+// Nested `if let` reads as "find it, then check it" throughout; let chains are not clearer.
+#![allow(clippy::collapsible_if)]
+
 pub mod cli;
 pub mod cmd;
 pub mod config;

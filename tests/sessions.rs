@@ -235,10 +235,8 @@ fn end_to_end_across_machines() {
     git(world.path(), &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
     let a = world.path().join("a");
     git(world.path(), &["clone", "-q", remote.to_str().unwrap(), a.to_str().unwrap()]);
-    for d in [&a] {
-        git(d, &["config", "user.email", "a@example.com"]);
-        git(d, &["config", "user.name", "A"]);
-    }
+    git(&a, &["config", "user.email", "a@example.com"]);
+    git(&a, &["config", "user.name", "A"]);
     zo(&a, &["init", "--project", "shared"]);
     zo(&a, &["session", "start", "--agent", "claude"]);
     let pg = zo(&a, &["decide", "--title", "Store orders in PostgreSQL", "--decision", "Orders live in PostgreSQL 16 with JSONB line items", "--rationale", "Relational integrity for payments"]).stdout.trim().to_string();

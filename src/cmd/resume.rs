@@ -66,7 +66,7 @@ fn split_merged_sessions(ctx: &Ctx, memory: &Memory) -> Result<()> {
             let next = crate::session::next_number(memory)?;
             let date = piece.lines().next().and_then(|l| l.rsplit(' ').next()).filter(|d| crate::time::starts_with_date(d)).unwrap_or(&name[12..22]);
             let new_name = format!("session-{next:03}-{date}.md");
-            let body = piece.splitn(2, '\n').nth(1).unwrap_or("");
+            let body = piece.split_once('\n').map_or("", |(_, b)| b);
             fsio::write_atomic(&dir.join(&new_name), format!("# Session {next:03} — {date}\n{}", body).as_bytes())?;
             ctx.note(format!("{name} held two sessions (merged from two machines); the second is now {new_name}"));
         }

@@ -610,7 +610,7 @@ mod tests {
         assert_eq!(log.status(0), "superseded");
         assert_eq!(log.superseded_by(0).unwrap().id, "D-00000002");
         assert_eq!(log.latest_outcome(1), Some("shipped"));
-        assert_eq!(log.find("d-0000000").is_err(), true);
+        assert!(log.find("d-0000000").is_err());
         assert_eq!(log.find("D-7f3a").unwrap(), 0);
     }
 }
