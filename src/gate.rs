@@ -87,16 +87,6 @@ pub fn secrets(fields: &[(&str, &str)], allow: bool) -> Result<()> {
     Ok(())
 }
 
-/// Whether two texts are the same once case and runs of whitespace are ignored: duplicate
-/// detection. Compares without allocating, since it runs against every entry of a large log.
-pub fn same_folded(a: &str, b: &str) -> bool {
-    fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
-        s.split_whitespace()
-            .enumerate()
-            .flat_map(|(i, w)| (i > 0).then_some(' ').into_iter().chain(w.chars().flat_map(char::to_lowercase)))
-    }
-    folded(a).eq(folded(b))
-}
 
 /// A fresh random ID, `<prefix>-` and 8 hex digits, not in `taken`. Random rather than a
 /// counter so clones can append concurrently without coordination; checked under the lock
@@ -116,15 +106,6 @@ pub fn new_id(prefix: &str, taken: impl Fn(&str) -> bool) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn folding_ignores_case_and_whitespace_runs_only() {
-        assert!(same_folded("Use  Hono\tfor the API ", "use hono FOR the\napi"));
-        assert!(same_folded("", "  "));
-        assert!(!same_folded("Use Hono", "Use Honor"));
-        assert!(!same_folded("a b", "ab"));
-        assert!(same_folded("ÉTÉ Straße", "été straße"));
-    }
 
     #[test]
     fn secrets_are_refused_and_prose_is_not() {

@@ -6,7 +6,7 @@ use crate::format::fields::{self, normalize_value};
 use crate::format::prior::{self, NewPrior, PriorsFile};
 use crate::format::session::SessionFile;
 use crate::format::state::State;
-use crate::format::Text;
+use crate::format::{Text, same_folded};
 use crate::fsio::{self, Lock};
 use crate::gate::{self, Limits};
 use crate::layout::Layout;
@@ -185,10 +185,10 @@ impl Memory {
             new.supersedes = log.entries[i].id.clone();
         }
         for (i, e) in log.entries.iter().enumerate() {
-            if gate::same_folded(&e.title, &new.title)
+            if same_folded(&e.title, &new.title)
                 && log.status(i) == "active"
                 && !e.is_outcome()
-                && gate::same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision)
+                && same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision)
             {
                 bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
             }
@@ -213,7 +213,7 @@ impl Memory {
         if target.is_outcome() {
             bail!("{} is itself an OUTCOME entry; name the decision it refers to", target.id);
         }
-        if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| gate::same_folded(o, &text)) {
+        if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| same_folded(o, &text)) {
             bail!("refused: that outcome is already recorded for {}", target.id);
         }
         let mut title = format!("Outcome: {}", target.title);
@@ -272,7 +272,7 @@ impl Memory {
 
         let _lock = self.lock()?;
         let file = self.priors()?;
-        if let Some(p) = file.entries.iter().find(|p| p.superseded_by().is_none() && gate::same_folded(&p.title, &new.title)) {
+        if let Some(p) = file.entries.iter().find(|p| p.superseded_by().is_none() && same_folded(&p.title, &new.title)) {
             bail!("refused: a prior with this title already exists: {} ({})", p.id, p.title);
         }
         new.number = file.next_number();

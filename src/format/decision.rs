@@ -1,7 +1,7 @@
 //! DECISION_LOG.md: append-only decisions (SPEC §2).
 
 use super::fields::{self, Body};
-use super::{Span, Text, content_of, sha256_hex};
+use super::{Span, Text, content_of, same_folded, sha256_hex};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -145,19 +145,62 @@ fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
     out
 }
 
-/// Whether some entry could have this title, case and runs of whitespace aside: one search of
-/// the raw text, so that `decide` parses a large log only when a duplicate is possible. A
-/// title that is there is always found (a title is the rest of its `**Title:**` or heading
-/// line, and a value running on is only whitespace and zo's escapes away); a hit that is not
-/// really the same title is sorted out by the full check that follows.
+/// What follows `## Decision` on an entry's heading line: the timestamp, or in older logs the
+/// title.
+fn heading_text(head: &str) -> &str {
+    let text = fields::heading(head, 2).map(|(_, t)| t).unwrap_or("");
+    text[8.min(text.len())..].trim_start_matches(':').trim()
+}
+
+/// The line starting at byte `at`, without its line end.
+fn line_at(text: &str, at: usize) -> &str {
+    let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
+    fields::strip_eol(&text[at..end])
+}
+
+/// Whether some entry could have this title (compared as the duplicate check compares), without
+/// parsing the log: `decide` then parses a large log only when a duplicate is possible. A
+/// title lives on a `**Title:**` line or, in older logs, in the heading; both are found by one
+/// search for line starts. A title whose value runs on over further lines counts as a maybe;
+/// a `**Title:**` line inside a fence (not a title) can only make it say yes too often.
 pub fn may_hold_title(text: &str, title: &str) -> bool {
-    let words: Vec<String> = title.split_whitespace().map(regex::escape).collect();
-    // Letters whose lowercase is two characters fold differently in a case-blind search.
-    if words.is_empty() || title.contains(['\u{130}', '\u{307}']) {
-        return true;
+    if title.trim().is_empty() {
+        return true; // the gate refuses empty titles; do not guess about them here
     }
-    let pattern = format!(r"(?im){}\s*$", words.join(r"\s+\\*"));
-    regex::Regex::new(&pattern).map_or(true, |re| re.is_match(text))
+    let bytes = text.as_bytes();
+    // Lines that start with `prefix` (given with the line end before it).
+    let starts = |prefix: &'static [u8]| {
+        let first = bytes.starts_with(&prefix[1..]).then_some(0);
+        first.into_iter().chain(memchr::memmem::find_iter(bytes, prefix).map(|p| p + 1))
+    };
+    for at in starts(b"\n**") {
+        if !bytes.get(at + 2..at + 7).is_some_and(|w| w.eq_ignore_ascii_case(b"title")) {
+            continue;
+        }
+        let line = line_at(text, at);
+        let Some((name, rest)) = fields::parse_field_line(line) else { continue };
+        if name.eq_ignore_ascii_case("Title") && (same_folded(rest, title) || !value_ends_with_line(text, at + line.len())) {
+            return true;
+        }
+    }
+    starts(b"\n##").any(|at| {
+        let line = line_at(text, at);
+        is_heading(line) && same_folded(heading_text(line), title)
+    })
+}
+
+/// Whether a field value whose first line ends at byte `end` stops there: the next line that
+/// is not blank is a field line, a `---`, an entry heading, or there is none.
+fn value_ends_with_line(text: &str, end: usize) -> bool {
+    let mut at = end + usize::from(text[end..].starts_with("\r\n")) + 1;
+    while at < text.len() {
+        let line = line_at(text, at);
+        if !line.trim().is_empty() {
+            return fields::parse_field_line(line).is_some() || fields::is_separator(line) || is_heading(line);
+        }
+        at += line.len() + 1 + usize::from(text[at + line.len()..].starts_with("\r\n"));
+    }
+    true
 }
 
 /// Whether `id` appears anywhere in the log: how `decide` checks a new random ID without
@@ -173,8 +216,7 @@ pub fn last_separated(text: &str) -> Option<bool> {
     let bytes = text.as_bytes();
     let at_start = bytes.starts_with(b"##").then_some(0);
     let start = memchr::memmem::rfind_iter(bytes, b"\n##").map(|p| p + 1).chain(at_start).find(|&p| {
-        let end = memchr::memchr(b'\n', &bytes[p..]).map_or(text.len(), |i| p + i + 1);
-        is_heading(fields::strip_eol(&text[p..end]))
+        is_heading(line_at(text, p))
     })?;
     let (span, keys) = scan(&text[start..]).into_iter().next()?;
     Some(match keys {
@@ -186,9 +228,7 @@ pub fn last_separated(text: &str) -> Option<bool> {
 impl Decision {
     fn parse(text: &str, span: Span, keys: Option<Keys<'_>>) -> Decision {
         let raw = &text[span.start..span.end];
-        let head = fields::strip_eol(&raw[..memchr::memchr(b'\n', raw.as_bytes()).map_or(raw.len(), |i| i + 1)]);
-        let head_text = fields::heading(head, 2).map(|(_, t)| t).unwrap_or("");
-        let after = head_text[8.min(head_text.len())..].trim_start_matches(':').trim();
+        let after = heading_text(line_at(raw, 0));
         let body = OnceCell::new();
         let (keys, separated) = match keys {
             Some(k) => k,
@@ -584,7 +624,9 @@ mod tests {
         assert!(may_hold_title(multi, "first part ## second part"));
         // The older form: the title in the heading.
         assert!(may_hold_title("## Decision: Use Postgres\n**Date:** 2024-01-01\n", "use postgres"));
-        assert!(may_hold_title("", "\u{130}stanbul"), "unsure: say maybe");
+        assert!(!may_hold_title("", "anything"));
+        // A title that starts on the line after its field name.
+        assert!(may_hold_title("## Decision: 2026-01-01T00:00:00Z\n**Title:**\nlater\n", "other"));
         assert_eq!(last_separated(""), None);
         assert_eq!(last_separated("# DECISION_LOG\n\n---\n"), None);
     }

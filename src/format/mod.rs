@@ -165,8 +165,33 @@ pub fn content_of(raw: &str) -> String {
     raw[..end].replace("\r\n", "\n").trim_end().to_string()
 }
 
+/// Whether two texts are the same once case and runs of whitespace are ignored: duplicate
+/// detection. Compares without allocating, since it runs against every entry of a large log.
+pub fn same_folded(a: &str, b: &str) -> bool {
+    fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
+        s.split_whitespace()
+            .enumerate()
+            .flat_map(|(i, w)| (i > 0).then_some(' ').into_iter().chain(w.chars().flat_map(char::to_lowercase)))
+    }
+    folded(a).eq(folded(b))
+}
+
 /// Hex SHA-256 of a string.
 pub fn sha256_hex(s: &str) -> String {
     let digest = Sha256::digest(s.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_ignores_case_and_whitespace_runs_only() {
+        assert!(same_folded("Use  Hono\tfor the API ", "use hono FOR the\napi"));
+        assert!(same_folded("", "  "));
+        assert!(!same_folded("Use Hono", "Use Honor"));
+        assert!(!same_folded("a b", "ab"));
+        assert!(same_folded("ÉTÉ Straße", "été straße"));
+    }
 }
