@@ -197,6 +197,30 @@ fn refused_writes_leave_the_files_untouched() {
     assert!(e.contains("Slack"), "{e}");
 }
 
+/// `decide` looks for an existing title without parsing the log; it must still find one in
+/// hand-written memory (no IDs, other spellings) and in an older entry whose title is its
+/// heading, and still let a different title through.
+#[test]
+fn duplicates_are_found_in_hand_written_logs() {
+    let r = Repo::init();
+    let fixture = std::fs::read_to_string(util::fixture().join("DECISION_LOG.md")).unwrap();
+    let older = "## Decision: Use Postgres for storage\n**Date:** 2024-01-01\n**Decision:** Postgres, one instance.\n\n---\n";
+    r.write(r.log_path(), &format!("{fixture}\n{older}"));
+    let before = r.read(r.log_path());
+    let text = "Use Claude Code native agent teams for peer-to-peer communication + Python lifecycle wrapper that invokes `claude` CLI, captures lifecycle events, and pipes to JSONL comms logger.";
+    let e = r.fails(&["decide", "--title", "ORCHESTRATION approach —  hybrid", "--decision", text], 1);
+    assert!(e.contains("identical decision already exists") && e.contains("Orchestration approach"), "{e}");
+    let e = r.fails(&["decide", "--title", "use postgres for STORAGE", "--decision", "postgres,  one instance."], 1);
+    assert!(e.contains("identical decision already exists"), "{e}");
+    assert_eq!(r.read(r.log_path()), before);
+    // Same title, other decision: not a duplicate. Another title: appended.
+    r.ok(&["decide", "--title", "Use Postgres for storage", "--decision", "Two instances now."]);
+    r.ok(&["decide", "--title", "Orchestration approach", "--decision", text]);
+    let v = r.json(&["log", "--limit", "200"]);
+    assert_eq!(v["decisions"].as_array().unwrap().len(), 106 + 1 + 2);
+    r.ok(&["verify"]);
+}
+
 /// Run zo so that `.zo/` is not writable. As root (CI) permissions are not enforced, so drop
 /// to `nobody` with setpriv.
 fn run_unprivileged(r: &Repo, args: &[&str]) -> util::Run {
