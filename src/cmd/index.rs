@@ -13,7 +13,8 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     let note = |m: &str| ctx.note(m);
     let path = memory.layout.memory.join("index.db");
     let rebuilt = if matches!(c, IndexCommand::Rebuild) {
-        Index::rebuild(&memory.layout, "asked for by `zo index rebuild`", &note)?.1
+        // Asked for, so not worth a line on stderr; the JSON still says why.
+        Index::rebuild(&memory.layout, "asked for by `zo index rebuild`", &|_| {})?.1
     } else {
         None
     };
