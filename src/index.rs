@@ -164,27 +164,33 @@ impl Index {
         }
         {
             let _exclusive = Lock::index(&lock_path, true)?;
-            let why = match force {
-                Some(why) => Some(why.to_string()),
-                None if !path.exists() => None,
+            // Looked at again under the exclusive lock: another process may have built it.
+            enum Todo {
+                Nothing,
+                Build,
+                Rebuild(String),
+            }
+            let todo = match force {
+                Some(why) => Todo::Rebuild(why.to_string()),
+                None if !path.exists() => Todo::Build,
                 None => match Index::connect(&path).and_then(|c| schema_version(&c)) {
-                    Ok(Some(v)) if v == SCHEMA_VERSION => Some(String::new()), // built meanwhile
-                    Ok(v) => Some(format!("index schema {} is not {SCHEMA_VERSION}", v.as_deref().unwrap_or("unknown"))),
-                    Err(e) => Some(format!("index unreadable ({e:#})")),
+                    Ok(Some(v)) if v == SCHEMA_VERSION => Todo::Nothing,
+                    Ok(v) => Todo::Rebuild(format!("index schema {} is not {SCHEMA_VERSION}", v.as_deref().unwrap_or("unknown"))),
+                    Err(e) => Todo::Rebuild(format!("index unreadable ({e:#})")),
                 },
             };
-            match why.as_deref() {
-                Some("") => {}
-                Some(why) => {
-                    note(&format!("rebuilding {}: {why}", layout.show(&path)));
-                    remove_db(&path);
-                    Index::create(&path)?;
-                    rebuilt = Some(why.to_string());
-                }
-                None => {
+            match todo {
+                Todo::Nothing => {}
+                Todo::Build => {
                     note(&format!("building {}: it did not exist", layout.show(&path)));
                     Index::create(&path)?;
                     rebuilt = Some("the index did not exist".to_string());
+                }
+                Todo::Rebuild(why) => {
+                    note(&format!("rebuilding {}: {why}", layout.show(&path)));
+                    remove_db(&path);
+                    Index::create(&path)?;
+                    rebuilt = Some(why);
                 }
             }
         }
