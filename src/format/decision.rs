@@ -1,7 +1,7 @@
 //! DECISION_LOG.md: append-only decisions (SPEC §2).
 
 use super::fields::{self, Body};
-use super::{Span, Text, content_of, same_folded, sha256_hex};
+use super::{Span, Text, content_of, line_at, line_starts, same_folded, sha256_hex};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -152,12 +152,6 @@ fn heading_text(head: &str) -> &str {
     text[8.min(text.len())..].trim_start_matches(':').trim()
 }
 
-/// The line starting at byte `at`, without its line end.
-fn line_at(text: &str, at: usize) -> &str {
-    let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
-    fields::strip_eol(&text[at..end])
-}
-
 /// Whether some entry could have this title (compared as the duplicate check compares), without
 /// parsing the log: `decide` then parses a large log only when a duplicate is possible. A
 /// title lives on a `**Title:**` line or, in older logs, in the heading; both are found by one
@@ -168,12 +162,7 @@ pub fn may_hold_title(text: &str, title: &str) -> bool {
         return true; // the gate refuses empty titles; do not guess about them here
     }
     let bytes = text.as_bytes();
-    // Lines that start with `prefix` (given with the line end before it).
-    let starts = |prefix: &'static [u8]| {
-        let first = bytes.starts_with(&prefix[1..]).then_some(0);
-        first.into_iter().chain(memchr::memmem::find_iter(bytes, prefix).map(|p| p + 1))
-    };
-    for at in starts(b"\n**") {
+    for at in line_starts(text, "**") {
         if !bytes.get(at + 2..at + 7).is_some_and(|w| w.eq_ignore_ascii_case(b"title")) {
             continue;
         }
@@ -183,7 +172,7 @@ pub fn may_hold_title(text: &str, title: &str) -> bool {
             return true;
         }
     }
-    starts(b"\n##").any(|at| {
+    line_starts(text, "##").any(|at| {
         let line = line_at(text, at);
         is_heading(line) && same_folded(heading_text(line), title)
     })
@@ -192,15 +181,9 @@ pub fn may_hold_title(text: &str, title: &str) -> bool {
 /// Whether a field value whose first line ends at byte `end` stops there: the next line that
 /// is not blank is a field line, a `---`, an entry heading, or there is none.
 fn value_ends_with_line(text: &str, end: usize) -> bool {
-    let mut at = end + usize::from(text[end..].starts_with("\r\n")) + 1;
-    while at < text.len() {
-        let line = line_at(text, at);
-        if !line.trim().is_empty() {
-            return fields::parse_field_line(line).is_some() || fields::is_separator(line) || is_heading(line);
-        }
-        at += line.len() + 1 + usize::from(text[at + line.len()..].starts_with("\r\n"));
-    }
-    true
+    // The first piece is the rest of the value's own line: its line end.
+    let next = text[end..].split_inclusive('\n').skip(1).map(fields::strip_eol).find(|l| !l.trim().is_empty());
+    next.is_none_or(|l| fields::parse_field_line(l).is_some() || fields::is_separator(l) || is_heading(l))
 }
 
 /// Whether `id` appears anywhere in the log: how `decide` checks a new random ID without
@@ -229,21 +212,19 @@ impl Decision {
     fn parse(text: &str, span: Span, keys: Option<Keys<'_>>) -> Decision {
         let raw = &text[span.start..span.end];
         let after = heading_text(line_at(raw, 0));
-        let body = OnceCell::new();
-        let (keys, separated) = match keys {
-            Some(k) => k,
+        match keys {
+            Some((keys, separated)) => Decision::build(raw, span, after, keys, separated),
             None => {
-                let b = body.get_or_init(|| parse_full(raw, span.line));
-                // Copy the keys out: `body` is moved into the entry below.
-                let keys = KEY_FIELDS.map(|k| b.get(k).map(str::to_string));
-                let separated = b.separated;
-                return Decision::build(raw, span, after, keys.each_ref().map(|k| k.as_deref()), separated, body);
+                // The full parse is kept: it is what `DecisionLog::body` would compute later.
+                let body = parse_full(raw, span.line);
+                let d = Decision::build(raw, span, after, KEY_FIELDS.map(|k| body.get(k)), body.separated);
+                let _ = d.body.set(body);
+                d
             }
-        };
-        Decision::build(raw, span, after, keys, separated, body)
+        }
     }
 
-    fn build(raw: &str, span: Span, after: &str, keys: [Option<&str>; 7], separated: bool, body: OnceCell<Body>) -> Decision {
+    fn build(raw: &str, span: Span, after: &str, keys: [Option<&str>; 7], separated: bool) -> Decision {
         let [id, kind, title, ts, date, supersedes, refs] = keys;
         // `## Decision: <timestamp>` is canonical; `## Decision: <title>` with a Timestamp
         // field is the older form.
@@ -264,7 +245,7 @@ impl Decision {
             supersedes: supersedes.map(str::to_string),
             refs: refs.map(str::to_string),
             separated,
-            body,
+            body: OnceCell::new(),
         }
     }
 

@@ -121,20 +121,36 @@ pub struct Span {
     pub line: usize,
 }
 
+/// Byte offsets of the lines that start with `prefix`, in order, found without walking every
+/// line.
+pub fn line_starts<'a>(text: &'a str, prefix: &str) -> impl Iterator<Item = usize> + 'a {
+    let bytes = text.as_bytes();
+    let first = bytes.starts_with(prefix.as_bytes()).then_some(0);
+    let after_newline = memchr::memmem::Finder::new(&format!("\n{prefix}")).into_owned();
+    let mut from = 0;
+    first.into_iter().chain(std::iter::from_fn(move || {
+        let at = from + after_newline.find(&bytes[from..])? + 1;
+        from = at;
+        Some(at)
+    }))
+}
+
+/// The line starting at byte `at`, without its line end.
+pub fn line_at(text: &str, at: usize) -> &str {
+    let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
+    fields::strip_eol(&text[at..end])
+}
+
 /// Split `text` at lines for which `is_heading` holds. Returns the entries' spans; the
 /// preamble is everything before the first. Headings are recognised even inside code fences
 /// so a broken fence never hides the entries after it (zo escapes such lines when it writes).
 pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span> {
-    // Only lines starting with `##` can be headings: find them without walking every line.
     let bytes = text.as_bytes();
-    let starts = (bytes.starts_with(b"##").then_some(0))
-        .into_iter()
-        .chain(memchr::memmem::find_iter(bytes, b"\n##").map(|p| p + 1));
     let mut spans: Vec<Span> = Vec::new();
     let (mut line, mut counted) = (1, 0);
-    for start in starts {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(text.len(), |i| start + i + 1);
-        if !is_heading(fields::strip_eol(&text[start..end])) {
+    // Only lines starting with `##` can be headings.
+    for start in line_starts(text, "##") {
+        if !is_heading(line_at(text, start)) {
             continue;
         }
         line += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
