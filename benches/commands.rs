@@ -1,5 +1,5 @@
 //! `cargo bench --bench commands`: wall time of everyday commands on logs of 1,000 and 10,000
-//! decisions built from ../shared/eval/adr-corpus.jsonl. Prints a Markdown table.
+//! decisions built from tests/fixtures/adr-corpus.jsonl. Prints a Markdown table.
 //! Each command runs as a fresh process, as hooks and agents run it.
 
 mod common;

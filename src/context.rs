@@ -93,7 +93,13 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
 
     // STATE, always: its fields, and its sections when they fit (else their headings).
     let state_text = std::fs::read_to_string(layout.state()).unwrap_or_else(|_| "(no STATE.md)".into());
-    let state_text = state_text.trim_start_matches('\u{feff}');
+    let state_text = state_text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+    let placeholder = crate::templates::state_placeholder();
+    let state_text = match state_text.strip_suffix(placeholder) {
+        Some(t) if !placeholder.is_empty() => t.to_string(),
+        _ => state_text,
+    };
+    let state_text = state_text.as_str();
     let state_body = match state_text.split_once('\n') {
         Some((first, rest)) if first.starts_with("# ") => rest,
         _ => state_text,

@@ -1,5 +1,5 @@
 //! Sentence embeddings with fastembed, loaded from a local model folder, ONNX Runtime loaded
-//! dynamically (SPEC §8, ../shared/EMBEDDINGS.md). Loading costs about half a second, so only
+//! dynamically (SPEC §8, docs/EMBEDDINGS.md). Loading costs about half a second, so only
 //! commands that need semantics call `Embedder::load`; finding the files is cheap.
 
 use crate::config::Config;
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 pub const DIM: usize = 384;
 const MODEL_FILES: [&str; 5] = ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
-pub const INSTALL_HINT: &str = "scripts/install-model";
+pub const INSTALL_HINT: &str = "`zo model install`";
 
 #[cfg(target_os = "macos")]
 const ORT_LIB: &str = "libonnxruntime.dylib";

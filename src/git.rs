@@ -54,6 +54,27 @@ impl Repo {
         Ok(Some(object.detach().data))
     }
 
+    /// The commit being merged in, while a merge is in progress (`.git/MERGE_HEAD`).
+    pub fn merge_head(&self) -> Option<gix::ObjectId> {
+        let text = std::fs::read_to_string(self.repo.git_dir().join("MERGE_HEAD")).ok()?;
+        gix::ObjectId::from_hex(text.lines().next()?.trim().as_bytes()).ok()
+    }
+
+    /// HEAD's parents when HEAD is a merge commit (empty otherwise).
+    pub fn head_merge_parents(&self) -> Vec<(gix::ObjectId, String)> {
+        let Ok(commit) = self.repo.head_commit() else { return vec![] };
+        let parents: Vec<gix::ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
+        if parents.len() < 2 {
+            return vec![];
+        }
+        parents.into_iter().map(|p| (p, p.to_hex_with_len(7).to_string())).collect()
+    }
+
+    /// The bytes of `path` in a commit's tree, None when absent.
+    pub fn file_at(&self, commit: gix::ObjectId, path: &Path) -> Result<Option<Vec<u8>>> {
+        Ok(self.blob_in_commit(commit, path)?.map(|(_, data)| data))
+    }
+
     /// The blob of `path` in a commit's tree (by commit id), None when absent.
     fn blob_in_commit(&self, commit: gix::ObjectId, path: &Path) -> Result<Option<(gix::ObjectId, Vec<u8>)>> {
         let commit = self.repo.find_object(commit)?.try_into_commit()?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 pub const BEGIN: &str = "# >>> zo >>> (managed by `zo hooks`; remove with `zo hooks uninstall`)";
 pub const END: &str = "# <<< zo <<<";
-pub const HOOKS: [&str; 4] = ["post-merge", "post-checkout", "post-rewrite", "pre-commit"];
+pub const HOOKS: [&str; 5] = ["post-merge", "post-checkout", "post-rewrite", "pre-commit", "pre-merge-commit"];
 
 fn zo_exe() -> String {
     std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "zo".into())
@@ -18,36 +18,134 @@ fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// The `.gitattributes` lines for this layout.
+pub const DRIVER_NAME: &str = "zo memory files: union of entries by ID";
+const ATTRIBUTES_HEADER: &str = "# zo: merge memory files entry by entry (`zo setup` or `zo continue` registers the driver)";
+
+/// The merge driver command git runs (`templates/merge-driver.sh`, on one line). It must
+/// survive a moved or missing binary: `zo` on PATH first, then the binary that registered it.
+/// When neither runs, a side that only appended to the ancestor's text (the usual case for the
+/// append-only files) has its new entries added after the other side's; STATE.md keeps the
+/// newer side; anything else is left to a hand merge with conflict markers and both sides'
+/// text. Never git's line union: it interleaves entries that share lines.
+pub fn driver_command() -> String {
+    crate::templates::MERGE_DRIVER.lines().map(str::trim).collect::<Vec<_>>().join(" ").replace("{zo}", &quote(&zo_exe()))
+}
+
+/// Where the routing lives: `.zo/.gitattributes`, which applies to `.zo/` and travels with it,
+/// so committing `.zo/` is enough. The older layout has no `.zo/`: the root file, as before.
+pub fn attributes_file(layout: &Layout) -> PathBuf {
+    if layout.legacy { layout.root.join(".gitattributes") } else { layout.zo_dir.join(".gitattributes") }
+}
+
+/// The `.gitattributes` lines for this layout, relative to the file that holds them.
 pub fn attribute_lines(layout: &Layout) -> Vec<String> {
-    let m = layout.rel(&layout.memory);
+    let base = attributes_file(layout);
+    let m = layout
+        .memory
+        .strip_prefix(base.parent().unwrap_or(&layout.root))
+        .unwrap_or(&layout.memory)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
     ["DECISION_LOG.md", "PRIORS.md", "STATE.md", "sessions/*.md"].iter().map(|f| format!("{m}/{f} merge=zo")).collect()
 }
 
-/// Add the missing `.gitattributes` lines. True if it wrote.
+/// Add the missing routing lines, and move an older zo block out of the root `.gitattributes`
+/// (only zo's own lines; the user's stay). True if it wrote.
 pub fn ensure_attributes(layout: &Layout) -> Result<bool> {
     let lines = attribute_lines(layout);
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-    fsio::ensure_lines(
-        &layout.root.join(".gitattributes"),
-        "# zo: merge memory files entry by entry (`zo continue` registers the driver)",
-        &lines,
-    )
+    let wrote = fsio::ensure_lines(&attributes_file(layout), ATTRIBUTES_HEADER, &lines)?;
+    Ok(migrate_root_attributes(layout)? || wrote)
+}
+
+/// Remove the lines older versions of zo wrote into the root `.gitattributes`.
+fn migrate_root_attributes(layout: &Layout) -> Result<bool> {
+    if layout.legacy {
+        return Ok(false);
+    }
+    let root = layout.root.join(".gitattributes");
+    let Some(text) = fsio::read_text(&root)? else { return Ok(false) };
+    let m = layout.rel(&layout.memory);
+    let ours: Vec<String> = ["DECISION_LOG.md", "PRIORS.md", "STATE.md", "sessions/*.md"].iter().map(|f| format!("{m}/{f} merge=zo")).collect();
+    let kept: Vec<&str> = text
+        .as_str()
+        .split_inclusive('\n')
+        .filter(|l| {
+            let t = l.trim();
+            !(t.starts_with("# zo: merge memory files entry by entry") || ours.iter().any(|o| o == t))
+        })
+        .collect();
+    let kept = kept.concat();
+    if kept == text.as_str() {
+        return Ok(false);
+    }
+    if kept.trim().is_empty() {
+        std::fs::remove_file(&root).with_context(|| format!("could not remove {}", root.display()))?;
+    } else {
+        fsio::write_atomic(&root, kept.as_bytes())?;
+    }
+    Ok(true)
+}
+
+/// Whether the routing is committed: "committed", "uncommitted" (in the work tree only, so
+/// other clones do not get it) or "missing".
+pub fn routing_state(layout: &Layout, repo: &crate::git::Repo) -> &'static str {
+    let file = attributes_file(layout);
+    let wanted = attribute_lines(layout);
+    let has = |text: &str| wanted.iter().all(|w| text.lines().any(|l| l.trim() == w));
+    let rel = layout.rel(&file);
+    let committed = repo.file_at_head(Path::new(&rel)).ok().flatten().is_some_and(|b| has(&String::from_utf8_lossy(&b)));
+    if committed {
+        "committed"
+    } else if std::fs::read_to_string(&file).is_ok_and(|t| has(&t)) {
+        "uncommitted"
+    } else {
+        "missing"
+    }
 }
 
 /// Register the merge driver in this clone's git config (config does not travel with a clone).
 pub fn register_driver(root: &Path) -> Result<()> {
-    let driver = format!("{} merge-driver %O %A %B %P", quote(&zo_exe()));
-    let current = crate::git::run(root, &["config", "--local", "--get", "merge.zo.driver"]).unwrap_or_default();
-    if current.trim() != driver {
-        crate::git::run(root, &["config", "--local", "merge.zo.name", "zo memory files: union of entries by ID"])?;
-        crate::git::run(root, &["config", "--local", "merge.zo.driver", &driver])?;
+    register(root, "--local")
+}
+
+/// Register it in the user's global git config: every clone on this machine merges memory
+/// entry by entry, even before `zo continue` (as `git lfs install` does for LFS).
+pub fn register_global(root: &Path) -> Result<()> {
+    register(root, "--global")
+}
+
+pub fn unregister_global(root: &Path) -> Result<()> {
+    let _ = crate::git::run(root, &["config", "--global", "--remove-section", "merge.zo"]);
+    Ok(())
+}
+
+fn register(root: &Path, scope: &str) -> Result<()> {
+    let driver = driver_command();
+    let current = crate::git::run(root, &["config", scope, "--get", "merge.zo.driver"]).unwrap_or_default();
+    if current.trim_end_matches('\n') != driver {
+        crate::git::run(root, &["config", scope, "merge.zo.name", DRIVER_NAME])?;
+        crate::git::run(root, &["config", scope, "merge.zo.driver", &driver])?;
     }
     Ok(())
 }
 
+/// Where the driver is registered: "local", "global" or None.
+pub fn driver_scope(root: &Path) -> Option<&'static str> {
+    let has = |scope: &str| crate::git::run(root, &["config", scope, "--get", "merge.zo.driver"]).is_ok_and(|s| s.contains("merge-driver"));
+    if has("--local") {
+        Some("local")
+    } else if has("--global") {
+        Some("global")
+    } else {
+        None
+    }
+}
+
 pub fn driver_registered(root: &Path) -> bool {
-    crate::git::run(root, &["config", "--get", "merge.zo.driver"]).is_ok_and(|s| s.contains("merge-driver"))
+    driver_scope(root).is_some()
 }
 
 /// The hooks directory: `core.hooksPath` when set (relative to the work tree), else .git/hooks.
@@ -67,8 +165,9 @@ pub fn hooks_dir(root: &Path) -> Result<PathBuf> {
 fn block(hook: &str) -> String {
     let zo = quote(&zo_exe());
     let body = match hook {
-        // Blocks a commit that edits or deletes existing entries.
-        "pre-commit" => format!("{zo} verify --staged || exit 1"),
+        // Blocks a commit that edits or deletes existing entries, and a merge commit whose
+        // result lost entries of either side (git runs pre-merge-commit for automatic merges).
+        "pre-commit" | "pre-merge-commit" => format!("{zo} verify --staged || exit 1"),
         // Rows are refreshed now (milliseconds); embeddings follow in the background. Never fails.
         _ => format!("{zo} -q index refresh --rows-only >/dev/null 2>&1 || true\n( {zo} -q index refresh >/dev/null 2>&1 & ) >/dev/null 2>&1 || true"),
     };

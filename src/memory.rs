@@ -378,6 +378,6 @@ fn list_md(dir: &Path) -> Result<Vec<String>> {
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .filter(|n| n.ends_with(".md") && !n.starts_with('.'))
         .collect();
-    names.sort_by_key(|n| (crate::format::session::parse_file_name(n).map(|(num, _)| num), n.clone()));
+    names.sort_by_key(|n| crate::format::session::sort_key(n));
     Ok(names)
 }

@@ -67,7 +67,8 @@ pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) 
             }
             (Some(&i), _, _, _) => entry(&o, i),
             (None, Some(&j), _, _) => entry(&t, j),
-            (None, None, _, _) => (e.raw(&b).to_string(), e.separated),
+            // Deleted on both sides: both agree it goes; the ancestor must not bring it back.
+            (None, None, _, _) => continue,
         };
         out.push(pick);
     }
@@ -106,7 +107,8 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
             }
             (Some(i), _) => o.entries[i].raw(&o).to_string(),
             (None, Some(j)) => t.entries[j].raw(&t).to_string(),
-            (None, None) => p.raw(&b).to_string(),
+            // Deleted on both sides: not brought back from the ancestor.
+            (None, None) => continue,
         };
         out.push((pick, true));
     }
@@ -182,10 +184,20 @@ pub fn state(ours: &str, theirs: &str) -> String {
     win.render()
 }
 
-/// Two sessions in one file name: keep both, ours first. `zo continue` splits them again.
-pub fn session(ours: &str, theirs: &str) -> String {
-    if ours.trim() == theirs.trim() {
+/// A session file changed on both sides. Session names no longer collide across clones, so
+/// this is an older name written on two machines (keep both sessions, ours first; `zo continue`
+/// splits them), or one file edited on both sides (keep ours and append what theirs added).
+pub fn session(base: &str, ours: &str, theirs: &str) -> String {
+    if ours.trim() == theirs.trim() || theirs.trim() == base.trim() {
         return ours.to_string();
+    }
+    if ours.trim() == base.trim() {
+        return theirs.to_string();
+    }
+    if !base.trim().is_empty() {
+        if let Some(added) = theirs.strip_prefix(base.trim_end()) {
+            return format!("{}\n{}", ours.trim_end(), added.trim_start_matches('\n'));
+        }
     }
     format!("{}\n\n{}", ours.trim_end(), theirs)
 }

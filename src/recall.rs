@@ -175,7 +175,7 @@ fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize,
 }
 
 /// Cosine similarity bands measured on all-MiniLM-L6-v2: related sentences score 0.57–0.74,
-/// unrelated ones −0.03–0.06 (../shared/EMBEDDINGS.md).
+/// unrelated ones −0.03–0.06 (docs/EMBEDDINGS.md).
 fn tier_semantic(sim: f64) -> &'static str {
     if sim >= 0.5 {
         "high"

@@ -1,9 +1,14 @@
 //! A session's lifecycle: `session start` leaves a record (`.zo/memory/.session`, local and
 //! gitignored) so `session end` knows what was decided and learned in between; `session end`
-//! writes `sessions/session-NNN-YYYY-MM-DD.md` and rewrites STATE.md.
+//! writes `sessions/session-<time>-<suffix>.md` and rewrites STATE.md.
 
+use crate::format::decision::DecisionLog;
+use crate::format::fields;
+use crate::format::prior::PriorsFile;
+use crate::format::session;
 use crate::format::state::Value;
 use crate::fsio;
+use crate::gate;
 use crate::memory::Memory;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -37,6 +42,9 @@ pub struct Ending {
     pub subtask: Option<String>,
     #[serde(default)]
     pub agent: Option<String>,
+    /// Write even if a text looks like a secret (the command line's --allow-secret).
+    #[serde(skip)]
+    pub allow_secret: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -70,15 +78,33 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
     Ok(rec)
 }
 
-/// The next free session number.
+/// The next session number: one more than the highest in any session's name or title. Numbers
+/// are for people; names, not numbers, keep sessions apart, so two clones may both use a number.
 pub fn next_number(memory: &Memory) -> Result<u32> {
-    Ok(memory
-        .session_names()?
-        .iter()
-        .filter_map(|n| crate::format::session::parse_file_name(n).map(|(n, _)| n))
-        .max()
-        .unwrap_or(0)
-        + 1)
+    let dir = memory.layout.sessions();
+    let mut max = 0;
+    for name in memory.session_names()? {
+        let n = session::parse_file_name(&name).and_then(|n| n.number).or_else(|| {
+            let text = std::fs::read(dir.join(&name)).ok()?;
+            session::title_number(&String::from_utf8_lossy(&text[..text.len().min(200)]))
+        });
+        max = max.max(n.unwrap_or(0));
+    }
+    Ok(max + 1)
+}
+
+/// A fresh session file name for a session ended at `now`.
+fn new_name(memory: &Memory, now: &str) -> Result<String> {
+    let dir = memory.layout.sessions();
+    for _ in 0..16 {
+        let mut b = [0u8; 3];
+        getrandom::fill(&mut b).map_err(|e| anyhow::anyhow!("no randomness for a session name: {e}"))?;
+        let name = session::new_file_name(now, &format!("{:02x}{:02x}{:02x}", b[0], b[1], b[2]));
+        if !dir.join(&name).exists() {
+            return Ok(name);
+        }
+    }
+    anyhow::bail!("could not find a free session file name in {}", memory.layout.show(&dir))
 }
 
 fn bullets(items: &[String]) -> String {
@@ -89,30 +115,74 @@ fn bullets(items: &[String]) -> String {
     }
 }
 
-pub fn end(memory: &Memory, ending: &Ending) -> Result<Ended> {
+/// Where the current session's entries begin in the log and in the priors: the open record's
+/// counts; without one (a fresh clone, a crashed agent), after the last session file — after
+/// the last decision it listed, else from the time it ended.
+fn baseline(memory: &Memory, rec: Option<&Record>, log: &DecisionLog, priors: &PriorsFile) -> Result<(usize, usize)> {
+    if let Some(r) = rec {
+        return Ok((r.decisions.min(log.entries.len()), r.priors.min(priors.entries.len())));
+    }
+    let Some(last) = memory.sessions()?.pop() else {
+        // No session was ever recorded: everything so far belongs to this one.
+        return Ok((0, 0));
+    };
+    let listed = |section: &str, find: &dyn Fn(&str) -> Option<usize>| {
+        last.section(&[section])
+            .map(|d| d.lines().filter_map(|l| l.trim().trim_start_matches("- ").split_whitespace().next()).filter_map(find).max())
+            .unwrap_or(None)
+    };
+    let ended = last.ended.clone();
+    let after = |ts: &dyn Fn(usize) -> String, n: usize| match &ended {
+        Some(t) => (0..n).find(|&i| ts(i).as_str() > t.as_str()).unwrap_or(n),
+        None => n,
+    };
+    let d = match listed("decisions", &|id| log.find(id).ok()) {
+        Some(i) => i + 1,
+        None => after(&|i| log.entries[i].timestamp.clone(), log.entries.len()),
+    };
+    let p = match listed("priors", &|id| priors.find(id)) {
+        Some(i) => i + 1,
+        None => priors.entries.len(),
+    };
+    Ok((d, p))
+}
+
+impl Ending {
+    /// Whether the user said anything at all.
+    pub fn is_empty(&self) -> bool {
+        self.summary.as_deref().is_none_or(|s| s.trim().is_empty())
+            && self.shipped.is_empty()
+            && self.next.is_empty()
+            && self.blockers.is_empty()
+            && self.phase.is_none()
+            && self.subtask.is_none()
+    }
+}
+
+/// End the session: write its file and update STATE.md. With `skip_if_empty` (agent hooks),
+/// a session in which nothing was recorded or said writes nothing and returns `None`.
+pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Option<Ended>> {
     let rec = current(memory);
     let log = memory.decisions()?;
     let priors = memory.priors()?;
-    let (from_d, from_p) = match &rec {
-        Some(r) => (r.decisions.min(log.entries.len()), r.priors.min(priors.entries.len())),
-        // No session was started: count what came after the last session — after the last
-        // decision it listed, else from the time it ended.
-        None => {
-            let last = memory.sessions()?.pop();
-            let listed = last.as_ref().and_then(|s| s.section(&["decisions"])).map(|d| {
-                d.lines().filter_map(|l| l.trim_start_matches("- ").split_whitespace().next()).filter_map(|id| log.find(id).ok()).max()
-            });
-            let d = match (listed.flatten(), last.and_then(|s| s.ended)) {
-                (Some(i), _) => i + 1,
-                (None, Some(t)) => log.entries.iter().position(|e| e.timestamp >= t).unwrap_or(log.entries.len()),
-                (None, None) => log.entries.len(),
-            };
-            (d, priors.entries.len())
-        }
-    };
+    let (from_d, from_p) = baseline(memory, rec.as_ref(), &log, &priors)?;
     let decisions: Vec<(String, String)> =
         log.entries[from_d..].iter().filter(|e| !e.is_outcome()).map(|e| (e.id.clone(), e.title.clone())).collect();
     let new_priors: Vec<(String, String)> = priors.entries[from_p..].iter().map(|p| (p.id.clone(), p.title.clone())).collect();
+    if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && log.entries.len() == from_d && ending.is_empty() {
+        let _ = std::fs::remove_file(record_path(memory));
+        return Ok(None);
+    }
+    let texts: Vec<(&str, &str)> = ending
+        .summary
+        .iter()
+        .map(|s| ("Attempted", s.as_str()))
+        .chain(ending.shipped.iter().map(|s| ("Shipped", s.as_str())))
+        .chain(ending.next.iter().map(|s| ("Next", s.as_str())))
+        .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
+        .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
+        .collect();
+    gate::secrets(&texts, ending.allow_secret)?;
 
     let (state, _) = memory.state();
     let phase = ending.phase.clone().or_else(|| state.scalar("phase")).unwrap_or_else(|| "-".into());
@@ -131,12 +201,12 @@ pub fn end(memory: &Memory, ending: &Ending) -> Result<Ended> {
     let _lock = fsio::Lock::acquire(&memory.layout.memory)?;
     let number = next_number(memory)?;
     let date = &now[..10];
-    let name = format!("session-{number:03}-{date}.md");
+    let name = new_name(memory, &crate::time::now_millis())?;
     let text = format!(
         "# Session {number:03} — {date}\n\n**Started:** {}\n**Ended:** {now}\n**Machine:** {machine}\n**Phase:** {phase}\n**Agent:** {agent}\n\n\
          ## Attempted\n{}\n\n## Shipped\n{}\n\n## Decisions\n{}\n\n## Priors\n{}\n\n## Blockers\n{}\n\n## Next\n{}\n",
         rec.as_ref().map_or("unknown", |r| r.started.as_str()),
-        attempted.trim(),
+        fields::escape_value(&fields::normalize_value(&attempted)),
         bullets(&ending.shipped),
         list(&decisions),
         list(&new_priors),
@@ -169,5 +239,45 @@ pub fn end(memory: &Memory, ending: &Ending) -> Result<Ended> {
     })
     .context("the session file was written but STATE.md was not updated")?;
     let _ = std::fs::remove_file(record_path(memory));
-    Ok(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors })
+    Ok(Some(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors }))
+}
+
+/// Sessions written by older clones were named by number and date, so two clones could write
+/// the same name, and the merge driver kept both sessions in that one file. Split such a file
+/// into one file per session (each new one under a collision-free name), under the lock, new
+/// files first so a crash leaves a duplicate rather than a loss. Returns (file, new files).
+pub fn split_merged(memory: &Memory) -> Result<Vec<(String, Vec<String>)>> {
+    let dir = memory.layout.sessions();
+    let merged = |name: &str| -> Option<crate::format::Text> {
+        // An unreadable session file is reported by the commands that read it; it never stops
+        // this repair for the others.
+        let text = fsio::read_text(&dir.join(name)).ok().flatten()?;
+        (session::session_starts(text.as_str()).len() > 1).then_some(text)
+    };
+    let names: Vec<String> = memory.session_names()?.into_iter().filter(|n| merged(n).is_some()).collect();
+    if names.is_empty() {
+        return Ok(vec![]);
+    }
+    let _lock = fsio::Lock::acquire(&memory.layout.memory)?;
+    let mut out = Vec::new();
+    for name in names {
+        let Some(text) = merged(&name) else { continue };
+        let t = text.as_str();
+        let starts = session::session_starts(t);
+        let mut pieces: Vec<&str> = Vec::new();
+        for (k, &s) in starts.iter().enumerate() {
+            pieces.push(&t[if k == 0 { 0 } else { s }..starts.get(k + 1).copied().unwrap_or(t.len())]);
+        }
+        let mut created = Vec::new();
+        for piece in &pieces[1..] {
+            let ended = session::SessionFile::parse("", piece).ended.filter(|e| crate::time::starts_with_date(e) && e.len() >= 19);
+            let at = ended.map(|e| format!("{}.000Z", &e[..19])).unwrap_or_else(crate::time::now_millis);
+            let new = new_name(memory, &at)?;
+            fsio::write_atomic(&dir.join(&new), format!("{}\n", piece.trim_end()).as_bytes())?;
+            created.push(new);
+        }
+        fsio::write_atomic(&dir.join(&name), format!("{}\n", pieces[0].trim_end()).as_bytes())?;
+        out.push((name, created));
+    }
+    Ok(out)
 }

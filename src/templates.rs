@@ -5,6 +5,17 @@ pub const GITIGNORE: &str = include_str!("../templates/gitignore");
 pub const STATE: &str = include_str!("../templates/STATE.md");
 pub const DECISION_LOG: &str = include_str!("../templates/DECISION_LOG.md");
 pub const PRIORS: &str = include_str!("../templates/PRIORS.md");
-pub const CLAUDE_RECALL: &str = include_str!("../templates/claude/recall.md");
+/// The `/zo-recall` slash command for Claude Code.
+pub const CLAUDE_RECALL: &str = include_str!("../templates/claude/zo-recall.md");
+/// The block `zo init --agent` adds to CLAUDE.md / AGENTS.md.
+pub const AGENT_BLOCK: &str = include_str!("../templates/agent-block.md");
+/// The merge driver command registered in git config (joined into one line).
+pub const MERGE_DRIVER: &str = include_str!("../templates/merge-driver.sh");
 /// The Claude Code hook entries zo adds to `.claude/settings.json`, by event.
 pub const CLAUDE_HOOKS: &str = include_str!("../templates/claude/hooks.json");
+
+/// The section STATE.md starts with: a hint for a person opening the file, not state. The
+/// context bundle leaves it out while it is unchanged.
+pub fn state_placeholder() -> &'static str {
+    STATE.find("## Current Position").map_or("", |i| &STATE[i..])
+}

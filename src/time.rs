@@ -36,6 +36,16 @@ pub fn now() -> String {
     rfc3339(unix_now())
 }
 
+/// Now with milliseconds, `2026-11-21T15:04:05.123Z`: orders things done within one second.
+pub fn now_millis() -> String {
+    let ms = if std::env::var_os("ZO_NOW").is_some() {
+        0
+    } else {
+        SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_millis()).unwrap_or(0)
+    };
+    format!("{}.{ms:03}Z", now().trim_end_matches('Z'))
+}
+
 /// Today (UTC) as `2026-11-21`.
 pub fn today() -> String {
     now()[..10].to_string()
@@ -50,6 +60,23 @@ pub fn starts_with_date(s: &str) -> bool {
         && b[5..7].iter().all(u8::is_ascii_digit)
         && b[7] == b'-'
         && b[8..10].iter().all(u8::is_ascii_digit)
+}
+
+/// Whether `s` is a real calendar date `YYYY-MM-DD` (month 1–12, a day that month has).
+pub fn is_date(s: &str) -> bool {
+    if s.len() != 10 || !starts_with_date(s) {
+        return false;
+    }
+    let (y, m, d): (u32, u32, u32) = (s[..4].parse().unwrap_or(0), s[5..7].parse().unwrap_or(0), s[8..10].parse().unwrap_or(0));
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
 }
 
 #[cfg(test)]
@@ -67,5 +94,7 @@ mod tests {
     fn recognises_dates() {
         assert!(starts_with_date("2026-11-21T15:04:05Z"));
         assert!(!starts_with_date("Use Hono"));
+        assert!(is_date("2024-02-29") && is_date("2026-12-31"));
+        assert!(!is_date("2026-13-45") && !is_date("2025-02-29") && !is_date("2026-04-31") && !is_date("2026-11-21T00"));
     }
 }

@@ -71,7 +71,11 @@ pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
     for p in &pf.entries {
         let line = p.span.line;
         if let Some(first) = seen.insert(p.id.as_str(), line) {
-            out.push(problem(file, line, format!("{} is also used by the prior at line {first}", p.id)));
+            out.push(problem(
+                file,
+                line,
+                format!("{} is also used by the prior at line {first}: two priors share a number (a merge without zo's driver?); renumber one of them by hand", p.id),
+            ));
         }
         if p.title.trim().is_empty() {
             out.push(problem(file, line, format!("{} has no title", p.id)));
@@ -138,7 +142,10 @@ pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, curren
     for p in &base.entries {
         let before = p.content_without_supersession(base);
         let renumbered = moved.contains(&unnumbered(base, p));
-        match current.entries.iter().find(|c| c.id == p.id) {
+        // With a number used twice (a merge made without zo), the copy with the same text is
+        // this prior; the other one is reported as a duplicate number, not as an edit.
+        let same = current.entries.iter().find(|c| c.id == p.id && c.content_without_supersession(current) == before);
+        match same.or_else(|| current.entries.iter().find(|c| c.id == p.id)) {
             _ if renumbered && current.entries.iter().all(|c| c.id != p.id || c.content_without_supersession(current) != before) => {}
             Some(c) if c.content_without_supersession(current) == before => {
                 if p.superseded_by().is_some() && c.superseded_by() != p.superseded_by() {
@@ -158,6 +165,28 @@ pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, curren
                 p.span.line,
                 format!("{} ({}) was deleted or renumbered since {base_name}; priors are append-only: restore it", p.id, p.title),
             )),
+        }
+    }
+    out
+}
+
+/// Lines git leaves where a merge could not be resolved (a merge without zo's driver). They
+/// are named as what they are, with the fix, rather than as edited or broken entries.
+pub fn conflict_markers(file: &str, text: &str) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut fence = crate::format::fields::Fence::default();
+    for (n, line) in text.lines().enumerate() {
+        if fence.feed(line) {
+            continue;
+        }
+        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" || line.starts_with(">>>>>>> ") || line == ">>>>>>>" {
+            out.push(problem(
+                file,
+                n + 1,
+                "unresolved merge conflict marker: keep every entry of both sides, delete the marker lines \
+                 (<<<<<<<, =======, >>>>>>>), then `zo verify`; `zo setup` makes future merges conflict-free"
+                    .into(),
+            ));
         }
     }
     out

@@ -108,7 +108,7 @@ fn two_clones_merge_and_rebase_without_conflicts_or_loss() {
     assert!(next.contains(&"alpha next 1") && next.contains(&"beta next 1"), "neither side's next steps lost: {next:?}");
     let sessions = json(&a, &["status"])["counts"]["sessions"].as_u64().unwrap();
     assert_eq!(sessions, 2, "both sessions kept");
-    commit_all(&a, "after continue");
+    assert_eq!(git(&a, &["status", "--porcelain"]), "", "continue after a merge has nothing to repair");
     git(&a, &["push", "-q", "origin", "main"]);
 
     // Round 2: `git pull --rebase`.
@@ -319,4 +319,237 @@ fn cherry_pick_of_a_memory_commit_merges_entry_by_entry() {
     let ids = r.ids();
     assert!(ids.contains(&f) && ids.contains(&m) && ids.len() == 3, "{ids:?}");
     r.ok(&["verify", "--history"]);
+}
+
+/// A machine whose global git config and PATH the test controls: `zo setup` writes into the
+/// test's own global config, and `zo` is found on PATH only where the test puts it.
+struct Machine {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    remote: PathBuf,
+    global: PathBuf,
+}
+
+impl Machine {
+    fn new() -> Machine {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let remote = root.join("remote.git");
+        let global = root.join("gitconfig");
+        std::fs::write(&global, "[user]\n\temail = m@example.com\n\tname = m\n[pull]\n\trebase = false\n").unwrap();
+        git(&root, &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
+        Machine { _dir: dir, root, remote, global }
+    }
+
+    fn cmd(&self, prog: &Path, dir: &Path, args: &[&str], bin: Option<&Path>) -> Command {
+        let mut c = Command::new(prog);
+        let path = std::env::var("PATH").unwrap_or_default();
+        c.args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", &self.global)
+            .env_remove("ZO_REPO")
+            .env("PATH", match bin { Some(b) => format!("{}:{path}", b.display()), None => path });
+        c
+    }
+
+    fn git(&self, dir: &Path, args: &[&str], bin: Option<&Path>) -> String {
+        let out = self.cmd(Path::new("git"), dir, args, bin).output().unwrap();
+        assert!(out.status.success(), "git {args:?}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+    }
+
+    fn zo(&self, zo: &Path, dir: &Path, args: &[&str]) -> String {
+        let out = self.cmd(zo, dir, args, None).output().unwrap();
+        assert!(out.status.success(), "zo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn clone(&self, name: &str) -> PathBuf {
+        let p = self.root.join(name);
+        self.git(&self.root, &["clone", "-q", self.remote.to_str().unwrap(), p.to_str().unwrap()], None);
+        p
+    }
+}
+
+fn machine_work(m: &Machine, zo: &Path, dir: &Path, who: &str, round: usize, prior: bool) -> Vec<String> {
+    let mut ids = Vec::new();
+    for i in 0..2 {
+        ids.push(m.zo(zo, dir, &["decide", "--title", &format!("{who} decision {round}.{i}"), "--decision", "d"]).trim().to_string());
+    }
+    if prior {
+        m.zo(zo, dir, &["prior", "add", "--title", &format!("{who} lesson {round}"), "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]);
+    }
+    // No `session start`: a fresh clone or a crashed agent still records what it decided.
+    let end: serde_json::Value = serde_json::from_str(&m.zo(zo, dir, &["--json", "session", "end", "--summary", &format!("{who} {round}")])).unwrap();
+    let listed: Vec<&str> = end["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    for id in &ids {
+        assert!(listed.contains(&id.as_str()), "session end without start lists {id}: {end}");
+    }
+    m.git(dir, &["add", "-A"], None);
+    m.git(dir, &["commit", "-q", "-m", &format!("{who} {round}")], None);
+    ids
+}
+
+/// Issue 10's "done when": two clones append decisions and priors and end sessions from one
+/// base; they merge and rebase with no conflict and nothing lost, with only `.zo/` committed,
+/// before anyone runs `zo continue`, with the driver binary moved on one side and absent on
+/// the other.
+#[test]
+fn merge_routing_travels_with_zo_and_survives_a_moved_or_missing_binary() {
+    let m = Machine::new();
+    let bin1 = m.root.join("bin1");
+    std::fs::create_dir_all(&bin1).unwrap();
+    std::fs::copy(util::ZO, bin1.join("zo")).unwrap();
+    let zo1 = bin1.join("zo");
+    // Once per machine, as `git lfs install`.
+    m.zo(&zo1, &m.root, &["setup"]);
+    assert!(m.git(&m.root, &["config", "--global", "--get", "merge.zo.driver"], None).contains("merge-driver"));
+
+    let a = m.clone("a");
+    m.zo(&zo1, &a, &["init", "--project", "p"]);
+    m.zo(&zo1, &a, &["decide", "--title", "Base", "--decision", "before the fork"]);
+    assert!(!a.join(".gitattributes").exists(), "the routing lives in .zo/, not at the root");
+    m.git(&a, &["add", ".zo"], None);
+    m.git(&a, &["commit", "-q", "-m", "only .zo"], None);
+    m.git(&a, &["push", "-q", "origin", "main"], None);
+
+    let b = m.clone("b");
+    assert!(m.cmd(Path::new("git"), &b, &["config", "--local", "--get", "merge.zo.driver"], None).output().unwrap().status.code() == Some(1), "b never ran zo continue");
+    let st: serde_json::Value = serde_json::from_str(&m.zo(&zo1, &b, &["--json", "status"])).unwrap();
+    assert_eq!(st["git"]["merge_routing"], "committed");
+    assert_eq!(st["git"]["merge_driver"], "global");
+
+    let mut all = machine_work(&m, &zo1, &a, "alpha", 1, true);
+    all.extend(machine_work(&m, &zo1, &b, "beta", 1, true));
+    m.git(&b, &["push", "-q", "origin", "main"], None);
+
+    // The binary moves (an upgrade, `cargo install` elsewhere): found on PATH.
+    let bin2 = m.root.join("bin2");
+    std::fs::rename(&bin1, &bin2).unwrap();
+    let zo2 = bin2.join("zo");
+    let out = m.git(&a, &["pull", "--no-rebase", "--no-edit", "origin", "main"], Some(&bin2));
+    assert!(!out.contains("CONFLICT"), "{out}");
+    let check = |dir: &Path, decisions: &[String], priors: usize, sessions: u64| {
+        let log: serde_json::Value = serde_json::from_str(&m.zo(&zo2, dir, &["--json", "log", "--all"])).unwrap();
+        let ids: Vec<&str> = log["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+        for id in decisions {
+            assert!(ids.contains(&id.as_str()), "{id} lost: {ids:?}");
+        }
+        assert_eq!(ids.len(), decisions.len() + 1, "{ids:?}");
+        let pl: serde_json::Value = serde_json::from_str(&m.zo(&zo2, dir, &["--json", "prior", "list"])).unwrap();
+        let pids: std::collections::HashSet<&str> = pl["priors"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+        assert_eq!(pids.len(), priors, "unique prior numbers: {pids:?}");
+        let st: serde_json::Value = serde_json::from_str(&m.zo(&zo2, dir, &["--json", "status"])).unwrap();
+        assert_eq!(st["counts"]["sessions"], sessions, "every session counted, none combined");
+        m.zo(&zo2, dir, &["verify"]);
+        for f in walk_md(&dir.join(".zo/memory")) {
+            let t = std::fs::read_to_string(&f).unwrap();
+            assert!(!t.contains("<<<<<<<"), "markers in {}", f.display());
+        }
+    };
+    check(&a, &all, 2, 2);
+    m.git(&a, &["push", "-q", "origin", "main"], None);
+
+    // Round 2, `pull --rebase` on a side with no zo at all: the registered path is gone and
+    // zo is not on PATH. Decisions and sessions (prior numbers need zo to renumber).
+    all.extend(machine_work(&m, &zo2, &a, "alpha", 2, false));
+    m.git(&a, &["push", "-q", "origin", "main"], None);
+    all.extend(machine_work(&m, &zo2, &b, "beta", 2, false));
+    let out = m.git(&b, &["pull", "--rebase", "origin", "main"], None);
+    assert!(out.contains("zo not found"), "the fallback says what it did: {out}");
+    check(&b, &all, 2, 4);
+}
+
+fn walk_md(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            out.extend(walk_md(&e.path()));
+        } else if e.path().extension().is_some_and(|x| x == "md") {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+#[test]
+fn an_older_root_gitattributes_block_moves_into_zo() {
+    let r = util::Repo::new();
+    r.write(".gitattributes", "*.png binary\n# zo: merge memory files entry by entry (`zo continue` registers the driver)\n.zo/memory/DECISION_LOG.md merge=zo\n.zo/memory/PRIORS.md merge=zo\n.zo/memory/STATE.md merge=zo\n.zo/memory/sessions/*.md merge=zo\n");
+    r.ok(&["init", "--project", "p"]);
+    assert_eq!(r.read(".gitattributes"), "*.png binary\n", "only zo's lines leave; the user's stay");
+    assert!(r.read(".zo/.gitattributes").contains("memory/DECISION_LOG.md merge=zo"));
+    // git applies it to the memory files.
+    let attr = r.git(&["check-attr", "merge", "--", ".zo/memory/DECISION_LOG.md", ".zo/memory/sessions/session-x.md"]);
+    assert_eq!(attr.matches(": merge: zo").count(), 2, "{attr}");
+    assert_eq!(r.json(&["status"])["git"]["merge_routing"], "uncommitted");
+    let doctor = r.ok(&["doctor"]);
+    assert!(doctor.contains("WARN merge routing") && doctor.contains("zo checkpoint"), "{doctor}");
+    r.ok(&["checkpoint", "-m", "memory"]);
+    assert_eq!(r.json(&["status"])["git"]["merge_routing"], "committed");
+}
+
+#[test]
+fn a_decision_deleted_on_both_sides_is_not_resurrected() {
+    let e = |id: &str| format!("## Decision: 2026-01-01T00:00:00Z\n**ID:** {id}\n**Type:** DECISION\n**Title:** t {id}\n**Decision:** d\n**Outcome:** pending\n\n---\n\n");
+    let head = "# DECISION_LOG\n\n---\n\n";
+    let base = format!("{head}{}{}", e("D-00000001"), e("D-00000002"));
+    let ours = format!("{head}{}{}", e("D-00000001"), e("D-0000000a"));
+    let theirs = format!("{head}{}{}", e("D-00000001"), e("D-0000000b"));
+    let (merged, _) = zo::merge::decisions(&base, &ours, &theirs);
+    assert!(!merged.contains("D-00000002"), "{merged}");
+    assert!(merged.contains("D-0000000a") && merged.contains("D-0000000b"));
+    let p = |n: u32| zo::format::prior::NewPrior { number: n, title: format!("p{n}"), root_cause: "novel_case".into(), failure: "f".into(), rules: vec!["r".into()], ..Default::default() }.render();
+    let (merged, _) = zo::merge::priors(&format!("# PRIORS\n\n{}{}", p(1), p(2)), &format!("# PRIORS\n\n{}", p(1)), &format!("# PRIORS\n\n{}", p(1)));
+    assert!(!merged.contains("PR-002"), "{merged}");
+}
+
+#[test]
+fn verify_during_a_merge_names_it_and_checks_both_sides() {
+    let w = World::new();
+    let a = w.clone("a");
+    zo(&a, &["init", "--project", "p", "--hooks"]);
+    zo(&a, &["decide", "--title", "Base", "--decision", "b"]);
+    commit_all(&a, "base");
+    git(&a, &["push", "-q", "origin", "main"]);
+    let b = w.clone("b");
+    let theirs = zo(&b, &["decide", "--title", "Theirs", "--decision", "t"]).trim().to_string();
+    commit_all(&b, "theirs");
+    git(&b, &["push", "-q", "origin", "main"]);
+    let ours = zo(&a, &["decide", "--title", "Ours", "--decision", "o"]).trim().to_string();
+    commit_all(&a, "ours");
+    // A merge without the driver: git's own merge leaves conflict markers.
+    git(&a, &["config", "--remove-section", "merge.zo"]);
+    let out = Command::new("git").args(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"]).current_dir(&a).output().unwrap();
+    assert!(!out.status.success(), "a conflict is expected without the driver");
+    let run = Command::new(util::ZO).args(["verify"]).current_dir(&a).output().unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(4), "{err}");
+    assert!(err.contains("a merge is in progress and this file is not resolved yet"), "{err}");
+    // Resolving by keeping only our side loses their entry: verify and the hook say so.
+    git(&a, &["checkout", "--ours", ".zo/memory/DECISION_LOG.md"]);
+    git(&a, &["add", ".zo/memory/DECISION_LOG.md"]);
+    let run = Command::new(util::ZO).args(["verify"]).current_dir(&a).output().unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("decision {theirs} (Theirs) was deleted since MERGE_HEAD")), "{err}");
+    let commit = Command::new("git").args(["commit", "-q", "--no-edit"]).current_dir(&a).output().unwrap();
+    assert!(!commit.status.success(), "the pre-commit hook refuses a merge that lost entries");
+    // Committed anyway: the next `zo verify` still sees the loss against HEAD's parents.
+    git(&a, &["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = Command::new(util::ZO).args(["verify"]).current_dir(&a).output().unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("decision {theirs} (Theirs) was deleted since merge parent")), "{err}");
+    assert!(!err.contains(&ours), "{err}");
+}
+
+#[test]
+fn unresolved_conflict_markers_are_named_as_such() {
+    let r = util::Repo::init();
+    let log = r.read(r.log_path());
+    r.write(r.log_path(), &format!("{log}<<<<<<< ours\n## Decision: 2026-01-01T00:00:00Z\n**Title:** a\n**Decision:** x\n=======\n## Decision: 2026-01-02T00:00:00Z\n**Title:** b\n**Decision:** y\n>>>>>>> theirs\n"));
+    let err = r.fails(&["verify"], 4);
+    assert!(err.contains("unresolved merge conflict marker"), "{err}");
+    assert!(!err.contains("--supersedes"), "not reported as an edit: {err}");
 }

@@ -168,7 +168,7 @@ fn lexical_fallback_when_model_or_runtime_is_missing_or_broken() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["mode"], "lexical");
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains("semantic search unavailable: no embedding model found") && run.stderr.contains("scripts/install-model"), "{}", run.stderr);
+    assert!(run.stderr.contains("semantic search unavailable: no embedding model found") && run.stderr.contains("zo model install"), "{}", run.stderr);
     assert!(!ids(&run.json()).is_empty());
 
     // The model but no runtime.

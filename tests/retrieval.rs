@@ -89,7 +89,7 @@ fn setup_embedder() -> zo::embedding::Embedder {
 #[test]
 fn adr_corpus_hybrid_beats_lexical() {
     let r = Repo::init();
-    let corpus = std::fs::read_to_string(util::shared().join("eval/adr-corpus.jsonl")).unwrap();
+    let corpus = std::fs::read_to_string(util::fixtures().join("adr-corpus.jsonl")).unwrap();
     let mut log = r.read(r.log_path());
     let mut ids = HashMap::new();
     for (i, line) in corpus.lines().enumerate() {

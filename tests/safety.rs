@@ -159,9 +159,9 @@ fn invalid_utf8_is_an_error_naming_file_and_line_not_a_panic() {
     let before = std::fs::read(r.path().join(r.log_path())).unwrap();
     r.fails(&["decide", "--title", "x", "--decision", "y"], 1);
     assert_eq!(std::fs::read(r.path().join(r.log_path())).unwrap(), before, "nothing written");
-    // Invalid UTF-8 in input is refused too.
+    // Invalid UTF-8 in input is refused too: an unreadable --file is a usage error.
     std::fs::write(r.path().join("d.json"), b"{\"title\": \"a\xff\", \"decision\": \"b\"}").unwrap();
-    let err = r.fails(&["decide", "--file", "d.json"], 1);
+    let err = r.fails(&["decide", "--file", "d.json"], 2);
     assert!(err.contains("d.json:1: invalid UTF-8"), "{err}");
 }
 

@@ -88,10 +88,12 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     let p = r.ok(&["prior", "add", "--title", "Learned", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]).trim().to_string();
     let j = r.json(&["session", "end", "--summary", "Did things", "--shipped", "thing one", "--next", "next a", "--next", "next b", "--blocker", "quota", "--phase", "phase_2"]);
     let today = &zo::time::today();
-    assert_eq!(j["file"], format!(".zo/memory/sessions/session-001-{today}.md"));
+    let file = j["file"].as_str().unwrap().to_string();
+    assert!(file.starts_with(&format!(".zo/memory/sessions/session-{today}T")) && file.ends_with(".md"), "{file}");
+    assert_eq!(j["number"], 1);
     assert_eq!(j["decisions"][0]["id"], d.as_str());
     assert_eq!(j["priors"][0]["id"], p.as_str());
-    let text = r.read(&format!(".zo/memory/sessions/session-001-{today}.md"));
+    let text = r.read(&file);
     assert!(text.starts_with(&format!("# Session 001 — {today}\n\n**Started:** ")));
     assert!(text.contains("**Agent:** claude") && text.contains("**Phase:** phase_2"));
     assert!(text.contains(&format!("## Decisions\n- {d} — During the session\n")));
@@ -110,8 +112,12 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     assert_eq!(j["decisions"][0]["id"], d2.as_str());
     let run = r.run_stdin(&["-q", "session", "end", "--file", "-"], r#"{"summary": "from stdin", "next": ["n"]}"#);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(r.read(&format!(".zo/memory/sessions/session-003-{today}.md")).contains("## Attempted\nfrom stdin\n"));
+    let last = r.json(&["session", "show", "last"]);
+    assert!(last["text"].as_str().unwrap().starts_with("# Session 003"), "{last}");
+    assert!(last["text"].as_str().unwrap().contains("## Attempted\nfrom stdin\n"));
     assert_eq!(r.json(&["status"])["counts"]["sessions"], 3);
+    let titles: Vec<String> = r.json(&["session", "list"])["sessions"].as_array().unwrap().iter().map(|s| s["title"].as_str().unwrap()[..11].to_string()).collect();
+    assert_eq!(titles, ["Session 001", "Session 002", "Session 003"], "listed in the order they ended, even within a second");
 }
 
 #[test]
@@ -180,6 +186,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 fn init_agent_claude_merges_settings_and_is_idempotent() {
     let r = Repo::new();
     r.write(".claude/settings.json", r#"{"permissions": {"allow": ["Bash(ls:*)"]}, "hooks": {"SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "echo hi"}]}]}, "model": "opus"}"#);
+    r.write("CLAUDE.md", "# My project\n\nHouse rules.\n");
     r.ok(&["init", "--project", "p", "--agent", "claude"]);
     let s: serde_json::Value = serde_json::from_str(&r.read(".claude/settings.json")).unwrap();
     assert_eq!(s["permissions"]["allow"][0], "Bash(ls:*)");
@@ -187,33 +194,106 @@ fn init_agent_claude_merges_settings_and_is_idempotent() {
     let starts = s["hooks"]["SessionStart"].as_array().unwrap();
     assert_eq!(starts.len(), 2, "the existing hook is kept");
     assert_eq!(starts[0]["hooks"][0]["command"], "echo hi");
-    assert_eq!(starts[1]["hooks"][0]["command"], "zo session start --agent claude");
-    assert!(s["hooks"]["SessionEnd"][0]["hooks"][0]["command"].as_str().unwrap().contains("zo -q session end"));
-    let cmd = r.read(".claude/commands/memory/recall.md");
-    assert!(cmd.contains("zo recall \"$ARGUMENTS\""));
-    let before = r.read(".claude/settings.json");
+    assert_eq!(starts[1]["hooks"][0]["command"], "zo hook claude");
+    assert_eq!(s["hooks"]["SessionEnd"][0]["hooks"][0]["command"], "zo -q hook claude");
+    let md = r.read("CLAUDE.md");
+    assert!(md.starts_with("# My project\n\nHouse rules.\n\n<!-- zo:begin"), "{md}");
+    assert!(md.contains("zo decide --type") && md.contains("zo prior add") && md.contains("zo session end"), "{md}");
+    let before = (r.read(".claude/settings.json"), r.read("CLAUDE.md"));
     r.ok(&["init", "--agent", "claude"]);
-    assert_eq!(r.read(".claude/settings.json"), before, "running it twice adds nothing twice");
+    assert_eq!((r.read(".claude/settings.json"), r.read("CLAUDE.md")), before, "running it twice adds nothing twice");
+    // Removable: exactly what zo added goes, the rest stays.
+    r.ok(&["init", "--agent", "claude", "--remove"]);
+    assert_eq!(r.read("CLAUDE.md"), "# My project\n\nHouse rules.\n");
+    let s: serde_json::Value = serde_json::from_str(&r.read(".claude/settings.json")).unwrap();
+    assert_eq!(s["hooks"]["SessionStart"].as_array().unwrap().len(), 1);
+    assert!(s["hooks"].get("SessionEnd").is_none(), "{s}");
+    assert!(!r.path().join(".claude/commands/zo-recall.md").exists());
     r.write(".claude/settings.json", "{ broken");
     let e = r.fails(&["init", "--agent", "claude"], 1);
     assert!(e.contains(".claude/settings.json:1:"), "{e}");
     assert_eq!(r.read(".claude/settings.json"), "{ broken");
     r.fails(&["init", "--agent", "vim"], 1);
+    // Other agents get the same block in AGENTS.md.
+    r.ok(&["init", "--agent", "generic"]);
+    assert!(r.read("AGENTS.md").contains("zo recall '"));
 }
 
 #[test]
-fn claude_hooks_run_the_real_commands() {
+fn older_claude_wiring_is_replaced_not_doubled() {
     let r = Repo::init();
+    let old = r#"{"hooks": {"SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "zo session start --agent claude"}]}], "SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "zo -q session end --agent claude"}]}]}}"#;
+    r.write(".claude/settings.json", old);
+    r.write(".claude/commands/memory/recall.md", "!`zo recall \"$ARGUMENTS\"`\n");
     r.ok(&["init", "--agent", "claude"]);
     let s: serde_json::Value = serde_json::from_str(&r.read(".claude/settings.json")).unwrap();
-    for event in ["SessionStart", "SessionEnd"] {
-        let command = s["hooks"][event][0]["hooks"][0]["command"].as_str().unwrap();
-        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-        // Claude Code passes hook input as JSON on stdin; the hooks must not take it as text.
-        let run = r.run_stdin(&args, r#"{"session_id": "abc", "hook_event_name": "x"}"#);
-        assert_eq!(run.code, 0, "{event}: {}", run.stderr);
+    assert_eq!(s["hooks"]["SessionStart"].as_array().unwrap().len(), 1, "{s}");
+    assert_eq!(s["hooks"]["SessionStart"][0]["hooks"][0]["command"], "zo hook claude");
+    assert!(!r.path().join(".claude/commands/memory").exists(), "the command that never ran is gone");
+}
+
+#[test]
+fn slash_command_has_a_name_that_works_and_quotes_safely() {
+    let r = Repo::example();
+    r.ok(&["init", "--agent", "claude"]);
+    // `/memory` is a Claude Code built-in and subdirectory commands are not `/dir:name`.
+    let cmd = r.read(".claude/commands/zo-recall.md");
+    assert!(!r.path().join(".claude/commands/memory").exists());
+    // No shell line with the question pasted into it: `$` and quotes in a question stay text.
+    assert!(!cmd.contains("!`"), "{cmd}");
+    assert!(cmd.contains("$ARGUMENTS") && cmd.contains("single-quoted"), "{cmd}");
+    assert!(cmd.contains("allowed-tools: Bash(zo recall:*)"));
+    // What the agent is told to run works for a question with quotes and `$`.
+    let run = r.run(&["--json", "recall", "--mode", "lexical", "why \"Express\" $HOME `ls` it's"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+fn hook(r: &Repo, event: &str) -> util::Run {
+    r.run_stdin(&["hook", "claude"], &format!(r#"{{"session_id": "abc", "transcript_path": "/tmp/t.jsonl", "cwd": "{}", {event}}}"#, r.path().display()))
+}
+
+#[test]
+fn claude_session_start_on_resume_or_compact_keeps_the_baseline() {
+    let r = Repo::init();
+    r.ok(&["init", "--agent", "claude"]);
+    let start = hook(&r, r#""hook_event_name": "SessionStart", "source": "startup""#);
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    assert!(start.stdout.starts_with("# Context: test"), "the bundle becomes the agent's context");
+    let before = r.decide("Made before the compaction", "kept");
+    for source in ["compact", "resume"] {
+        let again = hook(&r, &format!(r#""hook_event_name": "SessionStart", "source": "{source}""#));
+        assert_eq!(again.code, 0);
+        assert!(again.stdout.starts_with("# Context: test"), "the bundle is printed again after {source}");
     }
-    assert_eq!(r.json(&["status"])["counts"]["sessions"], 1);
+    let after = r.decide("Made after it", "kept too");
+    let end = hook(&r, r#""hook_event_name": "SessionEnd", "reason": "exit""#);
+    assert_eq!(end.code, 0, "{}", end.stderr);
+    let list = r.json(&["session", "list"]);
+    assert_eq!(list["sessions"].as_array().unwrap().len(), 1);
+    let text = r.json(&["session", "show", "last"])["text"].as_str().unwrap().to_string();
+    assert!(text.contains(&before) && text.contains(&after), "decisions before a compaction stay in the record: {text}");
+    // Unknown events are not an error for the agent.
+    assert_eq!(hook(&r, r#""hook_event_name": "Stop""#).code, 0);
+}
+
+#[test]
+fn claude_session_end_writes_nothing_when_nothing_happened() {
+    let r = Repo::init();
+    r.ok(&["init", "--agent", "claude"]);
+    r.commit_all("base");
+    hook(&r, r#""hook_event_name": "SessionStart", "source": "startup""#);
+    let end = hook(&r, r#""hook_event_name": "SessionEnd", "reason": "exit""#);
+    assert_eq!(end.code, 0, "{}", end.stderr);
+    assert_eq!(r.json(&["status"])["counts"]["sessions"], 0, "an empty session leaves no file");
+    assert_eq!(r.git(&["status", "--porcelain"]), "", "nothing written at all");
+    assert!(!r.path().join(".zo/memory/index.db").exists(), "the SessionEnd path never touches the index or the model");
+    // Ending without a start (a crashed agent, a fresh clone) is quiet too.
+    assert_eq!(hook(&r, r#""hook_event_name": "SessionEnd""#).code, 0);
+    assert_eq!(r.json(&["status"])["counts"]["sessions"], 0);
+    // Bad input is a usage error that names stdin, not a panic.
+    let bad = r.run_stdin(&["hook", "claude"], "{ not json");
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("<stdin>:1:"), "{}", bad.stderr);
 }
 
 /// Two machines, one bare remote: memory, index and environment follow a plain git clone.

@@ -1,4 +1,4 @@
-//! Shared by the benches: logs built from ../shared/eval/adr-corpus.jsonl, running zo, timing.
+//! Shared by the benches: logs built from tests/fixtures/adr-corpus.jsonl, running zo, timing.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ pub struct Record {
 }
 
 pub fn corpus() -> Vec<Record> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/eval/adr-corpus.jsonl");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adr-corpus.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .map(|l| {

@@ -12,12 +12,11 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
         Some(path) => {
             let text = read_input(path)?;
             let name = if path.as_os_str() == "-" { "<stdin>".to_string() } else { path.display().to_string() };
-            serde_json::from_str::<DecisionInput>(&text).map_err(|e| {
-                Exit::usage(format!("{name}:{}:{}: not a decision JSON object: {e}", e.line(), e.column()))
-            })?
+            super::parse_json_object::<DecisionInput>(&name, &text, "a decision", "title, decision, type, rationale, alternatives, outcome, supersedes, tags, session")?
         }
         None => DecisionInput::default(),
     };
+    let (a_title_given, a_decision_given) = (a.title.is_some(), a.decision.is_some());
     // Flags override the file.
     if let Some(v) = a.kind {
         input.r#type = Some(v);
@@ -42,8 +41,16 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     if let Some(t) = a.tags {
         input.tags = Some(StringOrList::One(t));
     }
-    if a.file.is_none() && input.title.is_empty() && input.decision.is_empty() {
-        return Err(Exit::usage("zo decide needs --title and --decision (or --file FILE); see `zo decide --help`").into());
+    // A missing field is a usage error, like any missing required option; a field given
+    // empty is the gate's to refuse.
+    let missing: Vec<&str> = [("--title", a_title_given || !input.title.is_empty()), ("--decision", a_decision_given || !input.decision.is_empty())]
+        .iter()
+        .filter(|(_, given)| !given)
+        .map(|(n, _)| *n)
+        .collect();
+    if !missing.is_empty() {
+        let from = if a.file.is_some() { " (or their keys in the --file JSON)" } else { " (or --file FILE)" };
+        return Err(Exit::usage(format!("zo decide needs {}{from}; see `zo decide --help`", missing.join(" and "))).into());
     }
     let memory = ctx.memory()?;
     let new = memory

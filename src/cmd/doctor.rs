@@ -1,50 +1,67 @@
-//! `zo doctor`: what works and what does not, and the one command that fixes each.
+//! `zo doctor`: what works and what does not, and the one command that fixes each. Exit 1 when
+//! a check fails, 3 when there is no memory; warnings (zo works, less well) exit 0.
 
 use super::Ctx;
 use crate::embedding;
 use crate::index::Index;
+use crate::error::Exit;
 use anyhow::Result;
 use serde_json::json;
 
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Ok,
+    Warn,
+    Fail,
+}
+
+const OK: Level = Level::Ok;
+const WARN: Level = Level::Warn;
+const FAIL: Level = Level::Fail;
+
 pub fn run(ctx: &Ctx) -> Result<()> {
-    let mut checks: Vec<(&str, bool, String)> = Vec::new();
+    let mut checks: Vec<(&str, Level, String)> = Vec::new();
     let memory = match ctx.memory() {
         Ok(m) => m,
         Err(e) => {
-            checks.push(("layout", false, format!("{e:#}")));
-            return report(ctx, checks);
+            let code = crate::error::exit_code(&e);
+            checks.push(("layout", FAIL, format!("{e:#}")));
+            report(ctx, &checks)?;
+            return Err(Exit::new(code, "no memory to check").into());
         }
     };
     let l = &memory.layout;
     checks.push((
         "layout",
-        true,
+        OK,
         format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" }),
     ));
-    checks.push(("config", true, format!("project {:?}", l.project())));
+    checks.push(("config", OK, format!("project {:?}", l.project())));
     let search = embedding::locate(&l.config);
     match (&search.model_dir, search.disabled) {
-        (_, true) => checks.push(("model", false, "semantic search is off (index.embedding: off)".into())),
-        (Some(d), _) => checks.push(("model", true, format!("{} in {}", embedding::MODEL_NAME, d.display()))),
+        (_, true) => checks.push(("model", OK, "semantic search is off (index.embedding: off); recall is lexical".into())),
+        (Some(d), _) => checks.push(("model", OK, format!("{} in {}", embedding::MODEL_NAME, d.display()))),
         (None, _) => checks.push((
             "model",
-            false,
-            format!("not found (looked in {}); fix: {}", join(&search.model_candidates), embedding::INSTALL_HINT),
+            WARN,
+            format!("not found, recall is lexical only (looked in {}); fix: {}", join(&search.model_candidates), embedding::INSTALL_HINT),
         )),
     }
-    match &search.runtime {
-        Some(r) => checks.push(("runtime", true, format!("ONNX Runtime at {}", r.display()))),
-        None => checks.push((
-            "runtime",
-            false,
-            format!("no ONNX Runtime library (looked for {}); fix: {}", join(&search.runtime_candidates), embedding::INSTALL_HINT),
-        )),
+    if !search.disabled {
+        match &search.runtime {
+            Some(r) => checks.push(("runtime", OK, format!("ONNX Runtime at {}", r.display()))),
+            None => checks.push((
+                "runtime",
+                WARN,
+                format!("no ONNX Runtime library (looked for {}); fix: {}", join(&search.runtime_candidates), embedding::INSTALL_HINT),
+            )),
+        }
     }
     if let Ok(paths) = search.paths() {
         let t = std::time::Instant::now();
         match embedding::Embedder::load(&paths) {
-            Ok(_) => checks.push(("embeddings", true, format!("model loads in {:.2}s", t.elapsed().as_secs_f64()))),
-            Err(e) => checks.push(("embeddings", false, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
+            Ok(_) => checks.push(("embeddings", OK, format!("model loads in {:.2}s", t.elapsed().as_secs_f64()))),
+            Err(e) => checks.push(("embeddings", FAIL, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
         }
     }
     let path = l.memory.join("index.db");
@@ -53,28 +70,65 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         match Index::open(l, &note).and_then(|(ix, _)| Ok((ix.is_fresh(&memory)?, ix.counts()?, ix.pending_embeddings()?))) {
             Ok((fresh, (n, e, _), p)) => checks.push((
                 "index",
-                true,
+                OK,
                 format!("{n} entries, {e} embedded, {p} pending; {}", if fresh { "fresh" } else { "stale (refreshed by the next read)" }),
             )),
-            Err(e) => checks.push(("index", false, format!("{e:#}; fix: zo index rebuild"))),
+            Err(e) => checks.push(("index", FAIL, format!("{e:#}; fix: zo index rebuild"))),
         }
     } else {
-        checks.push(("index", true, "not built yet; the first `zo recall` or `zo index refresh` builds it".into()));
+        checks.push(("index", OK, "not built yet; the first `zo recall` or `zo index refresh` builds it".into()));
     }
-    let git = crate::git::Repo::discover(&l.root);
-    checks.push(("git", git.is_some(), if git.is_some() { "repository found".into() } else { "not a git repository; fix: git init".into() }));
-    report(ctx, checks)
+    match crate::git::Repo::discover(&l.root) {
+        None => checks.push(("git", WARN, "not a git repository, so memory does not travel; fix: git init".into())),
+        Some(repo) => {
+            checks.push(("git", OK, "repository found".into()));
+            let file = l.show(&crate::hooks::attributes_file(l));
+            match crate::hooks::routing_state(l, &repo) {
+                "committed" => checks.push(("merge routing", OK, format!("{file} is committed; every clone routes memory files to zo"))),
+                "uncommitted" => checks.push((
+                    "merge routing",
+                    WARN,
+                    format!("{file} is not committed, so other clones merge memory line by line; fix: zo checkpoint (or git add .zo && git commit)"),
+                )),
+                _ => checks.push(("merge routing", FAIL, format!("{file} lacks zo's merge lines; fix: zo continue"))),
+            }
+            match crate::hooks::driver_scope(&l.root) {
+                Some(scope) => checks.push(("merge driver", OK, format!("registered ({scope} git config)"))),
+                None => checks.push((
+                    "merge driver",
+                    WARN,
+                    "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)".into(),
+                )),
+            }
+            if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true)
+                && !crate::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
+            {
+                checks.push(("git hooks", WARN, "config asks for zo's git hooks but they are not installed; fix: zo hooks install".into()));
+            }
+        }
+    }
+    report(ctx, &checks)?;
+    if checks.iter().any(|c| c.1 == FAIL) {
+        return Err(Exit::new(crate::error::code::FAILURE, "some checks failed (see the FAIL lines)").into());
+    }
+    Ok(())
 }
 
 fn join(p: &[std::path::PathBuf]) -> String {
     p.iter().map(|x| x.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn report(ctx: &Ctx, checks: Vec<(&str, bool, String)>) -> Result<()> {
+fn report(ctx: &Ctx, checks: &[(&str, Level, String)]) -> Result<()> {
+    let word = |l: Level| match l {
+        Level::Ok => "ok",
+        Level::Warn => "warn",
+        Level::Fail => "fail",
+    };
     if ctx.json {
-        let v: Vec<_> = checks.iter().map(|(n, ok, d)| json!({"check": n, "ok": ok, "detail": d})).collect();
-        return ctx.print_json(&json!({ "ok": checks.iter().all(|c| c.1), "checks": v }));
+        let v: Vec<_> =
+            checks.iter().map(|(n, l, d)| json!({"check": n, "ok": *l != FAIL, "level": word(*l), "detail": d})).collect();
+        return ctx.print_json(&json!({ "ok": checks.iter().all(|c| c.1 != FAIL), "checks": v }));
     }
-    let s: String = checks.iter().map(|(n, ok, d)| format!("{} {n:<10} {d}\n", if *ok { "ok  " } else { "FAIL" })).collect();
+    let s: String = checks.iter().map(|(n, l, d)| format!("{:<4} {n:<13} {d}\n", word(*l).to_uppercase())).collect();
     ctx.print(&s)
 }

@@ -89,7 +89,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     // Git wiring: the merge driver for memory files, and hooks when asked.
     if crate::git::Repo::discover(&root).is_some() {
         if crate::hooks::ensure_attributes(&layout)? {
-            created.push(".gitattributes".into());
+            created.push(layout.show(&crate::hooks::attributes_file(&layout)));
         }
         crate::hooks::register_driver(&root)?;
         if args.hooks {
@@ -110,10 +110,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     }
 
     if let Some(agent) = &args.agent {
-        match agent.as_str() {
-            "claude" => created.extend(claude(&root)?),
-            other => bail!("unknown agent {other:?}; supported: claude (see the README for wiring others)"),
-        }
+        created.extend(crate::agents::wire(&root, agent, args.remove)?);
     }
 
     if ctx.json {
@@ -131,7 +128,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
         for c in &created {
             s.push_str(&format!("  created {c}\n"));
         }
-        s.push_str("next: `zo decide --title … --decision …`, then `git add .zo && git commit`\n");
+        s.push_str("next: `zo decide --title … --decision …`, then `git add .zo && git commit` (or `zo checkpoint`)\n");
         ctx.print(&s)?;
     }
     Ok(())
@@ -168,49 +165,4 @@ pub fn ensure_gitignore(layout: &Layout) -> Result<bool> {
     let header = lines.next().unwrap_or("");
     let entries: Vec<&str> = lines.filter(|l| !l.starts_with('#')).collect();
     fsio::ensure_lines(&layout.zo_dir.join(".gitignore"), header, &entries)
-}
-
-/// Claude Code wiring: a `/memory:recall` command and SessionStart/SessionEnd hooks, merged
-/// into `.claude/settings.json` without touching anything else there. Returns what changed.
-fn claude(root: &Path) -> Result<Vec<String>> {
-    use anyhow::Context;
-    let mut changed = Vec::new();
-    let cmd = root.join(".claude/commands/memory/recall.md");
-    if !cmd.exists() {
-        fsio::create_dir(cmd.parent().expect("has a parent"))?;
-        fsio::write_atomic(&cmd, templates::CLAUDE_RECALL.as_bytes())?;
-        changed.push(".claude/commands/memory/recall.md".to_string());
-    }
-    let settings_path = root.join(".claude/settings.json");
-    let mut settings: serde_json::Value = match std::fs::read_to_string(&settings_path) {
-        Ok(t) if !t.trim().is_empty() => serde_json::from_str(&t).map_err(|e| {
-            anyhow::anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", settings_path.display(), e.line(), e.column())
-        })?,
-        _ => json!({}),
-    };
-    let wanted: serde_json::Value = serde_json::from_str(templates::CLAUDE_HOOKS).context("templates/claude/hooks.json")?;
-    let obj = settings.as_object_mut().ok_or_else(|| anyhow::anyhow!("{} is not a JSON object", settings_path.display()))?;
-    let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
-    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow::anyhow!("`hooks` in {} is not an object", settings_path.display()))?;
-    let mut added = false;
-    for (event, entry) in wanted.as_object().expect("template is an object") {
-        let command = entry["hooks"][0]["command"].as_str().unwrap_or_default();
-        let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
-        let list = list.as_array_mut().ok_or_else(|| anyhow::anyhow!("`hooks.{event}` is not a list"))?;
-        let present = list.iter().any(|m| {
-            m["hooks"].as_array().is_some_and(|hs| hs.iter().any(|h| h["command"].as_str() == Some(command)))
-        });
-        if !present {
-            list.push(entry.clone());
-            added = true;
-        }
-    }
-    if added {
-        fsio::create_dir(&root.join(".claude"))?;
-        let mut text = serde_json::to_string_pretty(&settings)?;
-        text.push('\n');
-        fsio::write_atomic(&settings_path, text.as_bytes())?;
-        changed.push(".claude/settings.json".to_string());
-    }
-    Ok(changed)
 }

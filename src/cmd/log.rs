@@ -38,7 +38,7 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
 
 pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
     if let Some(since) = &a.since {
-        if !crate::time::starts_with_date(since) {
+        if !crate::time::is_date(since) {
             return Err(Exit::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into());
         }
     }

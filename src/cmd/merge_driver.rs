@@ -20,7 +20,7 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
             Kind::Decisions => Some(merge::decisions(&b, &o, &t)),
             Kind::Priors => Some(merge::priors(&b, &o, &t)),
             Kind::State => Some((merge::state(&o, &t), vec![])),
-            Kind::Session => Some((merge::session(&o, &t), vec![])),
+            Kind::Session => Some((merge::session(&b, &o, &t), vec![])),
             Kind::Other => None,
         },
         ((b, o, t), _) => {

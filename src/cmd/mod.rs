@@ -1,19 +1,24 @@
 //! One file per command; this module dispatches and holds what they share: where output goes.
 
 mod checkpoint;
+mod completions;
 mod context;
 mod decide;
 mod doctor;
+mod hook;
 mod hooks;
 mod index;
 mod init;
 mod log;
 mod merge_driver;
+mod migrate;
+mod model;
 mod outcome;
 mod prior;
 mod recall;
 mod resume;
 mod session;
+mod setup;
 mod snapshot;
 mod show;
 mod state;
@@ -82,19 +87,49 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Doctor => doctor::run(&ctx),
         Command::Hooks(c) => hooks::run(&ctx, c),
         Command::Checkpoint(a) => checkpoint::run(&ctx, a),
+        Command::Setup(a) => setup::run(&ctx, a),
+        Command::Migrate(a) => migrate::run(&ctx, a),
+        Command::Model(c) => model::run(&ctx, c),
+        Command::Completions { shell } => completions::completions(&ctx, shell),
+        Command::Man => completions::man(&ctx),
+        Command::Hook(a) => hook::run(&ctx, a),
         Command::MergeDriver(a) => merge_driver::run(a),
     }
 }
 
-/// Read a file's text, or stdin for `-`, with errors that name it.
+/// Read a file's text, or stdin for `-`, with errors that name it. An input the user named
+/// that cannot be read is a usage error (exit 2).
 pub fn read_input(path: &std::path::Path) -> Result<String> {
-    use anyhow::Context;
+    use crate::error::Exit;
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).context("could not read stdin")?;
-        crate::fsio::decode(std::path::Path::new("<stdin>"), bytes)
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(|e| Exit::usage(format!("could not read stdin: {e}")))?;
+        crate::fsio::decode(std::path::Path::new("<stdin>"), bytes).map_err(|e| Exit::usage(format!("{e:#}")).into())
     } else {
-        let bytes = std::fs::read(path).with_context(|| format!("could not read {}", path.display()))?;
-        crate::fsio::decode(path, bytes)
+        let bytes = std::fs::read(path).map_err(|e| Exit::usage(format!("could not read {}: {e}", path.display())))?;
+        crate::fsio::decode(path, bytes).map_err(|e| Exit::usage(format!("{e:#}")).into())
     }
+}
+
+/// Parse `--file` JSON that must be one object of type `T`. The wrong shape (an array, a
+/// string, a number) is named as such, with the keys expected; errors carry file:line:col.
+pub fn parse_json_object<T: serde::de::DeserializeOwned>(name: &str, text: &str, what: &str, keys: &str) -> Result<T> {
+    use crate::error::Exit;
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| Exit::usage(format!("{name}:{}:{}: not valid JSON: {e}", e.line(), e.column())))?;
+    let shape = match &value {
+        serde_json::Value::Object(_) => None,
+        serde_json::Value::Array(_) => Some("an array"),
+        serde_json::Value::String(_) => Some("a string"),
+        serde_json::Value::Number(_) => Some("a number"),
+        serde_json::Value::Bool(_) => Some("a boolean"),
+        serde_json::Value::Null => Some("null"),
+    };
+    if let Some(shape) = shape {
+        return Err(Exit::usage(format!("{name}:1:1: expected {what} as one JSON object with the keys {keys}; got {shape}")).into());
+    }
+    if text.contains("\\u0000") {
+        return Err(Exit::usage(format!("{name}: a value holds a NUL byte, which memory files cannot carry")).into());
+    }
+    serde_json::from_value(value).map_err(|e| Exit::usage(format!("{name}: not {what}: {e} (keys: {keys})")).into())
 }

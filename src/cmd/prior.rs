@@ -1,4 +1,4 @@
-//! `zo prior add|list|supersede`: the post-mortem protocol.
+//! `zo prior add|list|show|supersede`: the post-mortem protocol.
 
 use super::Ctx;
 use crate::cli::PriorCommand;
@@ -57,6 +57,7 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
             }
             ctx.print(&s)
         }
+        PriorCommand::Show { id } => super::show::prior(ctx, &memory, &id),
         PriorCommand::Supersede { old, new } => {
             let (o, n) = memory.supersede_prior(&old, &new).with_context(|| format!("{file} was not changed"))?;
             if ctx.json {

@@ -24,6 +24,13 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let mode = a.mode.unwrap_or(Mode::Hybrid);
     let note = |m: &str| ctx.note(m);
     let (used, hits) = recall::recall(&memory, &query, k, &filter, mode, &note)?;
+    // Only the default falls back to lexical search; a mode the user asked for is a promise.
+    if a.mode.is_some() && used != mode {
+        anyhow::bail!(
+            "--mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use --mode lexical",
+            mode.name()
+        );
+    }
     if ctx.json {
         return ctx.print_json(&json!({ "mode": used.name(), "query": query, "results": hits }));
     }

@@ -1,8 +1,7 @@
-//! `zo session start|end`.
+//! `zo session start|end|list|show`.
 
 use super::{Ctx, read_input};
 use crate::cli::{SessionCommand, SessionEndArgs};
-use crate::error::Exit;
 use crate::session::{self, Ending};
 use anyhow::Result;
 use serde_json::json;
@@ -12,8 +11,7 @@ fn ending(a: SessionEndArgs) -> Result<Ending> {
         Some(p) => {
             let text = read_input(p)?;
             let name = if p.as_os_str() == "-" { "<stdin>".to_string() } else { p.display().to_string() };
-            serde_json::from_str::<Ending>(&text)
-                .map_err(|err| Exit::usage(format!("{name}:{}:{}: not a session JSON object: {err}", err.line(), err.column())))?
+            super::parse_json_object::<Ending>(&name, &text, "a session ending", "summary, shipped, next, blockers, phase, subtask, agent")?
         }
         None => Ending::default(),
     };
@@ -29,6 +27,7 @@ fn ending(a: SessionEndArgs) -> Result<Ending> {
     if a.agent.is_some() {
         e.agent = a.agent;
     }
+    e.allow_secret = a.allow_secret;
     for (slot, v) in [(&mut e.shipped, a.shipped), (&mut e.next, a.next), (&mut e.blockers, a.blockers)] {
         if !v.is_empty() {
             *slot = v;
@@ -45,8 +44,10 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
             let b = super::context::bundle(ctx, &memory, a.task.as_deref(), a.budget)?;
             super::context::print(ctx, &b)
         }
+        SessionCommand::List => list(ctx, &memory),
+        SessionCommand::Show { name } => super::show::session(ctx, &memory, &name),
         SessionCommand::End(a) => {
-            let ended = session::end(&memory, &ending(a)?)?;
+            let ended = session::end(&memory, &ending(a)?, false)?.expect("written unless skip_if_empty");
             // Bring the index's rows up to date; embeddings wait for the next semantic reader.
             if let Err(e) = crate::recall::open_fresh(&memory, &|_| {}) {
                 ctx.note(format!("the index was not refreshed: {e:#}"));
@@ -70,4 +71,21 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// `zo session list`: every session file, oldest first.
+fn list(ctx: &Ctx, memory: &crate::memory::Memory) -> Result<()> {
+    let sessions = memory.sessions()?;
+    if ctx.json {
+        let v: Vec<_> = sessions
+            .iter()
+            .map(|s| json!({"name": s.file_name, "number": s.number, "date": s.date, "title": s.title, "ended": s.ended}))
+            .collect();
+        return ctx.print_json(&json!({ "sessions": v }));
+    }
+    if sessions.is_empty() {
+        ctx.note("no sessions yet; `zo session end --summary …` records one");
+    }
+    let s: String = sessions.iter().map(|s| format!("{}  {}\n", s.file_name, s.title)).collect();
+    ctx.print(&s)
 }

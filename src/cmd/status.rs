@@ -30,6 +30,8 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         None
     });
 
+    let routing = repo.as_ref().map(|r| crate::hooks::routing_state(layout, r));
+    let driver = repo.as_ref().and_then(|_| crate::hooks::driver_scope(&layout.root));
     let index_path = layout.memory.join("index.db");
     let index_built = index_path.exists();
     let index_fresh = index_built
@@ -61,6 +63,8 @@ pub fn run(ctx: &Ctx) -> Result<()> {
                 "branch": head.as_ref().and_then(|h| h.branch.clone()),
                 "head": head.as_ref().and_then(|h| h.head.clone()),
                 "zo_dirty": dirty,
+                "merge_routing": routing,
+                "merge_driver": driver,
             },
         }));
     }
@@ -115,6 +119,19 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             ));
         }
         (None, _) => s.push_str("git       not a git repository\n"),
+    }
+    if let Some(routing) = routing {
+        let file = layout.show(&crate::hooks::attributes_file(layout));
+        let r = match routing {
+            "committed" => "routing committed".to_string(),
+            "uncommitted" => format!("{file} NOT committed: other clones will merge memory line by line (zo checkpoint)"),
+            _ => format!("{file} missing (zo continue)"),
+        };
+        let d = match driver {
+            Some(scope) => format!("driver registered ({scope})"),
+            None => "driver NOT registered on this machine (zo setup)".into(),
+        };
+        s.push_str(&format!("merge     {r}; {d}\n"));
     }
     ctx.print(&s)
 }

@@ -40,6 +40,12 @@ fn at_head(repo: &crate::git::Repo, rel: &str, label: &str, problems: &mut Vec<P
 /// Structure and append-only checks of one version against a base version.
 fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, base_name: &str, problems: &mut Vec<Problem>) -> usize {
     let Some(cur) = current else { return 0 };
+    let markers = verify::conflict_markers(label, cur.as_str());
+    if !markers.is_empty() {
+        // Entries between markers would only be reported again as edited or broken.
+        problems.extend(markers);
+        return 0;
+    }
     if kind == "decisions" {
         let log = DecisionLog::parse(cur.clone());
         problems.extend(verify::decisions(label, &log));
@@ -108,7 +114,54 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         if base.is_some() {
             against = Some("HEAD");
         }
+        // A merge must keep every entry of both parents: during one, ours (HEAD) and theirs
+        // (MERGE_HEAD); after one (HEAD is a merge commit), each of HEAD's parents, so a pull
+        // that lost entries is caught by the next `zo verify`. Unresolved files are reported as
+        // such, not checked half-done.
+        let merging = repo.as_ref().and_then(|r| r.merge_head().map(|m| (r, m)));
+        if merging.is_none() && !a.staged {
+            if let Some(repo) = &repo {
+                for (parent, short) in repo.head_merge_parents() {
+                    let version = match repo.file_at(parent, Path::new(&rel)) {
+                        Ok(bytes) => text_of(bytes, &label, "a parent's version", &mut problems),
+                        Err(e) => {
+                            problems.push(problem(&label, "", &e));
+                            None
+                        }
+                    };
+                    if version.is_some() {
+                        check(&label, kind, current.as_ref(), version.as_ref(), &format!("merge parent {short}"), &mut problems);
+                    }
+                }
+            }
+        }
+        if let Some((repo, theirs)) = merging {
+            against = Some("HEAD and MERGE_HEAD");
+            if crate::git::run(&layout.root, &["ls-files", "-u", "--", &rel]).is_ok_and(|o| !o.trim().is_empty()) {
+                problems.push(Problem {
+                    file: label.clone(),
+                    line: 1,
+                    message: "a merge is in progress and this file is not resolved yet: keep every entry of both sides, \
+                              `git add` it, then run `zo verify` again"
+                        .into(),
+                });
+                continue;
+            }
+            let other = match repo.file_at(theirs, Path::new(&rel)) {
+                Ok(bytes) => text_of(bytes, &label, "MERGE_HEAD's version", &mut problems),
+                Err(e) => {
+                    problems.push(problem(&label, "", &e));
+                    None
+                }
+            };
+            if other.is_some() {
+                check(&label, kind, current.as_ref(), other.as_ref(), "MERGE_HEAD (the branch being merged)", &mut problems);
+            }
+        }
         counts[n] = check(&label, kind, current.as_ref(), base.as_ref(), "HEAD", &mut problems);
+        // Structure problems are found by both checks of a merge; report each once.
+        let mut seen = std::collections::HashSet::new();
+        problems.retain(|p| seen.insert((p.file.clone(), p.line, p.message.clone())));
     }
     if ctx.json {
         ctx.print_json(&json!({
@@ -122,6 +175,9 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
     } else if problems.is_empty() {
         if !ctx.quiet {
             let what = if a.staged { "staged " } else { "" };
+            if against == Some("HEAD and MERGE_HEAD") {
+                ctx.note("a merge is in progress: the result keeps every entry of both sides");
+            }
             let base = match against {
                 Some("parents") => format!(", {commits} commits each extend their parents"),
                 Some(b) => format!(", append-only against {b}"),

@@ -508,12 +508,11 @@ mod tests {
     fn key_scan_agrees_with_full_parse() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut texts = vec![std::fs::read_to_string(root.join(".zo-example/memory/DECISION_LOG.md")).unwrap()];
-        if let Ok(t) = std::fs::read_to_string(root.join("../shared/fixtures/zero-operators-memory/DECISION_LOG.md")) {
-            texts.push(t);
-        }
+        texts.push(std::fs::read_to_string(root.join("tests/fixtures/zero-operators-memory/DECISION_LOG.md")).unwrap());
         // Real decision records (with fences, lists, headings and rules in their text), written
         // the way `zo decide` writes them.
-        if let Ok(corpus) = std::fs::read_to_string(root.join("../shared/eval/adr-corpus.jsonl")) {
+        {
+            let corpus = std::fs::read_to_string(root.join("tests/fixtures/adr-corpus.jsonl")).unwrap();
             let mut log = String::new();
             for (i, line) in corpus.lines().enumerate() {
                 let r: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -1,5 +1,5 @@
-//! sessions/session-NNN-YYYY-MM-DD.md: one summary per session. Read here; written by the
-//! session commands.
+//! sessions/session-<time>-<suffix>.md (older: session-NNN-YYYY-MM-DD.md): one summary per
+//! session. Read here; written by the session commands.
 
 use super::fields;
 
@@ -15,19 +15,69 @@ pub struct SessionFile {
     pub sections: Vec<(String, String)>,
 }
 
-/// `session-039-2026-06-11.md` → (39, "2026-06-11").
-pub fn parse_file_name(name: &str) -> Option<(u32, String)> {
+/// What a session file's name says. New names carry the end time and a random suffix
+/// (`session-2026-11-23T08-30-05-123Z-3fa9c1.md`), so two clones can never write the same name;
+/// older names carry a number (`session-039-2026-06-11.md`) and are read as they are.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SessionName {
+    pub date: String,
+    /// `08-30-05-123` for new names.
+    pub time: Option<String>,
+    /// The number in an older name.
+    pub number: Option<u32>,
+}
+
+pub fn parse_file_name(name: &str) -> Option<SessionName> {
     let rest = name.strip_prefix("session-")?.strip_suffix(".md")?;
+    if crate::time::starts_with_date(rest) {
+        let time = rest.get(10..).and_then(|t| t.strip_prefix('T')).and_then(|t| t.split_once('Z')).map(|(t, _)| t.to_string());
+        return Some(SessionName { date: rest[..10].to_string(), time, number: None });
+    }
     let (num, date) = rest.split_once('-')?;
     let n = num.parse().ok()?;
-    crate::time::starts_with_date(date).then(|| (n, date[..10].to_string()))
+    crate::time::starts_with_date(date).then(|| SessionName { date: date[..10].to_string(), time: None, number: Some(n) })
+}
+
+/// The name of a session ended at `now` (RFC 3339 UTC, e.g. with milliseconds): time-ordered,
+/// and unique across clones by its random suffix, so no merge ever has to combine two sessions.
+pub fn new_file_name(now: &str, suffix: &str) -> String {
+    format!("session-{}-{suffix}.md", now.replace([':', '.'], "-"))
+}
+
+/// Time order for any mix of names: by date, then time (older names, which have none, first
+/// on their day), then number; names that are not session names sort by name, first.
+pub fn sort_key(name: &str) -> (Option<SessionName>, String) {
+    (parse_file_name(name), name.to_string())
+}
+
+/// The number in a `# Session NNN …` title line.
+pub fn title_number(text: &str) -> Option<u32> {
+    let first = text.trim_start_matches('\u{feff}').lines().next()?;
+    let rest = first.strip_prefix("# Session ")?;
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// Where each session of a file starts: top-level `# Session` headings outside code fences.
+/// One offset for a normal file; more when an older merge put two sessions in one file.
+pub fn session_starts(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut fence = fields::Fence::default();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let l = fields::strip_eol(line);
+        if !fence.feed(l) && l.starts_with("# Session ") {
+            out.push(at);
+        }
+        at += line.len();
+    }
+    out
 }
 
 impl SessionFile {
     pub fn parse(file_name: &str, text: &str) -> SessionFile {
         let (number, date) = match parse_file_name(file_name) {
-            Some((n, d)) => (Some(n), Some(d)),
-            None => (None, None),
+            Some(n) => (n.number.or_else(|| title_number(text)), Some(n.date)),
+            None => (title_number(text), None),
         };
         let mut title = String::new();
         let mut ended = None;

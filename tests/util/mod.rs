@@ -8,12 +8,14 @@ use std::process::{Command, Output, Stdio};
 
 pub const ZO: &str = env!("CARGO_BIN_EXE_zo");
 
-pub fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+/// Test data kept in the repository (sources and licences in tests/fixtures/README.md).
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
+/// Real memory written by hand by another team.
 pub fn fixture() -> PathBuf {
-    shared().join("fixtures/zero-operators-memory")
+    fixtures().join("zero-operators-memory")
 }
 
 pub struct Repo {
