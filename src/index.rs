@@ -332,9 +332,11 @@ impl Index {
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
+        let bar = crate::progress::bar(todo.len(), "embedding");
         for chunk in todo.chunks(64) {
             let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
             let vecs = embedder.embed(&texts)?;
+            bar.inc(chunk.len() as u64);
             let tx = self.conn.transaction()?;
             for ((h, _), v) in chunk.iter().zip(vecs) {
                 let bytes = embedding::to_bytes(&v);
@@ -343,6 +345,7 @@ impl Index {
             }
             tx.commit()?;
         }
+        bar.finish_and_clear();
         self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
         Ok(todo.len())
     }

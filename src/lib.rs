@@ -19,6 +19,7 @@ pub mod git;
 pub mod layout;
 pub mod memory;
 pub mod merge;
+pub mod progress;
 pub mod recall;
 pub mod session;
 pub mod snapshot;

@@ -185,12 +185,20 @@ impl Memory {
             new.supersedes = log.entries[i].id.clone();
         }
         for (i, e) in log.entries.iter().enumerate() {
-            if same_folded(&e.title, &new.title)
-                && log.status(i) == "active"
-                && !e.is_outcome()
-                && same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision)
-            {
+            if !(same_folded(&e.title, &new.title) && log.status(i) == "active" && !e.is_outcome()) {
+                continue;
+            }
+            if same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision) {
                 bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
+            }
+            // Two active decisions under one title leave recall and people guessing which holds.
+            if new.supersedes != e.id {
+                bail!(
+                    "refused: the active decision {} already has this title ({}); to change it, record the new one with --supersedes {}, or give it a title of its own",
+                    e.id,
+                    e.title,
+                    e.id
+                );
             }
         }
         new.id = gate::new_id("D", |id| log.has_id(id))?;

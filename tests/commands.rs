@@ -336,3 +336,79 @@ fn quiet_keeps_requested_data() {
     assert!(id.trim().starts_with("D-"));
     assert!(r.ok(&["-q", "log"]).contains("Q"));
 }
+
+#[test]
+fn completions_and_man_page_come_from_the_cli_definition() {
+    let r = Repo::new();
+    let bash = r.ok(&["completions", "bash"]);
+    assert!(bash.contains("_zo()") && bash.contains("recall") && bash.contains("--supersedes"), "{}", &bash[..200.min(bash.len())]);
+    assert!(r.ok(&["completions", "zsh"]).contains("#compdef zo"));
+    assert!(r.ok(&["completions", "fish"]).contains("complete -c zo"));
+    r.fails(&["completions", "tcsh"], 2);
+    let man = r.ok(&["man"]);
+    assert!(man.contains(".TH zo 1") && man.contains("recall"), "{}", &man[..300.min(man.len())]);
+}
+
+#[test]
+fn show_finds_any_entry_kind() {
+    let r = Repo::example();
+    let prior = r.ok(&["show", "PR-002"]);
+    assert!(prior.starts_with("## PR-002:"), "{prior}");
+    assert_eq!(r.ok(&["prior", "show", "pr-002"]), prior, "prior show is the same, any case");
+    let j = r.json(&["show", "PR-002"]);
+    assert_eq!(j["id"], "PR-002");
+    assert!(j["rules"].as_array().is_some_and(|r| !r.is_empty()));
+    let e = r.fails(&["show", "PR-999"], 1);
+    assert!(e.contains("no prior PR-999 in .zo/memory/PRIORS.md"), "{e}");
+    let sessions = r.json(&["session", "list"]);
+    assert_eq!(sessions["sessions"].as_array().unwrap().len(), 3);
+    assert_eq!(sessions["sessions"][2]["name"], "session-003-2026-10-22.md");
+    let s = r.ok(&["show", "session-002"]);
+    assert!(s.starts_with("# Session 002"), "{s}");
+    assert_eq!(r.ok(&["session", "show", "last"]), r.ok(&["show", "session-003-2026-10-22.md"]));
+    let e = r.fails(&["session", "show", "session-0"], 1);
+    assert!(e.contains("matches several sessions"), "{e}");
+    r.fails(&["session", "show", "nope"], 1);
+}
+
+#[test]
+fn setup_registers_the_driver_for_every_clone_and_undo_removes_it() {
+    let r = Repo::new();
+    let global = r.path().join("global-gitconfig");
+    std::fs::write(&global, "").unwrap();
+    let run = |args: &[&str]| util::Run::from(r.cmd(args).env("GIT_CONFIG_GLOBAL", &global).output().unwrap());
+    assert_eq!(run(&["setup"]).code, 0);
+    let cfg = std::fs::read_to_string(&global).unwrap();
+    assert!(cfg.contains("[merge \"zo\"]") && cfg.contains("merge-driver"), "{cfg}");
+    let again = std::fs::read_to_string(&global).unwrap();
+    assert_eq!(run(&["setup"]).code, 0);
+    assert_eq!(std::fs::read_to_string(&global).unwrap(), again, "idempotent");
+    assert_eq!(run(&["setup", "--undo"]).code, 0);
+    assert!(!std::fs::read_to_string(&global).unwrap().contains("merge-driver"));
+}
+
+#[test]
+fn migrate_moves_the_older_layout_with_history() {
+    let r = Repo::new();
+    util::copy_dir(&util::fixture(), &r.path().join("memory/zo-platform"));
+    r.commit_all("older layout");
+    let before = r.read("memory/zo-platform/DECISION_LOG.md");
+    let dry = r.ok(&["migrate"]);
+    assert!(dry.contains("would move memory/zo-platform/DECISION_LOG.md -> .zo/memory/DECISION_LOG.md (git mv)"), "{dry}");
+    assert!(dry.contains("dry run"), "{dry}");
+    assert!(r.path().join("memory/zo-platform/DECISION_LOG.md").exists() && !r.path().join(".zo").exists(), "a dry run changes nothing");
+    r.ok(&["migrate", "--apply"]);
+    assert_eq!(r.read(".zo/memory/DECISION_LOG.md"), before);
+    assert!(!r.path().join("memory").exists());
+    assert!(r.read(".zo/config.yaml").contains("zo-platform"));
+    assert_eq!(r.json(&["status"])["counts"]["sessions"], 15);
+    assert_eq!(r.json(&["status"])["legacy_layout"], false);
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-q", "-m", "migrate"]);
+    let history = r.git(&["log", "--follow", "--format=%s", "--", ".zo/memory/DECISION_LOG.md"]);
+    assert_eq!(history.lines().collect::<Vec<_>>(), ["migrate", "older layout"], "history follows the file");
+    r.ok(&["verify", "--history"]);
+    let again = r.run(&["migrate", "--apply"]);
+    assert_eq!(again.code, 0);
+    assert!(again.stderr.contains("nothing to migrate"), "{}", again.stderr);
+}

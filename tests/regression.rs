@@ -1,7 +1,7 @@
 //! One test per bug fixed, named after what broke.
 
 mod util;
-use util::Repo;
+use util::{Repo, Run};
 
 /// Continuation lines of a multi-line `--rule` are indented under their list item; they were
 /// read back with zo's escaping still on them (`\## …`).
@@ -50,4 +50,145 @@ fn concurrent_first_readers_deleted_each_others_new_index() {
     }
     r.ok(&["verify"]);
     assert_eq!(r.json(&["index", "status"])["fresh"], true);
+}
+
+/// A hand-named session file holding two `# Session` headings made `zo continue` panic
+/// (`&name[12..22]` on a name without a date).
+#[test]
+fn continue_panicked_on_a_hand_named_file_with_two_sessions() {
+    let r = Repo::init();
+    r.write(".zo/memory/sessions/notes.md", "# Session A\n**Ended:** 2026-03-01T10:00:00Z\n\n## Next\n- a\n\n# Session B\n\n## Next\n- b\n");
+    let out = r.run(&["continue"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    let names: Vec<String> = r.json(&["session", "list"])["sessions"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap().to_string()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(r.read(".zo/memory/sessions/notes.md").contains("- a\n") && !r.read(".zo/memory/sessions/notes.md").contains("Session B"));
+}
+
+/// Splitting sessions that an older merge put in one file cut at a `# Session` line inside a
+/// code block of a summary, making a second, phantom session.
+#[test]
+fn a_fenced_session_heading_split_a_session() {
+    let r = Repo::init();
+    let one = "# Session 004 — 2026-03-01\n**Ended:** 2026-03-01T10:00:00Z\n\n## Attempted\n```md\n# Session notes\n```\n\n## Next\n- a\n";
+    let two = "# Session 004 — 2026-03-02\n**Ended:** 2026-03-02T10:00:00Z\n\n## Next\n- b\n";
+    r.write(".zo/memory/sessions/session-004-2026-03-01.md", &format!("{one}\n{two}"));
+    r.ok(&["continue"]);
+    let list = r.json(&["session", "list"]);
+    let sessions = list["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2, "{list}");
+    assert_eq!(r.read(".zo/memory/sessions/session-004-2026-03-01.md"), one, "the fenced line stays in its session");
+    // Twice changes nothing.
+    r.ok(&["continue"]);
+    assert_eq!(r.json(&["session", "list"])["sessions"].as_array().unwrap().len(), 2);
+    // A summary with a heading line cannot start a second session in a file zo writes.
+    r.ok(&["session", "end", "--summary", "wrote notes\n# Session notes\nmore"]);
+    r.ok(&["continue"]);
+    assert_eq!(r.json(&["session", "list"])["sessions"].as_array().unwrap().len(), 3);
+}
+
+/// `session end` without `session start` (a fresh clone, a crashed agent) said
+/// "Decisions: none" though decisions had been added since the last session.
+#[test]
+fn session_end_without_start_listed_no_decisions() {
+    let r = Repo::init();
+    r.decide("Before the first session", "a");
+    r.ok(&["session", "end", "--summary", "first"]);
+    let d = r.decide("After it", "b");
+    let j = r.json(&["session", "end", "--summary", "second, never started"]);
+    let ids: Vec<&str> = j["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [d.as_str()]);
+}
+
+/// The STATE template's "Just initialised" hint showed up in every context bundle.
+#[test]
+fn state_template_placeholder_leaked_into_the_bundle() {
+    let r = Repo::init();
+    let md = r.ok(&["context"]);
+    assert!(!md.contains("Just initialised"), "{md}");
+    assert!(md.contains("phase: phase_0"));
+    // Once a person writes the section, it is shown.
+    let state = r.read(".zo/memory/STATE.md").replace("Just initialised. Record decisions with `zo decide`, lessons with `zo prior add`.", "Porting the billing service.");
+    r.write(".zo/memory/STATE.md", &state);
+    assert!(r.ok(&["context"]).contains("Porting the billing service."));
+}
+
+/// `zo doctor` exited 0 with a failed check and with no memory at all.
+#[test]
+fn doctor_exited_0_with_a_failure_or_no_memory() {
+    let r = Repo::new();
+    let e = r.fails(&["doctor"], 3);
+    assert!(e.contains("no memory"), "{e}");
+    let r = Repo::init();
+    r.write(".zo/memory/index.db", "this is not a database");
+    std::fs::create_dir_all(r.path().join(".zo/memory/index.db-lock")).unwrap();
+    let run = r.run(&["--json", "doctor"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.json()["ok"], false);
+    // Warnings (no model, routing not committed) are not failures.
+    let r = Repo::init();
+    let run = Run::from(r.cmd(&["doctor"]).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").output().unwrap());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("WARN model") && run.stdout.contains("zo model install"), "{}", run.stdout);
+}
+
+/// Exit codes said different things for the same mistake: a missing `--file` exited 1, a
+/// JSON array on `--file` said "title is empty", a NUL byte could be written through JSON, an
+/// impossible `--since` date was accepted, `--mode semantic` without a model quietly answered
+/// lexically.
+#[test]
+fn usage_mistakes_exited_inconsistently() {
+    let r = Repo::init();
+    let before = r.read(r.log_path());
+    let e = r.fails(&["decide", "--file", "missing.json"], 2);
+    assert!(e.contains("missing.json"), "{e}");
+    r.write("a.json", r#"["ARCH", "T", "D"]"#);
+    let e = r.fails(&["decide", "--file", "a.json"], 2);
+    assert!(e.contains("a.json:1:1: expected a decision as one JSON object") && e.contains("got an array"), "{e}");
+    r.write("o.json", r#"[{"title": "t", "decision": "d"}]"#);
+    r.fails(&["decide", "--file", "o.json"], 2);
+    r.write("e.json", "[]");
+    r.fails(&["decide", "--file", "e.json"], 2);
+    r.write("n.json", r#"{"title": "t\u0000x", "decision": "d"}"#);
+    let e = r.fails(&["decide", "--file", "n.json"], 2);
+    assert!(e.contains("NUL"), "{e}");
+    r.write("s.json", r#"{"title": "only a title"}"#);
+    let e = r.fails(&["decide", "--file", "s.json"], 2);
+    assert!(e.contains("--decision"), "{e}");
+    assert_eq!(r.read(r.log_path()), before, "nothing written");
+    for bad in ["2026-13-45", "2026-02-30", "yesterday", "2026-1-1"] {
+        let e = r.fails(&["log", "--since", bad], 2);
+        assert!(e.contains("--since"), "{e}");
+    }
+    r.fails(&["session", "end", "--file", "missing.json"], 2);
+    r.fails(&["prior", "add", "--title", "t"], 2);
+    r.fails(&["recall"], 2);
+    let no_model = |args: &[&str]| Run::from(r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap());
+    let run = no_model(&["recall", "--mode", "semantic", "anything"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("--mode semantic needs the embedding model") && run.stderr.contains("zo model install"), "{}", run.stderr);
+    // The default mode still falls back, with one line saying so.
+    let run = no_model(&["recall", "anything"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// Progress on long work shows on a terminal, and never on a pipe or with --json / -q.
+#[test]
+fn long_work_was_silent_on_a_terminal() {
+    util::require_model();
+    let r = Repo::example();
+    let tty = std::process::Command::new("script")
+        .args(["-qec", &format!("{} index rebuild", util::ZO), "/dev/null"])
+        .current_dir(r.path())
+        .env_remove("ZO_REPO")
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&tty.stdout);
+    assert!(tty.status.success(), "{screen}");
+    assert!(screen.contains("embedding") && screen.contains("/s"), "a bar with counts and rate: {screen}");
+    let piped = r.run(&["index", "rebuild"]);
+    assert!(!piped.stderr.contains("embedding"), "{}", piped.stderr);
+    let json = r.run(&["--json", "index", "rebuild"]);
+    assert!(json.stderr.is_empty(), "{}", json.stderr);
 }

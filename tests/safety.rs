@@ -213,8 +213,12 @@ fn duplicates_are_found_in_hand_written_logs() {
     let e = r.fails(&["decide", "--title", "use postgres for STORAGE", "--decision", "postgres,  one instance."], 1);
     assert!(e.contains("identical decision already exists"), "{e}");
     assert_eq!(r.read(r.log_path()), before);
-    // Same title, other decision: not a duplicate. Another title: appended.
-    r.ok(&["decide", "--title", "Use Postgres for storage", "--decision", "Two instances now."]);
+    // Same title, other decision: refused with the way to change a decision; with
+    // --supersedes it is that change. Another title: appended.
+    let e = r.fails(&["decide", "--title", "Use Postgres for storage", "--decision", "Two instances now."], 1);
+    assert!(e.contains("already has this title") && e.contains("--supersedes D-"), "{e}");
+    let old = e.split("--supersedes ").nth(1).unwrap().split(',').next().unwrap().trim().to_string();
+    r.ok(&["decide", "--title", "Use Postgres for storage", "--decision", "Two instances now.", "--supersedes", &old]);
     r.ok(&["decide", "--title", "Orchestration approach", "--decision", text]);
     let v = r.json(&["log", "--limit", "200"]);
     assert_eq!(v["decisions"].as_array().unwrap().len(), 106 + 1 + 2);

@@ -68,6 +68,7 @@ impl Ctx {
 
 pub fn run(cli: Cli) -> Result<()> {
     let ctx = Ctx { repo: cli.repo, json: cli.json, quiet: cli.quiet };
+    crate::progress::enable(!ctx.quiet && !ctx.json);
     match cli.command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Status => status::run(&ctx),
