@@ -1,7 +1,6 @@
-//! Exit codes and the one error type that carries one. Everything else is `anyhow`, with
-//! context added where the failure happens so the user sees what and where.
-
-use std::fmt;
+//! The library's typed errors: what went wrong, never how to exit. `main` maps each kind to
+//! the exit code SPEC §3 promises. Everything else is `anyhow`, with context added where the
+//! failure happens so the user sees what and where (file and line where there is one).
 
 /// Exit codes are part of the contract (SPEC §3): scripts and hooks branch on them.
 pub mod code {
@@ -12,33 +11,30 @@ pub mod code {
     pub const VERIFY_FAILED: i32 = 4;
 }
 
-/// An error that must end the process with a specific exit code.
-#[derive(Debug)]
-pub struct Exit {
-    pub code: i32,
-    pub message: String,
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad flags, or input the user named that cannot be used (a `--file` that is missing or
+    /// not the JSON expected).
+    #[error("{0}")]
+    Usage(String),
+    /// No memory where zo looked.
+    #[error("{0}")]
+    NoMemory(String),
+    /// `zo verify` found problems (each already reported with its file and line).
+    #[error("{0}")]
+    VerifyFailed(String),
+    /// A check or command failed as a whole, after reporting why.
+    #[error("{0}")]
+    Failed(String),
 }
 
-impl Exit {
-    pub fn new(code: i32, message: impl Into<String>) -> Self {
-        Exit { code, message: message.into() }
-    }
+impl Error {
     pub fn usage(message: impl Into<String>) -> Self {
-        Exit::new(code::USAGE, message)
+        Error::Usage(message.into())
     }
 }
 
-impl fmt::Display for Exit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Exit {}
-
-/// The exit code an error chain asks for (the first `Exit` in it), else 1.
-pub fn exit_code(err: &anyhow::Error) -> i32 {
-    err.chain()
-        .find_map(|e| e.downcast_ref::<Exit>().map(|x| x.code))
-        .unwrap_or(code::FAILURE)
+/// The first typed error in a chain, if any (`main` decides the exit code from it).
+pub fn kind(err: &anyhow::Error) -> Option<&Error> {
+    err.chain().find_map(|e| e.downcast_ref::<Error>())
 }

@@ -2,7 +2,7 @@
 //! `.gitattributes` lines that route memory files to it, and zo's blocks in git hooks.
 
 use crate::fsio;
-use crate::layout::Layout;
+use crate::layout::{FileKind, Layout};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -48,7 +48,12 @@ pub fn attribute_lines(layout: &Layout) -> Vec<String> {
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/");
-    ["DECISION_LOG.md", "PRIORS.md", "STATE.md", "sessions/*.md"].iter().map(|f| format!("{m}/{f} merge=zo")).collect()
+    routing_lines(&m)
+}
+
+/// `<memory>/<file> merge=zo` for every kind the driver merges.
+fn routing_lines(memory: &str) -> Vec<String> {
+    FileKind::ALL.iter().map(|k| format!("{memory}/{} merge=zo", k.pattern())).collect()
 }
 
 /// Add the missing routing lines, and move an older zo block out of the root `.gitattributes`
@@ -68,7 +73,7 @@ fn migrate_root_attributes(layout: &Layout) -> Result<bool> {
     let root = layout.root.join(".gitattributes");
     let Some(text) = fsio::read_text(&root)? else { return Ok(false) };
     let m = layout.rel(&layout.memory);
-    let ours: Vec<String> = ["DECISION_LOG.md", "PRIORS.md", "STATE.md", "sessions/*.md"].iter().map(|f| format!("{m}/{f} merge=zo")).collect();
+    let ours = routing_lines(&m);
     let kept: Vec<&str> = text
         .as_str()
         .split_inclusive('\n')

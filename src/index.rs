@@ -153,8 +153,8 @@ impl Index {
     }
 
     fn open_or_rebuild(layout: &Layout, force: Option<&str>, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
-        let path = layout.memory.join("index.db");
-        let lock_path = layout.memory.join("index.db-lock");
+        let path = layout.index_db();
+        let lock_path = layout.index_lock();
         let mut rebuilt = None;
         if force.is_none() {
             let lock = Lock::index(&lock_path, false)?;

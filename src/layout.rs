@@ -1,9 +1,48 @@
 //! Where the memory lives (SPEC §1). The one place that knows file names and locations.
 
 use crate::config::Config;
-use crate::error::{Exit, code};
+use crate::error::Error;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
+
+const INDEX_DB: &str = "index.db";
+
+/// The memory files a user can name, and how each is recognised by its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Decisions,
+    Priors,
+    State,
+    Session,
+}
+
+impl FileKind {
+    /// Every kind the merge driver handles, in the order `.gitattributes` lists them.
+    pub const ALL: [FileKind; 4] = [FileKind::Decisions, FileKind::Priors, FileKind::State, FileKind::Session];
+
+    /// The file's name, or (sessions) its pattern, relative to the memory directory.
+    pub fn pattern(self) -> &'static str {
+        match self {
+            FileKind::Decisions => "DECISION_LOG.md",
+            FileKind::Priors => "PRIORS.md",
+            FileKind::State => "STATE.md",
+            FileKind::Session => "sessions/*.md",
+        }
+    }
+
+    /// Which kind a path is (`/`-separated, any prefix, as git names it), if any.
+    pub fn of(path: &str) -> Option<FileKind> {
+        let mut parts = path.rsplit('/');
+        let name = parts.next().unwrap_or(path);
+        match name {
+            "DECISION_LOG.md" => Some(FileKind::Decisions),
+            "PRIORS.md" => Some(FileKind::Priors),
+            "STATE.md" => Some(FileKind::State),
+            n if parts.next() == Some("sessions") && n.ends_with(".md") => Some(FileKind::Session),
+            _ => None,
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct Layout {
@@ -30,7 +69,7 @@ impl Layout {
             },
         };
         if !start.is_dir() {
-            return Err(Exit::new(code::NO_MEMORY, format!("{} is not a directory", start.display())).into());
+            return Err(Error::NoMemory(format!("{} is not a directory", start.display())).into());
         }
         let start = start.canonicalize().unwrap_or(start);
         for dir in start.ancestors() {
@@ -42,11 +81,7 @@ impl Layout {
                 return Ok(Layout { root: dir.to_path_buf(), zo_dir, memory, legacy: true, config: Config::default() });
             }
         }
-        Err(Exit::new(
-            code::NO_MEMORY,
-            format!("no zo memory in {} or any parent directory; run `zo init` to create one", start.display()),
-        )
-        .into())
+        Err(Error::NoMemory(format!("no zo memory in {} or any parent directory; run `zo init` to create one", start.display())).into())
     }
 
     /// The `.zo/` layout rooted at `root` (whether or not it exists yet).
@@ -58,19 +93,35 @@ impl Layout {
     }
 
     pub fn decision_log(&self) -> PathBuf {
-        self.memory.join("DECISION_LOG.md")
+        self.memory.join(FileKind::Decisions.pattern())
     }
     pub fn priors(&self) -> PathBuf {
-        self.memory.join("PRIORS.md")
+        self.memory.join(FileKind::Priors.pattern())
     }
     pub fn state(&self) -> PathBuf {
-        self.memory.join("STATE.md")
+        self.memory.join(FileKind::State.pattern())
     }
     pub fn sessions(&self) -> PathBuf {
         self.memory.join("sessions")
     }
     pub fn snapshots(&self) -> PathBuf {
         self.memory.join("snapshots")
+    }
+    /// The derived index (gitignored, rebuilt at will).
+    pub fn index_db(&self) -> PathBuf {
+        self.memory.join(INDEX_DB)
+    }
+    /// Held shared by every process using the index, exclusive while creating or deleting it.
+    pub fn index_lock(&self) -> PathBuf {
+        self.memory.join(format!("{INDEX_DB}-lock"))
+    }
+    /// The open session's record (local, gitignored).
+    pub fn session_record(&self) -> PathBuf {
+        self.memory.join(".session")
+    }
+    /// Whether a file in the memory directory is derived or local (never moved or committed).
+    pub fn is_derived(name: &str) -> bool {
+        name.starts_with(INDEX_DB) || name == ".lock" || name == ".session" || name.ends_with(".zo-tmp")
     }
     pub fn config_file(&self) -> PathBuf {
         self.zo_dir.join("config.yaml")

@@ -1,4 +1,5 @@
 use clap::Parser;
+use std::io::Write;
 
 fn main() {
     let cli = zo::cli::Cli::parse();
@@ -7,7 +8,20 @@ fn main() {
         if err.chain().any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
             std::process::exit(0);
         }
-        eprintln!("zo: {err:#}");
-        std::process::exit(zo::error::exit_code(&err));
+        // Not eprintln!: with stderr closed (`zo verify 2>&1 | head -1`) it would panic and
+        // exit 101 instead of the documented code.
+        let _ = writeln!(std::io::stderr(), "zo: {err:#}");
+        std::process::exit(exit_code(&err));
+    }
+}
+
+/// The exit code for an error (SPEC §3): decided here, from the kind of the first typed error.
+fn exit_code(err: &anyhow::Error) -> i32 {
+    use zo::error::{Error, code};
+    match zo::error::kind(err) {
+        Some(Error::Usage(_)) => code::USAGE,
+        Some(Error::NoMemory(_)) => code::NO_MEMORY,
+        Some(Error::VerifyFailed(_)) => code::VERIFY_FAILED,
+        Some(Error::Failed(_)) | None => code::FAILURE,
     }
 }

@@ -10,25 +10,6 @@ use crate::format::prior::{self, PriorsFile};
 use crate::format::state::{State, Value};
 use std::collections::{HashMap, HashSet};
 
-pub enum Kind {
-    Decisions,
-    Priors,
-    State,
-    Session,
-    Other,
-}
-
-pub fn kind_of(path: &str) -> Kind {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    match name {
-        "DECISION_LOG.md" => Kind::Decisions,
-        "PRIORS.md" => Kind::Priors,
-        "STATE.md" => Kind::State,
-        n if path.contains("sessions/") && n.ends_with(".md") => Kind::Session,
-        _ => Kind::Other,
-    }
-}
-
 /// Join entry texts so that each is separated by `---`, keeping every byte of each entry.
 fn join_entries(preamble: &str, entries: &[(String, bool)]) -> String {
     let mut t = Text::new(preamble.to_string());
@@ -200,4 +181,32 @@ pub fn session(base: &str, ours: &str, theirs: &str) -> String {
         }
     }
     format!("{}\n\n{}", ours.trim_end(), theirs)
+}
+
+/// The merge of a file one side only appended to: the other side's text, then what the
+/// appending side added after the ancestor's. None when neither side only appended. Exact for
+/// the append-only files, whatever their content; the driver's fallback (and the shell's, in
+/// `templates/merge-driver.sh`) when the text cannot be read as memory.
+pub fn append_only(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Vec<u8>> {
+    if let Some(tail) = theirs.strip_prefix(base) {
+        return Some([ours, tail].concat());
+    }
+    ours.strip_prefix(base).map(|tail| [theirs, tail].concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn append_only_keeps_both_sides_additions_whole() {
+        let base = b"head\n---\n";
+        assert_eq!(append_only(base, b"head\n---\nA\n---\n", b"head\n---\nB\n---\n").unwrap(), b"head\n---\nA\n---\nB\n---\n");
+        // Ours was reordered (a zo merge), theirs only appended: theirs' additions follow ours.
+        assert_eq!(append_only(b"x\n", b"y\nx\n", b"x\nz\n").unwrap(), b"y\nx\nz\n");
+        // Theirs reordered, ours only appended.
+        assert_eq!(append_only(b"x\n", b"x\nz\n", b"y\nx\n").unwrap(), b"y\nx\nz\n");
+        // Neither side only appended.
+        assert!(append_only(b"x\n", b"y\n", b"z\n").is_none());
+    }
 }

@@ -56,7 +56,7 @@ pub struct Ended {
 }
 
 fn record_path(memory: &Memory) -> std::path::PathBuf {
-    memory.layout.memory.join(".session")
+    memory.layout.session_record()
 }
 
 pub fn current(memory: &Memory) -> Option<Record> {

@@ -191,7 +191,8 @@ fn lexical_fallback_when_model_or_runtime_is_missing_or_broken() {
 
     // doctor names what is missing and the command that installs it.
     let run = without(&r, &["doctor"], &[("ZO_CACHE", empty.path()), ("HOME", empty.path())]);
-    assert!(run.stdout.contains("FAIL model") && run.stdout.contains("scripts/install-model"), "{}", run.stdout);
+    assert_eq!(run.code, 0, "a missing model is a warning: zo works lexically");
+    assert!(run.stdout.contains("WARN model") && run.stdout.contains("zo model install"), "{}", run.stdout);
     let d = r.json(&["doctor"]);
     assert_eq!(d["ok"], true, "{d}");
     // Config can switch semantics off.

@@ -192,3 +192,15 @@ fn long_work_was_silent_on_a_terminal() {
     let json = r.run(&["--json", "index", "rebuild"]);
     assert!(json.stderr.is_empty(), "{}", json.stderr);
 }
+
+/// With stderr a closed pipe (`zo verify 2>&1 | head -1`) the error print panicked and zo
+/// exited 101 instead of the documented code.
+#[test]
+fn closed_stderr_turned_an_error_into_a_panic() {
+    let r = Repo::init();
+    for (args, code) in [(&["show", "D-deadbeef"][..], 1), (&["log", "--since", "2026-13-45"][..], 2)] {
+        let mut child = r.cmd(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        drop(child.stderr.take());
+        assert_eq!(child.wait().unwrap().code(), Some(code), "{args:?}");
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::{Ctx, read_input};
 use crate::cli::DecideArgs;
-use crate::error::Exit;
+use crate::error::Error;
 use crate::memory::{DecisionInput, StringOrList};
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -50,7 +50,7 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
         .collect();
     if !missing.is_empty() {
         let from = if a.file.is_some() { " (or their keys in the --file JSON)" } else { " (or --file FILE)" };
-        return Err(Exit::usage(format!("zo decide needs {}{from}; see `zo decide --help`", missing.join(" and "))).into());
+        return Err(Error::usage(format!("zo decide needs {}{from}; see `zo decide --help`", missing.join(" and "))).into());
     }
     let memory = ctx.memory()?;
     let new = memory

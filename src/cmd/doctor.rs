@@ -4,7 +4,7 @@
 use super::Ctx;
 use crate::embedding;
 use crate::index::Index;
-use crate::error::Exit;
+use crate::error::Error;
 use anyhow::Result;
 use serde_json::json;
 
@@ -24,10 +24,10 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     let memory = match ctx.memory() {
         Ok(m) => m,
         Err(e) => {
-            let code = crate::error::exit_code(&e);
+            let no_memory = matches!(crate::error::kind(&e), Some(Error::NoMemory(_)));
             checks.push(("layout", FAIL, format!("{e:#}")));
             report(ctx, &checks)?;
-            return Err(Exit::new(code, "no memory to check").into());
+            return Err(if no_memory { Error::NoMemory("no memory to check".into()) } else { Error::Failed("the memory could not be opened".into()) }.into());
         }
     };
     let l = &memory.layout;
@@ -64,7 +64,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             Err(e) => checks.push(("embeddings", FAIL, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
         }
     }
-    let path = l.memory.join("index.db");
+    let path = l.index_db();
     if path.exists() {
         let note = |_: &str| {};
         match Index::open(l, &note).and_then(|(ix, _)| Ok((ix.is_fresh(&memory)?, ix.counts()?, ix.pending_embeddings()?))) {
@@ -109,7 +109,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     }
     report(ctx, &checks)?;
     if checks.iter().any(|c| c.1 == FAIL) {
-        return Err(Exit::new(crate::error::code::FAILURE, "some checks failed (see the FAIL lines)").into());
+        return Err(Error::Failed("some checks failed (see the FAIL lines)".into()).into());
     }
     Ok(())
 }

@@ -8,7 +8,7 @@
 
 use super::Ctx;
 use crate::cli::HookArgs;
-use crate::error::Exit;
+use crate::error::Error;
 use crate::session::{self, Ending};
 use anyhow::Result;
 
@@ -22,14 +22,14 @@ struct Event {
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     if a.agent != "claude" {
-        return Err(Exit::usage(format!("zo hook supports claude, not {:?}", a.agent)).into());
+        return Err(Error::usage(format!("zo hook supports claude, not {:?}", a.agent)).into());
     }
     let input = super::read_input(std::path::Path::new("-"))?;
     let event: Event = if input.trim().is_empty() {
         Event::default()
     } else {
         serde_json::from_str(&input)
-            .map_err(|e| Exit::usage(format!("<stdin>:{}:{}: not a Claude Code hook event: {e}", e.line(), e.column())))?
+            .map_err(|e| Error::usage(format!("<stdin>:{}:{}: not a Claude Code hook event: {e}", e.line(), e.column())))?
     };
     let memory = ctx.memory()?;
     match event.hook_event_name.as_str() {

@@ -11,7 +11,7 @@ use serde_json::json;
 pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     let memory = ctx.memory()?;
     let note = |m: &str| ctx.note(m);
-    let path = memory.layout.memory.join("index.db");
+    let path = memory.layout.index_db();
     let rebuilt = if matches!(c, IndexCommand::Rebuild) {
         // Asked for, so not worth a line on stderr; the JSON still says why.
         Index::rebuild(&memory.layout, "asked for by `zo index rebuild`", &|_| {})?.1

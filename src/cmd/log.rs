@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::LogArgs;
-use crate::error::Exit;
+use crate::error::Error;
 use crate::format::decision::DecisionLog;
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -39,7 +39,7 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
 pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
     if let Some(since) = &a.since {
         if !crate::time::is_date(since) {
-            return Err(Exit::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into());
+            return Err(Error::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into());
         }
     }
     let memory = ctx.memory()?;

@@ -4,8 +4,11 @@
 
 use crate::cli::MergeDriverArgs;
 use crate::fsio;
-use crate::merge::{self, Kind};
+use crate::layout::FileKind;
+use crate::merge;
+use crate::error::Error;
 use anyhow::{Context, Result};
+use super::say;
 use std::path::Path;
 
 fn read(p: &Path) -> Result<String> {
@@ -15,39 +18,45 @@ fn read(p: &Path) -> Result<String> {
 
 pub fn run(a: MergeDriverArgs) -> Result<()> {
     let texts = (read(&a.base), read(&a.ours), read(&a.theirs));
-    let merged = match (texts, merge::kind_of(&a.path)) {
+    let merged = match (texts, FileKind::of(&a.path)) {
         ((Ok(b), Ok(o), Ok(t)), kind) => match kind {
-            Kind::Decisions => Some(merge::decisions(&b, &o, &t)),
-            Kind::Priors => Some(merge::priors(&b, &o, &t)),
-            Kind::State => Some((merge::state(&o, &t), vec![])),
-            Kind::Session => Some((merge::session(&b, &o, &t), vec![])),
-            Kind::Other => None,
+            Some(FileKind::Decisions) => Some(merge::decisions(&b, &o, &t)),
+            Some(FileKind::Priors) => Some(merge::priors(&b, &o, &t)),
+            Some(FileKind::State) => Some((merge::state(&o, &t), vec![])),
+            Some(FileKind::Session) => Some((merge::session(&b, &o, &t), vec![])),
+            None => None,
         },
         ((b, o, t), _) => {
             for e in [b.err(), o.err(), t.err()].into_iter().flatten() {
-                eprintln!("zo merge-driver: {e:#}");
+                say(&format!("zo merge-driver: {e:#}\n"));
             }
             None
         }
     };
-    match merged {
-        Some((text, notes)) => {
-            for n in notes {
-                eprintln!("zo merge-driver: {}: {n}", a.path);
-            }
-            fsio::write_atomic(&a.ours, text.as_bytes())
+    if let Some((text, notes)) = merged {
+        for n in notes {
+            say(&format!("zo merge-driver: {}: {n}\n", a.path));
         }
-        None => {
-            // Keep both sides' text rather than lose any: git's union merge.
-            eprintln!("zo merge-driver: could not merge {} as memory; kept both sides' text (union merge), check it by hand", a.path);
-            let out = std::process::Command::new("git")
-                .args(["merge-file", "-p", "--union"])
-                .arg(&a.ours)
-                .arg(&a.base)
-                .arg(&a.theirs)
-                .output()
-                .context("could not run git merge-file")?;
-            fsio::write_atomic(&a.ours, &out.stdout)
-        }
+        return fsio::write_atomic(&a.ours, text.as_bytes());
     }
+    // Not readable as memory. One side only appended: keep both sides' text, theirs' additions
+    // after ours. Otherwise a conflict with both sides between markers, for a person to
+    // resolve. Never git's line union: it interleaves entries that share lines.
+    let bytes = |p: &Path| std::fs::read(p).with_context(|| format!("could not read {}", p.display()));
+    let (b, o, t) = (bytes(&a.base)?, bytes(&a.ours)?, bytes(&a.theirs)?);
+    if let Some(m) = merge::append_only(&b, &o, &t) {
+        say(&format!("zo merge-driver: could not read {} as memory; kept both sides' text (each side's additions in turn), check it with zo verify\n", a.path));
+        return fsio::write_atomic(&a.ours, &m);
+    }
+    let out = std::process::Command::new("git")
+        .args(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs"])
+        .arg(&a.ours)
+        .arg(&a.base)
+        .arg(&a.theirs)
+        .status()
+        .context("could not run git merge-file")?;
+    if out.success() {
+        return Ok(());
+    }
+    Err(Error::Failed(format!("could not merge {} as memory; both sides' text is in it between conflict markers: keep every entry of both, then `zo verify`", a.path)).into())
 }

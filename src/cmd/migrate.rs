@@ -19,7 +19,8 @@ pub fn run(ctx: &Ctx, a: MigrateArgs) -> Result<()> {
     }
     let root = layout.root.clone();
     let target = root.join(".zo/memory");
-    if target.join("DECISION_LOG.md").exists() || target.join("STATE.md").exists() {
+    let new = Layout { memory: target.clone(), ..layout.clone() };
+    if new.decision_log().exists() || new.state().exists() {
         bail!("{} already holds memory; move {} by hand", layout.show(&target), layout.show(&layout.memory));
     }
     // memory/<project>/ names the project; memory/ alone takes the directory's name.
@@ -36,7 +37,7 @@ pub fn run(ctx: &Ctx, a: MigrateArgs) -> Result<()> {
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         // Derived and local files are rebuilt, not moved.
-        .filter(|n| !(n.starts_with("index.db") || n == ".lock" || n.ends_with(".zo-tmp")))
+        .filter(|n| !Layout::is_derived(n))
         .collect();
     names.sort();
     for n in &names {
@@ -55,7 +56,7 @@ pub fn run(ctx: &Ctx, a: MigrateArgs) -> Result<()> {
         }
         for n in std::fs::read_dir(&layout.memory).into_iter().flatten().flatten() {
             let name = n.file_name().to_string_lossy().into_owned();
-            if name.starts_with("index.db") || name == ".lock" {
+            if Layout::is_derived(&name) {
                 let _ = std::fs::remove_file(n.path());
             }
         }

@@ -46,7 +46,7 @@ impl Ctx {
     /// A note or warning for a person, on stderr; silenced by -q.
     pub fn note(&self, msg: impl AsRef<str>) {
         if !self.quiet {
-            eprintln!("zo: {}", msg.as_ref());
+            say(&format!("zo: {}\n", msg.as_ref()));
         }
     }
 
@@ -64,6 +64,12 @@ impl Ctx {
         s.push('\n');
         self.print(&s)
     }
+}
+
+/// Write to stderr, ignoring a closed stderr (`zo verify 2>&1 | head -1`): eprintln! would
+/// panic there, and the exit code must stay the documented one.
+pub fn say(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -101,23 +107,23 @@ pub fn run(cli: Cli) -> Result<()> {
 /// Read a file's text, or stdin for `-`, with errors that name it. An input the user named
 /// that cannot be read is a usage error (exit 2).
 pub fn read_input(path: &std::path::Path) -> Result<String> {
-    use crate::error::Exit;
+    use crate::error::Error;
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(|e| Exit::usage(format!("could not read stdin: {e}")))?;
-        crate::fsio::decode(std::path::Path::new("<stdin>"), bytes).map_err(|e| Exit::usage(format!("{e:#}")).into())
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(|e| Error::usage(format!("could not read stdin: {e}")))?;
+        crate::fsio::decode(std::path::Path::new("<stdin>"), bytes).map_err(|e| Error::usage(format!("{e:#}")).into())
     } else {
-        let bytes = std::fs::read(path).map_err(|e| Exit::usage(format!("could not read {}: {e}", path.display())))?;
-        crate::fsio::decode(path, bytes).map_err(|e| Exit::usage(format!("{e:#}")).into())
+        let bytes = std::fs::read(path).map_err(|e| Error::usage(format!("could not read {}: {e}", path.display())))?;
+        crate::fsio::decode(path, bytes).map_err(|e| Error::usage(format!("{e:#}")).into())
     }
 }
 
 /// Parse `--file` JSON that must be one object of type `T`. The wrong shape (an array, a
 /// string, a number) is named as such, with the keys expected; errors carry file:line:col.
 pub fn parse_json_object<T: serde::de::DeserializeOwned>(name: &str, text: &str, what: &str, keys: &str) -> Result<T> {
-    use crate::error::Exit;
+    use crate::error::Error;
     let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| Exit::usage(format!("{name}:{}:{}: not valid JSON: {e}", e.line(), e.column())))?;
+        .map_err(|e| Error::usage(format!("{name}:{}:{}: not valid JSON: {e}", e.line(), e.column())))?;
     let shape = match &value {
         serde_json::Value::Object(_) => None,
         serde_json::Value::Array(_) => Some("an array"),
@@ -127,10 +133,10 @@ pub fn parse_json_object<T: serde::de::DeserializeOwned>(name: &str, text: &str,
         serde_json::Value::Null => Some("null"),
     };
     if let Some(shape) = shape {
-        return Err(Exit::usage(format!("{name}:1:1: expected {what} as one JSON object with the keys {keys}; got {shape}")).into());
+        return Err(Error::usage(format!("{name}:1:1: expected {what} as one JSON object with the keys {keys}; got {shape}")).into());
     }
     if text.contains("\\u0000") {
-        return Err(Exit::usage(format!("{name}: a value holds a NUL byte, which memory files cannot carry")).into());
+        return Err(Error::usage(format!("{name}: a value holds a NUL byte, which memory files cannot carry")).into());
     }
-    serde_json::from_value(value).map_err(|e| Exit::usage(format!("{name}: not {what}: {e} (keys: {keys})")).into())
+    serde_json::from_value(value).map_err(|e| Error::usage(format!("{name}: not {what}: {e} (keys: {keys})")).into())
 }

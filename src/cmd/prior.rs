@@ -28,20 +28,7 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
         PriorCommand::List => {
             let pf = memory.priors()?;
             if ctx.json {
-                let list: Vec<_> = pf
-                    .entries
-                    .iter()
-                    .map(|p| {
-                        json!({
-                            "id": p.id,
-                            "title": p.title,
-                            "root_cause": p.root_cause(),
-                            "superseded_by": p.superseded_by(),
-                            "rules": p.rules(),
-                            "line": p.span.line,
-                        })
-                    })
-                    .collect();
+                let list: Vec<_> = pf.entries.iter().map(summary).collect();
                 return ctx.print_json(&json!({ "priors": list }));
             }
             let mut s = String::new();
@@ -69,4 +56,16 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// A prior as `prior list --json` shows it (`show` adds its file and text).
+pub fn summary(p: &crate::format::prior::Prior) -> serde_json::Value {
+    json!({
+        "id": p.id,
+        "title": p.title,
+        "root_cause": p.root_cause(),
+        "superseded_by": p.superseded_by(),
+        "rules": p.rules(),
+        "line": p.span.line,
+    })
 }

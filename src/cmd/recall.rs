@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::RecallArgs;
-use crate::error::Exit;
+use crate::error::Error;
 use crate::index::Filter;
 use crate::recall::{self, Mode};
 use anyhow::Result;
@@ -12,13 +12,13 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let query = a.query.join(" ");
     if query.trim().is_empty() {
-        return Err(Exit::usage("zo recall needs a query, e.g. zo recall \"why did we pick Postgres\"").into());
+        return Err(Error::usage("zo recall needs a query, e.g. zo recall \"why did we pick Postgres\"").into());
     }
     let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
     let kind = match a.kind.as_str() {
         "all" => None,
         k @ ("decision" | "prior" | "session") => Some(k.to_string()),
-        other => return Err(Exit::usage(format!("--kind takes decision, prior, session or all, not {other:?}")).into()),
+        other => return Err(Error::usage(format!("--kind takes decision, prior, session or all, not {other:?}")).into()),
     };
     let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all };
     let mode = a.mode.unwrap_or(Mode::Hybrid);

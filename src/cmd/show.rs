@@ -67,16 +67,10 @@ pub fn prior(ctx: &Ctx, memory: &Memory, id: &str) -> Result<()> {
     let p = &pf.entries[i];
     let text = p.content(&pf);
     if ctx.json {
-        return ctx.print_json(&json!({
-            "id": p.id,
-            "title": p.title,
-            "root_cause": p.root_cause(),
-            "superseded_by": p.superseded_by(),
-            "rules": p.rules(),
-            "line": p.span.line,
-            "file": file,
-            "text": text,
-        }));
+        let mut v = super::prior::summary(p);
+        v["file"] = file.into();
+        v["text"] = text.into();
+        return ctx.print_json(&v);
     }
     ctx.print(&format!("{}\n", text.trim_end()))
 }

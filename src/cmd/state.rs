@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::{StateCommand, StateSetArgs};
-use crate::error::Exit;
+use crate::error::Error;
 use crate::format::state::{State, Value};
 use anyhow::Result;
 use serde_json::json;
@@ -50,19 +50,19 @@ fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
     }
     for kv in a.set {
         let Some((k, v)) = kv.split_once('=') else {
-            return Err(Exit::usage(format!("--set takes KEY=VALUE, not {kv:?}")).into());
+            return Err(Error::usage(format!("--set takes KEY=VALUE, not {kv:?}")).into());
         };
         let k = k.trim();
         if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-            return Err(Exit::usage(format!("--set: {k:?} is not a field name (letters, digits, _ and -)")).into());
+            return Err(Error::usage(format!("--set: {k:?} is not a field name (letters, digits, _ and -)")).into());
         }
         updates.push((k.into(), Value::Scalar(v.trim().into())));
     }
     if updates.is_empty() {
-        return Err(Exit::usage("nothing to set; see `zo state set --help`").into());
+        return Err(Error::usage("nothing to set; see `zo state set --help`").into());
     }
     if updates.iter().any(|(_, v)| matches!(v, Value::Scalar(s) if s.contains('\n'))) {
-        return Err(Exit::usage("STATE fields are one line each").into());
+        return Err(Error::usage("STATE fields are one line each").into());
     }
     let memory = ctx.memory()?;
     let state = memory.update_state(|s| {

@@ -32,7 +32,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
 
     let routing = repo.as_ref().map(|r| crate::hooks::routing_state(layout, r));
     let driver = repo.as_ref().and_then(|_| crate::hooks::driver_scope(&layout.root));
-    let index_path = layout.memory.join("index.db");
+    let index_path = layout.index_db();
     let index_built = index_path.exists();
     let index_fresh = index_built
         && crate::index::Index::open(layout, &|_| {}).and_then(|(ix, _)| ix.is_fresh(&memory)).unwrap_or(false);

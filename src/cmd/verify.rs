@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::VerifyArgs;
-use crate::error::{Exit, code};
+use crate::error::Error;
 use crate::format::Text;
 use crate::format::decision::DecisionLog;
 use crate::format::prior::PriorsFile;
@@ -30,6 +30,16 @@ fn load(path: &Path, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
 fn at_head(repo: &crate::git::Repo, rel: &str, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
     match repo.file_at_head(Path::new(rel)) {
         Ok(bytes) => text_of(bytes, label, "HEAD's version", problems),
+        Err(e) => {
+            problems.push(problem(label, "", &e));
+            None
+        }
+    }
+}
+
+fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &str, what: &str, problems: &mut Vec<Problem>) -> Option<Text> {
+    match repo.file_at(commit, Path::new(rel)) {
+        Ok(bytes) => text_of(bytes, label, what, problems),
         Err(e) => {
             problems.push(problem(label, "", &e));
             None
@@ -122,13 +132,7 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         if merging.is_none() && !a.staged {
             if let Some(repo) = &repo {
                 for (parent, short) in repo.head_merge_parents() {
-                    let version = match repo.file_at(parent, Path::new(&rel)) {
-                        Ok(bytes) => text_of(bytes, &label, "a parent's version", &mut problems),
-                        Err(e) => {
-                            problems.push(problem(&label, "", &e));
-                            None
-                        }
-                    };
+                    let version = at_commit(repo, parent, &rel, &label, "a parent's version", &mut problems);
                     if version.is_some() {
                         check(&label, kind, current.as_ref(), version.as_ref(), &format!("merge parent {short}"), &mut problems);
                     }
@@ -147,13 +151,7 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
                 });
                 continue;
             }
-            let other = match repo.file_at(theirs, Path::new(&rel)) {
-                Ok(bytes) => text_of(bytes, &label, "MERGE_HEAD's version", &mut problems),
-                Err(e) => {
-                    problems.push(problem(&label, "", &e));
-                    None
-                }
-            };
+            let other = at_commit(repo, theirs, &rel, &label, "MERGE_HEAD's version", &mut problems);
             if other.is_some() {
                 check(&label, kind, current.as_ref(), other.as_ref(), "MERGE_HEAD (the branch being merged)", &mut problems);
             }
@@ -187,11 +185,11 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         }
     } else {
         let text: String = problems.iter().map(|p| format!("{p}\n")).collect();
-        eprint!("{text}");
+        super::say(&text);
     }
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(Exit::new(code::VERIFY_FAILED, format!("verification failed: {} problem(s)", problems.len())).into())
+        Err(Error::VerifyFailed(format!("verification failed: {} problem(s)", problems.len())).into())
     }
 }
