@@ -91,6 +91,9 @@ pub enum Command {
     Man,
     /// What an agent's hooks run: reads the agent's hook event (JSON) on stdin
     Hook(HookArgs),
+    /// Serve the memory to agents over MCP (Model Context Protocol) on stdin/stdout
+    #[command(after_help = "Configure your client to run `zo mcp` (see `zo init --agent`); the model loads on the first\nrecall and stays loaded. Finds the memory like every command (--repo, ZO_REPO, the cwd).")]
+    Mcp,
     /// The git merge driver for memory files (run by git, not by people)
     #[command(hide = true)]
     MergeDriver(MergeDriverArgs),

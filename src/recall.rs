@@ -130,6 +130,54 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
     Ok((mode, hits))
 }
 
+/// Recall with a model that stays loaded: a long-lived process (the MCP server) keeps one and
+/// pays the model load once, on the first query that needs it. The index is opened for each
+/// query and closed after it, so no lock is held between queries.
+#[derive(Default)]
+pub struct Recaller {
+    /// None: not tried yet; Some(Err): not available (why, said once).
+    embedder: Option<std::result::Result<Embedder, String>>,
+}
+
+impl Recaller {
+    pub fn new() -> Recaller {
+        Recaller::default()
+    }
+
+    /// The model, loaded on first use.
+    fn embedder(&mut self, memory: &Memory) -> std::result::Result<&mut Embedder, String> {
+        if self.embedder.is_none() {
+            let loaded = embedding::locate(&memory.layout.config).paths().and_then(|p| Embedder::load(&p).map_err(|e| format!("{e:#}")));
+            self.embedder = Some(loaded);
+        }
+        match self.embedder.as_mut().expect("set above") {
+            Ok(e) => Ok(e),
+            Err(why) => Err(why.clone()),
+        }
+    }
+
+    /// Like [`recall`], with the kept model.
+    pub fn recall(&mut self, memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<(Mode, Vec<Hit>)> {
+        if query.trim().is_empty() {
+            bail!("the query is empty");
+        }
+        let (mut index, _) = open_fresh(memory, note)?;
+        let mut semantic = None;
+        if mode != Mode::Lexical {
+            match self.embedder(memory) {
+                Ok(e) => {
+                    embed_pending(&mut index, e, note)?;
+                    let q = e.embed(&[query])?.remove(0);
+                    semantic = Some(index.vectors(filter)?.rank(&q, DEPTH.max(k)));
+                }
+                Err(why) => unavailable(note, &why),
+            }
+        }
+        let used = if semantic.is_some() { mode } else { Mode::Lexical };
+        Ok((used, fuse(&index, query, semantic, k, filter, used)?))
+    }
+}
+
 /// Rank the index for a query. `query_vec` is the query's embedding (needed for the semantic
 /// and hybrid modes; without it they rank lexically).
 pub fn rank(index: &Index, query: &str, query_vec: Option<&[f32]>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<Hit>> {

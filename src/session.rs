@@ -47,12 +47,19 @@ pub struct Ending {
     pub allow_secret: bool,
 }
 
+/// An entry a session lists: its ID and title.
+#[derive(Debug, Clone, Serialize)]
+pub struct Listed {
+    pub id: String,
+    pub title: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Ended {
     pub file: String,
     pub number: u32,
-    pub decisions: Vec<(String, String)>,
-    pub priors: Vec<(String, String)>,
+    pub decisions: Vec<Listed>,
+    pub priors: Vec<Listed>,
 }
 
 fn record_path(memory: &Memory) -> std::path::PathBuf {
@@ -166,9 +173,9 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let log = memory.decisions()?;
     let priors = memory.priors()?;
     let (from_d, from_p) = baseline(memory, rec.as_ref(), &log, &priors)?;
-    let decisions: Vec<(String, String)> =
-        log.entries[from_d..].iter().filter(|e| !e.is_outcome()).map(|e| (e.id.clone(), e.title.clone())).collect();
-    let new_priors: Vec<(String, String)> = priors.entries[from_p..].iter().map(|p| (p.id.clone(), p.title.clone())).collect();
+    let decisions: Vec<Listed> =
+        log.entries[from_d..].iter().filter(|e| !e.is_outcome()).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
+    let new_priors: Vec<Listed> = priors.entries[from_p..].iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
     if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && log.entries.len() == from_d && ending.is_empty() {
         let _ = std::fs::remove_file(record_path(memory));
         return Ok(None);
@@ -194,8 +201,8 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         .clone()
         .or_else(|| rec.as_ref().and_then(|r| r.task.clone()))
         .unwrap_or_else(|| "not recorded".into());
-    let list = |v: &[(String, String)]| {
-        if v.is_empty() { "none".to_string() } else { v.iter().map(|(id, t)| format!("- {id} — {t}")).collect::<Vec<_>>().join("\n") }
+    let list = |v: &[Listed]| {
+        if v.is_empty() { "none".to_string() } else { v.iter().map(|l| format!("- {} — {}", l.id, l.title)).collect::<Vec<_>>().join("\n") }
     };
 
     let _lock = fsio::Lock::acquire(&memory.layout.memory)?;

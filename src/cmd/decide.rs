@@ -5,7 +5,6 @@ use crate::cli::DecideArgs;
 use crate::error::Error;
 use crate::memory::{DecisionInput, StringOrList};
 use anyhow::{Context, Result};
-use serde_json::json;
 
 pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     let mut input = match &a.file {
@@ -56,8 +55,9 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     let new = memory
         .decide(&input, a.allow_secret)
         .with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
+    let r = crate::ops::Decided::from(new);
     if ctx.json {
-        return ctx.print_json(&json!({"id": new.id, "timestamp": new.timestamp, "title": new.title, "type": new.kind}));
+        return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    ctx.print(&format!("{}\n", new.id))
+    ctx.print(&format!("{}\n", r.id))
 }

@@ -3,7 +3,6 @@
 
 use super::Ctx;
 use crate::embedding;
-use crate::index::Index;
 use crate::error::Error;
 use anyhow::Result;
 use serde_json::json;
@@ -64,19 +63,21 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             Err(e) => checks.push(("embeddings", FAIL, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
         }
     }
-    let path = l.index_db();
-    if path.exists() {
-        let note = |_: &str| {};
-        match Index::open(l, &note).and_then(|(ix, _)| Ok((ix.is_fresh(&memory)?, ix.counts()?, ix.pending_embeddings()?))) {
-            Ok((fresh, (n, e, _), p)) => checks.push((
-                "index",
-                OK,
-                format!("{n} entries, {e} embedded, {p} pending; {}", if fresh { "fresh" } else { "stale (refreshed by the next read)" }),
-            )),
-            Err(e) => checks.push(("index", FAIL, format!("{e:#}; fix: zo index rebuild"))),
-        }
-    } else {
-        checks.push(("index", OK, "not built yet; the first `zo recall` or `zo index refresh` builds it".into()));
+    let h = crate::ops::index_health(&memory);
+    match (&h.error, h.built) {
+        (Some(e), _) => checks.push(("index", FAIL, format!("{e}; fix: zo index rebuild"))),
+        (None, true) => checks.push((
+            "index",
+            OK,
+            format!(
+                "{} entries, {} embedded, {} pending; {}",
+                h.entries,
+                h.embedded,
+                h.pending_embeddings,
+                if h.fresh { "fresh" } else { "stale (refreshed by the next read)" }
+            ),
+        )),
+        (None, false) => checks.push(("index", OK, "not built yet; the first `zo recall` or `zo index refresh` builds it".into())),
     }
     match crate::git::Repo::discover(&l.root) {
         None => checks.push(("git", WARN, "not a git repository, so memory does not travel; fix: git init".into())),

@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
                 session::start(&memory, Some("claude".into()), None)?;
             }
             let b = super::context::bundle(ctx, &memory, None, None)?;
-            super::context::print(ctx, &b)
+            super::context::print(ctx, b)
         }
         // A hook must never break the agent's session: other events are not zo's business.
         other => {

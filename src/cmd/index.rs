@@ -11,7 +11,6 @@ use serde_json::json;
 pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     let memory = ctx.memory()?;
     let note = |m: &str| ctx.note(m);
-    let path = memory.layout.index_db();
     let rebuilt = if matches!(c, IndexCommand::Rebuild) {
         // Asked for, so not worth a line on stderr; the JSON still says why.
         Index::rebuild(&memory.layout, "asked for by `zo index rebuild`", &|_| {})?.1
@@ -19,29 +18,21 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
         None
     };
     if matches!(c, IndexCommand::Status) {
-        let built = path.exists();
-        let search = embedding::locate(&memory.layout.config);
-        let mode = if search.paths().is_ok() { "hybrid" } else { "lexical" };
-        let (fresh, counts, pending) = if built {
-            let (ix, _) = Index::open(&memory.layout, &note)?;
-            (ix.is_fresh(&memory)?, ix.counts()?, ix.pending_embeddings()?)
-        } else {
-            (false, (0, 0, 0), 0)
-        };
+        let h = crate::ops::index_health(&memory);
+        if let Some(e) = &h.error {
+            anyhow::bail!("{} could not be read: {e}; fix: zo index rebuild", h.path);
+        }
         if ctx.json {
-            return ctx.print_json(&json!({
-                "path": memory.layout.show(&path), "built": built, "fresh": fresh, "mode": mode,
-                "entries": counts.0, "embedded": counts.1, "pending_embeddings": pending,
-                "model": search.model_dir, "runtime": search.runtime,
-            }));
+            return ctx.print_json(&serde_json::to_value(&h)?);
         }
         return ctx.print(&format!(
-            "index     {} ({})\nentries   {} ({} embedded, {} waiting for an embedding)\nmode      {mode}\n",
-            memory.layout.show(&path),
-            if !built { "not built" } else if fresh { "fresh" } else { "stale: refreshed by the next read" },
-            counts.0,
-            counts.1,
-            pending
+            "index     {} ({})\nentries   {} ({} embedded, {} waiting for an embedding)\nmode      {}\n",
+            h.path,
+            if !h.built { "not built" } else if h.fresh { "fresh" } else { "stale: refreshed by the next read" },
+            h.entries,
+            h.embedded,
+            h.pending_embeddings,
+            h.mode
         ));
     }
     let started = std::time::Instant::now();

@@ -2,25 +2,8 @@
 
 use super::Ctx;
 use crate::cli::LogArgs;
-use crate::error::Error;
 use crate::format::decision::DecisionLog;
 use anyhow::Result;
-use serde_json::{Value, json};
-
-/// The stable summary of one decision (SPEC "Machine output").
-pub fn summary(log: &DecisionLog, i: usize) -> Value {
-    let e = &log.entries[i];
-    json!({
-        "id": e.id,
-        "timestamp": e.timestamp,
-        "type": e.kind,
-        "title": e.title,
-        "status": log.status(i),
-        "superseded_by": log.superseded_by(i).map(|s| s.id.clone()),
-        "outcome": log.latest_outcome(i),
-        "line": e.span.line,
-    })
-}
 
 /// One line for people: ID, date, type, title, and what became of it.
 pub fn line(log: &DecisionLog, i: usize) -> String {
@@ -37,34 +20,18 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
 }
 
 pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
-    if let Some(since) = &a.since {
-        if !crate::time::is_date(since) {
-            return Err(Error::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into());
-        }
-    }
+    let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: a.limit, all: a.all };
+    q.check()?;
     let memory = ctx.memory()?;
     let log = memory.decisions()?;
-    let want_outcomes = a.all || a.kind.as_deref().is_some_and(|k| k.eq_ignore_ascii_case("OUTCOME"));
-    let mut picked: Vec<usize> = (0..log.entries.len())
-        .rev()
-        .filter(|&i| {
-            let e = &log.entries[i];
-            (want_outcomes || !e.is_outcome())
-                && a.kind.as_deref().is_none_or(|k| e.kind.eq_ignore_ascii_case(k))
-                && a.since.as_deref().is_none_or(|d| e.timestamp.as_str() >= d)
-        })
-        .collect();
-    if let Some(n) = a.limit {
-        picked.truncate(n);
-    }
+    let r = crate::ops::log(&log, &q)?;
     if ctx.json {
-        let list: Vec<Value> = picked.iter().map(|&i| summary(&log, i)).collect();
-        return ctx.print_json(&json!({ "decisions": list }));
+        return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    if picked.is_empty() {
+    if r.picked.is_empty() {
         ctx.note("no decisions match");
         return Ok(());
     }
-    let text: String = picked.iter().map(|&i| line(&log, i)).collect();
+    let text: String = r.picked.iter().map(|&i| line(&log, i)).collect();
     ctx.print(&text)
 }

@@ -100,6 +100,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Completions { shell } => completions::completions(&ctx, shell),
         Command::Man => completions::man(&ctx),
         Command::Hook(a) => hook::run(&ctx, a),
+        Command::Mcp => crate::mcp::serve(ctx.repo.clone()),
         Command::MergeDriver(a) => merge_driver::run(a),
     }
 }

@@ -3,7 +3,6 @@
 use super::{Ctx, read_input};
 use crate::cli::OutcomeArgs;
 use anyhow::{Context, Result};
-use serde_json::json;
 
 pub fn run(ctx: &Ctx, a: OutcomeArgs) -> Result<()> {
     let text = if a.text == "-" { read_input(std::path::Path::new("-"))? } else { a.text };
@@ -11,8 +10,9 @@ pub fn run(ctx: &Ctx, a: OutcomeArgs) -> Result<()> {
     let new = memory
         .outcome(&a.id, &text, a.allow_secret)
         .with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
+    let r = crate::ops::OutcomeRecorded::from(new);
     if ctx.json {
-        return ctx.print_json(&json!({"id": new.id, "timestamp": new.timestamp, "refs": new.refs}));
+        return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    ctx.print(&format!("{}\n", new.id))
+    ctx.print(&format!("{}\n", r.id))
 }

@@ -21,14 +21,14 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
             };
             let id = memory.add_prior(&input, a.allow_secret).with_context(|| format!("nothing was written to {file}"))?;
             if ctx.json {
-                return ctx.print_json(&json!({ "id": id }));
+                return ctx.print_json(&serde_json::to_value(crate::ops::PriorAdded { id })?);
             }
             ctx.print(&format!("{id}\n"))
         }
         PriorCommand::List => {
             let pf = memory.priors()?;
             if ctx.json {
-                let list: Vec<_> = pf.entries.iter().map(summary).collect();
+                let list: Vec<_> = pf.entries.iter().map(crate::ops::prior_summary).collect();
                 return ctx.print_json(&json!({ "priors": list }));
             }
             let mut s = String::new();
@@ -44,7 +44,10 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
             }
             ctx.print(&s)
         }
-        PriorCommand::Show { id } => super::show::prior(ctx, &memory, &id),
+        PriorCommand::Show { id } => {
+            let id = if id.to_ascii_uppercase().starts_with("PR-") { id } else { format!("PR-{id}") };
+            super::show::print(ctx, &crate::ops::show(&memory, &id)?)
+        }
         PriorCommand::Supersede { old, new } => {
             let (o, n) = memory.supersede_prior(&old, &new).with_context(|| format!("{file} was not changed"))?;
             if ctx.json {
@@ -56,16 +59,4 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
             Ok(())
         }
     }
-}
-
-/// A prior as `prior list --json` shows it (`show` adds its file and text).
-pub fn summary(p: &crate::format::prior::Prior) -> serde_json::Value {
-    json!({
-        "id": p.id,
-        "title": p.title,
-        "root_cause": p.root_cause(),
-        "superseded_by": p.superseded_by(),
-        "rules": p.rules(),
-        "line": p.span.line,
-    })
 }

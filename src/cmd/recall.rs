@@ -6,7 +6,6 @@ use crate::error::Error;
 use crate::index::Filter;
 use crate::recall::{self, Mode};
 use anyhow::Result;
-use serde_json::json;
 
 pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let memory = ctx.memory()?;
@@ -32,7 +31,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
         );
     }
     if ctx.json {
-        return ctx.print_json(&json!({ "mode": used.name(), "query": query, "results": hits }));
+        return ctx.print_json(&serde_json::to_value(crate::ops::RecallReport { mode: used.name(), query, results: hits })?);
     }
     if hits.is_empty() {
         ctx.note(format!("nothing matches ({} search)", used.name()));

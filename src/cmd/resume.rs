@@ -45,6 +45,6 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         Err(e) => ctx.note(format!("the index could not be built: {e:#}")),
     }
     let b = super::context::bundle(ctx, &memory, None, None)?;
-    super::context::print(ctx, &b)
+    super::context::print(ctx, b)
 }
 

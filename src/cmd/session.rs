@@ -42,10 +42,10 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
         SessionCommand::Start(a) => {
             session::start(&memory, a.agent.clone(), a.task.clone())?;
             let b = super::context::bundle(ctx, &memory, a.task.as_deref(), a.budget)?;
-            super::context::print(ctx, &b)
+            super::context::print(ctx, b)
         }
         SessionCommand::List => list(ctx, &memory),
-        SessionCommand::Show { name } => super::show::session(ctx, &memory, &name),
+        SessionCommand::Show { name } => super::show::print(ctx, &crate::ops::show_session(&memory, &name)?),
         SessionCommand::End(a) => {
             let ended = session::end(&memory, &ending(a)?, false)?.expect("written unless skip_if_empty");
             // Bring the index's rows up to date; embeddings wait for the next semantic reader.
@@ -53,12 +53,7 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
                 ctx.note(format!("the index was not refreshed: {e:#}"));
             }
             if ctx.json {
-                return ctx.print_json(&json!({
-                    "file": ended.file,
-                    "number": ended.number,
-                    "decisions": ended.decisions.iter().map(|(id, t)| json!({"id": id, "title": t})).collect::<Vec<_>>(),
-                    "priors": ended.priors.iter().map(|(id, t)| json!({"id": id, "title": t})).collect::<Vec<_>>(),
-                }));
+                return ctx.print_json(&serde_json::to_value(&ended)?);
             }
             if !ctx.quiet {
                 ctx.print(&format!(
@@ -75,17 +70,13 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
 
 /// `zo session list`: every session file, oldest first.
 fn list(ctx: &Ctx, memory: &crate::memory::Memory) -> Result<()> {
-    let sessions = memory.sessions()?;
+    let sessions = crate::ops::sessions(memory)?;
     if ctx.json {
-        let v: Vec<_> = sessions
-            .iter()
-            .map(|s| json!({"name": s.file_name, "number": s.number, "date": s.date, "title": s.title, "ended": s.ended}))
-            .collect();
-        return ctx.print_json(&json!({ "sessions": v }));
+        return ctx.print_json(&json!({ "sessions": sessions }));
     }
     if sessions.is_empty() {
         ctx.note("no sessions yet; `zo session end --summary …` records one");
     }
-    let s: String = sessions.iter().map(|s| format!("{}  {}\n", s.file_name, s.title)).collect();
+    let s: String = sessions.iter().map(|s| format!("{}  {}\n", s.name, s.title)).collect();
     ctx.print(&s)
 }

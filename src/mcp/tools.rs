@@ -1,0 +1,332 @@
+//! The tools: their schemas (kept small: the whole list is what an agent pays in context on
+//! every session) and their adapters over the library.
+
+use super::Server;
+use crate::index::Filter;
+use crate::memory::{DecisionInput, Memory, PriorInput};
+use crate::recall::Mode;
+use crate::session::Ending;
+use anyhow::{Result, anyhow, bail};
+use rmcp::model::Tool;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// A tool: name, when to call it, its parameters (name, JSON type, description), required ones.
+struct Spec {
+    name: &'static str,
+    about: &'static str,
+    params: &'static [(&'static str, &'static str, &'static str)],
+    required: &'static [&'static str],
+}
+
+const SPECS: &[Spec] = &[
+    Spec {
+        name: "recall",
+        about: "Search project memory (decisions, lessons, sessions) for what answers a question. Call before deciding anything that may have been decided before.",
+        params: &[
+            ("query", "string", "the question, in plain words"),
+            ("k", "integer", "how many entries (default 3)"),
+            ("kind", "string", "decision | prior | session | all"),
+            ("type", "string", "only decisions of this type"),
+            ("mode", "string", "hybrid | semantic | lexical"),
+        ],
+        required: &["query"],
+    },
+    Spec {
+        name: "context",
+        about: "The session-start bundle: state, lessons, handoff, recent decisions, within a token budget.",
+        params: &[("task", "string", "adds older decisions that match it"), ("budget", "integer", "tokens (default 4000)")],
+        required: &[],
+    },
+    Spec {
+        name: "decide",
+        about: "Record a decision (a library, design, scope cut, fix strategy). To change one, pass supersedes.",
+        params: &[
+            ("title", "string", "one line"),
+            ("decision", "string", "what was decided"),
+            ("type", "string", "ARCHITECTURE, SCOPE, BUGFIX, …"),
+            ("rationale", "string", "why"),
+            ("alternatives", "string", "what else was considered"),
+            ("outcome", "string", "default pending"),
+            ("supersedes", "string", "ID of the decision this replaces"),
+            ("tags", "string", "comma-separated"),
+        ],
+        required: &["title", "decision"],
+    },
+    Spec {
+        name: "outcome",
+        about: "Record what came of an earlier decision.",
+        params: &[("id", "string", "the decision's ID"), ("text", "string", "what happened")],
+        required: &["id", "text"],
+    },
+    Spec {
+        name: "prior_add",
+        about: "Record a lesson a failure taught, with the rules it gives.",
+        params: &[
+            ("title", "string", "the lesson, one line"),
+            ("root_cause", "string", "missing_rule | incomplete_rule | ignored_rule | novel_case | regression"),
+            ("failure", "string", "what went wrong"),
+            ("rules", "array", "rules it taught"),
+            ("source", "string", "where it was learned"),
+            ("solution", "string", "the verified fix"),
+        ],
+        required: &["title", "root_cause", "failure", "rules"],
+    },
+    Spec {
+        name: "show",
+        about: "One entry in full: a decision (D-…), a prior (PR-…) or a session (name or last).",
+        params: &[("id", "string", "the ID")],
+        required: &["id"],
+    },
+    Spec {
+        name: "log",
+        about: "List decisions, newest first.",
+        params: &[("type", "string", "only this type"), ("since", "string", "YYYY-MM-DD"), ("limit", "integer", "at most this many")],
+        required: &[],
+    },
+    Spec { name: "status", about: "Where the project stands: phase, blockers, next steps, counts.", params: &[], required: &[] },
+    Spec {
+        name: "session_start",
+        about: "Start a session record; returns the context bundle.",
+        params: &[("task", "string", "what the session is about"), ("agent", "string", "who is working")],
+        required: &[],
+    },
+    Spec {
+        name: "session_end",
+        about: "End the session: write its record (decisions and lessons since the start) and update STATE.",
+        params: &[
+            ("summary", "string", "what was attempted"),
+            ("shipped", "array", "what shipped"),
+            ("next", "array", "next steps"),
+            ("blockers", "array", "blockers"),
+            ("phase", "string", "the phase now"),
+        ],
+        required: &[],
+    },
+];
+
+/// The tools as `tools/list` gives them.
+pub fn list() -> Vec<Tool> {
+    SPECS
+        .iter()
+        .map(|s| {
+            let props: serde_json::Map<String, Value> = s
+                .params
+                .iter()
+                .map(|(n, t, d)| {
+                    let schema = if *t == "array" { json!({"type": "array", "items": {"type": "string"}, "description": d}) } else { json!({"type": t, "description": d}) };
+                    (n.to_string(), schema)
+                })
+                .collect();
+            let mut schema = json!({"type": "object", "properties": props});
+            if !s.required.is_empty() {
+                schema["required"] = json!(s.required);
+            }
+            let Value::Object(schema) = schema else { unreachable!("built as an object") };
+            Tool::new(s.name, s.about, Arc::new(schema))
+        })
+        .collect()
+}
+
+/// Arguments as the tool's struct; a bad shape is the tool's error, naming the tool.
+fn args<T: for<'de> Deserialize<'de>>(tool: &str, v: Value) -> Result<T> {
+    serde_json::from_value(v).map_err(|e| anyhow!("bad arguments for {tool}: {e}"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecallArgs {
+    query: String,
+    k: Option<usize>,
+    kind: Option<String>,
+    #[serde(rename = "type")]
+    kind_type: Option<String>,
+    mode: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContextArgs {
+    task: Option<String>,
+    budget: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutcomeArgs {
+    id: String,
+    text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PriorArgs {
+    title: String,
+    root_cause: String,
+    failure: String,
+    rules: Vec<String>,
+    source: Option<String>,
+    solution: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShowArgs {
+    id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LogArgs {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    since: Option<String>,
+    limit: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartArgs {
+    task: Option<String>,
+    agent: Option<String>,
+}
+
+/// Run one tool: (the CLI's JSON, a short text). Errors carry the CLI's message.
+pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
+    let memory = Memory::open(server.repo.as_deref())?;
+    let notes = std::cell::RefCell::new(Vec::<String>::new());
+    let note = |m: &str| notes.borrow_mut().push(m.to_string());
+    let (json, mut text) = match name {
+        "recall" => {
+            let a: RecallArgs = args(name, a)?;
+            let kind = match a.kind.as_deref() {
+                None | Some("all") => None,
+                Some(k @ ("decision" | "prior" | "session")) => Some(k.to_string()),
+                Some(other) => bail!("kind takes decision, prior, session or all, not {other:?}"),
+            };
+            let mode = match a.mode.as_deref() {
+                None | Some("hybrid") => Mode::Hybrid,
+                Some("semantic") => Mode::Semantic,
+                Some("lexical") => Mode::Lexical,
+                Some(other) => bail!("mode takes hybrid, semantic or lexical, not {other:?}"),
+            };
+            let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
+            let filter = Filter { kind, kind_type: a.kind_type, all: false };
+            let (used, hits) = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall(&memory, &a.query, k, &filter, mode, &note)?;
+            if a.mode.is_some() && used != mode {
+                bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
+            }
+            let text = if hits.is_empty() {
+                format!("nothing in memory matches ({} search)", used.name())
+            } else {
+                hits.iter().map(|h| format!("── {} · {} · {}\n{}\n", h.row.id, h.row.kind, h.tier, h.row.text.trim_end())).collect::<Vec<_>>().join("\n")
+            };
+            (serde_json::to_value(crate::ops::RecallReport { mode: used.name(), query: a.query, results: hits })?, text)
+        }
+        "context" => {
+            let a: ContextArgs = args(name, a)?;
+            let b = bundle(server, &memory, a.task.as_deref(), a.budget, &note)?;
+            let r = crate::ops::ContextReport::from(b);
+            let text = r.markdown.clone();
+            (serde_json::to_value(r)?, text)
+        }
+        "decide" => {
+            let input: DecisionInput = args(name, a)?;
+            if input.title.is_empty() || input.decision.is_empty() {
+                bail!("decide needs title and decision");
+            }
+            let r = crate::ops::Decided::from(memory.decide(&input, false)?);
+            let text = format!("recorded {}: {}", r.id, r.title);
+            (serde_json::to_value(r)?, text)
+        }
+        "outcome" => {
+            let a: OutcomeArgs = args(name, a)?;
+            let r = crate::ops::OutcomeRecorded::from(memory.outcome(&a.id, &a.text, false)?);
+            let text = format!("recorded {} for {}", r.id, r.refs);
+            (serde_json::to_value(r)?, text)
+        }
+        "prior_add" => {
+            let a: PriorArgs = args(name, a)?;
+            let input = PriorInput {
+                title: a.title,
+                root_cause: a.root_cause,
+                failure: a.failure,
+                rules: a.rules,
+                source: a.source.unwrap_or_default(),
+                solution: a.solution.unwrap_or_default(),
+            };
+            let id = memory.add_prior(&input, false)?;
+            let text = format!("recorded {id}");
+            (serde_json::to_value(crate::ops::PriorAdded { id })?, text)
+        }
+        "show" => {
+            let a: ShowArgs = args(name, a)?;
+            let v = crate::ops::show(&memory, &a.id)?;
+            let text = v["text"].as_str().unwrap_or_default().trim_end().to_string();
+            (v, text)
+        }
+        "log" => {
+            let a: LogArgs = args(name, a)?;
+            let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: Some(a.limit.unwrap_or(20)), all: false };
+            q.check()?;
+            let r = crate::ops::log(&memory.decisions()?, &q)?;
+            let text = r.decisions.iter().map(|d| format!("{}  {}  {}  {}", d.id, d.timestamp.get(..10).unwrap_or(""), d.kind, d.title)).collect::<Vec<_>>().join("\n");
+            (serde_json::to_value(r)?, if text.is_empty() { "no decisions match".into() } else { text })
+        }
+        "status" => {
+            let _: serde_json::Map<String, Value> = args(name, a)?;
+            let r = crate::ops::status(&memory)?;
+            let text = format!(
+                "project {} · phase {} · {} decisions, {} priors, {} sessions\nblockers: {}\nnext: {}",
+                r.project,
+                r.phase.as_deref().unwrap_or("-"),
+                r.counts.decisions,
+                r.counts.priors,
+                r.counts.sessions,
+                if r.blockers.is_empty() { "none".into() } else { r.blockers.join("; ") },
+                if r.next_steps.is_empty() { "none".into() } else { r.next_steps.join("; ") },
+            );
+            (serde_json::to_value(r)?, text)
+        }
+        "session_start" => {
+            let a: StartArgs = args(name, a)?;
+            crate::session::start(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone())?;
+            let r = crate::ops::ContextReport::from(bundle(server, &memory, a.task.as_deref(), None, &note)?);
+            let text = r.markdown.clone();
+            (serde_json::to_value(r)?, text)
+        }
+        "session_end" => {
+            let ending: Ending = args(name, a)?;
+            let ended = crate::session::end(&memory, &ending, false)?.ok_or_else(|| anyhow!("no session was written"))?;
+            let text = format!("{} written ({} decisions, {} priors); STATE.md updated", ended.file, ended.decisions.len(), ended.priors.len());
+            (serde_json::to_value(ended)?, text)
+        }
+        other => bail!("no tool {other:?}; `tools/list` has them"),
+    };
+    for n in notes.into_inner() {
+        text.push_str(&format!("\nnote: {n}"));
+    }
+    Ok((json, text))
+}
+
+/// The context bundle, with the server's kept model for a task.
+fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, note: &dyn Fn(&str)) -> Result<crate::context::Bundle> {
+    crate::ops::context(memory, task, budget, &mut |t, filter| {
+        let mut r = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?;
+        Ok(r.recall(memory, t, 10, filter, Mode::Hybrid, note)?.1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_a_short_description_and_an_object_schema() {
+        for t in list() {
+            assert!(t.description.as_ref().is_some_and(|d| d.len() <= 200), "{}", t.name);
+            assert_eq!(t.input_schema.get("type"), Some(&json!("object")));
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! Entries written and read: the reports of decide, outcome, prior add, log, show (any kind),
+//! recall, context and session end.
+
+use crate::context::Bundle;
+use crate::error::Error;
+use crate::format::decision::{DecisionLog, NewDecision};
+use crate::format::session::SessionFile;
+use crate::memory::Memory;
+use anyhow::{Result, anyhow, bail};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Decided {
+    pub id: String,
+    pub timestamp: String,
+    pub title: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+impl From<NewDecision> for Decided {
+    fn from(d: NewDecision) -> Self {
+        Decided { id: d.id, timestamp: d.timestamp, title: d.title, kind: d.kind }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OutcomeRecorded {
+    pub id: String,
+    pub timestamp: String,
+    pub refs: String,
+}
+
+impl From<NewDecision> for OutcomeRecorded {
+    fn from(d: NewDecision) -> Self {
+        OutcomeRecorded { id: d.id, timestamp: d.timestamp, refs: d.refs }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PriorAdded {
+    pub id: String,
+}
+
+/// The stable summary of one decision (SPEC "Machine output").
+#[derive(Debug, Clone, Serialize)]
+pub struct DecisionSummary {
+    pub id: String,
+    pub timestamp: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: &'static str,
+    pub superseded_by: Option<String>,
+    pub outcome: Option<String>,
+    pub line: usize,
+}
+
+pub fn summary(log: &DecisionLog, i: usize) -> DecisionSummary {
+    let e = &log.entries[i];
+    DecisionSummary {
+        id: e.id.clone(),
+        timestamp: e.timestamp.clone(),
+        kind: e.kind.clone(),
+        title: e.title.clone(),
+        status: log.status(i),
+        superseded_by: log.superseded_by(i).map(|s| s.id.clone()),
+        outcome: log.latest_outcome(i).map(str::to_string),
+        line: e.span.line,
+    }
+}
+
+/// What `zo log` lists.
+#[derive(Debug, Clone, Default)]
+pub struct LogQuery {
+    pub kind: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub since: Option<String>,
+    pub limit: Option<usize>,
+    /// Include OUTCOME entries.
+    pub all: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LogReport {
+    pub decisions: Vec<DecisionSummary>,
+    /// The log's indices of the listed decisions, for renderers that need more of each.
+    #[serde(skip)]
+    pub picked: Vec<usize>,
+}
+
+impl LogQuery {
+    /// A usage error for an impossible date, before anything is read.
+    pub fn check(&self) -> Result<()> {
+        match &self.since {
+            Some(since) if !crate::time::is_date(since) => {
+                Err(Error::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Decisions matching `q`, newest first.
+pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
+    q.check()?;
+    let want_outcomes = q.all || q.kind.as_deref().is_some_and(|k| k.eq_ignore_ascii_case("OUTCOME"));
+    let mut picked: Vec<usize> = (0..log.entries.len())
+        .rev()
+        .filter(|&i| {
+            let e = &log.entries[i];
+            (want_outcomes || !e.is_outcome())
+                && q.kind.as_deref().is_none_or(|k| e.kind.eq_ignore_ascii_case(k))
+                && q.since.as_deref().is_none_or(|d| e.timestamp.as_str() >= d)
+        })
+        .collect();
+    if let Some(n) = q.limit {
+        picked.truncate(n);
+    }
+    Ok(LogReport { decisions: picked.iter().map(|&i| summary(log, i)).collect(), picked })
+}
+
+/// snake_case key for a field name: "Alternatives considered" → "alternatives_considered".
+fn key(name: &str) -> String {
+    let mut k = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            k.extend(c.to_lowercase());
+        } else if !k.ends_with('_') {
+            k.push('_');
+        }
+    }
+    k.trim_matches('_').to_string()
+}
+
+/// Any entry by ID: a decision (`D-…`, a unique prefix or its heading timestamp) with every
+/// field, its latest outcome and what superseded it; a prior (`PR-…`); a session (its file
+/// name, a unique prefix, or `last`). The JSON `zo show` prints; `text` is the entry itself.
+pub fn show(memory: &Memory, id: &str) -> Result<Value> {
+    if id.to_ascii_uppercase().starts_with("PR-") {
+        return show_prior(memory, id);
+    }
+    if id.starts_with("session") || id == "last" {
+        return show_session(memory, id);
+    }
+    let log = memory.decisions()?;
+    let file = memory.layout.show(&memory.layout.decision_log());
+    let i = log.find(id).map_err(|e| crate::memory::find_error(e, id, &file))?;
+    let e = &log.entries[i];
+    let mut v = serde_json::to_value(summary(&log, i))?;
+    let obj = v.as_object_mut().expect("a summary is an object");
+    for f in &log.body(i).fields {
+        obj.entry(key(&f.name)).or_insert_with(|| Value::String(f.value.clone()));
+    }
+    obj.insert("kind".into(), "decision".into());
+    obj.insert("file".into(), file.into());
+    obj.insert("text".into(), e.content(&log).into());
+    if let Some(j) = log.latest_outcome_entry(i) {
+        let o = &log.entries[j];
+        obj.insert("outcome_entry".into(), o.content(&log).into());
+        obj.insert("outcome_entry_id".into(), o.id.clone().into());
+        obj.insert("outcome_entry_timestamp".into(), o.timestamp.clone().into());
+    }
+    if let Some(by) = log.superseded_by(i) {
+        obj.insert("superseded_by_title".into(), by.title.clone().into());
+        obj.insert("superseded_by_timestamp".into(), by.timestamp.clone().into());
+    }
+    Ok(v)
+}
+
+/// A prior as `prior list --json` shows it (`show` adds its file and text).
+pub fn prior_summary(p: &crate::format::prior::Prior) -> Value {
+    json!({
+        "id": p.id,
+        "title": p.title,
+        "root_cause": p.root_cause(),
+        "superseded_by": p.superseded_by(),
+        "rules": p.rules(),
+        "line": p.span.line,
+    })
+}
+
+fn show_prior(memory: &Memory, id: &str) -> Result<Value> {
+    let pf = memory.priors()?;
+    let file = memory.layout.show(&memory.layout.priors());
+    let i = pf.find(id).ok_or_else(|| anyhow!("no prior {id} in {file}"))?;
+    let p = &pf.entries[i];
+    let mut v = prior_summary(p);
+    v["kind"] = "prior".into();
+    v["file"] = file.into();
+    v["text"] = p.content(&pf).into();
+    Ok(v)
+}
+
+pub fn show_session(memory: &Memory, name: &str) -> Result<Value> {
+    let names = memory.session_names()?;
+    let dir = memory.layout.show(&memory.layout.sessions());
+    let found: Vec<&String> = if name == "last" {
+        names.last().into_iter().collect()
+    } else {
+        let exact: Vec<&String> = names.iter().filter(|n| *n == name || n.trim_end_matches(".md") == name).collect();
+        if exact.is_empty() { names.iter().filter(|n| n.starts_with(name)).collect() } else { exact }
+    };
+    let n = match found.as_slice() {
+        [one] => *one,
+        [] => bail!("no session {name} in {dir} (`zo session list` shows them)"),
+        many => bail!("{name} matches several sessions: {}", many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+    };
+    let path = memory.layout.sessions().join(n);
+    let text = crate::fsio::read_text(&path)?.unwrap_or_default();
+    let s = SessionFile::parse(n, text.as_str());
+    Ok(json!({
+        "kind": "session",
+        "name": n,
+        "file": memory.layout.show(&path),
+        "number": s.number,
+        "date": s.date,
+        "title": s.title,
+        "ended": s.ended,
+        "sections": s.sections.iter().map(|(h, b)| json!({"heading": h, "text": b})).collect::<Vec<_>>(),
+        "text": text.as_str(),
+    }))
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionListed {
+    pub name: String,
+    pub number: Option<u32>,
+    pub date: Option<String>,
+    pub title: String,
+    pub ended: Option<String>,
+}
+
+/// Every session, oldest first.
+pub fn sessions(memory: &Memory) -> Result<Vec<SessionListed>> {
+    Ok(memory
+        .sessions()?
+        .into_iter()
+        .map(|s| SessionListed { name: s.file_name, number: s.number, date: s.date, title: s.title, ended: s.ended })
+        .collect())
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RecallReport {
+    pub mode: &'static str,
+    pub query: String,
+    pub results: Vec<crate::recall::Hit>,
+}
+
+/// The bundle as `zo context --json` prints it: its parts and the Markdown.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContextReport {
+    #[serde(flatten)]
+    pub bundle: Bundle,
+    pub markdown: String,
+}
+
+impl From<Bundle> for ContextReport {
+    fn from(bundle: Bundle) -> Self {
+        let markdown = bundle.markdown();
+        ContextReport { bundle, markdown }
+    }
+}
+
+/// The context bundle for a task (or none), to the budget asked for, else `context.budget_tokens`
+/// in config, else 4000. For a task, `rank` finds the best-matching decisions (the CLI loads the
+/// model for it, the MCP server keeps one loaded).
+pub fn context(
+    memory: &Memory,
+    task: Option<&str>,
+    budget: Option<usize>,
+    rank: &mut dyn FnMut(&str, &crate::index::Filter) -> Result<Vec<crate::recall::Hit>>,
+) -> Result<Bundle> {
+    let budget = budget.or_else(|| memory.layout.config.u64(&["context", "budget_tokens"]).map(|v| v as usize)).unwrap_or(4000);
+    let matches = match task.filter(|t| !t.trim().is_empty()) {
+        Some(t) => {
+            let filter = crate::index::Filter { kind: Some("decision".into()), ..Default::default() };
+            let hits = rank(t, &filter)?;
+            let log = memory.decisions()?;
+            Some((t, hits.iter().filter_map(|h| log.find(&h.row.id).ok()).collect()))
+        }
+        None => None,
+    };
+    crate::context::build(memory, budget, matches)
+}
