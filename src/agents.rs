@@ -8,7 +8,16 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde_json::{Value, json};
 use std::path::Path;
 
-pub const AGENTS: &[&str] = &["claude", "generic"];
+pub const AGENTS: &[&str] = &["claude", "cursor", "codex", "generic"];
+
+/// The MCP server entry every client gets: `zo mcp`, found on PATH.
+pub const MCP_COMMAND: &str = "zo";
+/// The stanza for clients zo does not write config for.
+pub const MCP_STANZA: &str = "{\"mcpServers\": {\"zo\": {\"command\": \"zo\", \"args\": [\"mcp\"]}}}";
+const CODEX_TABLE: &str = "[mcp_servers.zo]\ncommand = \"zo\"\nargs = [\"mcp\"]\n";
+
+/// The project files that wire an MCP client to zo, by agent.
+pub const MCP_FILES: &[(&str, &str)] = &[("claude", ".mcp.json"), ("cursor", ".cursor/mcp.json"), ("codex", ".codex/config.toml")];
 const BEGIN: &str = "<!-- zo:begin";
 const END: &str = "<!-- zo:end -->";
 const SLASH_COMMAND: &str = ".claude/commands/zo-recall.md";
@@ -28,6 +37,9 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Vec<String>> {
             if claude_settings(root, remove)? {
                 changed.push(".claude/settings.json".into());
             }
+            if mcp_json(root, ".mcp.json", remove)? {
+                changed.push(".mcp.json".into());
+            }
             let old = root.join(OLD_SLASH_COMMAND);
             if std::fs::read_to_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\"")) {
                 std::fs::remove_file(&old).with_context(|| format!("could not remove {}", old.display()))?;
@@ -46,10 +58,16 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Vec<String>> {
                 changed.push(SLASH_COMMAND.into());
             }
         }
-        "generic" => {
+        "cursor" | "codex" | "generic" => {
             let note = "or have your tool's session-end hook run it";
             if block(root, "AGENTS.md", agent, note, remove)? {
                 changed.push("AGENTS.md".into());
+            }
+            if agent == "cursor" && mcp_json(root, ".cursor/mcp.json", remove)? {
+                changed.push(".cursor/mcp.json".into());
+            }
+            if agent == "codex" && codex_config(root, remove)? {
+                changed.push(".codex/config.toml".into());
             }
         }
         other => bail!("unknown agent {other:?}; supported: {}", AGENTS.join(", ")),
@@ -146,4 +164,132 @@ fn claude_settings(root: &Path, remove: bool) -> Result<bool> {
     out.push('\n');
     fsio::write_atomic(&path, out.as_bytes())?;
     Ok(true)
+}
+
+/// The `zo` server in a client's `mcpServers` JSON (Claude Code's `.mcp.json`, Cursor's
+/// `.cursor/mcp.json`), merged with the servers already there. True if it wrote.
+fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<bool> {
+    let path = root.join(file);
+    let text = std::fs::read_to_string(&path).ok();
+    let mut v: Value = match text.as_deref() {
+        Some(t) if !t.trim().is_empty() => serde_json::from_str(t).map_err(|e| {
+            anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())
+        })?,
+        _ if remove => return Ok(false),
+        _ => json!({}),
+    };
+    let before = v.clone();
+    let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
+    let servers = obj.entry("mcpServers").or_insert_with(|| json!({}));
+    let servers = servers.as_object_mut().ok_or_else(|| anyhow!("`mcpServers` in {} is not an object", path.display()))?;
+    if remove {
+        servers.remove("zo");
+        if servers.is_empty() {
+            obj.remove("mcpServers");
+        }
+    } else {
+        servers.entry("zo").or_insert_with(|| json!({"command": MCP_COMMAND, "args": ["mcp"]}));
+    }
+    if v == before {
+        return Ok(false);
+    }
+    if remove && v.as_object().is_some_and(|o| o.is_empty()) {
+        std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+        return Ok(true);
+    }
+    fsio::create_dir(path.parent().expect("has a parent"))?;
+    let mut out = serde_json::to_string_pretty(&v)?;
+    out.push('\n');
+    fsio::write_atomic(&path, out.as_bytes())?;
+    Ok(true)
+}
+
+/// Codex's `[mcp_servers.zo]` table in the project's `.codex/config.toml`, appended (or taken
+/// out) without touching the rest of the file. True if it wrote.
+fn codex_config(root: &Path, remove: bool) -> Result<bool> {
+    let path = root.join(".codex/config.toml");
+    let text = fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+    let has = text.lines().any(|l| l.trim() == "[mcp_servers.zo]");
+    let new = match (has, remove) {
+        (false, false) => {
+            let sep = if text.is_empty() || text.ends_with("\n\n") {
+                ""
+            } else if text.ends_with('\n') {
+                "\n"
+            } else {
+                "\n\n"
+            };
+            format!("{text}{sep}{CODEX_TABLE}")
+        }
+        (true, true) => {
+            // The table runs to the next table header.
+            let mut out = String::new();
+            let mut inside = false;
+            for line in text.split_inclusive('\n') {
+                let t = line.trim();
+                if t == "[mcp_servers.zo]" {
+                    inside = true;
+                    continue;
+                }
+                if inside && t.starts_with('[') {
+                    inside = false;
+                }
+                if !inside {
+                    out.push_str(line);
+                }
+            }
+            out.trim_end().to_string() + if out.trim().is_empty() { "" } else { "\n" }
+        }
+        _ => return Ok(false),
+    };
+    if new.trim().is_empty() {
+        std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+    } else {
+        fsio::create_dir(path.parent().expect("has a parent"))?;
+        fsio::write_atomic(&path, new.as_bytes())?;
+    }
+    Ok(true)
+}
+
+/// What `zo doctor` says of each agent wired in this project: the file, and whether the `zo`
+/// it names runs here. (agent, file, problem or None).
+pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
+    let mut out = Vec::new();
+    let on_path = which(MCP_COMMAND);
+    for (agent, file) in MCP_FILES {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else { continue };
+        let command = if file.ends_with(".toml") {
+            text.lines().any(|l| l.trim() == "[mcp_servers.zo]").then(|| MCP_COMMAND.to_string())
+        } else {
+            serde_json::from_str::<Value>(&text).ok().and_then(|v| v["mcpServers"]["zo"]["command"].as_str().map(str::to_string))
+        };
+        let problem = match command {
+            None => Some(format!("{file} has no zo server; fix: zo init --agent {agent}")),
+            Some(c) if c == MCP_COMMAND && on_path.is_none() => {
+                Some(format!("{file} runs `zo`, which is not on PATH here; fix: cargo install --path . (or put zo on PATH)"))
+            }
+            Some(c) if c != MCP_COMMAND && !Path::new(&c).is_file() => Some(format!("{file} runs {c}, which does not exist")),
+            Some(_) => None,
+        };
+        out.push((*agent, *file, problem));
+    }
+    if let Ok(text) = std::fs::read_to_string(root.join(".claude/settings.json")) {
+        let wired = text.contains("zo hook claude");
+        let problem = if !wired {
+            Some(".claude/settings.json has no zo hooks; fix: zo init --agent claude".to_string())
+        } else if on_path.is_none() {
+            Some(".claude/settings.json hooks run `zo`, which is not on PATH here; fix: cargo install --path .".to_string())
+        } else {
+            None
+        };
+        if wired || root.join(".mcp.json").exists() {
+            out.push(("claude", ".claude/settings.json", problem));
+        }
+    }
+    out
+}
+
+/// The first `name` on PATH.
+fn which(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
 }

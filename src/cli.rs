@@ -133,7 +133,8 @@ pub struct InitArgs {
     /// Project name (default: the directory's name)
     #[arg(long)]
     pub project: Option<String>,
-    /// Wire an agent: claude (hooks, /zo-recall, a CLAUDE.md block) or generic (an AGENTS.md block)
+    /// Wire an agent: claude (MCP server, hooks, /zo-recall, a CLAUDE.md block), cursor or codex
+    /// (MCP server, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP stanza)
     #[arg(long, value_name = "AGENT")]
     pub agent: Option<String>,
     /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)

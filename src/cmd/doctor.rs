@@ -108,6 +108,18 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             }
         }
     }
+    for (agent, file, problem) in crate::agents::check(&l.root) {
+        let name = match agent {
+            "claude" => "agent claude",
+            "cursor" => "agent cursor",
+            "codex" => "agent codex",
+            _ => "agent",
+        };
+        match problem {
+            None => checks.push((name, OK, format!("{file} runs zo"))),
+            Some(p) => checks.push((name, WARN, p)),
+        }
+    }
     report(ctx, &checks)?;
     if checks.iter().any(|c| c.1 == FAIL) {
         return Err(Error::Failed("some checks failed (see the FAIL lines)".into()).into());

@@ -109,8 +109,12 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
         bail!("--hooks needs a git repository; run `git init` first");
     }
 
+    let mut stanza = None;
     if let Some(agent) = &args.agent {
         created.extend(crate::agents::wire(&root, agent, args.remove)?);
+        if agent == "generic" && !args.remove {
+            stanza = Some(crate::agents::MCP_STANZA);
+        }
     }
 
     if ctx.json {
@@ -119,7 +123,11 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
             "project": project,
             "memory": layout.show(&layout.memory),
             "created": created,
+            "mcp_stanza": stanza,
         }));
+    }
+    if let Some(st) = stanza {
+        ctx.print(&format!("MCP: give your client this server (command `zo`, args [\"mcp\"]):\n{st}\n"))?;
     }
     if created.is_empty() {
         ctx.note(format!("{} is already initialised; nothing changed", layout.show(&zo_dir)));

@@ -187,6 +187,10 @@ struct LogArgs {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct NoArgs {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct StartArgs {
     task: Option<String>,
     agent: Option<String>,
@@ -275,7 +279,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             (serde_json::to_value(r)?, if text.is_empty() { "no decisions match".into() } else { text })
         }
         "status" => {
-            let _: serde_json::Map<String, Value> = args(name, a)?;
+            let NoArgs {} = args(name, a)?;
             let r = crate::ops::status(&memory)?;
             let text = format!(
                 "project {} · phase {} · {} decisions, {} priors, {} sessions\nblockers: {}\nnext: {}",

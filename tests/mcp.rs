@@ -1,0 +1,303 @@
+//! `zo mcp` as a client sees it: the real binary as a child process, JSON-RPC over its
+//! stdin/stdout, one message a line.
+
+mod util;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use util::Repo;
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl Client {
+    fn start(dir: &std::path::Path) -> Client {
+        Client::start_with(Command::new(util::ZO).arg("mcp").current_dir(dir).env_remove("ZO_REPO"))
+    }
+
+    fn start_with(cmd: &mut Command) -> Client {
+        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Client { child, stdin, stdout, next: 1 }
+    }
+
+    fn send(&mut self, v: &Value) {
+        let w = self.stdin.as_mut().unwrap();
+        writeln!(w, "{v}").unwrap();
+        w.flush().unwrap();
+    }
+
+    /// A request; returns the response with the same id (skipping notifications).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed stdout while {method} was pending");
+            let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON on stdout ({e}): {line}"));
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+
+    fn initialize(&mut self) -> Value {
+        let r = self.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}));
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        r
+    }
+
+    /// Call a tool: (structured content, text, is_error).
+    fn call(&mut self, name: &str, args: Value) -> (Value, String, bool) {
+        let r = self.request("tools/call", json!({"name": name, "arguments": args}));
+        let res = &r["result"];
+        assert!(res.is_object(), "{name}: {r}");
+        let text = res["content"][0]["text"].as_str().unwrap_or_default().to_string();
+        (res["structuredContent"].clone(), text, res["isError"] == true)
+    }
+
+    fn ok(&mut self, name: &str, args: Value) -> (Value, String) {
+        let (v, text, err) = self.call(name, args.clone());
+        assert!(!err, "{name} {args}: {text}");
+        (v, text)
+    }
+
+    fn fails(&mut self, name: &str, args: Value) -> String {
+        let (_, text, err) = self.call(name, args.clone());
+        assert!(err, "{name} {args} should fail: {text}");
+        text
+    }
+
+    /// Close stdin and wait: the server must exit cleanly.
+    fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        self.child.wait().unwrap()
+    }
+}
+
+#[test]
+fn initialize_lists_small_tools_and_exits_when_stdin_closes() {
+    let r = Repo::example();
+    let mut c = Client::start(r.path());
+    let init = c.initialize();
+    assert_eq!(init["result"]["serverInfo"]["name"], "zo", "{init}");
+    assert!(init["result"]["capabilities"]["tools"].is_object());
+    let list = c.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    for want in ["recall", "context", "decide", "outcome", "prior_add", "show", "log", "status", "session_start", "session_end"] {
+        assert!(names.contains(&want), "{want} missing: {names:?}");
+    }
+    // The whole list is what an agent pays on every session: under ~2,000 tokens.
+    let size = list["result"].to_string().len();
+    assert!(size.div_ceil(4) < 2000, "tools/list is {size} bytes");
+    for t in tools {
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+    }
+    assert!(c.close().success(), "clean exit when stdin closes");
+}
+
+#[test]
+fn initialize_fails_clearly_without_memory() {
+    let r = Repo::new();
+    let mut c = Client::start(r.path());
+    let init = c.initialize();
+    let msg = init["error"]["message"].as_str().unwrap_or_default();
+    assert!(msg.contains("no zo memory") && msg.contains("zo init"), "{init}");
+    c.close();
+}
+
+#[test]
+fn every_tool_works_and_refuses_bad_arguments_as_a_tool_error() {
+    util::require_model();
+    let r = Repo::example();
+    let mut c = Client::start(r.path());
+    c.initialize();
+
+    let (status, text) = c.ok("status", json!({}));
+    assert_eq!(status["project"], "harbor");
+    assert!(text.contains("phase phase_2"), "{text}");
+    assert!(c.fails("status", json!({"verbose": true})).contains("bad arguments for status"));
+
+    let (v, _) = c.ok("recall", json!({"query": "why did we leave Express", "k": 2}));
+    assert_eq!(v["mode"], "hybrid");
+    assert_eq!(v["results"].as_array().unwrap().len(), 2);
+    assert!(c.fails("recall", json!({"k": 2})).contains("missing field `query`"));
+    assert!(c.fails("recall", json!({"query": "x", "kind": "files"})).contains("kind takes"));
+
+    let (v, text) = c.ok("context", json!({"budget": 1500}));
+    assert!(v["markdown"].as_str().unwrap().starts_with("# Context: harbor") && text.starts_with("# Context: harbor"));
+    assert!(c.fails("context", json!({"budget": "lots"})).contains("bad arguments for context"));
+
+    let (d, text) = c.ok("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail", "type": "architecture", "tags": "mail"}));
+    let id = d["id"].as_str().unwrap().to_string();
+    assert!(text.contains(&id) && d["type"] == "ARCHITECTURE");
+    // Gate refusals come back as the CLI's message: duplicates, secrets.
+    assert!(c.fails("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail"})).contains("identical decision already exists"));
+    assert!(c.fails("decide", json!({"title": "Keys", "decision": "use AKIAIOSFODNN7EXAMPLE"})).contains("secret"));
+    assert!(c.fails("decide", json!({"title": "No decision"})).contains("decide needs title and decision"));
+
+    let (o, _) = c.ok("outcome", json!({"id": id, "text": "Mail goes out in 2 s"}));
+    assert_eq!(o["refs"], id.as_str());
+    assert!(c.fails("outcome", json!({"id": "D-00000000", "text": "x"})).contains("no decision D-00000000"));
+
+    let (p, _) = c.ok("prior_add", json!({"title": "Check the queue before blaming SMTP", "root_cause": "novel_case", "failure": "mail looked lost", "rules": ["look at the queue first"]}));
+    assert_eq!(p["id"], "PR-004");
+    assert!(c.fails("prior_add", json!({"title": "t", "root_cause": "bad luck", "failure": "f", "rules": ["r"]})).contains("root cause must be one of"));
+
+    let (s, text) = c.ok("show", json!({"id": id}));
+    assert_eq!(s["title"], "Queue emails with a worker");
+    assert_eq!(s["outcome"], "Mail goes out in 2 s");
+    assert!(text.contains("**Decision:** A background worker sends mail"));
+    let (s, _) = c.ok("show", json!({"id": "PR-004"}));
+    assert_eq!(s["kind"], "prior");
+    assert!(c.fails("show", json!({"id": "D-ffffffff"})).contains("no decision"));
+
+    let (l, _) = c.ok("log", json!({"limit": 2}));
+    assert_eq!(l["decisions"][0]["id"], id.as_str());
+    assert_eq!(l["decisions"].as_array().unwrap().len(), 2);
+    assert!(c.fails("log", json!({"since": "2026-13-45"})).contains("--since takes a date"));
+
+    let (b, _) = c.ok("session_start", json!({"agent": "test"}));
+    assert!(b["markdown"].as_str().unwrap().contains("# Context"));
+    c.ok("decide", json!({"title": "During the MCP session", "decision": "d"}));
+    let (e, _) = c.ok("session_end", json!({"summary": "via MCP", "next": ["ship it"]}));
+    assert_eq!(e["decisions"][0]["title"], "During the MCP session");
+    assert!(c.fails("session_end", json!({"summary": 3})).contains("bad arguments for session_end"));
+    assert!(c.fails("nope", json!({})).contains("no tool"));
+    assert!(c.close().success());
+    r.ok(&["verify"]);
+}
+
+#[test]
+fn the_cli_and_the_server_see_each_others_writes_and_hand_edits() {
+    let r = Repo::init();
+    let mut c = Client::start(r.path());
+    c.initialize();
+    let (d, _) = c.ok("decide", json!({"title": "Made over MCP", "decision": "m"}));
+    assert!(r.ok(&["log"]).contains(d["id"].as_str().unwrap()), "the CLI sees the server's write");
+    let id = r.decide("Made in the shell", "s");
+    let (l, _) = c.ok("log", json!({}));
+    assert_eq!(l["decisions"][0]["id"], id.as_str(), "the server sees the CLI's write");
+    // A hand edit (or a pull) between calls is seen by the next call, in recall too.
+    let log = r.read(r.log_path());
+    r.write(r.log_path(), &format!("{log}{}", util::canonical_entry(0xabc, "Hand written zebra crossing", "edited by hand")));
+    let (v, _) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "k": 1}));
+    assert_eq!(v["results"][0]["title"], "Hand written zebra crossing");
+    // An idle server holds no lock: a rebuild in the shell does not wait on it.
+    let rebuild = r.run(&["index", "rebuild"]);
+    assert_eq!(rebuild.code, 0, "{}", rebuild.stderr);
+    assert!(c.close().success());
+}
+
+#[test]
+fn two_servers_and_the_cli_writing_at_once_lose_nothing() {
+    let r = Repo::init();
+    let mut a = Client::start(r.path());
+    let mut b = Client::start(r.path());
+    a.initialize();
+    b.initialize();
+    let mut shell = Vec::new();
+    for i in 0..10 {
+        shell.push(r.cmd(&["decide", "--title", &format!("shell {i}"), "--decision", "s"]).stdout(Stdio::null()).spawn().unwrap());
+        a.ok("decide", json!({"title": format!("server a {i}"), "decision": "a"}));
+        b.ok("decide", json!({"title": format!("server b {i}"), "decision": "b"}));
+    }
+    for mut p in shell {
+        assert!(p.wait().unwrap().success());
+    }
+    assert!(a.close().success() && b.close().success());
+    assert_eq!(r.ids().len(), 30);
+    r.ok(&["verify"]);
+}
+
+/// The model is loaded on the first call that needs it and kept; calls that need none never
+/// load it (with no model installed, lexical recall works and hybrid says why it cannot).
+#[test]
+fn the_model_loads_lazily_and_a_missing_one_is_a_clear_tool_error() {
+    let r = Repo::example();
+    let mut c = Client::start_with(
+        Command::new(util::ZO).arg("mcp").current_dir(r.path()).env_remove("ZO_REPO").env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR"),
+    );
+    c.initialize();
+    c.ok("status", json!({}));
+    let (v, text) = c.ok("recall", json!({"query": "why did we leave Express"}));
+    assert_eq!(v["mode"], "lexical");
+    assert!(text.contains("note: semantic search unavailable"), "{text}");
+    assert!(c.fails("recall", json!({"query": "x", "mode": "semantic"})).contains("zo model install"));
+    assert!(c.close().success());
+}
+
+#[test]
+fn agents_get_the_server_wired_and_doctor_checks_it() {
+    let r = Repo::init();
+    r.write(".mcp.json", r#"{"mcpServers": {"other": {"command": "other-server"}}}"#);
+    r.ok(&["init", "--agent", "claude"]);
+    let m: Value = serde_json::from_str(&r.read(".mcp.json")).unwrap();
+    assert_eq!(m["mcpServers"]["zo"], json!({"command": "zo", "args": ["mcp"]}));
+    assert_eq!(m["mcpServers"]["other"]["command"], "other-server", "merged with what is there");
+    r.ok(&["init", "--agent", "cursor"]);
+    let c: Value = serde_json::from_str(&r.read(".cursor/mcp.json")).unwrap();
+    assert_eq!(c["mcpServers"]["zo"]["args"][0], "mcp");
+    r.write(".codex/config.toml", "model = \"o4\"\n");
+    r.ok(&["init", "--agent", "codex"]);
+    let toml = r.read(".codex/config.toml");
+    assert_eq!(toml, "model = \"o4\"\n\n[mcp_servers.zo]\ncommand = \"zo\"\nargs = [\"mcp\"]\n");
+    assert!(r.read("AGENTS.md").contains("zo recall"));
+    let before: Vec<String> = [".mcp.json", ".cursor/mcp.json", ".codex/config.toml", "AGENTS.md", "CLAUDE.md"].iter().map(|f| r.read(f)).collect();
+    for a in ["claude", "cursor", "codex"] {
+        r.ok(&["init", "--agent", a]);
+    }
+    let after: Vec<String> = [".mcp.json", ".cursor/mcp.json", ".codex/config.toml", "AGENTS.md", "CLAUDE.md"].iter().map(|f| r.read(f)).collect();
+    assert_eq!(before, after, "idempotent");
+    let generic = r.ok(&["init", "--agent", "generic"]);
+    assert!(generic.contains(r#""command": "zo", "args": ["mcp"]"#), "{generic}");
+
+    // Doctor: the wiring is there, but `zo` is not on this PATH (tests run the built binary).
+    let d = util::Run::from(r.cmd(&["--json", "doctor"]).env("PATH", "/usr/bin:/bin").output().unwrap());
+    let checks = d.json()["checks"].as_array().unwrap().clone();
+    let agents: Vec<&Value> = checks.iter().filter(|c| c["check"].as_str().unwrap().starts_with("agent")).collect();
+    assert_eq!(agents.len(), 4, "{checks:?}");
+    assert!(agents.iter().all(|c| c["level"] == "warn" && c["detail"].as_str().unwrap().contains("not on PATH")), "{agents:?}");
+    // With zo on PATH they are fine.
+    let bin = tempfile::tempdir().unwrap();
+    std::fs::copy(util::ZO, bin.path().join("zo")).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.path().display());
+    let d = util::Run::from(r.cmd(&["--json", "doctor"]).env("PATH", &path).output().unwrap());
+    let checks = d.json()["checks"].as_array().unwrap().clone();
+    assert!(checks.iter().filter(|c| c["check"].as_str().unwrap().starts_with("agent")).all(|c| c["level"] == "ok"), "{checks:?}");
+
+    // Removable, leaving the rest.
+    r.ok(&["init", "--agent", "codex", "--remove"]);
+    assert_eq!(r.read(".codex/config.toml"), "model = \"o4\"\n");
+    r.ok(&["init", "--agent", "claude", "--remove"]);
+    let m: Value = serde_json::from_str(&r.read(".mcp.json")).unwrap();
+    assert!(m["mcpServers"].get("zo").is_none() && m["mcpServers"]["other"].is_object());
+}
+
+/// The Claude Code plugin in this repository carries the same hooks, command and server as
+/// `zo init --agent claude` writes into a project.
+#[test]
+fn the_claude_plugin_matches_what_init_writes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    assert_eq!(read("claude-plugin/commands/zo-recall.md"), read("templates/claude/zo-recall.md"));
+    let hooks: Value = serde_json::from_str(&read("claude-plugin/hooks/hooks.json")).unwrap();
+    let template: Value = serde_json::from_str(&read("templates/claude/hooks.json")).unwrap();
+    for (event, entry) in template.as_object().unwrap() {
+        assert_eq!(hooks["hooks"][event][0], *entry, "{event}");
+    }
+    let mcp: Value = serde_json::from_str(&read("claude-plugin/.mcp.json")).unwrap();
+    assert_eq!(mcp["mcpServers"]["zo"], json!({"command": "zo", "args": ["mcp"]}));
+    let plugin: Value = serde_json::from_str(&read("claude-plugin/.claude-plugin/plugin.json")).unwrap();
+    assert_eq!(plugin["name"], "zo");
+    assert_eq!(plugin["version"], env!("CARGO_PKG_VERSION"));
+    let market: Value = serde_json::from_str(&read(".claude-plugin/marketplace.json")).unwrap();
+    assert_eq!(market["plugins"][0]["source"], "./claude-plugin");
+}
