@@ -180,6 +180,9 @@ pub struct StateSetArgs {
     /// Any other field (repeatable)
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Write even if a value looks like a secret
+    #[arg(long)]
+    pub allow_secret: bool,
 }
 
 #[derive(Args, Debug)]
@@ -461,6 +464,9 @@ pub struct SnapshotArgs {
     /// Handoff text for the next phase (default: STATE's next steps and blockers)
     #[arg(long)]
     pub handoff: Option<String>,
+    /// Write even if the handoff looks like a secret
+    #[arg(long)]
+    pub allow_secret: bool,
 }
 
 #[cfg(test)]

@@ -20,6 +20,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// them: appending to a large log writes its mapped text straight from the page cache instead
 /// of copying it into a new buffer.
 pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
+    // The rename replaces whatever is at `path`: a link would become a regular file (its target,
+    // maybe outside the repository, silently stale), and a file made read-only to protect it
+    // would be replaced all the same. Refuse both, before writing anything.
+    if let Ok(m) = fs::symlink_metadata(path) {
+        if m.file_type().is_symlink() {
+            return Err(anyhow!(
+                "{} is a symbolic link; zo does not write through links (the link would be replaced and its target left stale). Replace the link with the file itself",
+                path.display()
+            ));
+        }
+        if m.permissions().readonly() {
+            return Err(anyhow!("{} is read-only; zo will not replace it (make it writable to let zo write)", path.display()));
+        }
+    }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let fail = || format!("could not write {}", path.display());
@@ -168,6 +182,8 @@ impl Lock {
         let _ = file.set_len(0);
         let _ = file.write_all(format!("{} {}\n", std::process::id(), crate::time::now()).as_bytes());
         remove_stale_temp_files(memory_dir);
+        remove_stale_temp_files(&memory_dir.join("sessions"));
+        remove_stale_temp_files(&memory_dir.join("snapshots"));
         Ok(Lock { _file: file })
     }
 
@@ -202,11 +218,15 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
                 if started.elapsed() >= timeout {
                     let mut holder = String::new();
                     let _ = file.read_to_string(&mut holder);
-                    let who = holder
-                        .split_whitespace()
-                        .next()
-                        .map(|pid| format!(" (held by pid {pid})"))
-                        .unwrap_or_default();
+                    let who = match holder.split_whitespace().next() {
+                        // The pid zo wrote is its last writer's; if that process is gone, some
+                        // other program holds the lock.
+                        Some(pid) if process_alive(pid) == Some(false) => {
+                            format!(" (held by another program; the last zo writer, pid {pid}, has exited)")
+                        }
+                        Some(pid) => format!(" (held by pid {pid})"),
+                        None => String::new(),
+                    };
                     return Err(anyhow!(
                         "timed out after {:.0?} waiting for {what} {}{who}; if no zo process is running, try again",
                         timeout,
@@ -221,6 +241,15 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
             }
         }
     }
+}
+
+/// Whether process `pid` is running, where that can be told (Linux's /proc).
+fn process_alive(pid: &str) -> Option<bool> {
+    if pid.parse::<u32>().is_err() {
+        return None;
+    }
+    let proc = Path::new("/proc");
+    proc.join("self").exists().then(|| proc.join(pid).exists())
 }
 
 /// Temp files left by a writer that was killed mid-write. Only called with the lock held, so

@@ -311,6 +311,16 @@ impl Memory {
         if let Some(by) = o.superseded_by() {
             bail!("{} is already superseded by {by}", o.id);
         }
+        // A prior superseded, directly or down a chain, by the one it would replace: a cycle,
+        // after which neither counts as active.
+        let mut next = n.superseded_by();
+        for _ in 0..=file.entries.len() {
+            let Some(id) = next else { break };
+            if file.find(id) == Some(oi) {
+                bail!("refused: {} is already superseded (via {id}) by {}; superseding it back would make a cycle", n.id, o.id);
+            }
+            next = file.find(id).and_then(|i| file.entries[i].superseded_by());
+        }
         let raw = o.raw(&file);
         let eol = if file.text.crlf { "\r\n" } else { "\n" };
         let field_name = if o.number.is_some() { "**Superseded by:**" } else { "**Superseded By**:" };

@@ -3,7 +3,7 @@
 
 use crate::fsio;
 use crate::memory::Memory;
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Written {
@@ -25,7 +25,10 @@ fn previous_lists(text: &str, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>) -> Result<Written> {
+pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>, allow_secret: bool) -> Result<Written> {
+    if let Some(h) = handoff {
+        crate::gate::secrets(&[("Handoff", h)], allow_secret).context("no snapshot was written")?;
+    }
     if phase.is_empty() || !phase.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
         bail!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}");
     }

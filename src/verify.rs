@@ -85,6 +85,16 @@ pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
                 out.push(problem(file, line, format!("{} is superseded by {by}, which is not in the file", p.id)));
             }
         }
+        // Follow the chain: coming back to this prior is a cycle (none of it counts as active).
+        let mut next = p.superseded_by();
+        for _ in 0..=pf.entries.len() {
+            let Some(id) = next else { break };
+            if id == p.id {
+                out.push(problem(file, line, format!("{} is superseded in a cycle (it leads back to itself); point one of them at a prior that holds", p.id)));
+                break;
+            }
+            next = pf.find(id).and_then(|i| pf.entries[i].superseded_by());
+        }
     }
     out
 }

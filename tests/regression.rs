@@ -204,3 +204,85 @@ fn closed_stderr_turned_an_error_into_a_panic() {
         assert_eq!(child.wait().unwrap().code(), Some(code), "{args:?}");
     }
 }
+
+/// The secret gate covered only decide, outcome and prior add: a session summary, a STATE
+/// field and a snapshot handoff were written without a word.
+#[test]
+fn secrets_slipped_in_through_session_state_and_snapshot() {
+    let r = Repo::init();
+    r.commit_all("base");
+    let e = r.fails(&["session", "end", "--summary", "rotated it, password=hunter22"], 1);
+    assert!(e.contains("secret"), "{e}");
+    let e = r.fails(&["state", "set", "--next", "use key AKIAIOSFODNN7EXAMPLE"], 1);
+    assert!(e.contains("secret") && e.contains("STATE.md was not changed"), "{e}");
+    let e = r.fails(&["snapshot", "--phase", "phase_1", "--handoff", "db password=hunter22"], 1);
+    assert!(e.contains("secret"), "{e}");
+    assert_eq!(r.git(&["status", "--porcelain"]), "", "nothing written");
+    r.ok(&["state", "set", "--next", "use key AKIAIOSFODNN7EXAMPLE", "--allow-secret"]);
+}
+
+/// A symlinked DECISION_LOG.md was replaced by a regular file (its target went stale), and a
+/// read-only one was replaced all the same.
+#[test]
+fn a_symlinked_or_read_only_log_was_replaced() {
+    let r = Repo::init();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("LOG.md");
+    std::fs::rename(r.path().join(r.log_path()), &target).unwrap();
+    std::os::unix::fs::symlink(&target, r.path().join(r.log_path())).unwrap();
+    let before = std::fs::read(&target).unwrap();
+    let e = r.fails(&["decide", "--title", "t", "--decision", "d"], 1);
+    assert!(e.contains("is a symbolic link"), "{e}");
+    assert!(std::fs::symlink_metadata(r.path().join(r.log_path())).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&target).unwrap(), before);
+    std::fs::remove_file(r.path().join(r.log_path())).unwrap();
+    std::fs::rename(&target, r.path().join(r.log_path())).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(r.path().join(r.log_path()), std::fs::Permissions::from_mode(0o444)).unwrap();
+    let e = r.fails(&["decide", "--title", "t", "--decision", "d"], 1);
+    assert!(e.contains("is read-only"), "{e}");
+    assert_eq!(std::fs::read(r.path().join(r.log_path())).unwrap(), before);
+}
+
+/// `prior supersede PR-001 PR-002` then the reverse was accepted: both priors vanished from
+/// recall and `verify` passed.
+#[test]
+fn supersede_cycles_were_accepted() {
+    let r = Repo::init();
+    for t in ["one", "two"] {
+        r.ok(&["prior", "add", "--title", t, "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]);
+    }
+    r.ok(&["prior", "supersede", "PR-001", "PR-002"]);
+    let e = r.fails(&["prior", "supersede", "PR-002", "PR-001"], 1);
+    assert!(e.contains("cycle"), "{e}");
+    // A hand-made cycle is reported.
+    let text = r.read(".zo/memory/PRIORS.md");
+    let i = text.find("## PR-002").unwrap();
+    let (head, tail) = text.split_at(i);
+    r.write(".zo/memory/PRIORS.md", &format!("{head}{}", tail.replacen("**Superseded by:** null", "**Superseded by:** PR-001", 1)));
+    let e = r.fails(&["verify"], 4);
+    assert!(e.contains("superseded in a cycle"), "{e}");
+}
+
+/// When another program held the memory lock, the timeout message named the last zo writer,
+/// long dead.
+#[test]
+fn the_lock_timeout_named_a_dead_process() {
+    let r = Repo::init();
+    r.decide("leaves its pid in the lock file", "d");
+    let lock = std::fs::OpenOptions::new().read(true).write(true).open(r.path().join(".zo/memory/.lock")).unwrap();
+    lock.lock().unwrap();
+    let run = Run::from(r.cmd(&["decide", "--title", "t", "--decision", "d"]).env("ZO_LOCK_TIMEOUT", "0.2").output().unwrap());
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("held by another program") && run.stderr.contains("has exited"), "{}", run.stderr);
+    drop(lock);
+}
+
+/// A `session end` killed mid-write left its temp file in sessions/, and nothing removed it.
+#[test]
+fn temp_files_of_a_killed_session_end_stayed() {
+    let r = Repo::init();
+    r.write(".zo/memory/sessions/.session-x.md.abc123.zo-tmp", "half a session");
+    r.decide("takes the lock", "d");
+    assert!(!r.path().join(".zo/memory/sessions/.session-x.md.abc123.zo-tmp").exists());
+}

@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::cli::{StateCommand, StateSetArgs};
 use crate::error::Error;
 use crate::format::state::{State, Value};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::json;
 
 fn fields_json(state: &State) -> serde_json::Value {
@@ -64,6 +64,15 @@ fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
     if updates.iter().any(|(_, v)| matches!(v, Value::Scalar(s) if s.contains('\n'))) {
         return Err(Error::usage("STATE fields are one line each").into());
     }
+    // STATE.md is committed like the logs: the same secret check as every other write.
+    let texts: Vec<(&str, &str)> = updates
+        .iter()
+        .flat_map(|(k, v)| match v {
+            Value::Scalar(s) => vec![(k.as_str(), s.as_str())],
+            Value::List(l) => l.iter().map(|s| (k.as_str(), s.as_str())).collect(),
+        })
+        .collect();
+    crate::gate::secrets(&texts, a.allow_secret).context("STATE.md was not changed")?;
     let memory = ctx.memory()?;
     let state = memory.update_state(|s| {
         for (k, v) in updates {
