@@ -79,3 +79,8 @@ impl Config {
 pub fn to_value<T: serde::Serialize>(v: &T) -> Result<Value> {
     Ok(serde_yaml::to_value(v)?)
 }
+
+/// A config value as the user wrote it, for messages.
+pub fn show(v: &Value) -> String {
+    serde_yaml::to_string(v).map(|s| s.trim().to_string()).unwrap_or_else(|_| "?".into())
+}

@@ -11,11 +11,23 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn from_config(config: &crate::config::Config) -> Limits {
-        Limits {
-            title_chars: config.u64(&["limits", "title_chars"]).unwrap_or(200) as usize,
-            entry_bytes: config.u64(&["limits", "entry_bytes"]).unwrap_or(64 * 1024) as usize,
-        }
+    pub fn from_config(config: &crate::config::Config, file: &std::path::Path) -> Result<Limits> {
+        let get = |key: &str, default: usize| -> Result<usize> {
+            match config.get(&["limits", key]) {
+                None => Ok(default),
+                Some(v) => match v.as_u64().filter(|&n| n > 0) {
+                    Some(n) => Ok(n as usize),
+                    None => {
+                        let line = std::fs::read_to_string(file)
+                            .ok()
+                            .and_then(|t| t.lines().position(|l| l.trim_start().starts_with(&format!("{key}:"))))
+                            .map_or(1, |i| i + 1);
+                        bail!("{}:{line}: limits.{key} must be a positive whole number, not {}", file.display(), crate::config::show(v))
+                    }
+                },
+            }
+        };
+        Ok(Limits { title_chars: get("title_chars", 200)?, entry_bytes: get("entry_bytes", 64 * 1024)? })
     }
 }
 

@@ -77,7 +77,8 @@ pub struct Index {
     // Declared before the lock so the connection closes before the lock is released.
     conn: Connection,
     pub path: PathBuf,
-    _lock: Lock,
+    /// None for a temporary in-memory index (a read-only checkout).
+    _lock: Option<Lock>,
 }
 
 /// A row as it should be, computed from the files.
@@ -155,6 +156,20 @@ impl Index {
     fn open_or_rebuild(layout: &Layout, force: Option<&str>, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
         let path = layout.index_db();
         let lock_path = layout.index_lock();
+        if path.is_dir() {
+            anyhow::bail!(
+                "{} is a directory, where zo keeps its index (a derived file it rebuilds at will); move it away or remove it, then run again",
+                layout.show(&path)
+            );
+        }
+        // A read-only checkout (or directory) cannot hold the index: search a temporary one.
+        let writable = std::fs::OpenOptions::new().create(true).append(true).open(&lock_path);
+        if let Err(e) = writable {
+            if matches!(e.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem) {
+                note(&format!("{} is read-only: searching a temporary index, lexically (nothing is saved)", layout.show(&layout.memory)));
+                return Ok((Index::temporary()?, Some("the memory directory is read-only".into())));
+            }
+        }
         let mut rebuilt = None;
         if force.is_none() {
             let lock = Lock::index(&lock_path, false)?;
@@ -196,7 +211,22 @@ impl Index {
         }
         let lock = Lock::index(&lock_path, false)?;
         let conn = Index::connect(&path)?;
-        Ok((Index { conn, path, _lock: lock }, rebuilt))
+        Ok((Index { conn, path, _lock: Some(lock) }, rebuilt))
+    }
+
+    /// An in-memory index for a checkout zo cannot write to; gone when the process ends.
+    fn temporary() -> Result<Index> {
+        let mut conn = Connection::open_in_memory()?;
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA)?;
+        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
+        tx.commit()?;
+        Ok(Index { conn, path: PathBuf::from(":memory:"), _lock: None })
+    }
+
+    /// Whether this is a temporary in-memory index (nothing it computes is kept).
+    pub fn is_temporary(&self) -> bool {
+        self._lock.is_none()
     }
 
     /// The database at `path` if it exists and has this schema (the common case: no writes).
@@ -206,7 +236,7 @@ impl Index {
         }
         let conn = Index::connect(path).ok()?;
         let current = schema_version(&conn).ok()?.as_deref() == Some(SCHEMA_VERSION);
-        current.then(|| Index { conn, path: path.to_path_buf(), _lock: lock })
+        current.then(|| Index { conn, path: path.to_path_buf(), _lock: Some(lock) })
     }
 
     /// A new database with the schema and its version, written in one transaction so that no
@@ -603,8 +633,7 @@ fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
 }
 
 fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
-    let path = memory.layout.sessions().join(name);
-    let Some(text) = crate::fsio::read_text(&path)? else { return Ok(vec![]) };
+    let text = memory.session_text(name)?;
     let s = crate::format::session::SessionFile::parse(name, text.as_str());
     let body: String = s.sections.iter().map(|(h, b)| format!("{h}\n{b}\n")).collect();
     Ok(vec![Want {

@@ -104,15 +104,42 @@ impl Memory {
         }
     }
 
-    /// Session files, oldest first (by number, then name).
+    /// Unresolved merge conflict markers in the memory files (a merge made without zo's driver),
+    /// so that every command that reads them can name them with the fix.
+    pub fn conflict_markers(&self) -> Vec<crate::verify::Problem> {
+        let mut out = Vec::new();
+        for path in [self.layout.decision_log(), self.layout.priors(), self.layout.state()] {
+            let Ok(Some(text)) = fsio::read_text(&path) else { continue };
+            if memchr::memmem::find(text.as_str().as_bytes(), b"<<<<<<<").is_some() {
+                out.extend(crate::verify::conflict_markers(&self.layout.show(&path), text.as_str()));
+            }
+        }
+        out
+    }
+
+    /// Session files, oldest first.
     pub fn sessions(&self) -> Result<Vec<SessionFile>> {
         let mut out = Vec::new();
         for name in self.session_names()? {
-            let path = self.layout.sessions().join(&name);
-            let text = self.read(&path)?;
+            let text = self.session_text(&name)?;
             out.push(SessionFile::parse(&name, text.as_str()));
         }
         Ok(out)
+    }
+
+    /// One session file's text. Sessions are read, never rewritten, so a file with invalid
+    /// UTF-8 (a bad hand edit) is read with the bad bytes replaced rather than failing every
+    /// command that lists sessions; `zo verify` is where such bytes are reported.
+    pub fn session_text(&self, name: &str) -> Result<Text> {
+        let path = self.layout.sessions().join(name);
+        match fsio::read_text(&path) {
+            Ok(t) => Ok(t.unwrap_or_default()),
+            Err(e) if e.downcast_ref::<fsio::BadUtf8>().is_some() => {
+                let bytes = std::fs::read(&path).with_context(|| format!("could not read {}", path.display()))?;
+                Ok(Text::new(String::from_utf8_lossy(&bytes).into_owned()))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Session file names, oldest first, without reading them.
@@ -124,8 +151,10 @@ impl Memory {
         list_md(&self.layout.snapshots())
     }
 
-    pub fn limits(&self) -> Limits {
-        Limits::from_config(&self.layout.config)
+    /// The write gate's limits from config; a value that is not a positive whole number is an
+    /// error naming the file and line, not a silent default.
+    pub fn limits(&self) -> Result<Limits> {
+        Limits::from_config(&self.layout.config, &self.layout.config_file())
     }
 
     fn lock(&self) -> Result<Lock> {
@@ -137,7 +166,7 @@ impl Memory {
 
     /// Append a decision. Returns what was written.
     pub fn decide(&self, input: &DecisionInput, allow_secret: bool) -> Result<NewDecision> {
-        let limits = self.limits();
+        let limits = self.limits()?;
         let norm = |o: &Option<String>| o.as_deref().map(normalize_value).unwrap_or_default();
         let mut new = NewDecision {
             kind: input.r#type.as_deref().map(normalize_value).unwrap_or_default().to_uppercase(),
@@ -209,7 +238,7 @@ impl Memory {
 
     /// Append an OUTCOME entry for decision `id`.
     pub fn outcome(&self, id: &str, text: &str, allow_secret: bool) -> Result<NewDecision> {
-        let limits = self.limits();
+        let limits = self.limits()?;
         let text = normalize_value(text);
         gate::require("the outcome text", &text)?;
         gate::secrets(&[("Outcome", &text)], allow_secret)?;
@@ -252,7 +281,7 @@ impl Memory {
 
     /// Add a prior under the next free number. Returns its ID.
     pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<String> {
-        let limits = self.limits();
+        let limits = self.limits()?;
         let mut new = NewPrior {
             number: 0,
             title: normalize_value(&input.title),

@@ -106,6 +106,11 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
         }
     };
     let (mut index, _) = open_fresh(memory, note)?;
+    // A temporary index (read-only checkout) would embed everything on every query.
+    let loader = loader.filter(|_| !index.is_temporary());
+    if index.is_temporary() {
+        mode = Mode::Lexical;
+    }
     let mut vectors = if loader.is_some() { Some(index.vectors(filter)?) } else { None };
     let mut query_vec = None;
     if let Some(loader) = loader {
@@ -163,7 +168,7 @@ impl Recaller {
         }
         let (mut index, _) = open_fresh(memory, note)?;
         let mut semantic = None;
-        if mode != Mode::Lexical {
+        if mode != Mode::Lexical && !index.is_temporary() {
             match self.embedder(memory) {
                 Ok(e) => {
                     embed_pending(&mut index, e, note)?;

@@ -286,3 +286,51 @@ fn temp_files_of_a_killed_session_end_stayed() {
     r.decide("takes the lock", "d");
     assert!(!r.path().join(".zo/memory/sessions/.session-x.md.abc123.zo-tmp").exists());
 }
+
+/// Unresolved conflict markers (a merge without the driver): `log` printed `=======` lines
+/// and `status` and `continue` said nothing.
+#[test]
+fn conflict_markers_went_unnamed_in_status_log_and_continue() {
+    let r = Repo::init();
+    let log = r.read(r.log_path());
+    r.write(r.log_path(), &format!("{log}<<<<<<< HEAD\n## Decision: 2026-01-01T00:00:00Z\n**Title:** a\n**Decision:** x\n=======\n## Decision: 2026-01-02T00:00:00Z\n**Title:** b\n**Decision:** y\n>>>>>>> theirs\n"));
+    for args in [&["status"][..], &["log"][..], &["continue"][..]] {
+        let run = r.run(args);
+        assert!(run.stderr.contains("DECISION_LOG.md:") && run.stderr.contains("unresolved merge conflict marker"), "{args:?}: {}", run.stderr);
+    }
+}
+
+/// An index.db that is a directory failed with SQLite's "unable to open database file".
+#[test]
+fn an_index_db_directory_failed_without_saying_so() {
+    let r = Repo::init();
+    std::fs::create_dir_all(r.path().join(".zo/memory/index.db")).unwrap();
+    let e = r.fails(&["recall", "--mode", "lexical", "anything"], 1);
+    assert!(e.contains(".zo/memory/index.db is a directory") && e.contains("move it away or remove it"), "{e}");
+    assert!(r.path().join(".zo/memory/index.db").is_dir(), "zo never deletes a directory it did not make");
+}
+
+/// One session file with invalid UTF-8 made `recall` and `session end` fail for everything.
+#[test]
+fn one_bad_session_file_broke_recall_and_session_end() {
+    let r = Repo::init();
+    r.decide("Still findable", "yes");
+    std::fs::write(r.path().join(".zo/memory/sessions/session-001-2026-01-01.md"), b"# Session 001\n\n## Next\n- caf\xe9\n").unwrap();
+    let v = r.json(&["recall", "--mode", "lexical", "findable"]);
+    assert_eq!(v["results"][0]["title"], "Still findable");
+    r.ok(&["session", "end", "--summary", "works"]);
+    assert_eq!(r.json(&["status"])["counts"]["sessions"], 2);
+}
+
+/// Limits in config that are not numbers were silently ignored.
+#[test]
+fn bad_config_limits_were_ignored() {
+    let r = Repo::init();
+    let cfg = r.read(".zo/config.yaml");
+    r.write(".zo/config.yaml", &format!("{cfg}limits:\n  title_chars: lots\n"));
+    let e = r.fails(&["decide", "--title", "t", "--decision", "d"], 1);
+    assert!(e.contains(".zo/config.yaml:") && e.contains("limits.title_chars must be a positive whole number, not lots"), "{e}");
+    r.write(".zo/config.yaml", &format!("{cfg}limits:\n  title_chars: 10\n"));
+    let e = r.fails(&["decide", "--title", "a title longer than ten", "--decision", "d"], 1);
+    assert!(e.contains("title"), "{e}");
+}

@@ -290,3 +290,15 @@ fn lock_timeout_names_the_holder() {
     drop(lock);
     r.decide("x", "y");
 }
+
+/// Recall failed on a read-only checkout; it answers from a temporary index, lexically.
+#[test]
+fn recall_on_a_read_only_checkout_answers_from_a_temporary_index() {
+    let r = Repo::init();
+    r.decide("Use a read replica for reports", "reports read from the replica");
+    let run = run_unprivileged(&r, &["--json", "recall", "reports replica"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["results"][0]["title"], "Use a read replica for reports");
+    assert!(run.stderr.contains("read-only: searching a temporary index"), "{}", run.stderr);
+    assert!(!r.path().join(".zo/memory/index.db").exists(), "nothing was written");
+}

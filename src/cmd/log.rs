@@ -23,6 +23,9 @@ pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
     let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: a.limit, all: a.all };
     q.check()?;
     let memory = ctx.memory()?;
+    for p in memory.conflict_markers() {
+        ctx.note(p.to_string());
+    }
     let log = memory.decisions()?;
     let r = crate::ops::log(&log, &q)?;
     if ctx.json {

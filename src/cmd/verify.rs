@@ -1,195 +1,35 @@
-//! `zo verify`: integrity of the memory files; exit 4 when anything is wrong.
+//! `zo verify`: renders `ops::verify`; exit 4 when anything is wrong.
 
 use super::Ctx;
 use crate::cli::VerifyArgs;
 use crate::error::Error;
-use crate::format::Text;
-use crate::format::decision::DecisionLog;
-use crate::format::prior::PriorsFile;
-use crate::fsio;
-use crate::verify::{self, Problem};
 use anyhow::Result;
-use serde_json::json;
-use std::path::Path;
-
-/// An unreadable version as a problem: at the bad byte's line when it is invalid UTF-8.
-fn problem(label: &str, what: &str, e: &anyhow::Error) -> Problem {
-    let (line, message) = match e.downcast_ref::<fsio::BadUtf8>() {
-        Some(b) => (b.line, b.what()),
-        None => (1, format!("{e:#}")),
-    };
-    let message = if what.is_empty() { message } else { format!("{what}: {message}") };
-    Problem { file: label.to_string(), line, message }
-}
-
-/// Read a file for checking: unreadable text is itself a problem, not a crash.
-fn load(path: &Path, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    fsio::read_text(path).map_err(|e| problems.push(problem(label, "", &e))).ok().map(Option::unwrap_or_default)
-}
-
-fn at_head(repo: &crate::git::Repo, rel: &str, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    match repo.file_at_head(Path::new(rel)) {
-        Ok(bytes) => text_of(bytes, label, "HEAD's version", problems),
-        Err(e) => {
-            problems.push(problem(label, "", &e));
-            None
-        }
-    }
-}
-
-fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &str, what: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    match repo.file_at(commit, Path::new(rel)) {
-        Ok(bytes) => text_of(bytes, label, what, problems),
-        Err(e) => {
-            problems.push(problem(label, "", &e));
-            None
-        }
-    }
-}
-
-/// Structure and append-only checks of one version against a base version.
-fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, base_name: &str, problems: &mut Vec<Problem>) -> usize {
-    let Some(cur) = current else { return 0 };
-    let markers = verify::conflict_markers(label, cur.as_str());
-    if !markers.is_empty() {
-        // Entries between markers would only be reported again as edited or broken.
-        problems.extend(markers);
-        return 0;
-    }
-    if kind == "decisions" {
-        let log = DecisionLog::parse(cur.clone());
-        problems.extend(verify::decisions(label, &log));
-        if let Some(b) = base {
-            problems.extend(verify::decisions_append_only(label, base_name, &DecisionLog::parse(b.clone()), &log));
-        }
-        log.entries.len()
-    } else {
-        let pf = PriorsFile::parse(cur.clone());
-        problems.extend(verify::priors(label, &pf));
-        if let Some(b) = base {
-            problems.extend(verify::priors_append_only(label, base_name, &PriorsFile::parse(b.clone()), &pf));
-        }
-        pf.entries.len()
-    }
-}
-
-fn text_of(bytes: Option<Vec<u8>>, label: &str, what: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    fsio::decode(Path::new(label), bytes?).map(Text::new).map_err(|e| problems.push(problem(label, what, &e))).ok()
-}
 
 pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let layout = &memory.layout;
-    let files = [("decisions", layout.decision_log()), ("priors", layout.priors())];
-    let repo = crate::git::Repo::discover(&layout.root);
-    let mut problems = Vec::new();
-    let mut counts = [0usize; 2];
-    let mut against = None;
-    let mut commits = 0;
-    for (n, (kind, path)) in files.iter().enumerate() {
-        let label = layout.show(path);
-        let rel = layout.rel(path);
-        if a.history {
-            let Some(repo) = &repo else { anyhow::bail!("--history needs a git repository") };
-            against = Some("parents");
-            for change in repo.history_of(Path::new(&rel))? {
-                commits += 1;
-                let before = problems.len();
-                let this = text_of(change.this, &label, "commit", &mut problems);
-                for parent in change.parents {
-                    let base = text_of(parent, &label, "parent", &mut problems);
-                    check(&label, kind, this.as_ref(), base.as_ref(), "its parent", &mut problems);
-                }
-                for p in &mut problems[before..] {
-                    p.message = format!("commit {} ({}): {}", change.short, change.subject, p.message);
-                }
-                problems.dedup_by(|x, y| x.message == y.message && x.line == y.line);
-            }
-            counts[n] = fsio::read_text(path).ok().flatten().map_or(0, |t| match *kind {
-                "decisions" => DecisionLog::parse(t).entries.len(),
-                _ => PriorsFile::parse(t).entries.len(),
-            });
-            continue;
-        }
-        let current = if a.staged {
-            let Some(repo) = &repo else { anyhow::bail!("--staged needs a git repository") };
-            text_of(repo.file_staged(Path::new(&rel))?, &label, "staged version", &mut problems)
-        } else {
-            load(path, &label, &mut problems)
-        };
-        let base = match &repo {
-            Some(repo) => at_head(repo, &rel, &label, &mut problems),
-            None => None,
-        };
-        if base.is_some() {
-            against = Some("HEAD");
-        }
-        // A merge must keep every entry of both parents: during one, ours (HEAD) and theirs
-        // (MERGE_HEAD); after one (HEAD is a merge commit), each of HEAD's parents, so a pull
-        // that lost entries is caught by the next `zo verify`. Unresolved files are reported as
-        // such, not checked half-done.
-        let merging = repo.as_ref().and_then(|r| r.merge_head().map(|m| (r, m)));
-        if merging.is_none() && !a.staged {
-            if let Some(repo) = &repo {
-                for (parent, short) in repo.head_merge_parents() {
-                    let version = at_commit(repo, parent, &rel, &label, "a parent's version", &mut problems);
-                    if version.is_some() {
-                        check(&label, kind, current.as_ref(), version.as_ref(), &format!("merge parent {short}"), &mut problems);
-                    }
-                }
-            }
-        }
-        if let Some((repo, theirs)) = merging {
-            against = Some("HEAD and MERGE_HEAD");
-            if crate::git::run(&layout.root, &["ls-files", "-u", "--", &rel]).is_ok_and(|o| !o.trim().is_empty()) {
-                problems.push(Problem {
-                    file: label.clone(),
-                    line: 1,
-                    message: "a merge is in progress and this file is not resolved yet: keep every entry of both sides, \
-                              `git add` it, then run `zo verify` again"
-                        .into(),
-                });
-                continue;
-            }
-            let other = at_commit(repo, theirs, &rel, &label, "MERGE_HEAD's version", &mut problems);
-            if other.is_some() {
-                check(&label, kind, current.as_ref(), other.as_ref(), "MERGE_HEAD (the branch being merged)", &mut problems);
-            }
-        }
-        counts[n] = check(&label, kind, current.as_ref(), base.as_ref(), "HEAD", &mut problems);
-        // Structure problems are found by both checks of a merge; report each once.
-        let mut seen = std::collections::HashSet::new();
-        problems.retain(|p| seen.insert((p.file.clone(), p.line, p.message.clone())));
-    }
+    let r = crate::ops::verify(&memory, a.staged, a.history)?;
     if ctx.json {
-        ctx.print_json(&json!({
-            "ok": problems.is_empty(),
-            "decisions": counts[0],
-            "priors": counts[1],
-            "against": against,
-            "commits_checked": commits,
-            "problems": problems,
-        }))?;
-    } else if problems.is_empty() {
+        ctx.print_json(&serde_json::to_value(&r)?)?;
+    } else if r.ok {
         if !ctx.quiet {
             let what = if a.staged { "staged " } else { "" };
-            if against == Some("HEAD and MERGE_HEAD") {
+            if r.against == Some("HEAD and MERGE_HEAD") {
                 ctx.note("a merge is in progress: the result keeps every entry of both sides");
             }
-            let base = match against {
-                Some("parents") => format!(", {commits} commits each extend their parents"),
+            let base = match r.against {
+                Some("parents") => format!(", {} commits each extend their parents", r.commits_checked),
                 Some(b) => format!(", append-only against {b}"),
                 None => String::new(),
             };
-            ctx.print(&format!("ok: {what}{} decisions, {} priors{base}\n", counts[0], counts[1]))?;
+            ctx.print(&format!("ok: {what}{} decisions, {} priors{base}\n", r.decisions, r.priors))?;
         }
     } else {
-        let text: String = problems.iter().map(|p| format!("{p}\n")).collect();
+        let text: String = r.problems.iter().map(|p| format!("{p}\n")).collect();
         super::say(&text);
     }
-    if problems.is_empty() {
+    if r.ok {
         Ok(())
     } else {
-        Err(Error::VerifyFailed(format!("verification failed: {} problem(s)", problems.len())).into())
+        Err(Error::VerifyFailed(format!("verification failed: {} problem(s)", r.problems.len())).into())
     }
 }

@@ -208,7 +208,7 @@ pub fn show_session(memory: &Memory, name: &str) -> Result<Value> {
         many => bail!("{name} matches several sessions: {}", many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
     };
     let path = memory.layout.sessions().join(n);
-    let text = crate::fsio::read_text(&path)?.unwrap_or_default();
+    let text = memory.session_text(n)?;
     let s = SessionFile::parse(n, text.as_str());
     Ok(json!({
         "kind": "session",

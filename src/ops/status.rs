@@ -109,7 +109,7 @@ pub struct StatusReport {
 
 pub fn status(memory: &Memory) -> Result<StatusReport> {
     let layout = &memory.layout;
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = memory.conflict_markers().iter().map(|p| p.to_string()).collect();
     let (state, warning) = memory.state();
     warnings.extend(warning);
     let log = memory.decisions()?;

@@ -168,7 +168,8 @@ pub fn copy_dir(from: &Path, to: &Path) {
         if e.file_type().unwrap().is_dir() {
             copy_dir(&e.path(), &dest);
         } else {
-            std::fs::copy(e.path(), dest).unwrap();
+            // Contents only: a read-only source must not make the copy read-only.
+            std::fs::write(dest, std::fs::read(e.path()).unwrap()).unwrap();
         }
     }
 }

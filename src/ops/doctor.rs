@@ -1,0 +1,160 @@
+//! `zo doctor`: what works and what does not, and the one command that fixes each. A check
+//! that fails means zo cannot do its job (the CLI exits 1); a warning means it works, less well.
+
+use crate::embedding;
+use crate::error::Error;
+use crate::memory::Memory;
+use serde::Serialize;
+use std::path::Path;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Ok,
+    Warn,
+    Fail,
+}
+
+const OK: Level = Level::Ok;
+const WARN: Level = Level::Warn;
+const FAIL: Level = Level::Fail;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub check: &'static str,
+    /// False only for a failure.
+    pub ok: bool,
+    /// `ok`, `warn` or `fail`.
+    pub level: &'static str,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DoctorReport {
+    pub ok: bool,
+    pub checks: Vec<Check>,
+    /// The memory was not found at all (the CLI exits 3).
+    #[serde(skip)]
+    pub no_memory: bool,
+}
+
+fn report(checks: Vec<(&'static str, Level, String)>, no_memory: bool) -> DoctorReport {
+    let word = |l: Level| match l {
+        Level::Ok => "ok",
+        Level::Warn => "warn",
+        Level::Fail => "fail",
+    };
+    DoctorReport {
+        ok: checks.iter().all(|c| c.1 != FAIL),
+        checks: checks.into_iter().map(|(check, l, detail)| Check { check, ok: l != FAIL, level: word(l), detail }).collect(),
+        no_memory,
+    }
+}
+
+/// Check the memory found from `repo` (as every command finds it) and this machine.
+pub fn doctor(repo: Option<&Path>) -> DoctorReport {
+    let mut checks: Vec<(&'static str, Level, String)> = Vec::new();
+    let memory = match Memory::open(repo) {
+        Ok(m) => m,
+        Err(e) => {
+            let no_memory = matches!(crate::error::kind(&e), Some(Error::NoMemory(_)));
+            checks.push(("layout", FAIL, format!("{e:#}")));
+            return report(checks, no_memory);
+        }
+    };
+    let l = &memory.layout;
+    checks.push((
+        "layout",
+        OK,
+        format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" }),
+    ));
+    checks.push(("config", OK, format!("project {:?}", l.project())));
+    let search = embedding::locate(&l.config);
+    match (&search.model_dir, search.disabled) {
+        (_, true) => checks.push(("model", OK, "semantic search is off (index.embedding: off); recall is lexical".into())),
+        (Some(d), _) => checks.push(("model", OK, format!("{} in {}", embedding::MODEL_NAME, d.display()))),
+        (None, _) => checks.push((
+            "model",
+            WARN,
+            format!("not found, recall is lexical only (looked in {}); fix: {}", join(&search.model_candidates), embedding::INSTALL_HINT),
+        )),
+    }
+    if !search.disabled {
+        match &search.runtime {
+            Some(r) => checks.push(("runtime", OK, format!("ONNX Runtime at {}", r.display()))),
+            None => checks.push((
+                "runtime",
+                WARN,
+                format!("no ONNX Runtime library (looked for {}); fix: {}", join(&search.runtime_candidates), embedding::INSTALL_HINT),
+            )),
+        }
+    }
+    if let Ok(paths) = search.paths() {
+        let t = std::time::Instant::now();
+        match embedding::Embedder::load(&paths) {
+            Ok(_) => checks.push(("embeddings", OK, format!("model loads in {:.2}s", t.elapsed().as_secs_f64()))),
+            Err(e) => checks.push(("embeddings", FAIL, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
+        }
+    }
+    let h = crate::ops::index_health(&memory);
+    match (&h.error, h.built) {
+        (Some(e), _) => checks.push(("index", FAIL, format!("{e}; fix: zo index rebuild"))),
+        (None, true) => checks.push((
+            "index",
+            OK,
+            format!(
+                "{} entries, {} embedded, {} pending; {}",
+                h.entries,
+                h.embedded,
+                h.pending_embeddings,
+                if h.fresh { "fresh" } else { "stale (refreshed by the next read)" }
+            ),
+        )),
+        (None, false) => checks.push(("index", OK, "not built yet; the first `zo recall` or `zo index refresh` builds it".into())),
+    }
+    match crate::git::Repo::discover(&l.root) {
+        None => checks.push(("git", WARN, "not a git repository, so memory does not travel; fix: git init".into())),
+        Some(repo) => {
+            checks.push(("git", OK, "repository found".into()));
+            let file = l.show(&crate::hooks::attributes_file(l));
+            match crate::hooks::routing_state(l, &repo) {
+                "committed" => checks.push(("merge routing", OK, format!("{file} is committed; every clone routes memory files to zo"))),
+                "uncommitted" => checks.push((
+                    "merge routing",
+                    WARN,
+                    format!("{file} is not committed, so other clones merge memory line by line; fix: zo checkpoint (or git add .zo && git commit)"),
+                )),
+                _ => checks.push(("merge routing", FAIL, format!("{file} lacks zo's merge lines; fix: zo continue"))),
+            }
+            match crate::hooks::driver_scope(&l.root) {
+                Some(scope) => checks.push(("merge driver", OK, format!("registered ({scope} git config)"))),
+                None => checks.push((
+                    "merge driver",
+                    WARN,
+                    "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)".into(),
+                )),
+            }
+            if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true)
+                && !crate::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
+            {
+                checks.push(("git hooks", WARN, "config asks for zo's git hooks but they are not installed; fix: zo hooks install".into()));
+            }
+        }
+    }
+    for (agent, file, problem) in crate::agents::check(&l.root) {
+        let name = match agent {
+            "claude" => "agent claude",
+            "cursor" => "agent cursor",
+            "codex" => "agent codex",
+            _ => "agent",
+        };
+        match problem {
+            None => checks.push((name, OK, format!("{file} runs zo"))),
+            Some(p) => checks.push((name, WARN, p)),
+        }
+    }
+    report(checks, false)
+}
+
+fn join(p: &[std::path::PathBuf]) -> String {
+    p.iter().map(|x| x.display().to_string()).collect::<Vec<_>>().join(", ")
+}
