@@ -302,3 +302,24 @@ fn recall_on_a_read_only_checkout_answers_from_a_temporary_index() {
     assert!(run.stderr.contains("read-only: searching a temporary index"), "{}", run.stderr);
     assert!(!r.path().join(".zo/memory/index.db").exists(), "nothing was written");
 }
+
+/// Hand edits bypass the write gate: the pre-commit hook refuses a staged secret, and `zo
+/// verify` reports one already committed, in any memory file.
+#[test]
+fn secrets_written_by_hand_are_caught_before_and_after_commit() {
+    let r = Repo::init();
+    r.ok(&["hooks", "install"]);
+    r.commit_all("base");
+    let log = r.read(r.log_path());
+    r.write(r.log_path(), &format!("{log}{}", util::canonical_entry(7, "Deploy key", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789 for CI")));
+    r.git(&["add", "-A"]);
+    let out = std::process::Command::new("git").args(["commit", "-q", "-m", "secret"]).current_dir(r.path()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("looks like it holds a GitHub token"), "{err}");
+    r.git(&["commit", "-q", "--no-verify", "-m", "secret anyway"]);
+    let e = r.fails(&["verify"], 4);
+    assert!(e.contains("DECISION_LOG.md:") && e.contains("a GitHub token") && e.contains("purge it from git history"), "{e}");
+    r.write(".zo/memory/sessions/s.md", "# Session\n\npassword=hunter22\n");
+    let e = r.fails(&["verify"], 4);
+    assert!(e.contains("sessions/s.md:3:"), "{e}");
+}

@@ -46,6 +46,19 @@ fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &
     }
 }
 
+/// Lines that look like secrets, as problems with the way out.
+fn secrets(label: &str, text: &str, problems: &mut Vec<Problem>) {
+    for (line, what) in crate::gate::find_secrets(text) {
+        problems.push(Problem {
+            file: label.to_string(),
+            line,
+            message: format!(
+                "this line looks like it holds {what}: rotate the secret, remove the line by hand (commit that edit with --no-verify), and purge it from git history (e.g. git filter-repo --replace-text)"
+            ),
+        });
+    }
+}
+
 /// Structure and append-only checks of one version against a base version.
 fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, base_name: &str, problems: &mut Vec<Problem>) -> usize {
     let Some(cur) = current else { return 0 };
@@ -166,9 +179,22 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             }
         }
         counts[n] = check(&label, kind, current.as_ref(), base.as_ref(), "HEAD", &mut problems);
+        if let Some(cur) = &current {
+            secrets(&label, cur.as_str(), &mut problems);
+        }
         // Structure problems are found by both checks of a merge; report each once.
         let mut seen = std::collections::HashSet::new();
         problems.retain(|p| seen.insert((p.file.clone(), p.line, p.message.clone())));
+    }
+    // Text written by hand never went through the write gate: STATE.md and sessions too.
+    if !history && !staged {
+        let mut others = vec![layout.state()];
+        others.extend(memory.session_names()?.iter().map(|n| layout.sessions().join(n)));
+        for path in others {
+            if let Ok(Some(t)) = fsio::read_text(&path) {
+                secrets(&layout.show(&path), t.as_str(), &mut problems);
+            }
+        }
     }
     Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], against, commits_checked: commits, problems })
 }
