@@ -6,6 +6,8 @@
 
 mod tools;
 
+pub use tools::{TOOL_NAMES, check_args};
+
 use crate::layout::Layout;
 use crate::recall::Recaller;
 use anyhow::Result;

@@ -106,6 +106,26 @@ const SPECS: &[Spec] = &[
     },
 ];
 
+/// Every tool's name.
+pub const TOOL_NAMES: &[&str] = &["recall", "context", "decide", "outcome", "prior_add", "show", "log", "status", "session_start", "session_end"];
+
+/// Decode a tool's arguments without running it (the fuzz target's entry to the decoding).
+pub fn check_args(name: &str, a: Value) -> Result<()> {
+    match name {
+        "recall" => args::<RecallArgs>(name, a).map(|_| ()),
+        "context" => args::<ContextArgs>(name, a).map(|_| ()),
+        "decide" => args::<DecisionInput>(name, a).map(|_| ()),
+        "outcome" => args::<OutcomeArgs>(name, a).map(|_| ()),
+        "prior_add" => args::<PriorArgs>(name, a).map(|_| ()),
+        "show" => args::<ShowArgs>(name, a).map(|_| ()),
+        "log" => args::<LogArgs>(name, a).map(|_| ()),
+        "status" => args::<NoArgs>(name, a).map(|_| ()),
+        "session_start" => args::<StartArgs>(name, a).map(|_| ()),
+        "session_end" => args::<Ending>(name, a).map(|_| ()),
+        other => bail!("no tool {other:?}"),
+    }
+}
+
 /// The tools as `tools/list` gives them.
 pub fn list() -> Vec<Tool> {
     SPECS
@@ -325,6 +345,12 @@ fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_names_are_the_tools() {
+        let listed: Vec<String> = list().iter().map(|t| t.name.to_string()).collect();
+        assert_eq!(listed, TOOL_NAMES);
+    }
 
     #[test]
     fn every_tool_has_a_short_description_and_an_object_schema() {

@@ -1,0 +1,92 @@
+//! The parsers' and the merge's properties (`zo::props`), on proptest's inputs: the same
+//! checks the fuzz targets in `fuzz/` run for millions of inputs, briefly, in every test run.
+
+use proptest::prelude::*;
+
+/// Lines that matter to the parsers, mixed with plain text, so generated files have structure.
+fn memory_text() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        Just("## Decision: 2026-01-01T00:00:00Z".to_string()),
+        Just("## Decision: A heading title".to_string()),
+        Just("**ID:** D-0000abcd".to_string()),
+        Just("**Title:** t".to_string()),
+        Just("**Decision:** d".to_string()),
+        Just("**Type:** OUTCOME".to_string()),
+        Just("**Refs:** D-0000abcd".to_string()),
+        Just("**Supersedes:** D-0000abcd".to_string()),
+        Just("**Superseded by:** PR-001".to_string()),
+        Just("## PR-001: a lesson".to_string()),
+        Just("## Prior: missing_rule".to_string()),
+        Just("### Rules".to_string()),
+        Just("1. **Rule.** text".to_string()),
+        Just("# Session 001 — 2026-01-01".to_string()),
+        Just("# STATE".to_string()),
+        Just("phase: phase_1".to_string()),
+        Just("next_steps: [a, b]".to_string()),
+        Just("- item".to_string()),
+        Just("---".to_string()),
+        Just("```".to_string()),
+        Just("~~~md".to_string()),
+        Just("\\## escaped".to_string()),
+        Just(String::new()),
+        "[ -~]{0,30}",
+        "\\PC{0,12}",
+    ];
+    prop::collection::vec(line, 0..40).prop_map(|l| l.join(if l.len() % 3 == 0 { "\r\n" } else { "\n" }))
+}
+
+fn field_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop_oneof![Just("## Decision: x".to_string()), Just("**Title:** y".to_string()), Just("---".to_string()), Just("```".to_string()), Just("# Session z".to_string()), "[ -~]{0,20}", "\\PC{0,8}"], 0..6)
+        .prop_map(|l| l.join("\n"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn decision_logs_parse_without_panic(t in memory_text()) {
+        zo::props::decision_log(t.as_bytes());
+    }
+
+    #[test]
+    fn decisions_read_back_as_written(prefix in memory_text(), title in "[ -~]{1,40}", decision in field_text(), rationale in field_text(), alternatives in field_text()) {
+        zo::props::decision_round_trip(prefix.as_bytes(), &title, &decision, &rationale, &alternatives);
+    }
+
+    #[test]
+    fn priors_parse_without_panic(t in memory_text()) {
+        zo::props::priors(t.as_bytes());
+    }
+
+    #[test]
+    fn state_renders_stably(t in memory_text()) {
+        zo::props::state(t.as_bytes());
+    }
+
+    #[test]
+    fn sessions_parse_and_split(t in memory_text()) {
+        zo::props::session(t.as_bytes());
+    }
+
+    #[test]
+    fn configs_parse_or_fail_cleanly(t in "\\PC{0,200}") {
+        zo::props::config(t.as_bytes());
+    }
+
+    #[test]
+    fn merges_keep_every_entry_of_both_sides(base in prop::collection::vec(field_text(), 0..5), ours in prop::collection::vec(field_text(), 0..5), theirs in prop::collection::vec(field_text(), 0..5)) {
+        zo::props::merge(&base, &ours, &theirs);
+    }
+
+    #[test]
+    fn the_merge_driver_survives_any_input(b in memory_text(), o in memory_text(), t in memory_text()) {
+        zo::props::merge_any(b.as_bytes(), o.as_bytes(), t.as_bytes());
+    }
+
+    #[test]
+    fn mcp_requests_decode_or_fail_cleanly(t in "\\PC{0,200}") {
+        zo::props::mcp_request(t.as_bytes());
+        let call = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"decide","arguments":{{"title":{t:?}}}}}}}"#);
+        zo::props::mcp_request(call.as_bytes());
+    }
+}
