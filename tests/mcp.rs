@@ -301,3 +301,53 @@ fn the_claude_plugin_matches_what_init_writes() {
     let market: Value = serde_json::from_str(&read(".claude-plugin/marketplace.json")).unwrap();
     assert_eq!(market["plugins"][0]["source"], "./claude-plugin");
 }
+
+/// Writers from the shell, readers, an index rebuild and two MCP servers, all at once: every
+/// entry lands and no "database is locked" reaches anyone.
+#[test]
+fn everything_at_once_loses_nothing_and_never_says_locked() {
+    let r = Repo::init();
+    let mut a = Client::start(r.path());
+    let mut b = Client::start(r.path());
+    a.initialize();
+    b.initialize();
+    let spawn = |args: Vec<String>| r.cmd(&args.iter().map(String::as_str).collect::<Vec<_>>()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut procs = Vec::new();
+    for w in 0..4 {
+        procs.push(std::thread::spawn({
+            let dir = r.path().to_path_buf();
+            move || {
+                let mut errs = String::new();
+                for i in 0..15 {
+                    let out = Command::new(util::ZO).args(["decide", "--title", &format!("writer {w} #{i}"), "--decision", "d"]).current_dir(&dir).env_remove("ZO_REPO").env("ZO_LOCK_TIMEOUT", "60").output().unwrap();
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                    errs.push_str(&String::from_utf8_lossy(&out.stderr));
+                }
+                errs
+            }
+        }));
+    }
+    let mut readers = Vec::new();
+    for i in 0..6 {
+        readers.push(spawn(vec!["--json".into(), "recall".into(), "--mode".into(), "lexical".into(), format!("writer {i}")]));
+        readers.push(spawn(vec!["-q".into(), "index".into(), "rebuild".into()]));
+    }
+    for i in 0..10 {
+        a.ok("decide", json!({"title": format!("server a {i}"), "decision": "a"}));
+        b.ok("decide", json!({"title": format!("server b {i}"), "decision": "b"}));
+        a.ok("recall", json!({"query": "writer", "mode": "lexical"}));
+    }
+    let mut stderr = String::new();
+    for p in procs {
+        stderr.push_str(&p.join().unwrap());
+    }
+    for p in readers {
+        let out = p.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        stderr.push_str(&String::from_utf8_lossy(&out.stderr));
+    }
+    assert!(!stderr.to_lowercase().contains("locked"), "{stderr}");
+    assert!(a.close().success() && b.close().success());
+    assert_eq!(r.ids().len(), 4 * 15 + 20);
+    r.ok(&["verify"]);
+}
