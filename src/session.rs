@@ -277,8 +277,9 @@ pub fn split_merged(memory: &Memory) -> Result<Vec<(String, Vec<String>)>> {
         }
         let mut created = Vec::new();
         for piece in &pieces[1..] {
-            let ended = session::SessionFile::parse("", piece).ended.filter(|e| crate::time::starts_with_date(e) && e.len() >= 19);
-            let at = ended.map(|e| format!("{}.000Z", &e[..19])).unwrap_or_else(crate::time::now_millis);
+            let ended = session::SessionFile::parse("", piece).ended.filter(|e| crate::time::starts_with_date(e));
+            // `get`: the time part of a hand-written date may hold any character.
+            let at = ended.and_then(|e| e.get(..19).map(|t| format!("{t}.000Z"))).unwrap_or_else(crate::time::now_millis);
             let new = new_name(memory, &at)?;
             fsio::write_atomic(&dir.join(&new), format!("{}\n", piece.trim_end()).as_bytes())?;
             created.push(new);

@@ -334,3 +334,16 @@ fn bad_config_limits_were_ignored() {
     let e = r.fails(&["decide", "--title", "a title longer than ten", "--decision", "d"], 1);
     assert!(e.contains("title"), "{e}");
 }
+
+/// Found by the fuzzer: a hand-written heading with a multi-byte letter across its eighth byte
+/// (`## 決定事項`, `## Decisi€n`) made every command that reads the log panic.
+#[test]
+fn a_multi_byte_letter_in_a_heading_panicked() {
+    let r = Repo::init();
+    let log = r.read(r.log_path());
+    r.write(r.log_path(), &format!("{log}## 決定事項: Postgres\n**Decision:** はい\n\n---\n\n## Decisi€n: x\n**Decision:** y\n"));
+    r.ok(&["log"]);
+    r.ok(&["status"]);
+    r.write(".zo/memory/sessions/session-001-2026-01-01.md", "# Session 001\n**Ended:** 2026-01-01T0é:00:00Z\n\n# Session 002\n**Ended:** 2026-01-01Té0:00:00Z\n");
+    r.ok(&["continue"]);
+}

@@ -39,7 +39,8 @@ pub struct DecisionLog {
 pub fn is_heading(line: &str) -> bool {
     match fields::heading(line, 2) {
         Some((2, t)) => {
-            t.len() >= 8 && t[..8].eq_ignore_ascii_case("decision") && {
+            // `get`, not `[..8]`: a hand-written heading may have a multi-byte letter there.
+            t.get(..8).is_some_and(|p| p.eq_ignore_ascii_case("decision")) && {
                 let rest = &t[8..];
                 rest.is_empty() || rest.starts_with(':') || rest.starts_with(' ')
             }

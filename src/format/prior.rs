@@ -54,7 +54,7 @@ impl Prior {
         match parse_number(head_text) {
             Some((n, title)) => Prior { span, id: format_id(n), number: Some(n), title: title.to_string(), body, category: None },
             None => {
-                let category = head_text[6..].trim().to_string();
+                let category = head_text.get(6..).unwrap_or("").trim().to_string();
                 let statement = body.get("Statement").unwrap_or("");
                 let title = statement.lines().next().unwrap_or(&category).chars().take(120).collect();
                 let mut p = Prior { span, id: String::new(), number: None, title, body, category: Some(category) };
