@@ -191,10 +191,11 @@ pub fn fits_on_field_line(value: &str) -> bool {
         && !escapable(first, false)
 }
 
-/// Normalise a value the way the reader will see it: `\n` line ends, no leading blank lines,
+/// Normalise a value the way the reader will see it: `\n` line ends (a lone `\r` is one too,
+/// or `\r\r\n` would keep a `\r\n` the reader takes for a line end), no leading blank lines,
 /// no trailing whitespace.
 pub fn normalize_value(value: &str) -> String {
-    let v = value.replace("\r\n", "\n");
+    let v = value.replace("\r\n", "\n").replace('\r', "\n");
     let mut start = 0;
     for line in v.split_inclusive('\n') {
         if line.trim().is_empty() {
