@@ -120,14 +120,7 @@ fn is_zo_command(c: &str) -> bool {
 /// zo entries are replaced, everything else is kept. True if it wrote.
 fn claude_settings(root: &Path, remove: bool) -> Result<bool> {
     let path = root.join(".claude/settings.json");
-    let text = std::fs::read_to_string(&path).ok();
-    let mut settings: Value = match text.as_deref() {
-        Some(t) if !t.trim().is_empty() => serde_json::from_str(t).map_err(|e| {
-            anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())
-        })?,
-        _ if remove => return Ok(false),
-        _ => json!({}),
-    };
+    let Some(mut settings) = read_json(&path, remove)? else { return Ok(false) };
     let before = settings.clone();
     let wanted: Value = serde_json::from_str(templates::CLAUDE_HOOKS).context("templates/claude/hooks.json")?;
     let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
@@ -170,14 +163,7 @@ fn claude_settings(root: &Path, remove: bool) -> Result<bool> {
 /// `.cursor/mcp.json`), merged with the servers already there. True if it wrote.
 fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<bool> {
     let path = root.join(file);
-    let text = std::fs::read_to_string(&path).ok();
-    let mut v: Value = match text.as_deref() {
-        Some(t) if !t.trim().is_empty() => serde_json::from_str(t).map_err(|e| {
-            anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())
-        })?,
-        _ if remove => return Ok(false),
-        _ => json!({}),
-    };
+    let Some(mut v) = read_json(&path, remove)? else { return Ok(false) };
     let before = v.clone();
     let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
     let servers = obj.entry("mcpServers").or_insert_with(|| json!({}));
@@ -292,4 +278,16 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
 /// The first `name` on PATH.
 fn which(name: &str) -> Option<std::path::PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
+}
+
+/// A client's JSON settings file: its value, `{}` when missing or empty, None when there is
+/// nothing to remove from; broken JSON is an error naming file:line:col, and nothing changes.
+fn read_json(path: &Path, remove: bool) -> Result<Option<Value>> {
+    match std::fs::read_to_string(path).ok().filter(|t| !t.trim().is_empty()) {
+        Some(t) => serde_json::from_str(&t).map(Some).map_err(|e| {
+            anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())
+        }),
+        None if remove => Ok(None),
+        None => Ok(Some(json!({}))),
+    }
 }
