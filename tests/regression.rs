@@ -347,3 +347,27 @@ fn a_multi_byte_letter_in_a_heading_panicked() {
     r.write(".zo/memory/sessions/session-001-2026-01-01.md", "# Session 001\n**Ended:** 2026-01-01T0é:00:00Z\n\n# Session 002\n**Ended:** 2026-01-01Té0:00:00Z\n");
     r.ok(&["continue"]);
 }
+
+/// A hand-written example entry (`## Decision:` heading and all) inside a code block of a
+/// decision split it: a phantom entry appeared in `log` and the real one lost the fields after
+/// the code block.
+#[test]
+fn a_fenced_decision_heading_split_an_entry() {
+    let r = Repo::init();
+    let id = r.decide("Document the entry format", "placeholder");
+    let log = r.read(r.log_path());
+    let example = "Entries look like this:\n\n```md\n## Decision: 2026-01-01T00:00:00Z\n**ID:** D-00000000\n**Title:** An example\n---\n```\n";
+    let edited = log.replace("**Decision:** placeholder\n", &format!("**Decision:** {example}**Rationale:** after the code block\n"));
+    assert_ne!(edited, log);
+    r.write(r.log_path(), &edited);
+    let j = r.json(&["log"]);
+    let list = j["decisions"].as_array().unwrap();
+    assert_eq!(list.len(), 1, "{j}");
+    let shown = r.json(&["show", &id]);
+    assert_eq!(shown["rationale"], "after the code block", "{shown}");
+    assert!(shown["decision"].as_str().unwrap().contains("## Decision: 2026-01-01T00:00:00Z"), "{shown}");
+    assert_eq!(r.run(&["show", "D-00000000"]).code, 1);
+    // A new decision after it lands as its own entry.
+    r.decide("After the example", "b");
+    assert_eq!(r.ids().len(), 2);
+}

@@ -104,7 +104,7 @@ fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
         let first = bytes[start];
         if first == b'#' {
             let line = fields::strip_eol(&text[start..next]);
-            if is_heading(line) {
+            if is_heading(line) && !cur.as_ref().is_some_and(|o| super::fenced_heading(text, o.span.start, start, &is_heading)) {
                 close(cur.take(), start, &mut out);
                 let span = Span { start, end: text.len(), line: n };
                 cur = Some(Open { span, keys: ([None; 7], false), exact: true, open_key: false, fence: Default::default() });
@@ -544,6 +544,8 @@ mod tests {
             (format!("{e}**Decision:** x\n```sh\n**Refs:** no\n```\n**Refs:** D-9\n"), Some(true)),
             // An unclosed fence runs to the end of the entry, but not into the next one.
             (format!("{e}**Decision:** x\n```\n**ID:** hidden\n{e}**ID:** D-4\n"), Some(true)),
+            // A hand-written entry inside a closed code block is text of the entry around it.
+            (format!("{e}**ID:** D-7\n**Decision:** like this:\n```md\n{e}**ID:** D-8\n---\n```\n**Type:** real\n---\n\n{e}**ID:** D-9\n"), Some(true)),
             // A key whose value starts on the next line, or runs into a fence.
             (format!("{e}**Title:**\n  t\n"), Some(false)),
             (format!("{e}**Title:** t\n```\ncode\n```\n"), Some(false)),

@@ -141,9 +141,50 @@ pub fn line_at(text: &str, at: usize) -> &str {
     fields::strip_eol(&text[at..end])
 }
 
+/// How far past a fenced heading the closing fence is looked for.
+const FENCE_LOOKAHEAD: usize = 500;
+
+/// Whether the heading line at byte `at` is text of a code block opened earlier in the entry
+/// that starts at byte `entry`, rather than the start of a new entry. zo escapes such lines
+/// when it writes, so only hand-written text gets here. A heading inside a fence is text when
+/// the fence closes before the entry would end (a `---` line followed, blank lines aside, by
+/// another entry heading; or the end of the file): a hand-written example of an entry inside a
+/// code block stays one entry. A fence that never closes there is broken, and the heading
+/// starts an entry, so a broken fence never hides the entries after it. Both the key scan and
+/// `split_entries` decide with this one function.
+pub fn fenced_heading(text: &str, entry: usize, at: usize, is_heading: &dyn Fn(&str) -> bool) -> bool {
+    let before = &text.as_bytes()[entry..at];
+    // Most entries hold no fence at all: nothing to replay.
+    if memchr::memmem::find(before, b"```").is_none() && memchr::memmem::find(before, b"~~~").is_none() {
+        return false;
+    }
+    let mut fence = fields::Fence::default();
+    for l in text[entry..at].split_inclusive('\n') {
+        fence.feed(fields::strip_eol(l));
+    }
+    if !fence.is_open() {
+        return false;
+    }
+    let mut after_separator = false;
+    for l in text[at..].split_inclusive('\n').skip(1).take(FENCE_LOOKAHEAD).map(fields::strip_eol) {
+        if after_separator && l.trim().is_empty() {
+            continue;
+        }
+        if after_separator && is_heading(l) {
+            return false;
+        }
+        fence.feed(l);
+        if !fence.is_open() {
+            return true;
+        }
+        after_separator = fields::is_separator(l);
+    }
+    false
+}
+
 /// Split `text` at lines for which `is_heading` holds. Returns the entries' spans; the
-/// preamble is everything before the first. Headings are recognised even inside code fences
-/// so a broken fence never hides the entries after it (zo escapes such lines when it writes).
+/// preamble is everything before the first. A heading inside a code block of an entry is
+/// text only as [`fenced_heading`] decides, so a broken fence never hides the entries after it.
 pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Span> = Vec::new();
@@ -151,6 +192,9 @@ pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span>
     // Only lines starting with `##` can be headings.
     for start in line_starts(text, "##") {
         if !is_heading(line_at(text, start)) {
+            continue;
+        }
+        if spans.last().is_some_and(|s| fenced_heading(text, s.start, start, &is_heading)) {
             continue;
         }
         line += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
@@ -201,6 +245,25 @@ pub fn sha256_hex(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn heads(text: &str) -> Vec<usize> {
+        split_entries(text, |l| l.starts_with("## Decision")).iter().map(|s| s.line).collect()
+    }
+
+    #[test]
+    fn a_heading_in_a_closed_code_block_is_text_and_a_broken_fence_hides_nothing() {
+        let e = "## Decision: t\n";
+        // Closed before the entry ends: one entry.
+        assert_eq!(heads(&format!("{e}a\n```md\n{e}**ID:** x\n---\n```\nmore\n---\n\n{e}b\n")), vec![1, 11]);
+        // Never closed: every heading starts an entry.
+        assert_eq!(heads(&format!("{e}a\n```\n---\n\n{e}b\n---\n\n{e}c\n")), vec![1, 6, 10]);
+        // Closed only after the next entry's separator and heading: broken, so split.
+        assert_eq!(heads(&format!("{e}a\n```\n---\n{e}b\n---\n\n{e}c\n```\n")), vec![1, 5, 9]);
+        // Tildes, and a longer closing run.
+        assert_eq!(heads(&format!("{e}~~~~\n{e}~~~~~\n---\n")), vec![1]);
+        // The end of the file ends the entry: an unclosed fence there is broken.
+        assert_eq!(heads(&format!("{e}```\n{e}x\n")), vec![1, 3]);
+    }
 
     #[test]
     fn folding_ignores_case_and_whitespace_runs_only() {
