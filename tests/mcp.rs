@@ -302,10 +302,13 @@ fn the_claude_plugin_matches_what_init_writes() {
     assert_eq!(market["plugins"][0]["source"], "./claude-plugin");
 }
 
-/// Writers from the shell, readers, an index rebuild and two MCP servers, all at once: every
-/// entry lands and no "database is locked" reaches anyone.
+/// Eight writers of fifty decisions each from the shell, readers, index rebuilds and two MCP
+/// servers writing and recalling, all at once: every entry lands whole, `verify` is clean, and
+/// no "database is locked" reaches anyone.
 #[test]
 fn everything_at_once_loses_nothing_and_never_says_locked() {
+    const WRITERS: usize = 8;
+    const EACH: usize = 50;
     let r = Repo::init();
     let mut a = Client::start(r.path());
     let mut b = Client::start(r.path());
@@ -313,13 +316,20 @@ fn everything_at_once_loses_nothing_and_never_says_locked() {
     b.initialize();
     let spawn = |args: Vec<String>| r.cmd(&args.iter().map(String::as_str).collect::<Vec<_>>()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let mut procs = Vec::new();
-    for w in 0..4 {
+    for w in 0..WRITERS {
         procs.push(std::thread::spawn({
             let dir = r.path().to_path_buf();
             move || {
                 let mut errs = String::new();
-                for i in 0..15 {
-                    let out = Command::new(util::ZO).args(["decide", "--title", &format!("writer {w} #{i}"), "--decision", "d"]).current_dir(&dir).env_remove("ZO_REPO").env("ZO_LOCK_TIMEOUT", "60").output().unwrap();
+                for i in 0..EACH {
+                    let out = Command::new(util::ZO)
+                        .args(["decide", "--title", &format!("writer {w} #{i}"), "--decision"])
+                        .arg(format!("text of {w}/{i}\n\nwith a second paragraph"))
+                        .current_dir(&dir)
+                        .env_remove("ZO_REPO")
+                        .env("ZO_LOCK_TIMEOUT", "120")
+                        .output()
+                        .unwrap();
                     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
                     errs.push_str(&String::from_utf8_lossy(&out.stderr));
                 }
@@ -331,11 +341,13 @@ fn everything_at_once_loses_nothing_and_never_says_locked() {
     for i in 0..6 {
         readers.push(spawn(vec!["--json".into(), "recall".into(), "--mode".into(), "lexical".into(), format!("writer {i}")]));
         readers.push(spawn(vec!["-q".into(), "index".into(), "rebuild".into()]));
+        readers.push(spawn(vec!["--json".into(), "log".into()]));
     }
     for i in 0..10 {
         a.ok("decide", json!({"title": format!("server a {i}"), "decision": "a"}));
         b.ok("decide", json!({"title": format!("server b {i}"), "decision": "b"}));
         a.ok("recall", json!({"query": "writer", "mode": "lexical"}));
+        b.ok("log", json!({}));
     }
     let mut stderr = String::new();
     for p in procs {
@@ -348,6 +360,17 @@ fn everything_at_once_loses_nothing_and_never_says_locked() {
     }
     assert!(!stderr.to_lowercase().contains("locked"), "{stderr}");
     assert!(a.close().success() && b.close().success());
-    assert_eq!(r.ids().len(), 4 * 15 + 20);
+    let j = r.json(&["log"]);
+    let list = j["decisions"].as_array().unwrap();
+    assert_eq!(list.len(), WRITERS * EACH + 20);
+    let ids: std::collections::HashSet<&str> = list.iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), WRITERS * EACH + 20);
+    // No interleaving: each entry's text is exactly what its writer sent.
+    for d in list.iter().filter(|d| d["title"].as_str().unwrap().starts_with("writer")).step_by(37) {
+        let shown = r.json(&["show", d["id"].as_str().unwrap()]);
+        let t = d["title"].as_str().unwrap();
+        let (w, i) = (t.split(' ').nth(1).unwrap(), t.split('#').nth(1).unwrap());
+        assert_eq!(shown["decision"], format!("text of {w}/{i}\n\nwith a second paragraph"));
+    }
     r.ok(&["verify"]);
 }
