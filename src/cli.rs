@@ -30,6 +30,12 @@ pub struct Cli {
     pub command: Command,
 }
 
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// The questions, JSON lines (`-` for stdin)
+    pub file: std::path::PathBuf,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Create .zo/ with empty memory files (idempotent; never overwrites memory)
@@ -61,6 +67,11 @@ pub enum Command {
     Prior(PriorCommand),
     /// Find the entries that answer a question (hybrid lexical + semantic search), in full
     Recall(RecallArgs),
+    /// Measure recall on your own memory: Recall@1/3/10, MRR, the "not in memory" signal and
+    /// latency per search mode, from labelled questions (one JSON object a line:
+    /// {"q": "why do we use Postgres", "relevant": ["D-1a2b3c4d"]}; an empty list marks a
+    /// question the memory should not answer)
+    Eval(EvalArgs),
     /// Inspect, refresh or rebuild the derived search index (.zo/memory/index.db)
     #[command(subcommand)]
     Index(IndexCommand),
@@ -367,6 +378,13 @@ pub struct RecallArgs {
     /// Include superseded entries
     #[arg(long)]
     pub all: bool,
+    /// Only hits at or above this tier: low (everything) | standard | high
+    #[arg(long, value_enum, default_value = "low")]
+    pub min_tier: crate::recall::Tier,
+    /// Show why each hit came back: its lexical rank and BM25 score, its semantic rank and
+    /// similarity, and the fused score
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Subcommand, Debug)]

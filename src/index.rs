@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Bump when the schema or what goes into a row changes: the index is then rebuilt.
-const SCHEMA_VERSION: &str = "2";
+const SCHEMA_VERSION: &str = "3";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -337,7 +337,7 @@ impl Index {
 
     /// Record which model the vectors come from; a different one discards them.
     pub fn check_model(&self, note: &dyn Fn(&str)) -> Result<()> {
-        let want = format!("{}:{}", embedding::MODEL_NAME, embedding::DIM);
+        let want = embedding::vectors_id();
         match self.meta("model")? {
             Some(m) if m == want => {}
             Some(m) => {
@@ -365,7 +365,7 @@ impl Index {
         let bar = crate::progress::bar(todo.len(), "embedding");
         for chunk in todo.chunks(64) {
             let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
-            let vecs = embedder.embed(&texts)?;
+            let vecs = embedder.embed_entries(&texts)?;
             bar.inc(chunk.len() as u64);
             let tx = self.conn.transaction()?;
             for ((h, _), v) in chunk.iter().zip(vecs) {
@@ -410,7 +410,7 @@ impl Index {
         let mut v = Vectors::default();
         while let Some(r) = rows.next()? {
             let blob = r.get_ref(1)?.as_blob()?;
-            if blob.len() == embedding::DIM * 4 {
+            if blob.len() == ENTRY_FLOATS * 4 {
                 v.ids.push(r.get(0)?);
                 v.data.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
             }
@@ -418,9 +418,9 @@ impl Index {
         Ok(v)
     }
 
-    /// Cosine ranking among rows passing `filter`: (rowid, similarity), best first.
-    pub fn semantic(&self, query: &[f32], filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
-        Ok(self.vectors(filter)?.rank(query, limit))
+    /// Similarity ranking among rows passing `filter`: (rowid, similarity), best first.
+    pub fn semantic(&self, query: &[f32], filter: &Filter) -> Result<Vec<(i64, f64)>> {
+        Ok(self.vectors(filter)?.rank(query))
     }
 
     pub fn row(&self, rowid: i64) -> Result<Row> {
@@ -451,6 +451,9 @@ impl Index {
     }
 }
 
+/// Floats stored per entry: its vectors one after another.
+const ENTRY_FLOATS: usize = embedding::DIM * embedding::VECTORS_PER_ENTRY;
+
 /// Row vectors held in memory, one after another.
 #[derive(Default)]
 pub struct Vectors {
@@ -459,16 +462,19 @@ pub struct Vectors {
 }
 
 impl Vectors {
-    /// (rowid, cosine) best first; vectors are unit length, so cosine is the dot product.
-    pub fn rank(&self, query: &[f32], limit: usize) -> Vec<(i64, f64)> {
+    /// Every row's similarity to the query, best first: the mean cosine of the row's vectors
+    /// (its opening and its whole text). Vectors are unit length: cosine is the dot product.
+    pub fn rank(&self, query: &[f32]) -> Vec<(i64, f64)> {
         let mut scored: Vec<(i64, f64)> = self
             .ids
             .iter()
-            .zip(self.data.chunks_exact(embedding::DIM))
-            .map(|(&id, v)| (id, v.iter().zip(query).map(|(a, b)| a * b).sum::<f32>() as f64))
+            .zip(self.data.chunks_exact(ENTRY_FLOATS))
+            .map(|(&id, v)| {
+                let sum: f32 = v.chunks_exact(embedding::DIM).map(|one| one.iter().zip(query).map(|(a, b)| a * b).sum::<f32>()).sum();
+                (id, (sum / embedding::VECTORS_PER_ENTRY as f32) as f64)
+            })
             .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-        scored.truncate(limit);
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         scored
     }
 }
@@ -594,7 +600,14 @@ fn decision_rows(log: &DecisionLog) -> Vec<Want> {
             text.push_str(&log.entries[j].content(log));
         }
         let outcome = log.latest_outcome(i).unwrap_or("");
-        let decision = log.field(i, "Decision").unwrap_or("");
+        // What answers questions, most telling first: the model reads up to its window.
+        let field = |name: &str| log.field(i, name).unwrap_or("").trim();
+        let embed_text = [e.title.as_str(), field("Decision"), field("Rationale"), field("Alternatives considered"), if outcome == "pending" { "" } else { outcome }]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n");
         v.push(Want {
             kind: "decision",
             id: e.id.clone(),
@@ -604,7 +617,7 @@ fn decision_rows(log: &DecisionLog) -> Vec<Want> {
             timestamp: e.timestamp.clone(),
             status: log.status(i).to_string(),
             superseded_by: log.superseded_by(i).map(|d| d.id.clone()),
-            embed_text: format!("{}\n{}\n{}", e.title, decision, if outcome == "pending" { "" } else { outcome }).trim().to_string(),
+            embed_text,
             text,
         });
     }

@@ -1,6 +1,7 @@
-//! Retrieval quality with the real model: 326 real decision records, 34 questions written in
-//! plain language that avoid their targets' title words, labelled by hand. Reports Recall@3 and
-//! MRR for hybrid, lexical and semantic search; hybrid must beat lexical.
+//! Retrieval quality with the real model: 326 real decision records and the labelled questions
+//! in tests/fixtures/adr-questions.jsonl (98 written in plain language that avoid their
+//! targets' title words, 12 the memory cannot answer), measured through `zo eval`. Hybrid must
+//! beat lexical and hold its measured level; the no-answer signal must hold.
 //! Run `cargo test --release --test retrieval -- --nocapture` to see the table.
 
 mod util;
@@ -9,44 +10,6 @@ use util::Repo;
 use zo::format::decision::NewDecision;
 use zo::index::Filter;
 use zo::recall::{self, Mode};
-
-/// (question, corpus ids of the records that answer it)
-const QUESTIONS: &[(&str, &[&str])] = &[
-    ("how do we send emails and text messages to people", &["govuk-forms-ADR002-use-govuk-notify"]),
-    ("who gets woken up when production breaks at night", &["govuk-forms-ADR031-use-pagerduty"]),
-    ("moving frontend specs to a faster runner that works with our bundler", &["govuk-forms-ADR033-swapping-jest-vitest"]),
-    ("protection against distributed denial of service attacks", &["govuk-forms-ADR029-use-shield-advanced"]),
-    ("scanning files people attach for viruses", &["govuk-forms-ADR042-use-amazon-s3-file-uploads"]),
-    ("which continuous integration pipeline tool did the cloud platform pick", &["moj-cloudplatform-003-Use-Concourse-CI"]),
-    ("where do we store docker images", &["moj-cloudplatform-007-Use-ECR-As-Container-Registry", "moj-cloudplatform-046-use-ecr-for-all-user-images"]),
-    ("enforcing rules on what can be deployed to kubernetes", &["moj-cloudplatform-011-Introduce-Open-Policy-Agent"]),
-    ("underscores or camelCase for identifiers in infrastructure code", &["moj-cloudplatform-017-Variable-Naming"]),
-    ("running pods without managing worker nodes", &["moj-cloudplatform-034-EKS-Fargate"]),
-    ("how do engineers log in to the cloud accounts with single sign-on", &["moj-modplatform-0003-use-aws-sso"]),
-    ("where should passwords and API keys be kept", &["moj-modplatform-0009-use-secrets-manager-for-secrets"]),
-    ("how do we restore data if something is deleted by mistake", &["moj-modplatform-0023-backup-strategy"]),
-    ("separating development and production environments in infrastructure state", &["moj-modplatform-0035-terraform-workspaces"]),
-    ("moving staff identity to Microsoft's directory service", &["moj-modplatform-0041-adopting-entra-id"]),
-    ("stop running our own Postgres machines and let the cloud provider manage them", &["govuk-aws-0018-use-rds-instead-of-provisioned-ec2-databases"]),
-    ("getting rid of an extra layer of traffic distribution in front of apps", &["govuk-aws-0026-remove-load-balancer-tier"]),
-    ("how does the balancer know an instance is alive", &["govuk-aws-0037-alb-health-checks"]),
-    ("evolving the schema of the datastore as the app changes", &["arachne-adr-016-db-migrations"]),
-    ("making stored values disappear after a configured lifetime", &["nats-ADR-48"]),
-    ("reducing disk usage of persisted messages by shrinking them", &["nats-ADR-35"]),
-    ("telling clients a server is about to shut down so they reconnect elsewhere", &["nats-ADR-5"]),
-    ("publish something now so it is delivered at a later point in time", &["nats-ADR-51"]),
-    ("use the Windows keychain for TLS identity", &["nats-ADR-39"]),
-    ("which library writes our diagnostic output in the Java app", &["jabref-0002-use-slf4j-for-logging"]),
-    ("an embedded relational engine shipped inside the desktop app", &["jabref-0010-use-h2-as-internal-database"]),
-    ("ignoring filler terms such as 'the' and 'a' when turning searches into fetcher requests", &["jabref-0022-remove-stop-words-during-query-transformation"]),
-    ("which library parses command line arguments for the headless tool", &["jabref-0044-use-picocli-for-jabkit"]),
-    ("extracting text from scanned PDF pages", &["jabref-0056-OCR-engine-selection"]),
-    ("computing vector representations of papers for the assistant chat", &["jabref-0058-use-djl-for-embeddings"]),
-    ("marking which fields may be absent so the checker finds missing-value bugs before running", &["jabref-0052-jspecify-nullable-annotations"]),
-    ("library for transitions between draft, live and archived lifecycle stages", &["govuk-forms-ADR025-use-aasm-to-manage-form-state"]),
-    ("running more than one kubernetes environment instead of a single shared one", &["moj-cloudplatform-021-Multi-cluster", "moj-cloudplatform-036-multi-cluster", "moj-cloudplatform-048-per-business-unit-clusters"]),
-    ("where our automated build and deploy pipelines run", &["moj-modplatform-0005-use-github-actions", "moj-cloudplatform-040-use-github-actions"]),
-];
 
 fn decision_id(corpus_id: &str) -> String {
     format!("D-{}", &zo::format::sha256_hex(corpus_id)[..8])
@@ -61,7 +24,7 @@ fn evaluate(index: &zo::index::Index, embedder: &mut zo::embedding::Embedder, qu
     let (mut hit3, mut rr) = (0.0, 0.0);
     for (q, relevant) in questions {
         let qv = embedder.embed(&[q]).unwrap().remove(0);
-        let hits = recall::rank(index, q, Some(&qv), 10, &Filter { all: true, ..Default::default() }, mode).unwrap();
+        let hits = recall::rank(index, q, Some(&qv), 10, &Filter { all: true, ..Default::default() }, mode).unwrap().hits;
         if let Some(pos) = hits.iter().position(|h| relevant.contains(&h.row.id)) {
             rr += 1.0 / (pos as f64 + 1.0);
             if pos < 3 {
@@ -86,17 +49,15 @@ fn setup_embedder() -> zo::embedding::Embedder {
     zo::embedding::Embedder::load(&paths).unwrap()
 }
 
-#[test]
-fn adr_corpus_hybrid_beats_lexical() {
+/// The ADR corpus as a zo memory, with the IDs the questions file uses.
+fn adr_memory() -> Repo {
     let r = Repo::init();
     let corpus = std::fs::read_to_string(util::fixtures().join("adr-corpus.jsonl")).unwrap();
     let mut log = r.read(r.log_path());
-    let mut ids = HashMap::new();
     for (i, line) in corpus.lines().enumerate() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let cid = v["id"].as_str().unwrap();
         let d = NewDecision {
-            id: decision_id(cid),
+            id: decision_id(v["id"].as_str().unwrap()),
             timestamp: zo::time::rfc3339(1_600_000_000 + i as i64 * 86_400),
             kind: "ARCHITECTURE".into(),
             title: v["title"].as_str().unwrap().chars().take(200).collect(),
@@ -104,30 +65,41 @@ fn adr_corpus_hybrid_beats_lexical() {
             outcome: "pending".into(),
             ..Default::default()
         };
-        ids.insert(cid.to_string(), d.id.clone());
         log.push_str(&d.render());
     }
     r.write(r.log_path(), &log);
-    let questions: Vec<(&str, Vec<String>)> = QUESTIONS
-        .iter()
-        .map(|(q, rel)| (*q, rel.iter().map(|c| ids.get(*c).unwrap_or_else(|| panic!("no record {c}")).clone()).collect()))
-        .collect();
-    assert!(questions.len() >= 30);
+    r
+}
 
-    let memory = zo::memory::Memory::open(Some(r.path())).unwrap();
-    let (mut index, _) = recall::open_fresh(&memory, &|_| {}).unwrap();
-    let mut embedder = setup_embedder();
-    let t = std::time::Instant::now();
-    let embedded = recall::embed_pending(&mut index, &mut embedder, &|_| {}).unwrap();
-    println!("embedded {embedded} records in {:.1}s", t.elapsed().as_secs_f64());
-    assert_eq!(embedded, 326);
-
-    let rows: Vec<(Mode, Score)> =
-        [Mode::Hybrid, Mode::Lexical, Mode::Semantic].into_iter().map(|m| (m, evaluate(&index, &mut embedder, &questions, m))).collect();
-    table(&format!("ADR corpus: {} records, {} questions", 326, questions.len()), &rows);
-    let (h, l, s) = (&rows[0].1, &rows[1].1, &rows[2].1);
-    assert!(h.recall3 > l.recall3 || (h.recall3 == l.recall3 && h.mrr > l.mrr), "hybrid must beat lexical");
-    assert!(h.recall3 >= 0.4 && s.recall3 >= 0.5, "retrieval quality regressed");
+#[test]
+fn adr_corpus_eval_hybrid_beats_lexical_and_flags_questions_without_an_answer() {
+    util::require_model();
+    let r = adr_memory();
+    let questions = util::fixtures().join("adr-questions.jsonl");
+    // The labels name records by their corpus ID; the memory's IDs are derived from it.
+    for line in std::fs::read_to_string(&questions).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let corpus: Vec<&str> = v["corpus"].as_array().map(|a| a.iter().map(|c| c.as_str().unwrap()).collect()).unwrap_or_default();
+        let ids: Vec<String> = v["relevant"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
+        assert_eq!(ids, corpus.iter().map(|c| decision_id(c)).collect::<Vec<_>>(), "{line}");
+    }
+    let out = r.run(&["eval", questions.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    println!("{}", out.stdout);
+    let j = r.json(&["eval", questions.to_str().unwrap()]);
+    assert_eq!(j["questions"], 110);
+    assert_eq!(j["unknown_ids"].as_array().unwrap().len(), 0, "{j}");
+    let mode = |name: &str| j["modes"].as_array().unwrap().iter().find(|m| m["mode"] == name).unwrap_or_else(|| panic!("{name} missing: {j}")).clone();
+    let (h, l) = (mode("hybrid"), mode("lexical"));
+    let f = |m: &serde_json::Value, k: &str| m[k].as_f64().unwrap();
+    assert!(f(&h, "recall_at_3") > f(&l, "recall_at_3") && f(&h, "mrr") > f(&l, "mrr"), "hybrid must beat lexical: {j}");
+    // Measured 0.786 / 0.708 when written (docs/RECALL.md); a fall of more than two
+    // questions fails.
+    assert!(f(&h, "recall_at_3") >= 0.76 && f(&h, "mrr") >= 0.68, "hybrid recall regressed: {j}");
+    // At most 2 of the 12 questions without an answer get a hit above `low`, and at most 5
+    // of the 98 with one are wrongly flagged.
+    assert!(h["no_answer_flagged"].as_u64().unwrap() >= 10, "{j}");
+    assert!(h["answered_flagged"].as_u64().unwrap() <= 5, "{j}");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use anyhow::Result;
 /// model is installed).
 pub fn bundle(ctx: &Ctx, memory: &Memory, task: Option<&str>, budget: Option<usize>) -> Result<Bundle> {
     let note = |m: &str| ctx.note(m);
-    crate::ops::context(memory, task, budget, &mut |t, filter| Ok(recall::recall(memory, t, 10, filter, Mode::Hybrid, &note)?.1))
+    crate::ops::context(memory, task, budget, &mut |t, filter| Ok(recall::recall(memory, t, 10, filter, Mode::Hybrid, &note)?.at_least(recall::Tier::Standard).hits))
 }
 
 pub fn print(ctx: &Ctx, b: Bundle) -> Result<()> {

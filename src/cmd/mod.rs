@@ -5,6 +5,7 @@ mod completions;
 mod context;
 mod decide;
 mod doctor;
+mod eval;
 mod hook;
 mod hooks;
 mod index;
@@ -90,6 +91,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Prior(c) => prior::run(&ctx, c),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Recall(a) => recall::run(&ctx, a),
+        Command::Eval(a) => eval::run(&ctx, a),
         Command::Index(c) => index::run(&ctx, c),
         Command::Doctor => doctor::run(&ctx),
         Command::Hooks(c) => hooks::run(&ctx, c),

@@ -22,32 +22,41 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all };
     let mode = a.mode.unwrap_or(Mode::Hybrid);
     let note = |m: &str| ctx.note(m);
-    let (used, hits) = recall::recall(&memory, &query, k, &filter, mode, &note)?;
+    let found = recall::recall(&memory, &query, k, &filter, mode, &note)?.at_least(a.min_tier);
     // Only the default falls back to lexical search; a mode the user asked for is a promise.
-    if a.mode.is_some() && used != mode {
+    if a.mode.is_some() && found.mode != mode {
         anyhow::bail!(
             "--mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use --mode lexical",
             mode.name()
         );
     }
+    let report = crate::ops::RecallReport::new(query, found, a.explain);
     if ctx.json {
-        return ctx.print_json(&serde_json::to_value(crate::ops::RecallReport { mode: used.name(), query, results: hits })?);
+        return ctx.print_json(&serde_json::to_value(&report)?);
     }
-    if hits.is_empty() {
-        ctx.note(format!("nothing matches ({} search)", used.name()));
-        return Ok(());
+    if let Some(line) = report.not_answered() {
+        ctx.note(line);
+    } else if report.results.is_empty() {
+        ctx.note(format!("nothing at or above the {} tier ({} search)", a.min_tier.name(), report.mode));
     }
     let mut s = String::new();
-    for h in &hits {
+    for h in &report.results {
         s.push_str(&format!(
-            "── {} · {} · {} · {:.3}{}\n{}\n\n",
+            "── {} · {} · {} · {:.3}{}\n",
             h.row.id,
             h.row.kind,
-            h.tier,
+            h.tier.name(),
             h.score,
             if h.row.status == "superseded" { " · superseded" } else { "" },
-            h.row.text
         ));
+        if let Some(x) = &h.explain {
+            let rank = |r: Option<usize>, what: &str, v: Option<f64>| match (r, v) {
+                (Some(r), Some(v)) => format!("{what} #{r} ({v:.3})"),
+                _ => format!("{what} –"),
+            };
+            s.push_str(&format!("   why: {} · {} · fused {:.3}\n", rank(x.lexical_rank, "bm25", x.bm25), rank(x.semantic_rank, "similarity", x.similarity), x.fused));
+        }
+        s.push_str(&format!("{}\n\n", h.row.text));
     }
     ctx.print(&s)
 }

@@ -237,16 +237,14 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             };
             let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
             let filter = Filter { kind, kind_type: a.kind_type, all: false };
-            let (used, hits) = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall(&memory, &a.query, k, &filter, mode, &note)?;
-            if a.mode.is_some() && used != mode {
+            let found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall(&memory, &a.query, k, &filter, mode, &note)?;
+            if a.mode.is_some() && found.mode != mode {
                 bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
             }
-            let text = if hits.is_empty() {
-                format!("nothing in memory matches ({} search)", used.name())
-            } else {
-                hits.iter().map(|h| format!("── {} · {} · {}\n{}\n", h.row.id, h.row.kind, h.tier, h.row.text.trim_end())).collect::<Vec<_>>().join("\n")
-            };
-            (serde_json::to_value(crate::ops::RecallReport { mode: used.name(), query: a.query, results: hits })?, text)
+            let report = crate::ops::RecallReport::new(a.query, found, false);
+            let mut text: Vec<String> = report.not_answered().into_iter().collect();
+            text.extend(report.results.iter().map(|h| format!("── {} · {} · {}\n{}\n", h.row.id, h.row.kind, h.tier.name(), h.row.text.trim_end())));
+            (serde_json::to_value(&report)?, text.join("\n"))
         }
         "context" => {
             let a: ContextArgs = args(name, a)?;
@@ -338,7 +336,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
 fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, note: &dyn Fn(&str)) -> Result<crate::context::Bundle> {
     crate::ops::context(memory, task, budget, &mut |t, filter| {
         let mut r = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?;
-        Ok(r.recall(memory, t, 10, filter, Mode::Hybrid, note)?.1)
+        Ok(r.recall(memory, t, 10, filter, Mode::Hybrid, note)?.at_least(crate::recall::Tier::Standard).hits)
     })
 }
 

@@ -245,7 +245,29 @@ pub fn sessions(memory: &Memory) -> Result<Vec<SessionListed>> {
 pub struct RecallReport {
     pub mode: &'static str,
     pub query: String,
+    /// False when nothing reached the `standard` tier: the memory does not seem to hold an
+    /// answer (the hits, if any, are the nearest it has).
+    pub answered: bool,
     pub results: Vec<crate::recall::Hit>,
+}
+
+impl RecallReport {
+    /// The report of a query; `explain` keeps each hit's ranks and scores.
+    pub fn new(query: String, r: crate::recall::Recalled, explain: bool) -> RecallReport {
+        let mut results = r.hits;
+        if !explain {
+            results.iter_mut().for_each(|h| h.explain = None);
+        }
+        RecallReport { mode: r.mode.name(), query, answered: r.answered, results }
+    }
+
+    /// The line that says the memory holds no answer, when it does not.
+    pub fn not_answered(&self) -> Option<String> {
+        (!self.answered).then(|| match self.results.len() {
+            0 => format!("not in memory: nothing matches ({} search)", self.mode),
+            _ => format!("not in memory: nothing scored above the low tier ({} search); the nearest entries follow", self.mode),
+        })
+    }
 }
 
 /// The bundle as `zo context --json` prints it: its parts and the Markdown.

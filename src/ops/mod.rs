@@ -4,6 +4,7 @@
 
 pub mod doctor;
 pub mod entries;
+pub mod eval;
 pub mod status;
 pub mod verify;
 

@@ -1,0 +1,177 @@
+//! `zo eval FILE.jsonl`: how well recall answers a user's own labelled questions on their own
+//! memory. Each line is `{"q": "…", "relevant": ["D-…", …]}`; an empty `relevant` marks a
+//! question the memory should not answer. Every mode the machine can run is measured on the
+//! same index, the model loaded once, each question embedded once.
+
+use crate::error::Error;
+use crate::index::Filter;
+use crate::memory::Memory;
+use crate::recall::{self, Mode, Tier};
+use anyhow::Result;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// How deep each ranking is read (Recall@10 and MRR@10).
+const DEPTH: usize = 10;
+
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Question {
+    q: String,
+    #[serde(default)]
+    relevant: Vec<String>,
+    /// Free text for the person who wrote the file (e.g. where the label came from).
+    #[serde(default, rename = "corpus")]
+    _corpus: Option<serde_json::Value>,
+    #[serde(default, rename = "note")]
+    _note: Option<serde_json::Value>,
+}
+
+/// One mode's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModeScore {
+    pub mode: Mode,
+    /// Over the questions that have an answer.
+    pub recall_at_1: f64,
+    pub recall_at_3: f64,
+    pub recall_at_10: f64,
+    pub mrr: f64,
+    /// Questions without an answer that came back `answered: false`, and questions with one
+    /// that did (wrongly).
+    pub no_answer_flagged: usize,
+    pub answered_flagged: usize,
+    /// Top hits labelled `high`: how many, and how many of them were right.
+    pub high_top: usize,
+    pub high_top_right: usize,
+    /// Per query, the model already loaded (milliseconds).
+    pub latency_median_ms: f64,
+    pub latency_p95_ms: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalReport {
+    pub file: String,
+    pub questions: usize,
+    pub with_answer: usize,
+    pub without_answer: usize,
+    /// Relevant IDs that are not in the memory (a label to fix).
+    pub unknown_ids: Vec<String>,
+    /// Seconds to load the model, when one was used.
+    pub model_load_s: Option<f64>,
+    pub modes: Vec<ModeScore>,
+}
+
+fn read(path: &Path, text: &str) -> Result<Vec<Question>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let q: Question = serde_json::from_str(line).map_err(|e| {
+            Error::usage(format!("{}:{}:{}: not a question line ({{\"q\": \"…\", \"relevant\": [\"D-…\"]}}): {e}", path.display(), i + 1, e.column()))
+        })?;
+        if q.q.trim().is_empty() {
+            return Err(Error::usage(format!("{}:{}: the question is empty", path.display(), i + 1)).into());
+        }
+        out.push(q);
+    }
+    if out.is_empty() {
+        return Err(Error::usage(format!("{}: no questions (one JSON object a line)", path.display())).into());
+    }
+    Ok(out)
+}
+
+fn percentile(v: &mut [f64], p: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Measure every mode available here on the questions in `text` (read from `path`).
+pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Result<EvalReport> {
+    let questions = read(path, text)?;
+    let (mut index, _) = recall::open_fresh(memory, note)?;
+    let filter = Filter { all: true, ..Default::default() };
+    let known: std::collections::HashSet<String> = memory.decisions()?.entries.iter().map(|e| e.id.clone()).chain(memory.priors()?.entries.iter().map(|p| p.id.clone())).collect();
+    let mut unknown_ids: Vec<String> = questions.iter().flat_map(|q| q.relevant.iter()).filter(|id| !known.contains(*id) && !id.starts_with("session")).cloned().collect();
+    unknown_ids.sort();
+    unknown_ids.dedup();
+
+    // The model, if there is one; each question embedded once.
+    let mut model_load_s = None;
+    let mut vectors: Vec<Option<Vec<f32>>> = vec![None; questions.len()];
+    let mut embed_ms = vec![0.0; questions.len()];
+    if !index.is_temporary() {
+        let t = Instant::now();
+        if let Some(mut e) = recall::embedder(memory, note) {
+            model_load_s = Some(t.elapsed().as_secs_f64());
+            recall::embed_pending(&mut index, &mut e, note)?;
+            for (i, q) in questions.iter().enumerate() {
+                let t = Instant::now();
+                vectors[i] = Some(e.embed(&[q.q.as_str()])?.remove(0));
+                embed_ms[i] = t.elapsed().as_secs_f64() * 1000.0;
+            }
+        }
+    }
+    let modes: &[Mode] = if model_load_s.is_some() { &[Mode::Hybrid, Mode::Semantic, Mode::Lexical] } else { &[Mode::Lexical] };
+    let with_answer = questions.iter().filter(|q| !q.relevant.is_empty()).count();
+    let mut scores = Vec::new();
+    let bar = crate::progress::bar(questions.len() * modes.len(), "evaluating");
+    for &mode in modes {
+        let (mut r1, mut r3, mut r10, mut rr) = (0.0, 0.0, 0.0, 0.0);
+        let (mut no_answer_flagged, mut answered_flagged, mut high_top, mut high_top_right) = (0, 0, 0, 0);
+        let mut times = Vec::new();
+        for (i, q) in questions.iter().enumerate() {
+            let t = Instant::now();
+            let found = recall::rank(&index, &q.q, vectors[i].as_deref(), DEPTH, &filter, mode)?;
+            let extra = if mode == Mode::Lexical { 0.0 } else { embed_ms[i] };
+            times.push(t.elapsed().as_secs_f64() * 1000.0 + extra);
+            bar.inc(1);
+            if q.relevant.is_empty() {
+                no_answer_flagged += usize::from(!found.answered);
+                continue;
+            }
+            answered_flagged += usize::from(!found.answered);
+            let pos = found.hits.iter().position(|h| q.relevant.contains(&h.row.id));
+            if let Some(p) = pos {
+                rr += 1.0 / (p as f64 + 1.0);
+                r1 += f64::from(p < 1);
+                r3 += f64::from(p < 3);
+                r10 += 1.0;
+            }
+            if found.hits.first().is_some_and(|h| h.tier == Tier::High) {
+                high_top += 1;
+                high_top_right += usize::from(pos == Some(0));
+            }
+        }
+        let n = with_answer.max(1) as f64;
+        let median = percentile(&mut times, 0.5);
+        let p95 = percentile(&mut times, 0.95);
+        scores.push(ModeScore {
+            mode,
+            recall_at_1: r1 / n,
+            recall_at_3: r3 / n,
+            recall_at_10: r10 / n,
+            mrr: rr / n,
+            no_answer_flagged,
+            answered_flagged,
+            high_top,
+            high_top_right,
+            latency_median_ms: median,
+            latency_p95_ms: p95,
+        });
+    }
+    bar.finish_and_clear();
+    Ok(EvalReport {
+        file: path.display().to_string(),
+        questions: questions.len(),
+        with_answer,
+        without_answer: questions.len() - with_answer,
+        unknown_ids,
+        model_load_s,
+        modes: scores,
+    })
+}
