@@ -90,3 +90,12 @@ proptest! {
         zo::props::mcp_request(call.as_bytes());
     }
 }
+
+/// Found by proptest: the property called it a loss when one side was the ancestor and the
+/// other had deleted text, which is git's own three-way result (and git never calls a driver
+/// for it).
+#[test]
+fn merge_property_flagged_an_unchanged_side_as_a_loss() {
+    zo::props::merge_any(b"**Type:** OUTCOME", b"**Type:** OUTCOME", b"");
+    assert_eq!(zo::merge::append_only(b"x\n", b"x\n", b"").unwrap(), b"");
+}

@@ -147,37 +147,41 @@ const FENCE_LOOKAHEAD: usize = 500;
 /// Whether the heading line at byte `at` is text of a code block opened earlier in the entry
 /// that starts at byte `entry`, rather than the start of a new entry. zo escapes such lines
 /// when it writes, so only hand-written text gets here. A heading inside a fence is text when
-/// the fence closes before the entry would end (a `---` line followed, blank lines aside, by
-/// another entry heading; or the end of the file): a hand-written example of an entry inside a
-/// code block stays one entry. A fence that never closes there is broken, and the heading
-/// starts an entry, so a broken fence never hides the entries after it. Both the key scan and
-/// `split_entries` decide with this one function.
+/// the fence closes before any other entry heading and the end of the file: a hand-written
+/// example of an entry inside a code block stays one entry. It always starts an entry when a `---` line comes right before
+/// it (blank lines aside), or when the entry's fields had already ended at a `---` outside a
+/// fence: that is where zo appends, so an entry zo writes after a broken fence is always found.
+/// A fence that never closes is broken, and the heading starts an entry, so a broken fence
+/// never hides the entries after it. Both the key scan and `split_entries` decide with this
+/// one function.
 pub fn fenced_heading(text: &str, entry: usize, at: usize, is_heading: &dyn Fn(&str) -> bool) -> bool {
-    let before = &text.as_bytes()[entry..at];
+    let before = &text[entry..at];
     // Most entries hold no fence at all: nothing to replay.
-    if memchr::memmem::find(before, b"```").is_none() && memchr::memmem::find(before, b"~~~").is_none() {
+    if memchr::memmem::find(before.as_bytes(), b"```").is_none() && memchr::memmem::find(before.as_bytes(), b"~~~").is_none() {
+        return false;
+    }
+    if before.lines().rev().map(fields::strip_eol).find(|l| !l.trim().is_empty()).is_some_and(fields::is_separator) {
         return false;
     }
     let mut fence = fields::Fence::default();
-    for l in text[entry..at].split_inclusive('\n') {
-        fence.feed(fields::strip_eol(l));
+    for l in before.split_inclusive('\n').skip(1).map(fields::strip_eol) {
+        if !fence.feed(l) && !fence.is_open() && fields::is_separator(l) {
+            return false;
+        }
     }
     if !fence.is_open() {
         return false;
     }
-    let mut after_separator = false;
     for l in text[at..].split_inclusive('\n').skip(1).take(FENCE_LOOKAHEAD).map(fields::strip_eol) {
-        if after_separator && l.trim().is_empty() {
-            continue;
-        }
-        if after_separator && is_heading(l) {
+        // Any later heading ends the search, so text appended after the end (a new entry
+        // always starts with a heading) never changes how the entries before it split.
+        if is_heading(l) {
             return false;
         }
         fence.feed(l);
         if !fence.is_open() {
             return true;
         }
-        after_separator = fields::is_separator(l);
     }
     false
 }
@@ -257,12 +261,17 @@ mod tests {
         assert_eq!(heads(&format!("{e}a\n```md\n{e}**ID:** x\n---\n```\nmore\n---\n\n{e}b\n")), vec![1, 11]);
         // Never closed: every heading starts an entry.
         assert_eq!(heads(&format!("{e}a\n```\n---\n\n{e}b\n---\n\n{e}c\n")), vec![1, 6, 10]);
-        // Closed only after the next entry's separator and heading: broken, so split.
+        // Closed only after the next heading: broken, so split.
         assert_eq!(heads(&format!("{e}a\n```\n---\n{e}b\n---\n\n{e}c\n```\n")), vec![1, 5, 9]);
+        assert_eq!(heads(&format!("{e}a\n```\n{e}b\n{e}c\n```\n")), vec![1, 4, 6]);
         // Tildes, and a longer closing run.
         assert_eq!(heads(&format!("{e}~~~~\n{e}~~~~~\n---\n")), vec![1]);
         // The end of the file ends the entry: an unclosed fence there is broken.
         assert_eq!(heads(&format!("{e}```\n{e}x\n")), vec![1, 3]);
+        // Where zo appends after a broken fence: after a `---`, or after the entry's fields
+        // ended; the new entry's own code block does not hide it (found by proptest).
+        assert_eq!(heads(&format!("{e}```\n---\n\n{e}x\n```\n```\n---\n")), vec![1, 5]);
+        assert_eq!(heads(&format!("{e}a\n---\n```\n{e}x\n```\n```\n---\n")), vec![1, 5]);
     }
 
     #[test]
