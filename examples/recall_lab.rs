@@ -1,37 +1,20 @@
 //! Measurement harness for recall tuning (not a test): builds a memory from the ADR corpus,
 //! and prints, per labelled question, the lexical top 50 and the cosine to every entry at
 //! several token lengths, as JSON for offline analysis of fusion and tiers.
-//!   cargo run --release --example recall_lab > /tmp/lab.json
+//!   cargo run --release --example adr_memory -- /tmp/adr
+//!   cargo run --release --example recall_lab -- /tmp/adr > /tmp/lab.json
 use std::collections::HashMap;
-use zo::format::decision::NewDecision;
 use zo::index::Filter;
 
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path();
-    std::process::Command::new("git").arg("init").arg("-q").arg(repo).status().unwrap();
-    std::process::Command::new(root.join("target/release/zo")).arg("init").current_dir(repo).output().ok();
-    let corpus = std::fs::read_to_string(root.join("tests/fixtures/adr-corpus.jsonl")).unwrap();
-    let log_path = repo.join(".zo/memory/DECISION_LOG.md");
-    let mut log = std::fs::read_to_string(&log_path).unwrap();
-    let mut texts = Vec::new();
-    for (i, line) in corpus.lines().enumerate() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let cid = v["id"].as_str().unwrap();
-        let d = NewDecision {
-            id: format!("D-{}", &zo::format::sha256_hex(cid)[..8]),
-            timestamp: zo::time::rfc3339(1_600_000_000 + i as i64 * 86_400),
-            kind: "ARCHITECTURE".into(),
-            title: v["title"].as_str().unwrap().chars().take(200).collect(),
-            decision: v["body"].as_str().unwrap().trim().into(),
-            outcome: "pending".into(),
-            ..Default::default()
-        };
-        texts.push((d.id.clone(), format!("{}\n{}", d.title, d.decision)));
-        log.push_str(&d.render());
-    }
-    std::fs::write(&log_path, log).unwrap();
+    let dir = std::env::args().nth(1).expect("usage: recall_lab DIR (a memory made by the adr_memory example)");
+    let repo = std::path::Path::new(&dir);
+    let memory0 = zo::memory::Memory::open(Some(repo)).unwrap();
+    let log = memory0.decisions().unwrap();
+    // What the lab embeds: title and decision text, as the records were written.
+    let texts: Vec<(String, String)> =
+        (0..log.entries.len()).map(|i| (log.entries[i].id.clone(), format!("{}\n{}", log.entries[i].title, log.field(i, "Decision").unwrap_or("")))).collect();
     let memory = zo::memory::Memory::open(Some(repo)).unwrap();
     let (index, _) = zo::recall::open_fresh(&memory, &|_| {}).unwrap();
     let qs: Vec<serde_json::Value> = std::fs::read_to_string(root.join("tests/fixtures/adr-questions.jsonl"))

@@ -19,8 +19,8 @@ const SEMANTIC_WEIGHT: f64 = 0.8;
 /// time on the labelled set.
 pub const HIGH: f64 = 0.55;
 /// Similarity below which a hit is `low`, and a question whose best similarity is below it is
-/// not answered by the memory: 11 of 12 questions without an answer fell below it, and 3 of 98
-/// with one.
+/// not answered by the memory (unless both rankings put the same entry first): 12 of 12
+/// questions without an answer fell below it, and 3 of 98 with one.
 pub const ANSWERED: f64 = 0.28;
 
 /// How far to trust a hit, weakest first (so `--min-tier` compares them).
@@ -299,9 +299,16 @@ fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize,
         }
     };
     let best_lexical = lexical.first().map_or(0.0, |x| x.1);
+    // Both rankings putting the same entry first is evidence too: a short question naming a
+    // thing ("why did we leave Express") can be far in embedding space from a long entry that
+    // answers it. No question without an answer in the labelled set had that agreement.
+    let agreed = match (mode, semantic.first(), lexical.first()) {
+        (Mode::Hybrid, Some(s), Some(l)) if s.0 == l.0 => Some(s.0),
+        _ => None,
+    };
     let answered = match mode {
         Mode::Lexical => !lexical.is_empty(),
-        _ => semantic.first().is_some_and(|x| x.1 >= ANSWERED),
+        _ => semantic.first().is_some_and(|x| x.1 >= ANSWERED) || agreed.is_some(),
     };
     let mut hits = Vec::new();
     for (rowid, score) in ranked.into_iter().take(k) {
@@ -309,6 +316,7 @@ fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize,
         let lex = bm25.get(&rowid).copied();
         let tier = match (mode, sim) {
             (Mode::Lexical, _) | (_, None) => Tier::of_lexical(lex.map_or(0.0, |x| x.1), best_lexical),
+            (_, Some((_, s))) if agreed == Some(rowid) => Tier::of_similarity(s).max(Tier::Standard),
             (_, Some((_, s))) => Tier::of_similarity(s),
         };
         let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score };

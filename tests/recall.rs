@@ -232,3 +232,69 @@ fn concurrent_readers_and_writers_never_corrupt_the_index() {
     assert_eq!(st["fresh"], true);
     assert_eq!(st["entries"], 17 + 15);
 }
+
+/// A question the memory cannot answer says so (text and JSON); `--min-tier` drops weak hits;
+/// `--explain` shows each hit's ranks and scores; lexical hits are never `high`.
+#[test]
+fn not_in_memory_min_tier_and_explain() {
+    util::require_model();
+    let r = Repo::example();
+    let none = r.run(&["--json", "recall", "how many vacation days do employees get"]);
+    assert_eq!(none.code, 0, "{}", none.stderr);
+    let j = none.json();
+    assert_eq!(j["mode"], "hybrid");
+    assert_eq!(j["answered"], false, "{j}");
+    assert!(j["results"].as_array().unwrap().iter().all(|h| h["tier"] == "low"), "{j}");
+    let text = r.run(&["recall", "how many vacation days do employees get"]);
+    assert!(text.stderr.contains("not in memory"), "{}", text.stderr);
+    let strict = r.json(&["recall", "--min-tier", "standard", "how many vacation days do employees get"]);
+    assert_eq!(strict["results"].as_array().unwrap().len(), 0, "{strict}");
+    assert_eq!(strict["answered"], false);
+
+    let yes = r.json(&["recall", "--explain", "why did we leave Express"]);
+    assert_eq!(yes["answered"], true, "{yes}");
+    let top = &yes["results"][0];
+    assert_eq!(top["id"], "D-795f9731");
+    let x = &top["explain"];
+    // Both rankings put it first: at least `standard`, whatever its similarity.
+    assert_eq!((x["lexical_rank"].as_u64(), x["semantic_rank"].as_u64()), (Some(1), Some(1)), "{x}");
+    assert_ne!(top["tier"], "low", "{top}");
+    assert!(x["similarity"].as_f64().unwrap() > 0.0, "{x}");
+    assert!(x["fused"].is_number() && x.get("lexical_rank").is_some() && x.get("bm25").is_some(), "{x}");
+    // Without --explain the JSON carries no explanation.
+    assert!(r.json(&["recall", "why did we leave Express"])["results"][0].get("explain").is_none());
+    let shown = r.ok(&["recall", "--explain", "-k", "1", "why did we leave Express"]);
+    assert!(shown.contains("   why: bm25 #") && shown.contains("similarity #1"), "{shown}");
+
+    let lex = r.json(&["recall", "--mode", "lexical", "-k", "10", "the API"]);
+    assert!(lex["results"].as_array().unwrap().iter().all(|h| h["tier"] != "high"), "{lex}");
+    assert_eq!(r.run(&["recall", "--min-tier", "best", "x"]).code, 2);
+}
+
+/// `zo eval` on a memory: figures per mode, unknown IDs named, bad lines named by file and
+/// line with exit 2.
+#[test]
+fn eval_measures_each_mode_and_names_bad_lines() {
+    util::require_model();
+    let r = Repo::example();
+    r.write("q.jsonl", "{\"q\": \"why did we leave Express\", \"relevant\": [\"D-795f9731\"]}\n\n{\"q\": \"how many vacation days do employees get\", \"relevant\": []}\n{\"q\": \"what about D-00000000\", \"relevant\": [\"D-00000000\"]}\n");
+    let j = r.json(&["eval", "q.jsonl"]);
+    assert_eq!(j["questions"], 3);
+    assert_eq!(j["with_answer"], 2);
+    assert_eq!(j["unknown_ids"], serde_json::json!(["D-00000000"]));
+    let modes: Vec<&str> = j["modes"].as_array().unwrap().iter().map(|m| m["mode"].as_str().unwrap()).collect();
+    assert_eq!(modes, ["hybrid", "semantic", "lexical"]);
+    let h = &j["modes"][0];
+    assert_eq!(h["recall_at_1"], 0.5, "{h}");
+    assert_eq!(h["no_answer_flagged"], 1, "{h}");
+    let table = r.ok(&["eval", "q.jsonl"]);
+    assert!(table.contains("| hybrid | 0.500 |"), "{table}");
+    r.write("bad.jsonl", "{\"q\": \"fine\", \"relevant\": []}\n{\"query\": \"wrong key\"}\n");
+    let out = r.run(&["eval", "bad.jsonl"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("bad.jsonl:2:"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"));
+    assert_eq!(r.run(&["eval", "missing.jsonl"]).code, 2);
+    r.write("empty.jsonl", "\n");
+    assert!(r.run(&["eval", "empty.jsonl"]).stderr.contains("no questions"));
+}
