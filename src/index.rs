@@ -3,7 +3,7 @@
 //! The files are the truth: any doubt about this database (schema, model, corruption) is
 //! answered by rebuilding it from them.
 
-use crate::embedding::{self, Embedder};
+use crate::embedding::{self, Embed};
 use crate::format::decision::DecisionLog;
 use crate::format::sha256_hex;
 use crate::fsio::Lock;
@@ -354,7 +354,7 @@ impl Index {
     }
 
     /// Embed every row whose text has no vector yet. Returns how many texts were embedded.
-    pub fn embed_missing(&mut self, embedder: &mut Embedder) -> Result<usize> {
+    pub fn embed_missing(&mut self, embedder: &mut dyn Embed) -> Result<usize> {
         let todo: Vec<(String, String)> = {
             let mut stmt = self.conn.prepare(
                 "SELECT vhash, min(embed_text) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors) GROUP BY vhash",
@@ -365,7 +365,7 @@ impl Index {
         let bar = crate::progress::bar(todo.len(), "embedding");
         for chunk in todo.chunks(64) {
             let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
-            let vecs = embedder.embed_entries(&texts)?;
+            let vecs = embedding::embed_entries(embedder, &texts)?;
             bar.inc(chunk.len() as u64);
             let tx = self.conn.transaction()?;
             for ((h, _), v) in chunk.iter().zip(vecs) {

@@ -298,3 +298,20 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     r.write("empty.jsonl", "\n");
     assert!(r.run(&["eval", "empty.jsonl"]).stderr.contains("no questions"));
 }
+
+/// The quick query embedder (no graph optimisation, its own tokenizer call) gives the vector
+/// fastembed gives, for short, long (truncated) and non-ASCII text.
+#[test]
+fn quick_and_full_embedders_agree() {
+    util::require_model();
+    let paths = zo::embedding::locate(&zo::config::Config::default()).paths().unwrap();
+    let mut full = zo::embedding::Embedder::load(&paths).unwrap();
+    let mut quick = zo::embedding::QueryEmbedder::load(&paths).unwrap();
+    let long = "the berth scheduler assigns ships to berths by arrival window and draft ".repeat(80);
+    for text in ["why did we leave Express", "Größe und Zeitzone — 時間帯", long.as_str(), "x"] {
+        let a = full.embed(&[text]).unwrap().remove(0);
+        let b = quick.embed(text).unwrap();
+        let cos: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!(cos > 0.999, "{cos} for {text:.40}");
+    }
+}
