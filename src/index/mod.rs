@@ -2,10 +2,11 @@
 //! file, an FTS5 table over them, and embeddings keyed by the hash of the text they embed.
 //! The files are the truth: any doubt about this database (schema, model, corruption) is
 //! answered by rebuilding it from them.
+//!
+//! This file owns the database (opening, locking, creating, rebuilding, refreshing, storing
+//! vectors); `rows.rs` says what each entry's row should be; `query.rs` ranks.
 
 use crate::embedding::{self, Embed};
-use crate::format::decision::DecisionLog;
-use crate::format::sha256_hex;
 use crate::fsio::Lock;
 use crate::layout::Layout;
 use crate::memory::Memory;
@@ -13,6 +14,11 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+mod query;
+mod rows;
+pub use query::{Filter, Vectors};
+use rows::{apply, decision_rows, prior_rows, session_rows};
 
 /// Bump when the schema or what goes into a row changes: the index is then rebuilt.
 const SCHEMA_VERSION: &str = "3";
@@ -81,19 +87,6 @@ pub struct Index {
     _lock: Option<Lock>,
 }
 
-/// A row as it should be, computed from the files.
-struct Want {
-    kind: &'static str,
-    id: String,
-    line: usize,
-    title: String,
-    kind_type: String,
-    timestamp: String,
-    status: String,
-    superseded_by: Option<String>,
-    text: String,
-    embed_text: String,
-}
 
 fn is_corruption(e: &rusqlite::Error) -> bool {
     use rusqlite::ErrorCode::*;
@@ -389,93 +382,9 @@ impl Index {
         ))
     }
 
-    /// FTS5 BM25 ranking among rows passing `filter`: (rowid, score), best first.
-    pub fn lexical(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
-        let Some(q) = fts_query(query) else { return Ok(vec![]) };
-        let sql = format!(
-            "SELECT e.rowid, -bm25(fts, 4.0, 1.0) AS s FROM fts JOIN entries e ON e.rowid = fts.rowid \
-             WHERE fts MATCH ?1 AND {} ORDER BY s DESC LIMIT ?2",
-            filter.sql()
-        );
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map(params![q, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// The stored vectors of rows passing `filter` (read while the model loads).
-    pub fn vectors(&self, filter: &Filter) -> Result<Vectors> {
-        let sql = format!("SELECT e.rowid, e.vec FROM entries e WHERE e.vec IS NOT NULL AND {}", filter.sql());
-        let mut stmt = self.conn.prepare(&sql)?;
-        let mut rows = stmt.query([])?;
-        let mut v = Vectors::default();
-        while let Some(r) = rows.next()? {
-            let blob = r.get_ref(1)?.as_blob()?;
-            if blob.len() == ENTRY_FLOATS * 4 {
-                v.ids.push(r.get(0)?);
-                v.data.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-            }
-        }
-        Ok(v)
-    }
-
-    /// Similarity ranking among rows passing `filter`: (rowid, similarity), best first.
-    pub fn semantic(&self, query: &[f32], filter: &Filter) -> Result<Vec<(i64, f64)>> {
-        Ok(self.vectors(filter)?.rank(query))
-    }
-
-    pub fn row(&self, rowid: i64) -> Result<Row> {
-        Ok(self.conn.query_row(
-            "SELECT rowid, kind, id, source, line, title, type, timestamp, status, superseded_by, text FROM entries WHERE rowid = ?1",
-            [rowid],
-            |r| {
-                Ok(Row {
-                    rowid: r.get(0)?,
-                    kind: r.get(1)?,
-                    id: r.get(2)?,
-                    source: r.get(3)?,
-                    line: r.get(4)?,
-                    title: r.get(5)?,
-                    kind_type: r.get(6)?,
-                    timestamp: r.get(7)?,
-                    status: r.get(8)?,
-                    superseded_by: r.get(9)?,
-                    text: r.get(10)?,
-                })
-            },
-        )?)
-    }
-
     /// Run `f`; if SQLite says the database is corrupt, the caller should rebuild.
     pub fn corrupt(err: &anyhow::Error) -> bool {
         err.chain().any(|e| e.downcast_ref::<rusqlite::Error>().is_some_and(is_corruption))
-    }
-}
-
-/// Floats stored per entry: its vectors one after another.
-const ENTRY_FLOATS: usize = embedding::DIM * embedding::VECTORS_PER_ENTRY;
-
-/// Row vectors held in memory, one after another.
-#[derive(Default)]
-pub struct Vectors {
-    ids: Vec<i64>,
-    data: Vec<f32>,
-}
-
-impl Vectors {
-    /// Every row's similarity to the query, best first: the mean cosine of the row's vectors
-    /// (its opening and its whole text). Vectors are unit length: cosine is the dot product.
-    pub fn rank(&self, query: &[f32]) -> Vec<(i64, f64)> {
-        let mut scored: Vec<(i64, f64)> = self
-            .ids
-            .iter()
-            .zip(self.data.chunks_exact(ENTRY_FLOATS))
-            .map(|(&id, v)| {
-                let sum: f32 = v.chunks_exact(embedding::DIM).map(|one| one.iter().zip(query).map(|(a, b)| a * b).sum::<f32>()).sum();
-                (id, (sum / embedding::VECTORS_PER_ENTRY as f32) as f64)
-            })
-            .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        scored
     }
 }
 
@@ -494,171 +403,4 @@ fn indexed_stamps(conn: &Connection) -> Result<HashMap<String, String>> {
 /// Whether the files' stamps are exactly the indexed ones.
 fn matches(now: &[(String, String)], indexed: &HashMap<String, String>) -> bool {
     now.len() == indexed.len() && now.iter().all(|(s, st)| indexed.get(s) == Some(st))
-}
-
-/// Filters applied before ranking.
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    /// decision | prior | session; None for all.
-    pub kind: Option<String>,
-    /// A decision type (any case).
-    pub kind_type: Option<String>,
-    /// Include superseded entries.
-    pub all: bool,
-}
-
-impl Filter {
-    fn sql(&self) -> String {
-        let mut c = vec!["1".to_string()];
-        if let Some(k) = &self.kind {
-            c.push(format!("e.kind = '{}'", k.replace('\'', "''")));
-        }
-        if let Some(t) = &self.kind_type {
-            c.push(format!("upper(e.type) = upper('{}')", t.replace('\'', "''")));
-        }
-        if !self.all {
-            c.push("e.status <> 'superseded'".into());
-        }
-        c.join(" AND ")
-    }
-}
-
-const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "i", "in", "is",
-    "it", "of", "on", "or", "our", "that", "the", "this", "to", "was", "we", "were", "what", "when", "which", "who",
-    "why", "with", "you", "have", "has", "had", "about", "should", "can", "there",
-];
-
-/// Plain language → an FTS5 query: each word quoted (no syntax errors), any of them may match.
-fn fts_query(q: &str) -> Option<String> {
-    let words: Vec<String> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.to_lowercase().as_str()))
-        .map(|w| format!("\"{}\"", w.to_lowercase()))
-        .collect();
-    (!words.is_empty()).then(|| words.join(" OR "))
-}
-
-fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, out: &mut Refresh) -> Result<()> {
-    let existing: HashMap<String, (i64, String)> = {
-        let mut stmt = tx.prepare("SELECT id, rowid, hash FROM entries WHERE source = ?1")?;
-        let rows = stmt.query_map([source], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
-        rows.collect::<rusqlite::Result<_>>()?
-    };
-    let mut seen = std::collections::HashSet::new();
-    for (pos, w) in wants.into_iter().enumerate() {
-        if !seen.insert(w.id.clone()) {
-            continue; // duplicate IDs: `zo verify` reports them; index the first
-        }
-        let hash = sha256_hex(&format!("{}\0{}\0{}\0{}\0{pos}\0{}", w.text, w.status, w.superseded_by.as_deref().unwrap_or(""), w.kind_type, w.line));
-        let vhash = sha256_hex(&w.embed_text);
-        match existing.get(&w.id) {
-            Some((_, h)) if *h == hash => continue,
-            Some((rowid, _)) => {
-                tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid])?;
-                tx.execute(
-                    "UPDATE entries SET position=?2, line=?3, hash=?4, vhash=?5, title=?6, type=?7, timestamp=?8, status=?9, superseded_by=?10, text=?11, embed_text=?12 WHERE rowid=?1",
-                    params![rowid, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
-                )?;
-                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
-                tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
-                out.updated += 1;
-            }
-            None => {
-                tx.execute(
-                    "INSERT INTO entries (kind, id, source, position, line, hash, vhash, title, type, timestamp, status, superseded_by, text, embed_text) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
-                    params![w.kind, w.id, source, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
-                )?;
-                let rowid = tx.last_insert_rowid();
-                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
-                tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
-                out.inserted += 1;
-            }
-        }
-    }
-    for (id, (rowid, _)) in existing {
-        if !seen.contains(&id) {
-            tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid])?;
-            tx.execute("DELETE FROM entries WHERE rowid = ?1", [rowid])?;
-            out.deleted += 1;
-        }
-    }
-    Ok(())
-}
-
-/// Decisions: the full entry is returned, with its latest outcome; the title, decision and
-/// latest outcome are what is embedded. OUTCOME entries live inside the decision they refer to.
-fn decision_rows(log: &DecisionLog) -> Vec<Want> {
-    let mut v = Vec::new();
-    for (i, e) in log.entries.iter().enumerate() {
-        if e.is_outcome() {
-            continue;
-        }
-        let mut text = e.content(log);
-        if let Some(j) = log.latest_outcome_entry(i) {
-            text.push_str("\n\n");
-            text.push_str(&log.entries[j].content(log));
-        }
-        let outcome = log.latest_outcome(i).unwrap_or("");
-        // What answers questions, most telling first: the model reads up to its window.
-        let field = |name: &str| log.field(i, name).unwrap_or("").trim();
-        let embed_text = [e.title.as_str(), field("Decision"), field("Rationale"), field("Alternatives considered"), if outcome == "pending" { "" } else { outcome }]
-            .iter()
-            .filter(|s| !s.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join("\n");
-        v.push(Want {
-            kind: "decision",
-            id: e.id.clone(),
-            line: e.span.line,
-            title: e.title.clone(),
-            kind_type: e.kind.clone(),
-            timestamp: e.timestamp.clone(),
-            status: log.status(i).to_string(),
-            superseded_by: log.superseded_by(i).map(|d| d.id.clone()),
-            embed_text,
-            text,
-        });
-    }
-    v
-}
-
-fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
-    pf.entries
-        .iter()
-        .map(|p| {
-            let rules = p.rules().join("\n");
-            Want {
-                kind: "prior",
-                id: p.id.clone(),
-                line: p.span.line,
-                title: p.title.clone(),
-                kind_type: p.root_cause().unwrap_or("").to_string(),
-                timestamp: String::new(),
-                status: if p.superseded_by().is_some() { "superseded".into() } else { "active".into() },
-                superseded_by: p.superseded_by().map(str::to_string),
-                embed_text: format!("{}\n{}\n{}", p.title, p.field("Failure").unwrap_or(""), rules).trim().to_string(),
-                text: p.content(pf),
-            }
-        })
-        .collect()
-}
-
-fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
-    let text = memory.session_text(name)?;
-    let s = crate::format::session::SessionFile::parse(name, text.as_str());
-    let body: String = s.sections.iter().map(|(h, b)| format!("{h}\n{b}\n")).collect();
-    Ok(vec![Want {
-        kind: "session",
-        id: name.trim_end_matches(".md").to_string(),
-        line: 1,
-        title: if s.title.is_empty() { name.to_string() } else { s.title.clone() },
-        kind_type: String::new(),
-        timestamp: s.date.clone().unwrap_or_default(),
-        status: "active".into(),
-        superseded_by: None,
-        embed_text: format!("{}\n{}", s.title, body).chars().take(4000).collect(),
-        text: text.as_str().trim_end().to_string(),
-    }])
 }

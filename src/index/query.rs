@@ -1,0 +1,136 @@
+//! The queries: BM25 over FTS5 and cosine over the stored vectors, with the filters applied
+//! before ranking, and reading a row back.
+
+use super::{Index, Row};
+use crate::embedding;
+use anyhow::Result;
+use rusqlite::params;
+
+impl Index {
+    /// FTS5 BM25 ranking among rows passing `filter`: (rowid, score), best first.
+    pub fn lexical(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
+        let Some(q) = fts_query(query) else { return Ok(vec![]) };
+        let sql = format!(
+            "SELECT e.rowid, -bm25(fts, 4.0, 1.0) AS s FROM fts JOIN entries e ON e.rowid = fts.rowid \
+             WHERE fts MATCH ?1 AND {} ORDER BY s DESC LIMIT ?2",
+            filter.sql()
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(params![q, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The stored vectors of rows passing `filter` (read while the model loads).
+    pub fn vectors(&self, filter: &Filter) -> Result<Vectors> {
+        let sql = format!("SELECT e.rowid, e.vec FROM entries e WHERE e.vec IS NOT NULL AND {}", filter.sql());
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut rows = stmt.query([])?;
+        let mut v = Vectors::default();
+        while let Some(r) = rows.next()? {
+            let blob = r.get_ref(1)?.as_blob()?;
+            if blob.len() == ENTRY_FLOATS * 4 {
+                v.ids.push(r.get(0)?);
+                v.data.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+            }
+        }
+        Ok(v)
+    }
+
+    /// Similarity ranking among rows passing `filter`: (rowid, similarity), best first.
+    pub fn semantic(&self, query: &[f32], filter: &Filter) -> Result<Vec<(i64, f64)>> {
+        Ok(self.vectors(filter)?.rank(query))
+    }
+
+    pub fn row(&self, rowid: i64) -> Result<Row> {
+        Ok(self.conn.query_row(
+            "SELECT rowid, kind, id, source, line, title, type, timestamp, status, superseded_by, text FROM entries WHERE rowid = ?1",
+            [rowid],
+            |r| {
+                Ok(Row {
+                    rowid: r.get(0)?,
+                    kind: r.get(1)?,
+                    id: r.get(2)?,
+                    source: r.get(3)?,
+                    line: r.get(4)?,
+                    title: r.get(5)?,
+                    kind_type: r.get(6)?,
+                    timestamp: r.get(7)?,
+                    status: r.get(8)?,
+                    superseded_by: r.get(9)?,
+                    text: r.get(10)?,
+                })
+            },
+        )?)
+    }
+}
+
+/// Floats stored per entry: its vectors one after another.
+const ENTRY_FLOATS: usize = embedding::DIM * embedding::VECTORS_PER_ENTRY;
+
+/// Row vectors held in memory, one after another.
+#[derive(Default)]
+pub struct Vectors {
+    ids: Vec<i64>,
+    data: Vec<f32>,
+}
+
+impl Vectors {
+    /// Every row's similarity to the query, best first: the mean cosine of the row's vectors
+    /// (its opening and its whole text). Vectors are unit length: cosine is the dot product.
+    pub fn rank(&self, query: &[f32]) -> Vec<(i64, f64)> {
+        let mut scored: Vec<(i64, f64)> = self
+            .ids
+            .iter()
+            .zip(self.data.chunks_exact(ENTRY_FLOATS))
+            .map(|(&id, v)| {
+                let sum: f32 = v.chunks_exact(embedding::DIM).map(|one| one.iter().zip(query).map(|(a, b)| a * b).sum::<f32>()).sum();
+                (id, (sum / embedding::VECTORS_PER_ENTRY as f32) as f64)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored
+    }
+}
+
+/// Filters applied before ranking.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// decision | prior | session; None for all.
+    pub kind: Option<String>,
+    /// A decision type (any case).
+    pub kind_type: Option<String>,
+    /// Include superseded entries.
+    pub all: bool,
+}
+
+impl Filter {
+    fn sql(&self) -> String {
+        let mut c = vec!["1".to_string()];
+        if let Some(k) = &self.kind {
+            c.push(format!("e.kind = '{}'", k.replace('\'', "''")));
+        }
+        if let Some(t) = &self.kind_type {
+            c.push(format!("upper(e.type) = upper('{}')", t.replace('\'', "''")));
+        }
+        if !self.all {
+            c.push("e.status <> 'superseded'".into());
+        }
+        c.join(" AND ")
+    }
+}
+
+const STOPWORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "i", "in", "is",
+    "it", "of", "on", "or", "our", "that", "the", "this", "to", "was", "we", "were", "what", "when", "which", "who",
+    "why", "with", "you", "have", "has", "had", "about", "should", "can", "there",
+];
+
+/// Plain language → an FTS5 query: each word quoted (no syntax errors), any of them may match.
+fn fts_query(q: &str) -> Option<String> {
+    let words: Vec<String> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.to_lowercase().as_str()))
+        .map(|w| format!("\"{}\"", w.to_lowercase()))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" OR "))
+}

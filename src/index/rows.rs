@@ -1,0 +1,148 @@
+//! The rows: what each entry of the memory files should look like in the index (its text,
+//! what is embedded, its status), and bringing the stored rows to that.
+
+use super::Refresh;
+use crate::format::decision::DecisionLog;
+use crate::format::sha256_hex;
+use crate::memory::Memory;
+use anyhow::Result;
+use rusqlite::params;
+use std::collections::HashMap;
+
+/// A row as it should be, computed from the files.
+pub(super) struct Want {
+    kind: &'static str,
+    id: String,
+    line: usize,
+    title: String,
+    kind_type: String,
+    timestamp: String,
+    status: String,
+    superseded_by: Option<String>,
+    text: String,
+    embed_text: String,
+}
+
+pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, out: &mut Refresh) -> Result<()> {
+    let existing: HashMap<String, (i64, String)> = {
+        let mut stmt = tx.prepare("SELECT id, rowid, hash FROM entries WHERE source = ?1")?;
+        let rows = stmt.query_map([source], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut seen = std::collections::HashSet::new();
+    for (pos, w) in wants.into_iter().enumerate() {
+        if !seen.insert(w.id.clone()) {
+            continue; // duplicate IDs: `zo verify` reports them; index the first
+        }
+        let hash = sha256_hex(&format!("{}\0{}\0{}\0{}\0{pos}\0{}", w.text, w.status, w.superseded_by.as_deref().unwrap_or(""), w.kind_type, w.line));
+        let vhash = sha256_hex(&w.embed_text);
+        match existing.get(&w.id) {
+            Some((_, h)) if *h == hash => continue,
+            Some((rowid, _)) => {
+                tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid])?;
+                tx.execute(
+                    "UPDATE entries SET position=?2, line=?3, hash=?4, vhash=?5, title=?6, type=?7, timestamp=?8, status=?9, superseded_by=?10, text=?11, embed_text=?12 WHERE rowid=?1",
+                    params![rowid, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
+                )?;
+                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
+                out.updated += 1;
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO entries (kind, id, source, position, line, hash, vhash, title, type, timestamp, status, superseded_by, text, embed_text) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+                    params![w.kind, w.id, source, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
+                )?;
+                let rowid = tx.last_insert_rowid();
+                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
+                out.inserted += 1;
+            }
+        }
+    }
+    for (id, (rowid, _)) in existing {
+        if !seen.contains(&id) {
+            tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid])?;
+            tx.execute("DELETE FROM entries WHERE rowid = ?1", [rowid])?;
+            out.deleted += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Decisions: the full entry is returned, with its latest outcome; the title, decision and
+/// latest outcome are what is embedded. OUTCOME entries live inside the decision they refer to.
+pub(super) fn decision_rows(log: &DecisionLog) -> Vec<Want> {
+    let mut v = Vec::new();
+    for (i, e) in log.entries.iter().enumerate() {
+        if e.is_outcome() {
+            continue;
+        }
+        let mut text = e.content(log);
+        if let Some(j) = log.latest_outcome_entry(i) {
+            text.push_str("\n\n");
+            text.push_str(&log.entries[j].content(log));
+        }
+        let outcome = log.latest_outcome(i).unwrap_or("");
+        // What answers questions, most telling first: the model reads up to its window.
+        let field = |name: &str| log.field(i, name).unwrap_or("").trim();
+        let embed_text = [e.title.as_str(), field("Decision"), field("Rationale"), field("Alternatives considered"), if outcome == "pending" { "" } else { outcome }]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n");
+        v.push(Want {
+            kind: "decision",
+            id: e.id.clone(),
+            line: e.span.line,
+            title: e.title.clone(),
+            kind_type: e.kind.clone(),
+            timestamp: e.timestamp.clone(),
+            status: log.status(i).to_string(),
+            superseded_by: log.superseded_by(i).map(|d| d.id.clone()),
+            embed_text,
+            text,
+        });
+    }
+    v
+}
+
+pub(super) fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
+    pf.entries
+        .iter()
+        .map(|p| {
+            let rules = p.rules().join("\n");
+            Want {
+                kind: "prior",
+                id: p.id.clone(),
+                line: p.span.line,
+                title: p.title.clone(),
+                kind_type: p.root_cause().unwrap_or("").to_string(),
+                timestamp: String::new(),
+                status: if p.superseded_by().is_some() { "superseded".into() } else { "active".into() },
+                superseded_by: p.superseded_by().map(str::to_string),
+                embed_text: format!("{}\n{}\n{}", p.title, p.field("Failure").unwrap_or(""), rules).trim().to_string(),
+                text: p.content(pf),
+            }
+        })
+        .collect()
+}
+
+pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
+    let text = memory.session_text(name)?;
+    let s = crate::format::session::SessionFile::parse(name, text.as_str());
+    let body: String = s.sections.iter().map(|(h, b)| format!("{h}\n{b}\n")).collect();
+    Ok(vec![Want {
+        kind: "session",
+        id: name.trim_end_matches(".md").to_string(),
+        line: 1,
+        title: if s.title.is_empty() { name.to_string() } else { s.title.clone() },
+        kind_type: String::new(),
+        timestamp: s.date.clone().unwrap_or_default(),
+        status: "active".into(),
+        superseded_by: None,
+        embed_text: format!("{}\n{}", s.title, body).chars().take(4000).collect(),
+        text: text.as_str().trim_end().to_string(),
+    }])
+}
