@@ -399,7 +399,7 @@ fn merge_routing_travels_with_zo_and_survives_a_moved_or_missing_binary() {
     let m = Machine::new();
     let bin1 = m.root.join("bin1");
     std::fs::create_dir_all(&bin1).unwrap();
-    std::fs::copy(util::ZO, bin1.join("zo")).unwrap();
+    util::copy_executable(std::path::Path::new(util::ZO), &bin1.join("zo"));
     let zo1 = bin1.join("zo");
     // Once per machine, as `git lfs install`.
     m.zo(&zo1, &m.root, &["setup"]);

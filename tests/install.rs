@@ -8,7 +8,7 @@ fn the_installed_binary_alone_installs_the_model() {
     let home = tempfile::tempdir().unwrap();
     let bin = home.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::fs::copy(util::ZO, bin.join("zo")).unwrap();
+    util::copy_executable(std::path::Path::new(util::ZO), &bin.join("zo"));
     let cache = home.path().join("cache");
     let run = |args: &[&str], dir: &std::path::Path| {
         util::Run::from(

@@ -267,7 +267,7 @@ fn agents_get_the_server_wired_and_doctor_checks_it() {
     assert!(agents.iter().all(|c| c["level"] == "warn" && c["detail"].as_str().unwrap().contains("not on PATH")), "{agents:?}");
     // With zo on PATH they are fine.
     let bin = tempfile::tempdir().unwrap();
-    std::fs::copy(util::ZO, bin.path().join("zo")).unwrap();
+    util::copy_executable(std::path::Path::new(util::ZO), &bin.path().join("zo"));
     let path = format!("{}:/usr/bin:/bin", bin.path().display());
     let d = util::Run::from(r.cmd(&["--json", "doctor"]).env("PATH", &path).output().unwrap());
     let checks = d.json()["checks"].as_array().unwrap().clone();

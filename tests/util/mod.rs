@@ -182,3 +182,11 @@ pub fn require_model() {
         panic!("these tests need the real embedding model: {why}");
     }
 }
+
+/// Copy an executable to run it from elsewhere. The copy is made by `cp`, not in this process:
+/// a file this process has open for writing can be inherited by a child another test thread
+/// forks at that moment, and running the copy then fails with "Text file busy" (ETXTBSY).
+pub fn copy_executable(from: &Path, to: &Path) {
+    let ok = Command::new("cp").arg(from).arg(to).status().unwrap().success();
+    assert!(ok, "cp {} {}", from.display(), to.display());
+}
