@@ -3,7 +3,6 @@
 //! `zo eval` and `zo recall` can be tried on it:
 //!   cargo run --release --example adr_memory -- /tmp/adr
 //!   cd /tmp/adr && zo eval /path/to/zo/tests/fixtures/adr-questions.jsonl
-use zo::format::decision::NewDecision;
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {
@@ -23,19 +22,7 @@ fn main() {
     let corpus = std::fs::read_to_string(root.join("tests/fixtures/adr-corpus.jsonl")).unwrap();
     let log_path = repo.join(".zo/memory/DECISION_LOG.md");
     let mut log = std::fs::read_to_string(&log_path).unwrap();
-    for (i, line) in corpus.lines().enumerate() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let d = NewDecision {
-            id: format!("D-{}", &zo::format::sha256_hex(v["id"].as_str().unwrap())[..8]),
-            timestamp: zo::time::rfc3339(1_600_000_000 + i as i64 * 86_400),
-            kind: "ARCHITECTURE".into(),
-            title: v["title"].as_str().unwrap().chars().take(200).collect(),
-            decision: v["body"].as_str().unwrap().trim().into(),
-            outcome: "pending".into(),
-            ..Default::default()
-        };
-        log.push_str(&d.render());
-    }
+    log.push_str(&zo::fixtures::adr_entries(&corpus));
     std::fs::write(&log_path, log).unwrap();
     println!("{}", repo.display());
 }

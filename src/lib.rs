@@ -22,6 +22,7 @@ pub mod mcp;
 pub mod merge;
 pub mod ops;
 pub mod progress;
+pub mod fixtures;
 pub mod props;
 pub mod recall;
 pub mod session;

@@ -301,7 +301,7 @@ fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize,
         Mode::Semantic => semantic.clone(),
         Mode::Hybrid => {
             let mut candidates: Vec<i64> = semantic.iter().take(DEPTH.max(k)).map(|x| x.0).collect();
-            candidates.extend(lexical.iter().map(|x| x.0).filter(|id| !similarity.get(id).is_some_and(|(r, _)| *r <= DEPTH.max(k))));
+            candidates.extend(lexical.iter().map(|x| x.0).filter(|id| similarity.get(id).is_none_or(|(r, _)| *r > DEPTH.max(k))));
             let floor = semantic.last().map_or(0.0, |x| x.1);
             let sims: Vec<f64> = candidates.iter().map(|id| similarity.get(id).map_or(floor, |x| x.1)).collect();
             let lexs: Vec<f64> = candidates.iter().map(|id| bm25.get(id).map_or(0.0, |x| x.1)).collect();

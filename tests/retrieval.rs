@@ -7,12 +7,11 @@
 mod util;
 use std::collections::HashMap;
 use util::Repo;
-use zo::format::decision::NewDecision;
 use zo::index::Filter;
 use zo::recall::{self, Mode};
 
 fn decision_id(corpus_id: &str) -> String {
-    format!("D-{}", &zo::format::sha256_hex(corpus_id)[..8])
+    zo::fixtures::adr_id(corpus_id)
 }
 
 struct Score {
@@ -53,20 +52,7 @@ fn setup_embedder() -> zo::embedding::Embedder {
 fn adr_memory() -> Repo {
     let r = Repo::init();
     let corpus = std::fs::read_to_string(util::fixtures().join("adr-corpus.jsonl")).unwrap();
-    let mut log = r.read(r.log_path());
-    for (i, line) in corpus.lines().enumerate() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let d = NewDecision {
-            id: decision_id(v["id"].as_str().unwrap()),
-            timestamp: zo::time::rfc3339(1_600_000_000 + i as i64 * 86_400),
-            kind: "ARCHITECTURE".into(),
-            title: v["title"].as_str().unwrap().chars().take(200).collect(),
-            decision: v["body"].as_str().unwrap().trim().into(),
-            outcome: "pending".into(),
-            ..Default::default()
-        };
-        log.push_str(&d.render());
-    }
+    let log = r.read(r.log_path()) + &zo::fixtures::adr_entries(&corpus);
     r.write(r.log_path(), &log);
     r
 }
