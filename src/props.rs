@@ -152,12 +152,12 @@ pub fn merge_any(base: &[u8], ours: &[u8], theirs: &[u8]) {
     let _ = crate::merge::priors(&b, &o, &t);
     let _ = crate::merge::state(&o, &t);
     let _ = crate::merge::session(&b, &o, &t);
-    // A side equal to the ancestor changed nothing: git takes the other side as it is (and
-    // never calls a driver for it), deletions included. Otherwise nothing may be lost.
+    // Nothing either side did is lost: the side that did not only append is kept whole (its
+    // own edits included, as git's three-way merge keeps them), and what the appending side
+    // added follows it.
     if let Some(m) = crate::merge::append_only(base, ours, theirs) {
-        if base != ours && base != theirs {
-            assert!(m.len() >= ours.len().max(theirs.len()), "the append-only merge lost bytes");
-        }
+        let keeps = |whole: &[u8], appender: &[u8]| appender.starts_with(base) && m.starts_with(whole) && m.ends_with(&appender[base.len()..]) && m.len() == whole.len() + appender.len() - base.len();
+        assert!(keeps(ours, theirs) || keeps(theirs, ours), "the append-only merge lost what a side added");
     }
 }
 
