@@ -173,47 +173,30 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
     if query.trim().is_empty() {
         bail!("the query is empty");
     }
-    let mut mode = mode;
-    let mut paths = None;
-    let loader = if mode == Mode::Lexical {
-        None
-    } else {
-        match model_paths(memory, note) {
-            Some(p) => {
-                paths = Some(p.clone());
-                Some(std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))))
-            }
-            None => {
-                mode = Mode::Lexical;
-                None
-            }
-        }
-    };
+    let paths = if mode == Mode::Lexical { None } else { model_paths(memory, note) };
+    let loader = paths.clone().map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
     let (mut index, _) = open_fresh(memory, note)?;
-    // A temporary index (read-only checkout) would embed everything on every query.
-    let loader = loader.filter(|_| !index.is_temporary());
-    if index.is_temporary() {
-        mode = Mode::Lexical;
-    }
-    let mut vectors = if loader.is_some() { Some(index.vectors(filter)?) } else { None };
+    // A temporary index (read-only checkout) would embed everything on every query. Without
+    // a model or with a temporary index, `fuse` ranks lexically.
+    let paths = paths.filter(|_| !index.is_temporary());
     let mut semantic = None;
     if let (Some(loader), Some(paths)) = (loader, paths) {
+        let mut vectors = index.vectors(filter)?;
         match loader.join().unwrap_or_else(|_| Err("the model loader crashed".into())) {
             Ok(mut quick) => {
+                // Counted after the model check: a change of model discards every vector.
+                index.check_model(note)?;
                 // A few new entries (a decision since the last query) are embedded here; many
                 // (a fresh clone) are worth the full, optimised model.
-                let pending = index.pending_embeddings()?;
-                let embedded = if pending > QUICK_EMBED {
-                    let mut full = Embedder::load(&paths)?;
-                    embed_pending(&mut index, &mut full, note)?
+                let embedded = if index.pending_embeddings()? > QUICK_EMBED {
+                    embed_pending(&mut index, &mut Embedder::load(&paths)?, note)?
                 } else {
                     embed_pending(&mut index, &mut quick, note)?
                 };
                 if embedded > 0 {
-                    vectors = Some(index.vectors(filter)?);
+                    vectors = index.vectors(filter)?;
                 }
-                let q = quick.embed(query)?;
-                semantic = vectors.map(|v| v.rank(&q));
+                semantic = Some(vectors.rank(&quick.embed(query)?));
             }
             Err(why) => unavailable(note, &why),
         }

@@ -148,9 +148,10 @@ const FENCE_LOOKAHEAD: usize = 500;
 /// that starts at byte `entry`, rather than the start of a new entry. zo escapes such lines
 /// when it writes, so only hand-written text gets here. A heading inside a fence is text when
 /// the fence closes before any other entry heading and the end of the file: a hand-written
-/// example of an entry inside a code block stays one entry. It always starts an entry when a `---` line comes right before
-/// it (blank lines aside), or when the entry's fields had already ended at a `---` outside a
-/// fence: that is where zo appends, so an entry zo writes after a broken fence is always found.
+/// example of an entry inside a code block stays one entry. It always starts an entry when a
+/// `---` line comes right before it (blank lines aside), or when the entry's fields had
+/// already ended at a `---` outside a fence: that is where zo appends, so an entry zo writes
+/// after a broken fence is always found.
 /// A fence that never closes is broken, and the heading starts an entry, so a broken fence
 /// never hides the entries after it. Both the key scan and `split_entries` decide with this
 /// one function.
