@@ -65,6 +65,16 @@ pub enum Command {
     /// Lessons learned from failures: add, list, supersede
     #[command(subcommand)]
     Prior(PriorCommand),
+    /// Exact facts and preferences by key (category:entity): set, get, list
+    #[command(subcommand)]
+    Fact(FactCommand),
+    /// Confirm a provisional decision or fact (written below the promotion threshold)
+    Confirm(ConfirmArgs),
+    /// Erase an entry (a secret, personal data): its text becomes a tombstone, its index rows
+    /// and vectors are purged; prints how to purge it from git history too
+    Forget(ForgetArgs),
+    /// Active decisions whose governed paths (`zo decide --paths`) changed a lot since
+    Stale(StaleArgs),
     /// Find the entries that answer a question (hybrid lexical + semantic search), in full
     Recall(RecallArgs),
     /// Measure recall on your own memory: Recall@1/3/10, MRR, the "not in memory" signal and
@@ -229,6 +239,15 @@ pub struct DecideArgs {
     /// The session it was made in, e.g. session-024
     #[arg(long)]
     pub session: Option<String>,
+    /// How sure the writer is, 0 to 1 (default 1). Below promotion.threshold (0.7) the
+    /// decision is provisional: kept, listed with `zo log --type`, but out of the bundle and
+    /// default recall until `zo confirm ID`. PROPOSAL and IDEA types are always provisional
+    #[arg(long, value_name = "0..1")]
+    pub confidence: Option<f64>,
+    /// The paths (files or directories, comma-separated) this decision governs; zo records
+    /// the commit it was made at, and `zo stale` flags it when they change a lot since
+    #[arg(long, value_name = "PATHS")]
+    pub paths: Option<String>,
     /// Read the decision as a JSON object from a file, or - for stdin
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
@@ -268,6 +287,94 @@ pub struct LogArgs {
 pub struct ShowArgs {
     /// The decision's ID, a unique prefix of it, or its heading timestamp
     pub id: String,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum FactCommand {
+    /// Set KEY to VALUE (appends a new version; the latest holds). Setting the value the key
+    /// already holds writes nothing
+    #[command(after_help = "Examples:\n  zo fact set stack:web-framework 'Hono, not Express'\n  zo fact set format:dates DD/MM/YYYY --source 'team call 2026-11-02'\n  zo fact set pref:editor-tabs 4 --scope user\n  zo fact set infra:cache 'maybe Redis' --confidence 0.4   # provisional")]
+    Set(FactSetArgs),
+    /// Print the value KEY holds (project first, then user); exit 1 when it has none
+    Get(FactGetArgs),
+    /// The facts that hold, keys starting with PREFIX
+    List(FactListArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FactSetArgs {
+    /// category:entity, e.g. stack:web-framework
+    pub key: String,
+    /// The value (Markdown)
+    pub value: String,
+    /// Where it comes from (a person, a document, a session)
+    #[arg(long)]
+    pub source: Option<String>,
+    /// How sure the writer is, 0 to 1 (default 1); below promotion.threshold (0.7) the
+    /// version is provisional until `zo confirm ID`
+    #[arg(long, value_name = "0..1")]
+    pub confidence: Option<f64>,
+    /// project (committed, shared; the default) or user (yours, every repository, never committed)
+    #[arg(long, value_enum)]
+    pub scope: Option<crate::facts::Scope>,
+    /// Write even if the value looks like a secret
+    #[arg(long)]
+    pub allow_secret: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FactGetArgs {
+    pub key: String,
+    /// Only this scope
+    #[arg(long, value_enum)]
+    pub scope: Option<crate::facts::Scope>,
+    /// A newer provisional version wins over the confirmed one
+    #[arg(long)]
+    pub provisional: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FactListArgs {
+    /// Only keys starting with this, e.g. stack: or stack:web
+    pub prefix: Option<String>,
+    /// Only this scope
+    #[arg(long, value_enum)]
+    pub scope: Option<crate::facts::Scope>,
+    /// Every version: provisional, superseded and shadowed ones too
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ConfirmArgs {
+    /// A provisional decision (D-…) or fact version (F-…)
+    pub id: String,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "The entry's text is replaced by a tombstone that keeps its ID, the date and the reason;\n\
+`zo verify` accepts exactly that change, and merges keep the tombstone over the other side's text.\n\
+Git history still holds the text: zo prints the commands that purge it.\n\n\
+Example:\n  zo forget D-7f3a9c2e --reason 'held a database password'")]
+pub struct ForgetArgs {
+    /// The decision (D-…), prior (PR-…) or fact version (F-…)
+    pub id: String,
+    /// Why (kept in the tombstone; one line)
+    #[arg(long, required = true)]
+    pub reason: String,
+}
+
+#[derive(Args, Debug)]
+pub struct StaleArgs {
+    /// Flag a decision when at least this many commits touched its paths since it was made
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub commits: usize,
+    /// … or at least this many lines of them changed
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub lines: usize,
+    /// List every decision with paths, flagged or not
+    #[arg(long)]
+    pub all: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -365,7 +472,7 @@ pub struct RecallArgs {
     /// How many entries (default: recall.top_k in config, else 3)
     #[arg(short = 'k', value_name = "N")]
     pub k: Option<usize>,
-    /// Only entries of this kind: decision | prior | session | all
+    /// Only entries of this kind: decision | prior | session | fact | all
     #[arg(long, default_value = "all")]
     pub kind: String,
     /// Only decisions of this type
@@ -375,9 +482,15 @@ pub struct RecallArgs {
     /// An explicit semantic or hybrid fails when no model is installed
     #[arg(long, value_enum)]
     pub mode: Option<crate::recall::Mode>,
-    /// Include superseded entries
+    /// Include superseded and provisional entries
     #[arg(long)]
     pub all: bool,
+    /// Include provisional entries (not yet confirmed)
+    #[arg(long)]
+    pub provisional: bool,
+    /// Only the user's facts (user) or everything else (project)
+    #[arg(long, value_enum)]
+    pub scope: Option<crate::facts::Scope>,
     /// Only hits at or above this tier: low (everything) | standard | high
     #[arg(long, value_enum, default_value = "low")]
     pub min_tier: crate::recall::Tier,

@@ -179,7 +179,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     // The most recent decisions, newest first, whole entries only.
     let log = memory.decisions()?;
     let candidates: Vec<usize> =
-        (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_outcome() && log.status(i) == "active").collect();
+        (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
     let mut shown = std::collections::HashSet::new();
     let mut recent = String::new();
     let mut stopped = false;

@@ -122,6 +122,48 @@ pub fn secrets(fields: &[(&str, &str)], allow: bool) -> Result<()> {
 }
 
 
+/// An entry that looks like the one being written.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Similar {
+    pub id: String,
+    pub title: String,
+    /// Word overlap of the two titles (Jaccard, 0 to 1).
+    pub score: f64,
+}
+
+/// Word overlap above which two titles name the same thing: "Use Postgres for orders" and
+/// "Use PostgreSQL for the orders service" do not reach it; "Adopt Hono for the API" and
+/// "Adopt Hono for the HTTP API" do. A cheap test that needs no model, at write time.
+pub const NEAR_DUPLICATE: f64 = 0.6;
+
+fn title_words(t: &str) -> std::collections::HashSet<String> {
+    const SMALL: [&str; 12] = ["a", "an", "the", "for", "of", "to", "in", "on", "and", "or", "with", "use"];
+    t.split(|c: char| !c.is_alphanumeric())
+        .map(|w| w.to_lowercase())
+        .map(|w| if w.len() > 3 { w.trim_end_matches('s').to_string() } else { w })
+        .filter(|w| !w.is_empty() && !SMALL.contains(&w.as_str()))
+        .collect()
+}
+
+/// Titles among `others` that nearly match `title` (not exactly: exact ones are refused).
+pub fn near_duplicates<'a>(title: &str, others: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Similar> {
+    let mine = title_words(title);
+    if mine.len() < 2 {
+        return vec![];
+    }
+    let mut out: Vec<Similar> = others
+        .filter_map(|(id, t)| {
+            let theirs = title_words(t);
+            let shared = mine.intersection(&theirs).count();
+            let score = shared as f64 / mine.union(&theirs).count().max(1) as f64;
+            (score >= NEAR_DUPLICATE && shared >= 2).then(|| Similar { id: id.to_string(), title: t.to_string(), score: (score * 100.0).round() / 100.0 })
+        })
+        .collect();
+    out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out.truncate(3);
+    out
+}
+
 /// A fresh random ID, `<prefix>-` and 8 hex digits, not in `taken`. Random rather than a
 /// counter so clones can append concurrently without coordination; checked under the lock
 /// against what this clone already has.
@@ -140,6 +182,15 @@ pub fn new_id(prefix: &str, taken: impl Fn(&str) -> bool) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn near_duplicate_titles_are_found_and_different_ones_are_not() {
+        let others = [("D-1", "Adopt Hono for the HTTP API"), ("D-2", "Use Postgres for orders"), ("D-3", "Cache sessions in Redis")];
+        let hits = near_duplicates("Adopt Hono for the API", others.iter().copied());
+        assert_eq!(hits.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["D-1"]);
+        assert!(near_duplicates("Use PostgreSQL for the orders service", others.iter().copied()).is_empty());
+        assert!(near_duplicates("Redis", others.iter().copied()).is_empty());
+    }
 
     #[test]
     fn secrets_are_refused_and_prose_is_not() {

@@ -42,6 +42,11 @@ impl Repo {
         HeadInfo { branch, head }
     }
 
+    /// HEAD's full commit id, None when unborn.
+    pub fn head_full(&self) -> Option<String> {
+        self.repo.head_id().ok().map(|id| id.to_string())
+    }
+
     /// The bytes of `path` (relative to the work tree) in HEAD's tree; None when HEAD is unborn
     /// or the file is not there.
     pub fn file_at_head(&self, path: &Path) -> Result<Option<Vec<u8>>> {
@@ -140,6 +145,92 @@ impl Repo {
             .into_iter(Some(pattern))?;
         Ok(iter.next().transpose()?.is_some())
     }
+}
+
+impl Repo {
+    /// How much the code under `paths` (files or directories, relative to the work tree) moved
+    /// between commit `since` and HEAD: the commits that changed any of them (walking from
+    /// HEAD, `since` and its ancestors hidden; a commit counts when a path differs from its
+    /// first parent's), and the lines added plus removed between the two trees. None when
+    /// `since` is not in this repository (a shallow clone, a rewritten history).
+    pub fn changes_since(&self, since: &str, paths: &[String]) -> Result<Option<Movement>> {
+        let Ok(since) = gix::ObjectId::from_hex(since.trim().as_bytes()) else { return Ok(None) };
+        if self.repo.find_object(since).is_err() {
+            return Ok(None);
+        }
+        let Ok(head) = self.repo.head_id() else { return Ok(None) };
+        let tree_of = |id: gix::ObjectId| -> Result<gix::Tree<'_>> { Ok(self.repo.find_object(id)?.try_into_commit()?.tree()?) };
+        let entry_id = |tree: &gix::Tree<'_>, path: &str| -> Result<Option<gix::ObjectId>> {
+            Ok(tree.lookup_entry_by_path(Path::new(path))?.map(|e| e.object_id()))
+        };
+        let mut commits = 0;
+        for info in self.repo.rev_walk([head.detach()]).with_hidden([since]).all()? {
+            let info = info?;
+            let this = tree_of(info.id)?;
+            let parent = match info.parent_ids.first() {
+                Some(p) => Some(tree_of(*p)?),
+                None => None,
+            };
+            for p in paths {
+                let before = match &parent {
+                    Some(t) => entry_id(t, p)?,
+                    None => None,
+                };
+                if entry_id(&this, p)? != before {
+                    commits += 1;
+                    break;
+                }
+            }
+        }
+        let (old, new) = (tree_of(since)?, tree_of(head.detach())?);
+        let mut lines = 0u64;
+        for p in paths {
+            let (a, b) = (self.blobs_under(&old, p)?, self.blobs_under(&new, p)?);
+            let names: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            for name in names {
+                let (x, y) = (a.get(name), b.get(name));
+                if x == y {
+                    continue;
+                }
+                let data = |id: Option<&gix::ObjectId>| -> Result<Vec<u8>> {
+                    Ok(match id {
+                        Some(id) => self.repo.find_object(*id)?.detach().data,
+                        None => Vec::new(),
+                    })
+                };
+                let (x, y) = (data(x)?, data(y)?);
+                let input = gix::diff::blob::InternedInput::new(x.as_slice(), y.as_slice());
+                let diff = gix::diff::blob::Diff::compute(gix::diff::blob::Algorithm::Histogram, &input);
+                lines += u64::from(diff.count_additions()) + u64::from(diff.count_removals());
+            }
+        }
+        Ok(Some(Movement { commits, lines, since_short: since.to_hex_with_len(7).to_string() }))
+    }
+
+    /// The blobs at `path` in a tree: the file itself, or every file under the directory.
+    fn blobs_under(&self, tree: &gix::Tree<'_>, path: &str) -> Result<std::collections::HashMap<String, gix::ObjectId>> {
+        let mut out = std::collections::HashMap::new();
+        let Some(entry) = tree.lookup_entry_by_path(Path::new(path))? else { return Ok(out) };
+        if entry.mode().is_tree() {
+            let sub = entry.object()?.try_into_tree()?;
+            for f in sub.traverse().breadthfirst.files()? {
+                if f.mode.is_blob() {
+                    out.insert(f.filepath.to_string(), f.oid);
+                }
+            }
+        } else if entry.mode().is_blob() {
+            out.insert(String::new(), entry.object_id());
+        }
+        Ok(out)
+    }
+}
+
+/// How much governed code moved (see `Repo::changes_since`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Movement {
+    pub commits: usize,
+    pub lines: u64,
+    pub since_short: String,
 }
 
 /// One commit that changed a file (see `Repo::history_of`).

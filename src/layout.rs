@@ -14,11 +14,12 @@ pub enum FileKind {
     Priors,
     State,
     Session,
+    Facts,
 }
 
 impl FileKind {
     /// Every kind the merge driver handles, in the order `.gitattributes` lists them.
-    pub const ALL: [FileKind; 4] = [FileKind::Decisions, FileKind::Priors, FileKind::State, FileKind::Session];
+    pub const ALL: [FileKind; 5] = [FileKind::Decisions, FileKind::Priors, FileKind::State, FileKind::Session, FileKind::Facts];
 
     /// The file's name, or (sessions) its pattern, relative to the memory directory.
     pub fn pattern(self) -> &'static str {
@@ -27,6 +28,7 @@ impl FileKind {
             FileKind::Priors => "PRIORS.md",
             FileKind::State => "STATE.md",
             FileKind::Session => "sessions/*.md",
+            FileKind::Facts => "FACTS.md",
         }
     }
 
@@ -38,6 +40,7 @@ impl FileKind {
             "DECISION_LOG.md" => Some(FileKind::Decisions),
             "PRIORS.md" => Some(FileKind::Priors),
             "STATE.md" => Some(FileKind::State),
+            "FACTS.md" => Some(FileKind::Facts),
             n if parts.next() == Some("sessions") && n.ends_with(".md") => Some(FileKind::Session),
             _ => None,
         }
@@ -97,6 +100,9 @@ impl Layout {
     }
     pub fn priors(&self) -> PathBuf {
         self.memory.join(FileKind::Priors.pattern())
+    }
+    pub fn facts(&self) -> PathBuf {
+        self.memory.join(FileKind::Facts.pattern())
     }
     pub fn state(&self) -> PathBuf {
         self.memory.join(FileKind::State.pattern())

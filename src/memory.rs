@@ -39,6 +39,10 @@ pub struct DecisionInput {
     pub tags: Option<StringOrList>,
     #[serde(default)]
     pub session: Option<String>,
+    #[serde(default)]
+    pub confidence: Option<f64>,
+    #[serde(default)]
+    pub paths: Option<StringOrList>,
 }
 
 /// `"tags": "a, b"` or `"tags": ["a", "b"]`.
@@ -69,6 +73,23 @@ pub struct PriorInput {
     pub solution: String,
 }
 
+/// Active decisions whose titles nearly match `title`.
+fn similar(log: &DecisionLog, title: &str) -> Vec<gate::Similar> {
+    let others = (0..log.entries.len())
+        .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active" && !same_folded(&log.entries[i].title, title))
+        .map(|i| (log.entries[i].id.as_str(), log.entries[i].title.as_str()));
+    gate::near_duplicates(title, others)
+}
+
+/// `a, b ,c/` → `a, b, c` (paths relative to the repository root, `/`-separated).
+fn normalize_paths(v: &str) -> String {
+    v.split([',', '\n'])
+        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The message for an ID that names no decision, or several.
 pub fn find_error(e: FindError, id: &str, file: &str) -> anyhow::Error {
     match e {
@@ -86,8 +107,9 @@ impl Memory {
         Ok(fsio::read_text(path)?.unwrap_or_default())
     }
 
+    /// The decision log, its statuses read against the configured promotion threshold.
     pub fn decisions(&self) -> Result<DecisionLog> {
-        Ok(DecisionLog::parse(self.read(&self.layout.decision_log())?))
+        Ok(DecisionLog::parse(self.read(&self.layout.decision_log())?).with_threshold(self.threshold()?))
     }
 
     pub fn priors(&self) -> Result<PriorsFile> {
@@ -157,7 +179,7 @@ impl Memory {
         Limits::from_config(&self.layout.config, &self.layout.config_file())
     }
 
-    fn lock(&self) -> Result<Lock> {
+    pub(crate) fn lock(&self) -> Result<Lock> {
         if !self.layout.memory.is_dir() {
             bail!("{} does not exist; run `zo init`", self.layout.show(&self.layout.memory));
         }
@@ -178,14 +200,27 @@ impl Memory {
             supersedes: norm(&input.supersedes),
             tags: input.tags.as_ref().map(|t| normalize_value(&t.joined())).unwrap_or_default(),
             session: norm(&input.session),
+            confidence: input.confidence.map(crate::format::fact::format_confidence).unwrap_or_default(),
+            paths: input.paths.as_ref().map(|p| normalize_paths(&p.joined())).unwrap_or_default(),
             ..Default::default()
         };
+        if let Some(c) = input.confidence {
+            if !(0.0..=1.0).contains(&c) {
+                return Err(crate::error::Error::Usage(format!("refused: --confidence must be from 0 to 1 (got {c})")).into());
+            }
+        }
+        if !new.paths.is_empty() {
+            // The commit the decision was made at: `zo stale` measures change since then.
+            new.commit = crate::git::Repo::discover(&self.layout.root).and_then(|r| r.head_full()).unwrap_or_default();
+        }
         if new.kind.is_empty() {
             new.kind = "DECISION".into();
         }
         if new.outcome.is_empty() {
             new.outcome = "pending".into();
         }
+        let threshold = self.threshold()?;
+        new.status = if decision::Decision::would_be_tentative(&new.kind, input.confidence, threshold) { "provisional" } else { "active" };
         gate::title(&new.title, limits)?;
         gate::require("the decision text (--decision)", &new.decision)?;
         if new.kind.contains('\n') || new.kind.is_empty() {
@@ -205,16 +240,19 @@ impl Memory {
             new.id = gate::new_id("D", |id| decision::mentions(text.as_str(), id))?;
             new.timestamp = crate::time::now();
             self.append_decision(&text, decision::last_separated(text.as_str()), &new, limits)?;
+            drop(_lock);
+            let log = DecisionLog::parse(text).with_threshold(threshold);
+            new.similar = similar(&log, &new.title);
             return Ok(new);
         }
-        let log = DecisionLog::parse(text);
+        let log = DecisionLog::parse(text).with_threshold(self.threshold()?);
         let file = self.layout.show(&self.layout.decision_log());
         if !new.supersedes.is_empty() {
             let i = log.find(&new.supersedes).map_err(|e| find_error(e, &new.supersedes, &file))?;
             new.supersedes = log.entries[i].id.clone();
         }
         for (i, e) in log.entries.iter().enumerate() {
-            if !(same_folded(&e.title, &new.title) && log.status(i) == "active" && !e.is_outcome()) {
+            if !(same_folded(&e.title, &new.title) && log.status(i) == "active" && !e.is_annotation()) {
                 continue;
             }
             if same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision) {
@@ -233,6 +271,8 @@ impl Memory {
         new.id = gate::new_id("D", |id| log.has_id(id))?;
         new.timestamp = crate::time::now();
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
+        let replaced = log.find(&new.supersedes).ok();
+        new.similar = similar(&log, &new.title).into_iter().filter(|s| replaced.is_none_or(|i| log.entries[i].id != s.id)).collect();
         Ok(new)
     }
 
@@ -264,6 +304,36 @@ impl Memory {
             title,
             refs: target.id.clone(),
             outcome: text,
+            ..Default::default()
+        };
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
+        Ok(new)
+    }
+
+    /// Confirm a provisional decision: append a CONFIRM entry that refers to it, after which
+    /// it is active (in the bundle and default recall).
+    pub fn confirm_decision(&self, id: &str) -> Result<NewDecision> {
+        let limits = self.limits()?;
+        let _lock = self.lock()?;
+        let log = self.decisions()?;
+        let file = self.layout.show(&self.layout.decision_log());
+        let i = log.find(id).map_err(|e| find_error(e, id, &file))?;
+        let target = &log.entries[i];
+        match log.status(i) {
+            "provisional" => {}
+            other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
+        }
+        let mut title = format!("Confirm: {}", target.title);
+        if title.chars().count() > limits.title_chars {
+            title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
+        }
+        let new = NewDecision {
+            id: gate::new_id("D", |id| log.has_id(id))?,
+            timestamp: crate::time::now(),
+            kind: "CONFIRM".into(),
+            title,
+            refs: target.id.clone(),
+            status: "active",
             ..Default::default()
         };
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;

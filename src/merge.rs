@@ -6,6 +6,7 @@
 
 use crate::format::Text;
 use crate::format::decision::DecisionLog;
+use crate::format::fact::FactsFile;
 use crate::format::prior::{self, PriorsFile};
 use crate::format::state::{State, Value};
 use std::collections::{HashMap, HashSet};
@@ -23,47 +24,113 @@ fn join_entries(preamble: &str, entries: &[(String, bool)]) -> String {
     t.as_str().to_string()
 }
 
-/// Union of decisions by ID. Entries of the ancestor come first, in its order; then the entries
-/// either side added, in timestamp order (ties by ID), so both sides of a merge converge.
-pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
-    let (b, o, t) = (DecisionLog::parse(Text::new(base.into())), DecisionLog::parse(Text::new(ours.into())), DecisionLog::parse(Text::new(theirs.into())));
-    let mut notes = Vec::new();
-    let entry = |log: &DecisionLog, i: usize| (log.entries[i].raw(log).to_string(), log.entries[i].separated);
-    let by_id = |log: &DecisionLog| -> HashMap<String, usize> { log.entries.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect() };
-    let (oi, ti) = (by_id(&o), by_id(&t));
+/// An entry as the union merge sees it.
+struct Item {
+    id: String,
+    /// Where an added entry goes: its timestamp (ties by ID).
+    order: String,
+    raw: String,
+    separated: bool,
+    content: String,
+    /// A tombstone (`zo forget`): it wins over the entry's text on the other side, so a merge
+    /// never brings erased text back.
+    forgotten: bool,
+}
+
+/// Union by ID. Entries of the ancestor come first, in its order; then the entries either side
+/// added, in timestamp order (ties by ID), so both sides of a merge converge.
+fn union(base: &[Item], ours: &[Item], theirs: &[Item], notes: &mut Vec<String>) -> Vec<(String, bool)> {
+    let by_id = |v: &[Item]| -> HashMap<String, usize> { v.iter().enumerate().rev().map(|(i, e)| (e.id.clone(), i)).collect() };
+    let (oi, ti) = (by_id(ours), by_id(theirs));
+    let entry = |e: &Item| (e.raw.clone(), e.separated);
     let mut seen = HashSet::new();
     let mut out: Vec<(String, bool)> = Vec::new();
-    for e in &b.entries {
+    for e in base {
         seen.insert(e.id.clone());
-        let base_content = e.content(&b);
-        // A side that changed an old entry (it should not) wins over one that did not; when
-        // both did, ours is kept and the difference reported.
-        let o_changed = oi.get(&e.id).map(|&i| o.entries[i].content(&o) != base_content);
-        let t_changed = ti.get(&e.id).map(|&i| t.entries[i].content(&t) != base_content);
-        let pick = match (oi.get(&e.id), ti.get(&e.id), o_changed, t_changed) {
-            (_, Some(&j), Some(false) | None, Some(true)) => entry(&t, j),
-            (Some(&i), _, Some(true), Some(true)) => {
+        let (o, t) = (oi.get(&e.id).map(|&i| &ours[i]), ti.get(&e.id).map(|&i| &theirs[i]));
+        // A side that changed an old entry (it should not, but for a tombstone) wins over one
+        // that did not; when both did, ours is kept and the difference reported.
+        let o_changed = o.map(|x| x.content != e.content);
+        let t_changed = t.map(|x| x.content != e.content);
+        let pick = match (o, t, o_changed, t_changed) {
+            (Some(o), _, _, _) if o.forgotten => entry(o),
+            (_, Some(t), _, _) if t.forgotten => entry(t),
+            (_, Some(t), Some(false) | None, Some(true)) => entry(t),
+            (Some(o), _, Some(true), Some(true)) => {
                 notes.push(format!("{} was edited on both sides; kept ours", e.id));
-                entry(&o, i)
+                entry(o)
             }
-            (Some(&i), _, _, _) => entry(&o, i),
-            (None, Some(&j), _, _) => entry(&t, j),
+            (Some(o), _, _, _) => entry(o),
+            (None, Some(t), _, _) => entry(t),
             // Deleted on both sides: both agree it goes; the ancestor must not bring it back.
             (None, None, _, _) => continue,
         };
         out.push(pick);
     }
-    let mut added: Vec<(String, String, String, bool)> = Vec::new();
-    for (log, _) in [(&o, "ours"), (&t, "theirs")] {
-        for (i, e) in log.entries.iter().enumerate() {
+    let mut added: Vec<&Item> = Vec::new();
+    for side in [ours, theirs] {
+        for e in side {
             if seen.insert(e.id.clone()) {
-                let (raw, sep) = entry(log, i);
-                added.push((e.timestamp.clone(), e.id.clone(), raw, sep));
+                // The same new entry on both sides, forgotten on one: the tombstone.
+                let other = ti.get(&e.id).map(|&i| &theirs[i]).filter(|t| t.forgotten);
+                added.push(other.unwrap_or(e));
             }
         }
     }
-    added.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-    out.extend(added.into_iter().map(|(_, _, raw, sep)| (raw, sep)));
+    added.sort_by(|a, b| (&a.order, &a.id).cmp(&(&b.order, &b.id)));
+    out.extend(added.into_iter().map(entry));
+    out
+}
+
+/// Union of decisions by ID (see `union`).
+pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
+    let (b, o, t) = (DecisionLog::parse(Text::new(base.into())), DecisionLog::parse(Text::new(ours.into())), DecisionLog::parse(Text::new(theirs.into())));
+    let items = |log: &DecisionLog| -> Vec<Item> {
+        log.entries
+            .iter()
+            .map(|e| Item {
+                id: e.id.clone(),
+                order: e.timestamp.clone(),
+                raw: e.raw(log).to_string(),
+                separated: e.separated,
+                content: e.content(log),
+                forgotten: e.is_forgotten(),
+            })
+            .collect()
+    };
+    let mut notes = Vec::new();
+    let out = union(&items(&b), &items(&o), &items(&t), &mut notes);
+    let preamble_end = o.entries.first().map_or(o.text.as_str().len(), |e| e.span.start);
+    (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
+}
+
+/// Union of fact versions by ID (see `union`): the same key set on both sides keeps both
+/// versions, and the later one holds; `zo verify` names the pair.
+pub fn facts(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
+    let (b, o, t) = (FactsFile::parse(Text::new(base.into())), FactsFile::parse(Text::new(ours.into())), FactsFile::parse(Text::new(theirs.into())));
+    let items = |f: &FactsFile| -> Vec<Item> {
+        f.entries
+            .iter()
+            .map(|e| Item {
+                id: if e.id.is_empty() { crate::format::sha256_hex(&e.content(f)) } else { e.id.clone() },
+                order: e.set().to_string(),
+                raw: e.raw(f).to_string(),
+                separated: e.body.separated,
+                content: e.content(f),
+                forgotten: e.is_forgotten(),
+            })
+            .collect()
+    };
+    let mut notes = Vec::new();
+    let out = union(&items(&b), &items(&o), &items(&t), &mut notes);
+    let (ko, kt): (HashSet<&str>, HashSet<&str>) = (o.keys().into_iter().collect(), t.keys().into_iter().collect());
+    let kb: HashSet<String> = b.entries.iter().map(|e| e.id.clone()).collect();
+    for key in ko.intersection(&kt) {
+        let new_on = |f: &FactsFile| f.versions(key).iter().any(|&i| !kb.contains(&f.entries[i].id));
+        if new_on(&o) && new_on(&t) {
+            notes.push(format!("{key} was set on both sides; both versions are kept and the later one holds (zo verify names them)"));
+        }
+    }
     let preamble_end = o.entries.first().map_or(o.text.as_str().len(), |e| e.span.start);
     (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
 }

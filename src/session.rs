@@ -174,7 +174,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let priors = memory.priors()?;
     let (from_d, from_p) = baseline(memory, rec.as_ref(), &log, &priors)?;
     let decisions: Vec<Listed> =
-        log.entries[from_d..].iter().filter(|e| !e.is_outcome()).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
+        log.entries[from_d..].iter().filter(|e| !e.is_annotation()).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
     let new_priors: Vec<Listed> = priors.entries[from_p..].iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
     if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && log.entries.len() == from_d && ending.is_empty() {
         let _ = std::fs::remove_file(record_path(memory));

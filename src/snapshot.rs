@@ -43,7 +43,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
     let decisions: Vec<usize> = (0..log.entries.len())
         .filter(|&i| {
             let e = &log.entries[i];
-            !e.is_outcome() && !prev_decisions.contains(&e.id) && prev_at.as_ref().is_none_or(|t| e.timestamp >= *t)
+            !e.is_annotation() && !prev_decisions.contains(&e.id) && prev_at.as_ref().is_none_or(|t| e.timestamp >= *t)
         })
         .collect();
     let priors: Vec<String> =

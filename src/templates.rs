@@ -5,6 +5,7 @@ pub const GITIGNORE: &str = include_str!("../templates/gitignore");
 pub const STATE: &str = include_str!("../templates/STATE.md");
 pub const DECISION_LOG: &str = include_str!("../templates/DECISION_LOG.md");
 pub const PRIORS: &str = include_str!("../templates/PRIORS.md");
+pub const FACTS: &str = include_str!("../templates/FACTS.md");
 /// The `/zo-recall` slash command for Claude Code.
 pub const CLAUDE_RECALL: &str = include_str!("../templates/claude/zo-recall.md");
 /// The block `zo init --agent` adds to CLAUDE.md / AGENTS.md.

@@ -2,6 +2,8 @@
 //! append-only files keep every entry of a base version (HEAD, the index, a parent commit).
 
 use crate::format::decision::{DecisionLog, referenced_ids};
+use crate::format::content_of;
+use crate::format::fact::FactsFile;
 use crate::format::prior::PriorsFile;
 use std::collections::HashMap;
 
@@ -45,9 +47,13 @@ pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
         } else if !crate::time::starts_with_date(&e.timestamp) {
             out.push(problem(file, line, format!("decision {} has an unreadable timestamp {:?}", e.id, e.timestamp)));
         }
-        if e.is_outcome() {
+        if e.is_outcome() || e.is_confirmation() {
             if body.get("Refs").is_none_or(|r| referenced_ids(r).is_empty()) {
-                out.push(problem(file, line, format!("OUTCOME entry {} has no **Refs:**", e.id)));
+                out.push(problem(file, line, format!("{} entry {} has no **Refs:**", e.kind.to_uppercase(), e.id)));
+            }
+        } else if e.is_forgotten() {
+            if body.get("Forgotten").is_none() {
+                out.push(problem(file, line, format!("FORGOTTEN entry {} has no **Forgotten:** date", e.id)));
             }
         } else if body.get("Decision").is_none_or(|d| d.trim().is_empty()) {
             out.push(problem(file, line, format!("decision {} has no **Decision:** text", e.id)));
@@ -103,11 +109,16 @@ pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
 pub fn decisions_append_only(file: &str, base_name: &str, base: &DecisionLog, current: &DecisionLog) -> Vec<Problem> {
     let now: HashMap<&str, usize> = current.entries.iter().enumerate().map(|(i, e)| (e.id.as_str(), i)).collect();
     let mut out = Vec::new();
-    for e in &base.entries {
+    for (bi, e) in base.entries.iter().enumerate() {
         let before = e.content(base);
         let line = e.span.line;
         match now.get(e.id.as_str()) {
             Some(&i) if current.entries[i].content(current) == before => {}
+            // `zo forget`: the entry replaced by exactly its tombstone.
+            Some(&i) if current.entries[i].is_forgotten() && !e.is_forgotten() && {
+                let (when, why) = (current.field(i, "Forgotten").unwrap_or(""), current.field(i, "Reason").unwrap_or(""));
+                content_of(&crate::format::decision::tombstone(base, bi, when.trim(), why.trim())) == current.entries[i].content(current)
+            } => {}
             Some(&i) => out.push(problem(
                 file,
                 current.entries[i].span.line,
@@ -157,6 +168,10 @@ pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, curren
         let same = current.entries.iter().find(|c| c.id == p.id && c.content_without_supersession(current) == before);
         match same.or_else(|| current.entries.iter().find(|c| c.id == p.id)) {
             _ if renumbered && current.entries.iter().all(|c| c.id != p.id || c.content_without_supersession(current) != before) => {}
+            Some(c) if c.is_forgotten() && !p.is_forgotten() && {
+                let (when, why) = (c.field("Forgotten").unwrap_or("").trim(), c.field("Reason").unwrap_or("").trim());
+                content_of(&p.tombstone(when, why)) == c.content(current)
+            } => {}
             Some(c) if c.content_without_supersession(current) == before => {
                 if p.superseded_by().is_some() && c.superseded_by() != p.superseded_by() {
                     out.push(problem(file, c.span.line, format!("{}'s **Superseded by:** was changed since {base_name}", p.id)));
@@ -175,6 +190,56 @@ pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, curren
                 p.span.line,
                 format!("{} ({}) was deleted or renumbered since {base_name}; priors are append-only: restore it", p.id, p.title),
             )),
+        }
+    }
+    out
+}
+
+/// Structure of FACTS.md: IDs unique, keys well formed, a value and a time on each version.
+pub fn facts(file: &str, f: &FactsFile) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for e in &f.entries {
+        let line = e.span.line;
+        if e.id.is_empty() {
+            out.push(problem(file, line, "fact has no **ID:**".into()));
+        } else if let Some(first) = seen.insert(e.id.as_str(), line) {
+            out.push(problem(file, line, format!("ID {} is also used by the fact at line {first}", e.id)));
+        }
+        if e.is_forgotten() {
+            continue;
+        }
+        if let Err(m) = crate::format::fact::check_key(&e.key) {
+            out.push(problem(file, line, m));
+        }
+        if e.value().trim().is_empty() {
+            out.push(problem(file, line, format!("fact {} has no **Value:**", e.id)));
+        }
+        if !crate::time::starts_with_date(e.set()) {
+            out.push(problem(file, line, format!("fact {} has no readable **Set:** time", e.id)));
+        }
+    }
+    out
+}
+
+/// Every fact version of `base` must still be in `current`, unchanged or replaced by exactly
+/// its tombstone.
+pub fn facts_append_only(file: &str, base_name: &str, base: &FactsFile, current: &FactsFile) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for e in &base.entries {
+        let before = e.content(base);
+        match current.find(&e.id).map(|i| &current.entries[i]) {
+            Some(c) if c.content(current) == before => {}
+            Some(c) if c.is_forgotten() && !e.is_forgotten() && {
+                let (when, why) = (c.field("Forgotten").unwrap_or(""), c.field("Reason").unwrap_or(""));
+                content_of(&crate::format::fact::tombstone(e, when, why)) == c.content(current)
+            } => {}
+            Some(c) => out.push(problem(
+                file,
+                c.span.line,
+                format!("fact {} ({}) was edited since {base_name}; facts are append-only: restore it and set the key again (`zo fact set`)", e.id, e.key),
+            )),
+            None => out.push(problem(file, e.span.line, format!("fact {} ({}) was deleted since {base_name}; facts are append-only: restore it", e.id, e.key))),
         }
     }
     out

@@ -11,7 +11,7 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
         Some(path) => {
             let text = read_input(path)?;
             let name = if path.as_os_str() == "-" { "<stdin>".to_string() } else { path.display().to_string() };
-            super::parse_json_object::<DecisionInput>(&name, &text, "a decision", "title, decision, type, rationale, alternatives, outcome, supersedes, tags, session")?
+            super::parse_json_object::<DecisionInput>(&name, &text, "a decision", "title, decision, type, rationale, alternatives, outcome, supersedes, tags, session, confidence, paths")?
         }
         None => DecisionInput::default(),
     };
@@ -37,6 +37,12 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
             *slot = v;
         }
     }
+    if a.confidence.is_some() {
+        input.confidence = a.confidence;
+    }
+    if let Some(p) = a.paths {
+        input.paths = Some(StringOrList::One(p));
+    }
     if let Some(t) = a.tags {
         input.tags = Some(StringOrList::One(t));
     }
@@ -56,6 +62,9 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
         .decide(&input, a.allow_secret)
         .with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
     let r = crate::ops::Decided::from(new);
+    for n in r.notes() {
+        ctx.note(n);
+    }
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }

@@ -12,8 +12,11 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
     if let Some(by) = log.superseded_by(i) {
         s.push_str(&format!("  [superseded by {}]", by.id));
     }
-    if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome()) {
+    if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome() || e.is_confirmation()) {
         s.push_str(&format!("  [for {r}]"));
+    }
+    if matches!(log.status(i), "provisional" | "forgotten") {
+        s.push_str(&format!("  [{}]", log.status(i)));
     }
     s.push('\n');
     s

@@ -24,6 +24,7 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
             Some(FileKind::Priors) => Some(merge::priors(&b, &o, &t)),
             Some(FileKind::State) => Some((merge::state(&o, &t), vec![])),
             Some(FileKind::Session) => Some((merge::session(&b, &o, &t), vec![])),
+            Some(FileKind::Facts) => Some(merge::facts(&b, &o, &t)),
             None => None,
         },
         ((b, o, t), _) => {

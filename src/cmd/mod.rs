@@ -2,10 +2,13 @@
 
 mod checkpoint;
 mod completions;
+mod confirm;
 mod context;
 mod decide;
 mod doctor;
 mod eval;
+mod fact;
+mod forget;
 mod hook;
 mod hooks;
 mod index;
@@ -21,6 +24,7 @@ mod resume;
 mod session;
 mod setup;
 mod snapshot;
+mod stale;
 mod show;
 mod state;
 mod status;
@@ -89,6 +93,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Log(a) => log::run(&ctx, a),
         Command::Show(a) => show::run(&ctx, a),
         Command::Prior(c) => prior::run(&ctx, c),
+        Command::Fact(c) => fact::run(&ctx, c),
+        Command::Confirm(a) => confirm::run(&ctx, a),
+        Command::Forget(a) => forget::run(&ctx, a),
+        Command::Stale(a) => stale::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Recall(a) => recall::run(&ctx, a),
         Command::Eval(a) => eval::run(&ctx, a),

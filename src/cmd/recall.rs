@@ -16,10 +16,10 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
     let kind = match a.kind.as_str() {
         "all" => None,
-        k @ ("decision" | "prior" | "session") => Some(k.to_string()),
-        other => return Err(Error::usage(format!("--kind takes decision, prior, session or all, not {other:?}")).into()),
+        k @ ("decision" | "prior" | "session" | "fact") => Some(k.to_string()),
+        other => return Err(Error::usage(format!("--kind takes decision, prior, session, fact or all, not {other:?}")).into()),
     };
-    let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all };
+    let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all, provisional: a.provisional, scope: a.scope };
     let mode = a.mode.unwrap_or(Mode::Hybrid);
     let note = |m: &str| ctx.note(m);
     let found = recall::recall(&memory, &query, k, &filter, mode, &note)?.at_least(a.min_tier);
@@ -47,7 +47,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
             h.row.kind,
             h.tier.name(),
             h.score,
-            if h.row.status == "superseded" { " · superseded" } else { "" },
+            if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() },
         ));
         if let Some(x) = &h.explain {
             let rank = |r: Option<usize>, what: &str, v: Option<f64>| match (r, v) {

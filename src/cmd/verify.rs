@@ -8,6 +8,24 @@ use anyhow::Result;
 pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let r = crate::ops::verify(&memory, a.staged, a.history)?;
+    if !ctx.json {
+        for f in &r.forks {
+            ctx.note(format!(
+                "{}: {} was set on two clones ({} and {}); {} holds (the later). To settle it: zo fact set {} VALUE",
+                memory.layout.show(&memory.layout.facts()),
+                f.key,
+                f.other,
+                f.holds,
+                f.holds,
+                f.key
+            ));
+        }
+        if a.history {
+            for e in &r.erasures {
+                ctx.note(format!("{}:{}: {} ({}) forgotten {}: {}", e.file, e.line, e.id, e.kind, e.forgotten, e.reason));
+            }
+        }
+    }
     if ctx.json {
         ctx.print_json(&serde_json::to_value(&r)?)?;
     } else if r.ok {
@@ -21,7 +39,9 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
                 Some(b) => format!(", append-only against {b}"),
                 None => String::new(),
             };
-            ctx.print(&format!("ok: {what}{} decisions, {} priors{base}\n", r.decisions, r.priors))?;
+            let facts = if r.facts > 0 { format!(", {} fact versions", r.facts) } else { String::new() };
+            let erased = if r.erasures.is_empty() { String::new() } else { format!(", {} erased", r.erasures.len()) };
+            ctx.print(&format!("ok: {what}{} decisions, {} priors{facts}{erased}{base}\n", r.decisions, r.priors))?;
         }
     } else {
         let text: String = r.problems.iter().map(|p| format!("{p}\n")).collect();

@@ -19,6 +19,8 @@ pub struct Decision {
     pub kind: String,
     pub supersedes: Option<String>,
     pub refs: Option<String>,
+    /// The writer's confidence (`**Confidence:**`), when given.
+    pub confidence: Option<f64>,
     /// Whether a `---` separator closed the entry.
     pub separated: bool,
     body: OnceCell<Body>,
@@ -33,6 +35,10 @@ pub struct DecisionLog {
     superseded_by: HashMap<usize, usize>,
     /// Outcome entries for a decision, in file order.
     outcomes: HashMap<usize, Vec<usize>>,
+    /// Decisions a CONFIRM entry refers to.
+    confirmed: std::collections::HashSet<usize>,
+    /// The promotion threshold (None: `DEFAULT_THRESHOLD`).
+    threshold: Option<f64>,
 }
 
 /// `## Decision: …` (any case) at column 0.
@@ -60,11 +66,17 @@ pub fn referenced_ids(value: &str) -> Vec<String> {
         .collect()
 }
 
+/// Decision types that propose rather than decide: provisional until confirmed.
+pub const PROPOSING_KINDS: [&str; 2] = ["PROPOSAL", "IDEA"];
+
+/// The promotion threshold when config does not set one.
+pub const DEFAULT_THRESHOLD: f64 = 0.7;
+
 /// The fields the cheap scan reads.
-const KEY_FIELDS: [&str; 7] = ["ID", "Type", "Title", "Timestamp", "Date", "Supersedes", "Refs"];
+const KEY_FIELDS: [&str; 8] = ["ID", "Type", "Title", "Timestamp", "Date", "Supersedes", "Refs", "Confidence"];
 
 /// The key fields of one entry as the quick walk read them, and whether a `---` closed it.
-type Keys<'a> = ([Option<&'a str>; 7], bool);
+type Keys<'a> = ([Option<&'a str>; 8], bool);
 
 /// An entry while the walk is inside it.
 struct Open<'a> {
@@ -107,7 +119,7 @@ fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
             if is_heading(line) && !cur.as_ref().is_some_and(|o| super::fenced_heading(text, o.span.start, start, &is_heading)) {
                 close(cur.take(), start, &mut out);
                 let span = Span { start, end: text.len(), line: n };
-                cur = Some(Open { span, keys: ([None; 7], false), exact: true, open_key: false, fence: Default::default() });
+                cur = Some(Open { span, keys: ([None; 8], false), exact: true, open_key: false, fence: Default::default() });
                 continue;
             }
         }
@@ -225,8 +237,8 @@ impl Decision {
         }
     }
 
-    fn build(raw: &str, span: Span, after: &str, keys: [Option<&str>; 7], separated: bool) -> Decision {
-        let [id, kind, title, ts, date, supersedes, refs] = keys;
+    fn build(raw: &str, span: Span, after: &str, keys: [Option<&str>; 8], separated: bool) -> Decision {
+        let [id, kind, title, ts, date, supersedes, refs, confidence] = keys;
         // `## Decision: <timestamp>` is canonical; `## Decision: <title>` with a Timestamp
         // field is the older form.
         let (timestamp, heading_title) =
@@ -245,6 +257,7 @@ impl Decision {
             kind: kind.map(str::trim).unwrap_or_default().to_string(),
             supersedes: supersedes.map(str::to_string),
             refs: refs.map(str::to_string),
+            confidence: confidence.and_then(|c| c.trim().parse::<f64>().ok()).filter(|c| c.is_finite()),
             separated,
             body: OnceCell::new(),
         }
@@ -264,6 +277,32 @@ impl Decision {
         self.kind.eq_ignore_ascii_case("OUTCOME")
     }
 
+    /// A `zo confirm` entry: it promotes the provisional decision it refers to.
+    pub fn is_confirmation(&self) -> bool {
+        self.kind.eq_ignore_ascii_case("CONFIRM")
+    }
+
+    /// A tombstone left by `zo forget`.
+    pub fn is_forgotten(&self) -> bool {
+        self.kind.eq_ignore_ascii_case("FORGOTTEN")
+    }
+
+    /// Entries that refer to another one rather than stand as a decision of their own.
+    pub fn is_annotation(&self) -> bool {
+        self.is_outcome() || self.is_confirmation() || self.is_forgotten()
+    }
+
+    /// Whether a decision of this kind and confidence would be written provisional.
+    pub fn would_be_tentative(kind: &str, confidence: Option<f64>, threshold: f64) -> bool {
+        confidence.is_some_and(|c| c < threshold) || PROPOSING_KINDS.iter().any(|k| kind.eq_ignore_ascii_case(k))
+    }
+
+    /// Provisional by itself: written below the promotion threshold, or of a kind that only
+    /// proposes (PROPOSAL, IDEA). `zo confirm` lifts it.
+    pub fn tentative(&self, threshold: f64) -> bool {
+        !self.is_annotation() && Decision::would_be_tentative(&self.kind, self.confidence, threshold)
+    }
+
     /// The date part of the timestamp (may be empty).
     pub fn date(&self) -> &str {
         if crate::time::starts_with_date(&self.timestamp) { &self.timestamp[..10] } else { "" }
@@ -279,6 +318,26 @@ fn parse_full(raw: &str, line: usize) -> Body {
 /// Stable ID for an entry written without one: a hash of its own content.
 pub fn derived_id(raw: &str) -> String {
     format!("D-{}", &sha256_hex(&content_of(raw))[..8])
+}
+
+/// Decision `i`'s tombstone: its heading time, ID and links kept, its text gone.
+pub fn tombstone(log: &DecisionLog, i: usize, when: &str, reason: &str) -> String {
+    let e = &log.entries[i];
+    let heading = if e.timestamp.is_empty() { format!("## Decision: {}", super::fact::FORGOTTEN) } else { format!("## Decision: {}", e.timestamp) };
+    let links = |name: &str| log.field(i, name).unwrap_or("").to_string();
+    let (supersedes, refs) = (links("Supersedes"), links("Refs"));
+    super::tombstone(
+        &heading,
+        &[
+            ("ID", &e.id),
+            ("Type", "FORGOTTEN"),
+            ("Title", super::fact::FORGOTTEN),
+            ("Supersedes", &supersedes),
+            ("Refs", &refs),
+            ("Forgotten", when),
+            ("Reason", reason),
+        ],
+    )
 }
 
 impl DecisionLog {
@@ -314,6 +373,7 @@ impl DecisionLog {
         };
         let mut superseded_by = HashMap::new();
         let mut outcomes: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut confirmed = std::collections::HashSet::new();
         for (i, e) in self.entries.iter().enumerate() {
             if let Some(v) = &e.supersedes {
                 for r in referenced_ids(v) {
@@ -324,11 +384,15 @@ impl DecisionLog {
                     }
                 }
             }
-            if e.is_outcome() {
+            if e.is_outcome() || e.is_confirmation() {
                 if let Some(v) = &e.refs {
                     for r in referenced_ids(v) {
                         if let Some(t) = resolve(&r) {
-                            outcomes.entry(t).or_default().push(i);
+                            if e.is_outcome() {
+                                outcomes.entry(t).or_default().push(i);
+                            } else {
+                                confirmed.insert(t);
+                            }
                         }
                     }
                 }
@@ -336,6 +400,7 @@ impl DecisionLog {
         }
         self.superseded_by = superseded_by;
         self.outcomes = outcomes;
+        self.confirmed = confirmed;
     }
 
     /// Index of an entry by exact ID, by heading timestamp, or by a unique ID prefix (any case).
@@ -390,8 +455,29 @@ impl DecisionLog {
             .or_else(|| self.field(i, "Outcome"))
     }
 
+    /// `forgotten` (a tombstone), `superseded`, `provisional` (tentative and not confirmed) or
+    /// `active`.
     pub fn status(&self, i: usize) -> &'static str {
-        if self.superseded_by.contains_key(&i) { "superseded" } else { "active" }
+        let e = &self.entries[i];
+        if e.is_forgotten() {
+            "forgotten"
+        } else if self.superseded_by.contains_key(&i) {
+            "superseded"
+        } else if e.tentative(self.threshold()) && !self.confirmed.contains(&i) {
+            "provisional"
+        } else {
+            "active"
+        }
+    }
+
+    pub fn threshold(&self) -> f64 {
+        self.threshold.unwrap_or(DEFAULT_THRESHOLD)
+    }
+
+    /// Read statuses against this promotion threshold (config's `promotion.threshold`).
+    pub fn with_threshold(mut self, t: f64) -> DecisionLog {
+        self.threshold = Some(t);
+        self
     }
 
     /// Whether the last entry ended with a `---` (None when the log has no entries).
@@ -421,6 +507,13 @@ pub struct NewDecision {
     pub refs: String,
     pub tags: String,
     pub session: String,
+    pub confidence: String,
+    pub paths: String,
+    pub commit: String,
+    /// The decision's status as written (provisional or active), for the report.
+    pub status: &'static str,
+    /// Active decisions whose titles are nearly this one's (the write went ahead).
+    pub similar: Vec<crate::gate::Similar>,
 }
 
 impl NewDecision {
@@ -436,6 +529,9 @@ impl NewDecision {
             ("Supersedes", &self.supersedes),
             ("Tags", &self.tags),
             ("Session", &self.session),
+            ("Confidence", &self.confidence),
+            ("Paths", &self.paths),
+            ("Commit", &self.commit),
         ];
         v.extend(optional.into_iter().filter(|(_, s)| !s.is_empty()).map(|(k, s)| (k, s.as_str())));
         v

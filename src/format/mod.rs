@@ -2,6 +2,7 @@
 //! (`raw`), so whatever zo does not understand survives untouched; only new entries are rendered.
 
 pub mod decision;
+pub mod fact;
 pub mod fields;
 pub mod prior;
 pub mod session;
@@ -283,4 +284,18 @@ mod tests {
         assert!(!same_folded("a b", "ab"));
         assert!(same_folded("ÉTÉ Straße", "été straße"));
     }
+}
+
+/// The tombstone that replaces a forgotten entry of any kind: a heading and the fields that
+/// are kept (ID, the links that hold other entries' status, when and why it was forgotten).
+/// `zo verify` accepts a change from an entry to exactly its tombstone and nothing else.
+pub fn tombstone(heading: &str, kept: &[(&str, &str)]) -> String {
+    let mut out = format!("{heading}\n");
+    for (name, value) in kept {
+        if !value.trim().is_empty() {
+            fields::render_field(&mut out, name, value.trim());
+        }
+    }
+    out.push_str("\n---\n\n");
+    out
 }

@@ -58,10 +58,35 @@ impl Prior {
                 let statement = body.get("Statement").unwrap_or("");
                 let title = statement.lines().next().unwrap_or(&category).chars().take(120).collect();
                 let mut p = Prior { span, id: String::new(), number: None, title, body, category: Some(category) };
-                // Hash without the supersession line so `prior supersede` keeps the ID.
-                p.id = format!("PR-h{}", &sha256_hex(&without_supersession(&content_of(raw)))[..8]);
+                // Hash without the supersession line so `prior supersede` keeps the ID; a
+                // tombstone carries the ID of the prior it replaced.
+                p.id = match p.body.get("ID").map(str::trim).filter(|v| !v.is_empty()) {
+                    Some(id) => id.to_string(),
+                    None => format!("PR-h{}", &sha256_hex(&without_supersession(&content_of(raw)))[..8]),
+                };
+                if p.is_forgotten() {
+                    p.title = super::fact::FORGOTTEN.to_string();
+                }
                 p
             }
+        }
+    }
+
+    /// A tombstone left by `zo forget`.
+    pub fn is_forgotten(&self) -> bool {
+        self.body.get("Forgotten").is_some() && self.body.get("Reason").is_some() && self.rules_section().is_none()
+    }
+
+    fn rules_section(&self) -> Option<&fields::Section> {
+        self.body.sections.iter().find(|s| s.heading.eq_ignore_ascii_case("rules"))
+    }
+
+    /// This prior's tombstone: its number (or ID) and supersession kept, its text gone.
+    pub fn tombstone(&self, when: &str, reason: &str) -> String {
+        let by = self.field("Superseded by").unwrap_or("").trim().to_string();
+        match self.number {
+            Some(n) => super::tombstone(&format!("## {}: {}", format_id(n), super::fact::FORGOTTEN), &[("Superseded by", &by), ("Forgotten", when), ("Reason", reason)]),
+            None => super::tombstone(&format!("## Prior: {}", super::fact::FORGOTTEN), &[("ID", &self.id), ("Superseded by", &by), ("Forgotten", when), ("Reason", reason)]),
         }
     }
 
@@ -90,7 +115,7 @@ impl Prior {
 
     /// The rules, one string each, from the `### Rules` section's numbered list.
     pub fn rules(&self) -> Vec<String> {
-        let Some(sec) = self.body.sections.iter().find(|s| s.heading.eq_ignore_ascii_case("rules")) else {
+        let Some(sec) = self.rules_section() else {
             return self.field("Statement").map(|s| vec![s.to_string()]).unwrap_or_default();
         };
         // Rules are list items: the first line after `N. `, the rest indented three spaces.

@@ -18,7 +18,10 @@ use std::path::{Path, PathBuf};
 mod query;
 mod rows;
 pub use query::{Filter, Vectors};
-use rows::{apply, decision_rows, prior_rows, session_rows};
+use rows::{apply, decision_rows, fact_rows, prior_rows, session_rows};
+
+/// The source name of the user's facts (outside the repository).
+const USER_FACTS: &str = "user:FACTS.md";
 
 /// Bump when the schema or what goes into a row changes: the index is then rebuilt.
 const SCHEMA_VERSION: &str = "3";
@@ -265,7 +268,12 @@ impl Index {
         let mut v = vec![
             (layout.rel(&layout.decision_log()), stamp(&layout.decision_log())),
             (layout.rel(&layout.priors()), stamp(&layout.priors())),
+            (layout.rel(&layout.facts()), stamp(&layout.facts())),
         ];
+        // The user's facts apply in every repository, so every index holds them.
+        if let Some(dir) = crate::facts::user_dir() {
+            v.push((USER_FACTS.to_string(), stamp(&dir.join("FACTS.md"))));
+        }
         for s in sessions {
             let p = layout.sessions().join(s);
             v.push((layout.rel(&p), stamp(&p)));
@@ -292,7 +300,8 @@ impl Index {
         // Another process may have refreshed while we waited for the write lock.
         let indexed = indexed_stamps(&tx)?;
         let layout = &memory.layout;
-        let (dsrc, psrc) = (layout.rel(&layout.decision_log()), layout.rel(&layout.priors()));
+        let (dsrc, psrc, fsrc) = (layout.rel(&layout.decision_log()), layout.rel(&layout.priors()), layout.rel(&layout.facts()));
+        let threshold = memory.threshold()?;
         for (source, st) in &now {
             if indexed.get(source) == Some(st) {
                 continue;
@@ -302,6 +311,10 @@ impl Index {
                 decision_rows(&memory.decisions()?)
             } else if *source == psrc {
                 prior_rows(&memory.priors()?)
+            } else if *source == fsrc {
+                fact_rows(&memory.facts(crate::facts::Scope::Project)?, crate::facts::Scope::Project, threshold)
+            } else if source == USER_FACTS {
+                fact_rows(&memory.facts(crate::facts::Scope::User).unwrap_or_default(), crate::facts::Scope::User, threshold)
             } else {
                 let name = source.rsplit('/').next().unwrap_or(source);
                 session_rows(memory, name)?
@@ -317,6 +330,20 @@ impl Index {
         }
         tx.commit()?;
         Ok(out)
+    }
+
+    /// After `zo forget`: bring the rows to the files with SQLite's secure delete on (freed
+    /// pages are zeroed), drop vectors no row uses, merge the full-text index's segments (a
+    /// deleted row's terms live on in old segments until then), and rewrite the database and
+    /// its write-ahead log so no free page or log frame keeps the erased text.
+    pub fn purge(&mut self, memory: &Memory) -> Result<()> {
+        self.conn.pragma_update(None, "secure_delete", "ON")?;
+        self.refresh(memory)?;
+        self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
+        self.conn.execute("INSERT INTO fts (fts) VALUES ('optimize')", [])?;
+        self.conn.execute_batch("VACUUM")?;
+        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
     }
 
     /// How many distinct texts still need an embedding.

@@ -99,8 +99,12 @@ pub struct Filter {
     pub kind: Option<String>,
     /// A decision type (any case).
     pub kind_type: Option<String>,
-    /// Include superseded entries.
+    /// Include superseded entries (and provisional ones).
     pub all: bool,
+    /// Include provisional entries (below the promotion threshold, not yet confirmed).
+    pub provisional: bool,
+    /// Only this scope: `user` is the user's facts, `project` everything else.
+    pub scope: Option<crate::facts::Scope>,
 }
 
 impl Filter {
@@ -114,6 +118,14 @@ impl Filter {
         }
         if !self.all {
             c.push("e.status <> 'superseded'".into());
+        }
+        if !self.all && !self.provisional {
+            c.push("e.status <> 'provisional'".into());
+        }
+        match self.scope {
+            Some(crate::facts::Scope::User) => c.push("(e.kind = 'fact' AND e.type = 'user')".into()),
+            Some(crate::facts::Scope::Project) => c.push("NOT (e.kind = 'fact' AND e.type = 'user')".into()),
+            None => {}
         }
         c.join(" AND ")
     }

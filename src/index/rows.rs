@@ -75,7 +75,7 @@ pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, 
 pub(super) fn decision_rows(log: &DecisionLog) -> Vec<Want> {
     let mut v = Vec::new();
     for (i, e) in log.entries.iter().enumerate() {
-        if e.is_outcome() {
+        if e.is_annotation() {
             continue;
         }
         let mut text = e.content(log);
@@ -145,4 +145,33 @@ pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
         embed_text: format!("{}\n{}", s.title, body).chars().take(4000).collect(),
         text: text.as_str().trim_end().to_string(),
     }])
+}
+
+/// Facts: the version of each key that holds, and provisional ones (status says which). The
+/// key is the title (so a key lookup is a title match) and `type` carries the scope.
+pub(super) fn fact_rows(file: &crate::format::fact::FactsFile, scope: crate::facts::Scope, threshold: f64) -> Vec<Want> {
+    let mut v = Vec::new();
+    for (i, f) in file.entries.iter().enumerate() {
+        let status = crate::facts::status(file, i, threshold);
+        if !matches!(status, "active" | "provisional") {
+            continue;
+        }
+        let mut text = format!("{}: {}", f.key, f.value());
+        if let Some(src) = f.field("Source") {
+            text.push_str(&format!("\n(source: {src})"));
+        }
+        v.push(Want {
+            kind: "fact",
+            id: f.id.clone(),
+            line: f.span.line,
+            title: f.key.clone(),
+            kind_type: scope.name().to_string(),
+            timestamp: f.set().to_string(),
+            status: status.to_string(),
+            superseded_by: None,
+            embed_text: format!("{}\n{}", f.key.replace([':', '-', '_'], " "), f.value()),
+            text,
+        });
+    }
+    v
 }

@@ -226,8 +226,8 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let a: RecallArgs = args(name, a)?;
             let kind = match a.kind.as_deref() {
                 None | Some("all") => None,
-                Some(k @ ("decision" | "prior" | "session")) => Some(k.to_string()),
-                Some(other) => bail!("kind takes decision, prior, session or all, not {other:?}"),
+                Some(k @ ("decision" | "prior" | "session" | "fact")) => Some(k.to_string()),
+                Some(other) => bail!("kind takes decision, prior, session, fact or all, not {other:?}"),
             };
             let mode = match a.mode.as_deref() {
                 None | Some("hybrid") => Mode::Hybrid,
@@ -236,7 +236,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
                 Some(other) => bail!("mode takes hybrid, semantic or lexical, not {other:?}"),
             };
             let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
-            let filter = Filter { kind, kind_type: a.kind_type, all: false };
+            let filter = Filter { kind, kind_type: a.kind_type, ..Default::default() };
             let found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall(&memory, &a.query, k, &filter, mode, &note)?;
             if a.mode.is_some() && found.mode != mode {
                 bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());

@@ -17,11 +17,33 @@ pub struct Decided {
     pub title: String,
     #[serde(rename = "type")]
     pub kind: String,
+    /// `active`, or `provisional` (below the promotion threshold, or a PROPOSAL / IDEA):
+    /// out of the bundle and default recall until `zo confirm`.
+    pub status: &'static str,
+    /// Active decisions with nearly the same title.
+    pub similar: Vec<crate::gate::Similar>,
 }
 
 impl From<NewDecision> for Decided {
     fn from(d: NewDecision) -> Self {
-        Decided { id: d.id, timestamp: d.timestamp, title: d.title, kind: d.kind }
+        Decided { id: d.id, timestamp: d.timestamp, title: d.title, kind: d.kind, status: d.status, similar: d.similar }
+    }
+}
+
+impl Decided {
+    /// What a person should hear besides the ID: provisional, or near another decision.
+    pub fn notes(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if self.status == "provisional" {
+            v.push(format!("{} is provisional: out of the bundle and default recall until `zo confirm {}`", self.id, self.id));
+        }
+        for s in &self.similar {
+            v.push(format!(
+                "{} looks like {} ({}); if it replaces that one, record the change with --supersedes {}",
+                self.id, s.id, s.title, s.id
+            ));
+        }
+        v
     }
 }
 
@@ -105,12 +127,12 @@ impl LogQuery {
 /// Decisions matching `q`, newest first.
 pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
     q.check()?;
-    let want_outcomes = q.all || q.kind.as_deref().is_some_and(|k| k.eq_ignore_ascii_case("OUTCOME"));
+    let want_outcomes = q.all || q.kind.is_some();
     let mut picked: Vec<usize> = (0..log.entries.len())
         .rev()
         .filter(|&i| {
             let e = &log.entries[i];
-            (want_outcomes || !e.is_outcome())
+            (want_outcomes || !e.is_annotation())
                 && q.kind.as_deref().is_none_or(|k| e.kind.eq_ignore_ascii_case(k))
                 && q.since.as_deref().is_none_or(|d| e.timestamp.as_str() >= d)
         })

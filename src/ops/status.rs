@@ -116,8 +116,8 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
     let priors = memory.priors()?;
     let sessions = memory.session_names()?;
     let snapshots = memory.snapshot_names()?;
-    let decisions = log.entries.iter().filter(|e| !e.is_outcome()).count();
-    let last = log.entries.iter().rev().find(|e| !e.is_outcome());
+    let decisions = log.entries.iter().filter(|e| !e.is_annotation()).count();
+    let last = log.entries.iter().rev().find(|e| !e.is_annotation());
     let repo = crate::git::Repo::discover(&layout.root);
     let head = repo.as_ref().map(|r| r.head());
     let zo_rel = zo_dir_rel(memory);

@@ -5,6 +5,7 @@
 use crate::format::Text;
 use crate::memory::Memory;
 use crate::format::decision::DecisionLog;
+use crate::format::fact::FactsFile;
 use crate::format::prior::PriorsFile;
 use crate::fsio;
 use crate::verify::{self, Problem};
@@ -68,6 +69,14 @@ fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, b
         problems.extend(markers);
         return 0;
     }
+    if kind == "facts" {
+        let f = FactsFile::parse(cur.clone());
+        problems.extend(verify::facts(label, &f));
+        if let Some(b) = base {
+            problems.extend(verify::facts_append_only(label, base_name, &FactsFile::parse(b.clone()), &f));
+        }
+        return f.entries.len();
+    }
     if kind == "decisions" {
         let log = DecisionLog::parse(cur.clone());
         problems.extend(verify::decisions(label, &log));
@@ -97,15 +106,21 @@ pub struct VerifyReport {
     /// `HEAD`, `HEAD and MERGE_HEAD`, `parents` (history) or null (no git).
     pub against: Option<&'static str>,
     pub commits_checked: usize,
+    pub facts: usize,
     pub problems: Vec<Problem>,
+    /// The same fact key set on two clones, merged: the later version holds. Not a problem;
+    /// named so someone can decide (setting the key again settles it).
+    pub forks: Vec<crate::facts::Fork>,
+    /// Entries `zo forget` replaced by tombstones (listed by `--history`).
+    pub erasures: Vec<crate::forget::Erasure>,
 }
 
 pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyReport> {
     let layout = &memory.layout;
-    let files = [("decisions", layout.decision_log()), ("priors", layout.priors())];
+    let files = [("decisions", layout.decision_log()), ("priors", layout.priors()), ("facts", layout.facts())];
     let repo = crate::git::Repo::discover(&layout.root);
     let mut problems = Vec::new();
-    let mut counts = [0usize; 2];
+    let mut counts = [0usize; 3];
     let mut against = None;
     let mut commits = 0;
     for (n, (kind, path)) in files.iter().enumerate() {
@@ -129,6 +144,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             }
             counts[n] = fsio::read_text(path).ok().flatten().map_or(0, |t| match *kind {
                 "decisions" => DecisionLog::parse(t).entries.len(),
+                "facts" => FactsFile::parse(t).entries.len(),
                 _ => PriorsFile::parse(t).entries.len(),
             });
             continue;
@@ -196,5 +212,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             }
         }
     }
-    Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], against, commits_checked: commits, problems })
+    let forks = crate::facts::forks(&memory.facts(crate::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
+    let erasures = memory.erasures().unwrap_or_default();
+    Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], facts: counts[2], against, commits_checked: commits, problems, forks, erasures })
 }

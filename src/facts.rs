@@ -1,0 +1,352 @@
+//! Facts and preferences: exact values by key (`category:entity`), looked up before anything
+//! fuzzy and loaded whole at session start. Project facts live in `.zo/memory/FACTS.md`
+//! (committed); user facts in the same format in the user's zo directory (never committed,
+//! applied in every repository). A project fact wins over a user fact with the same key: it is
+//! the more specific rule.
+
+use crate::format::fact::{self, Fact, FactsFile, NewFact};
+use crate::format::fields::normalize_value;
+use crate::format::Text;
+use crate::fsio::{self, Lock};
+use crate::gate;
+use crate::memory::Memory;
+use anyhow::{Result, anyhow, bail};
+use std::path::PathBuf;
+
+/// Where a fact applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Committed with the project, shared with the team.
+    Project,
+    /// This user's, in every repository; never committed.
+    User,
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::User => "user",
+        }
+    }
+}
+
+/// The user's zo directory: `$ZO_USER_DIR`, else `$XDG_CONFIG_HOME/zo`, else `~/.config/zo`.
+pub fn user_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("ZO_USER_DIR")
+        .or_else(|| var("XDG_CONFIG_HOME").map(|p| p.join("zo")))
+        .or_else(|| var("HOME").map(|p| p.join(".config").join("zo")))
+}
+
+/// One version of a fact as reported.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FactView {
+    pub id: String,
+    pub key: String,
+    pub value: String,
+    pub set: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub confidence: f64,
+    /// `active` (the value that holds), `provisional` (below the promotion threshold, not yet
+    /// confirmed), `superseded` (an older version).
+    pub status: &'static str,
+    pub scope: Scope,
+    pub file: String,
+    pub line: usize,
+}
+
+/// A key's versions, computed once: which holds, which wait for confirmation.
+pub struct KeyState {
+    /// Oldest first.
+    pub versions: Vec<usize>,
+    /// The version that holds: the latest one at or above the threshold (or confirmed).
+    pub active: Option<usize>,
+}
+
+/// Whether a version is provisional by itself: its confidence is under the threshold.
+pub fn below(f: &Fact, threshold: f64) -> bool {
+    f.confidence() < threshold
+}
+
+pub fn key_state(file: &FactsFile, key: &str, threshold: f64) -> KeyState {
+    let versions = file.versions(key);
+    let active = versions.iter().rev().copied().find(|&i| !below(&file.entries[i], threshold));
+    KeyState { versions, active }
+}
+
+/// The status of version `i` of its key.
+pub fn status(file: &FactsFile, i: usize, threshold: f64) -> &'static str {
+    let f = &file.entries[i];
+    if f.is_forgotten() {
+        return "forgotten";
+    }
+    let ks = key_state(file, &f.key, threshold);
+    if ks.active == Some(i) {
+        return "active";
+    }
+    let after_active = ks.active.is_none_or(|a| ks.versions.iter().position(|&v| v == i) > ks.versions.iter().position(|&v| v == a));
+    // A provisional version that a later one confirmed is done with.
+    let confirmed = file.entries.iter().any(|e| e.field("Confirms").is_some_and(|c| c.eq_ignore_ascii_case(&f.id)));
+    if below(f, threshold) && after_active && !confirmed { "provisional" } else { "superseded" }
+}
+
+/// What `zo fact set` asks for.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactInput {
+    pub key: String,
+    pub value: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub confidence: Option<f64>,
+    #[serde(default)]
+    pub scope: Option<Scope>,
+}
+
+/// What `zo fact set` did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FactSet {
+    #[serde(flatten)]
+    pub fact: NewFact,
+    pub status: &'static str,
+    pub scope: Scope,
+    /// True when the key already held this value: nothing was written.
+    pub unchanged: bool,
+}
+
+impl Memory {
+    /// Where facts of a scope live.
+    pub fn facts_path(&self, scope: Scope) -> Result<PathBuf> {
+        match scope {
+            Scope::Project => Ok(self.layout.facts()),
+            Scope::User => user_dir()
+                .map(|d| d.join("FACTS.md"))
+                .ok_or_else(|| anyhow!("no user directory for user-scope facts: set ZO_USER_DIR or HOME")),
+        }
+    }
+
+    pub fn facts(&self, scope: Scope) -> Result<FactsFile> {
+        let path = self.facts_path(scope)?;
+        Ok(FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default()))
+    }
+
+    /// The user's facts, or an empty file when there is no user directory.
+    fn user_facts(&self) -> FactsFile {
+        self.facts(Scope::User).unwrap_or_default()
+    }
+
+    /// The promotion threshold (`promotion.threshold` in config.yaml, default 0.7): entries
+    /// written with a lower confidence are provisional until confirmed.
+    pub fn threshold(&self) -> Result<f64> {
+        let Some(v) = self.layout.config.get(&["promotion", "threshold"]) else { return Ok(0.7) };
+        match v.as_f64() {
+            Some(t) if (0.0..=1.0).contains(&t) => Ok(t),
+            _ => Err(crate::error::Error::Usage(format!(
+                "{}: promotion.threshold must be a number from 0 to 1 (got {})",
+                self.layout.show(&self.layout.config_file()),
+                crate::config::show(v)
+            ))
+            .into()),
+        }
+    }
+
+    pub fn fact_view(&self, file: &FactsFile, i: usize, scope: Scope, threshold: f64) -> Result<FactView> {
+        let f = &file.entries[i];
+        Ok(FactView {
+            id: f.id.clone(),
+            key: f.key.clone(),
+            value: f.value().to_string(),
+            set: f.set().to_string(),
+            source: f.field("Source").map(str::to_string),
+            confidence: f.confidence(),
+            status: status(file, i, threshold),
+            scope,
+            file: self.layout.show(&self.facts_path(scope)?),
+            line: f.span.line,
+        })
+    }
+
+    /// The value that holds for `key`: the project's, else the user's (`scope` narrows it).
+    /// With `provisional`, a newer provisional version is returned over the active one.
+    pub fn fact_get(&self, key: &str, scope: Option<Scope>, provisional: bool) -> Result<Option<FactView>> {
+        let threshold = self.threshold()?;
+        for s in [Scope::Project, Scope::User] {
+            if scope.is_some_and(|want| want != s) {
+                continue;
+            }
+            let file = if s == Scope::User { self.user_facts() } else { self.facts(s)? };
+            let ks = key_state(&file, key, threshold);
+            let pick = if provisional {
+                ks.versions.iter().rev().copied().find(|&i| matches!(status(&file, i, threshold), "active" | "provisional"))
+            } else {
+                ks.active
+            };
+            if let Some(i) = pick {
+                return Ok(Some(self.fact_view(&file, i, s, threshold)?));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Every key's current value (and, with `all`, provisional and older versions), project
+    /// first, keys starting with `prefix`. A user fact whose key the project also sets is left
+    /// out (the project's holds) unless `all`.
+    pub fn fact_list(&self, prefix: Option<&str>, scope: Option<Scope>, all: bool) -> Result<Vec<FactView>> {
+        let threshold = self.threshold()?;
+        let mut out: Vec<FactView> = Vec::new();
+        let prefix = prefix.unwrap_or("").to_ascii_lowercase();
+        for s in [Scope::Project, Scope::User] {
+            if scope.is_some_and(|want| want != s) {
+                continue;
+            }
+            let file = if s == Scope::User { self.user_facts() } else { self.facts(s)? };
+            for key in file.keys() {
+                if !key.to_ascii_lowercase().starts_with(&prefix) {
+                    continue;
+                }
+                let shadowed = s == Scope::User && out.iter().any(|v| v.scope == Scope::Project && v.key.eq_ignore_ascii_case(key));
+                let ks = key_state(&file, key, threshold);
+                for &i in &ks.versions {
+                    let st = status(&file, i, threshold);
+                    if all || (st == "active" && !shadowed) {
+                        out.push(self.fact_view(&file, i, s, threshold)?);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Set a fact: append a new version of its key (nothing is rewritten). Setting the value
+    /// the key already holds writes nothing.
+    pub fn fact_set(&self, input: &FactInput, allow_secret: bool) -> Result<FactSet> {
+        let limits = self.limits()?;
+        let threshold = self.threshold()?;
+        let scope = input.scope.unwrap_or(Scope::Project);
+        let key = input.key.trim().to_string();
+        fact::check_key(&key).map_err(|m| crate::error::Error::Usage(format!("refused: {m}")))?;
+        let value = normalize_value(&input.value);
+        gate::require("the value", &value)?;
+        if let Some(c) = input.confidence {
+            if !(0.0..=1.0).contains(&c) {
+                return Err(crate::error::Error::Usage(format!("refused: --confidence must be from 0 to 1 (got {c})")).into());
+            }
+        }
+        let source = input.source.as_deref().map(normalize_value).unwrap_or_default();
+        gate::secrets(&[("Key", &key), ("Value", &value), ("Source", &source)], allow_secret)?;
+        let path = self.facts_path(scope)?;
+        let _lock = self.fact_lock(scope)?;
+        let file = FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
+        let ks = key_state(&file, &key, threshold);
+        let provisional = input.confidence.is_some_and(|c| c < threshold);
+        if let Some(a) = ks.active {
+            if file.entries[a].value() == value && !provisional {
+                let f = &file.entries[a];
+                let fact = NewFact { id: f.id.clone(), key: f.key.clone(), value, set: f.set().to_string(), source: f.field("Source").unwrap_or("").into(), confidence: Some(f.confidence()), ..Default::default() };
+                return Ok(FactSet { fact, status: "active", scope, unchanged: true });
+            }
+        }
+        let new = NewFact {
+            id: gate::new_id("F", |id| file.find(id).is_some())?,
+            key,
+            value,
+            set: crate::time::now(),
+            source,
+            confidence: input.confidence,
+            supersedes: if provisional { String::new() } else { ks.active.map(|a| file.entries[a].id.clone()).unwrap_or_default() },
+            confirms: String::new(),
+        };
+        self.append_fact(&path, &file, &new, limits)?;
+        Ok(FactSet { fact: new, status: if provisional { "provisional" } else { "active" }, scope, unchanged: false })
+    }
+
+    /// Confirm a provisional fact version: append a version of its key with its value at full
+    /// confidence.
+    pub fn confirm_fact(&self, id: &str) -> Result<Option<FactSet>> {
+        let limits = self.limits()?;
+        let threshold = self.threshold()?;
+        for scope in [Scope::Project, Scope::User] {
+            let Ok(path) = self.facts_path(scope) else { continue };
+            if !path.is_file() {
+                continue;
+            }
+            let _lock = self.fact_lock(scope)?;
+            let file = FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
+            let Some(i) = file.find(id) else { continue };
+            let f = &file.entries[i];
+            match status(&file, i, threshold) {
+                "provisional" => {}
+                "forgotten" => bail!("{} was forgotten; there is nothing to confirm", f.id),
+                other => bail!("{} is not provisional (it is {other}); nothing to confirm", f.id),
+            }
+            let ks = key_state(&file, &f.key, threshold);
+            let new = NewFact {
+                id: gate::new_id("F", |id| file.find(id).is_some())?,
+                key: f.key.clone(),
+                value: f.value().to_string(),
+                set: crate::time::now(),
+                source: f.field("Source").unwrap_or("").to_string(),
+                confidence: None,
+                supersedes: ks.active.map(|a| file.entries[a].id.clone()).unwrap_or_default(),
+                confirms: f.id.clone(),
+            };
+            self.append_fact(&path, &file, &new, limits)?;
+            return Ok(Some(FactSet { fact: new, status: "active", scope, unchanged: false }));
+        }
+        Ok(None)
+    }
+
+    /// The lock for a scope's file: the memory lock, or the user directory's own.
+    pub(crate) fn fact_lock(&self, scope: Scope) -> Result<Lock> {
+        match scope {
+            Scope::Project => self.lock(),
+            Scope::User => {
+                let dir = user_dir().ok_or_else(|| anyhow!("no user directory: set ZO_USER_DIR or HOME"))?;
+                fsio::create_dir(&dir)?;
+                Lock::acquire(&dir)
+            }
+        }
+    }
+
+    fn append_fact(&self, path: &std::path::Path, file: &FactsFile, new: &NewFact, limits: gate::Limits) -> Result<()> {
+        let entry = new.render();
+        gate::entry_size(&entry, limits)?;
+        let text = if file.text.as_str().is_empty() { Text::new(crate::templates::FACTS.to_string()) } else { file.text.clone() };
+        let joint = text.joint(file.last_separated());
+        let parts = text.appended_parts(&format!("{joint}{entry}"));
+        fsio::write_atomic_parts(path, &[&parts[0], &parts[1], &parts[2]])
+    }
+}
+
+/// A fork: two versions of one key neither of which knew of the other (set on two clones and
+/// merged). The later one holds; `zo verify` names the pair so someone can decide.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Fork {
+    pub key: String,
+    pub holds: String,
+    pub other: String,
+    pub line: usize,
+}
+
+/// Forks whose outcome still stands: the key's active version is one of two versions that
+/// replaced the same predecessor (or both none) with different values.
+pub fn forks(file: &FactsFile, threshold: f64) -> Vec<Fork> {
+    let mut out = Vec::new();
+    for key in file.keys() {
+        let ks = key_state(file, key, threshold);
+        let Some(a) = ks.active else { continue };
+        let fa = &file.entries[a];
+        let parent = |f: &Fact| f.field("Supersedes").unwrap_or("").to_string();
+        for &i in &ks.versions {
+            let f = &file.entries[i];
+            if i != a && !below(f, threshold) && parent(f) == parent(fa) && f.value() != fa.value() && f.field("Confirms").is_none() && fa.field("Confirms").is_none() {
+                out.push(Fork { key: key.to_string(), holds: fa.id.clone(), other: f.id.clone(), line: fa.span.line });
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,203 @@
+//! `zo forget ID --reason …`: erase an entry that should never have been written (a secret,
+//! personal data). The entry's text is replaced in place by a tombstone (ID, date and reason
+//! kept, and the links other entries' status depends on); its index rows and vectors are
+//! purged in the same operation and the database is rewritten so no free page keeps the text.
+//! `zo verify` accepts exactly that change, and the merge driver keeps the tombstone over the
+//! other side's text. Git history still holds the text: the report says so and how to purge it.
+
+use crate::facts::Scope;
+use crate::format::decision::{self, DecisionLog};
+use crate::format::fact::{self, FactsFile};
+use crate::format::fields::normalize_value;
+use crate::format::prior::PriorsFile;
+use crate::format::{Span, Text, content_of};
+use crate::fsio;
+use crate::memory::{Memory, find_error};
+use anyhow::{Result, anyhow, bail};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Forgotten {
+    pub id: String,
+    /// decision | prior | fact
+    pub kind: &'static str,
+    pub file: String,
+    pub line: usize,
+    pub forgotten: String,
+    pub reason: String,
+    /// Whether the index was purged (false when this memory has no index yet).
+    pub index_purged: bool,
+    /// Whether the erased text is in the last commit: then git history holds it.
+    pub in_history: bool,
+    /// A `git filter-repo --replace-text` file listing the erased lines (mode 0600, outside
+    /// the repository), when the text is in history.
+    pub replacements: Option<String>,
+    /// The commands that purge it from history, in order.
+    pub purge: Vec<String>,
+}
+
+/// An erasure found in the memory files (`zo verify --history` lists them).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Erasure {
+    pub id: String,
+    pub kind: &'static str,
+    pub file: String,
+    pub line: usize,
+    pub forgotten: String,
+    pub reason: String,
+}
+
+/// The entry to erase: where its text is and what replaces it.
+struct Target {
+    kind: &'static str,
+    path: PathBuf,
+    text: Text,
+    span: Span,
+    id: String,
+    tombstone: String,
+}
+
+impl Memory {
+    pub fn forget(&self, id: &str, reason: &str) -> Result<Forgotten> {
+        let reason = normalize_value(reason);
+        crate::gate::require("the reason (--reason)", &reason)?;
+        if reason.contains('\n') {
+            bail!("refused: the reason must be one line");
+        }
+        let when = crate::time::now();
+        let scope = if id.trim().to_ascii_uppercase().starts_with("F-") && !self.facts(Scope::Project)?.find(id).is_some() { Scope::User } else { Scope::Project };
+        let _lock = if scope == Scope::User { self.fact_lock(Scope::User)? } else { self.lock()? };
+        let t = self.target(id, &when, &reason, scope)?;
+        let raw = &t.text.as_str()[t.span.start..t.span.end];
+        let erased = content_of(raw);
+        let whole = t.text.as_str();
+        let edited = format!("{}{}{}", &whole[..t.span.start], t.tombstone, &whole[t.span.end..]);
+        let out = t.text.with_text(edited).with_appended("");
+        fsio::write_atomic(&t.path, out.as_bytes())?;
+        drop(_lock);
+
+        let index_purged = if scope == Scope::Project && self.layout.index_db().exists() {
+            let (mut ix, _) = crate::index::Index::open(&self.layout, &|_| {})?;
+            ix.purge(self)?;
+            true
+        } else {
+            false
+        };
+        let rel = self.layout.rel(&t.path);
+        let repo = (scope == Scope::Project).then(|| crate::git::Repo::discover(&self.layout.root)).flatten();
+        let in_history = repo
+            .and_then(|r| r.file_at_head(Path::new(&rel)).ok().flatten())
+            .is_some_and(|bytes| String::from_utf8_lossy(&bytes).replace("\r\n", "\n").contains(erased.trim()));
+        let (replacements, purge) = if in_history { purge_plan(&t.id, &erased)? } else { (None, vec![]) };
+        Ok(Forgotten {
+            id: t.id,
+            kind: t.kind,
+            file: self.layout.show(&t.path),
+            line: t.span.line,
+            forgotten: when,
+            reason,
+            index_purged,
+            in_history,
+            replacements,
+            purge,
+        })
+    }
+
+    fn target(&self, id: &str, when: &str, reason: &str, scope: Scope) -> Result<Target> {
+        let q = id.trim();
+        let upper = q.to_ascii_uppercase();
+        let already = |id: &str| anyhow!("{id} is already forgotten");
+        if upper.starts_with("F-") {
+            let path = self.facts_path(scope)?;
+            let file = FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
+            let i = file.find(q).ok_or_else(|| anyhow!("no fact version {q} in {} or the user's facts", self.layout.show(&self.layout.facts())))?;
+            let f = &file.entries[i];
+            if f.is_forgotten() {
+                return Err(already(&f.id));
+            }
+            let tombstone = fact::tombstone(f, when, reason);
+            return Ok(Target { kind: "fact", id: f.id.clone(), span: f.span, tombstone, path, text: file.text.clone() });
+        }
+        if upper.starts_with("PR-") {
+            let path = self.layout.priors();
+            let file = PriorsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
+            let i = file.find(q).ok_or_else(|| anyhow!("no prior {q} in {}", self.layout.show(&path)))?;
+            let p = &file.entries[i];
+            if p.is_forgotten() {
+                return Err(already(&p.id));
+            }
+            let tombstone = p.tombstone(when, reason);
+            return Ok(Target { kind: "prior", id: p.id.clone(), span: p.span, tombstone, path, text: file.text.clone() });
+        }
+        let path = self.layout.decision_log();
+        let log = DecisionLog::parse(fsio::read_text(&path)?.unwrap_or_default());
+        let i = log.find(q).map_err(|e| find_error(e, q, &self.layout.show(&path)))?;
+        let e = &log.entries[i];
+        if e.is_forgotten() {
+            return Err(already(&e.id));
+        }
+        let tombstone = decision::tombstone(&log, i, when, reason);
+        Ok(Target { kind: "decision", id: e.id.clone(), span: e.span, tombstone, path, text: log.text.clone() })
+    }
+
+    /// Every tombstone in the memory files.
+    pub fn erasures(&self) -> Result<Vec<Erasure>> {
+        let mut out = Vec::new();
+        let mut push = |id: &str, kind, path: &Path, line, body: &crate::format::fields::Body| {
+            out.push(Erasure {
+                id: id.to_string(),
+                kind,
+                file: self.layout.show(path),
+                line,
+                forgotten: body.get("Forgotten").unwrap_or("").trim().to_string(),
+                reason: body.get("Reason").unwrap_or("").trim().to_string(),
+            })
+        };
+        let log = self.decisions()?;
+        for (i, e) in log.entries.iter().enumerate().filter(|(_, e)| e.is_forgotten()) {
+            push(&e.id, "decision", &self.layout.decision_log(), e.span.line, log.body(i));
+        }
+        for p in self.priors()?.entries.iter().filter(|p| p.is_forgotten()) {
+            push(&p.id, "prior", &self.layout.priors(), p.span.line, &p.body);
+        }
+        for f in self.facts(Scope::Project)?.entries.iter().filter(|f| f.is_forgotten()) {
+            push(&f.id, "fact", &self.layout.facts(), f.span.line, &f.body);
+        }
+        Ok(out)
+    }
+}
+
+/// The replacements file for `git filter-repo` (each erased line of eight characters or more,
+/// replaced by `[forgotten <ID>]`) and the commands to run.
+fn purge_plan(id: &str, erased: &str) -> Result<(Option<String>, Vec<String>)> {
+    let mut lines: Vec<String> = Vec::new();
+    for l in erased.lines().skip(1) {
+        // Field lines: the value only (the field names are in every entry).
+        let value = crate::format::fields::parse_field_line(l).map_or(l, |(_, v)| v).trim();
+        if value.chars().count() >= 8 && !value.contains("==>") && !lines.iter().any(|x| x == value) && !value.starts_with(id) {
+            lines.push(value.to_string());
+        }
+    }
+    if lines.is_empty() {
+        return Ok((None, vec![]));
+    }
+    let body: String = lines.iter().map(|l| format!("literal:{l}==>[forgotten {id}]\n")).collect();
+    let file = tempfile::Builder::new().prefix(&format!("zo-forget-{id}-")).suffix(".txt").tempfile()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o600))?;
+    }
+    std::fs::write(file.path(), body)?;
+    let (_, path) = file.keep().map_err(|e| anyhow!("could not keep the replacements file: {e}"))?;
+    let p = path.display().to_string();
+    Ok((
+        Some(p.clone()),
+        vec![
+            format!("git filter-repo --replace-text {p}    # rewrites every commit (pip install git-filter-repo); review the file first"),
+            "git push --force --all && git push --force --tags".into(),
+            "# every other clone: clone again (or fetch and reset hard); rotate any secret that leaked".into(),
+            format!("rm {p}"),
+        ],
+    ))
+}
