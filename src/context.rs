@@ -27,6 +27,8 @@ pub struct LeftOut {
     pub decisions: usize,
     pub task_matches: usize,
     pub priors_compacted: bool,
+    /// Facts that did not fit (each fact is whole or out).
+    pub facts: usize,
     pub handoff: bool,
     pub last_session: bool,
 }
@@ -120,9 +122,27 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
         f.push("State", text);
     }
 
+    // Facts and preferences, the rule book: every one that holds, whole, before anything
+    // ranked (provisional ones wait for `zo confirm`).
+    let facts = memory.fact_list(None, None, false)?;
+    if !facts.is_empty() {
+        let mut text = String::new();
+        for v in &facts {
+            let line = fact_line(v);
+            if f.fits("Facts", &format!("{text}{line}")) {
+                text.push_str(&line);
+            } else {
+                left.facts += 1;
+            }
+        }
+        if !text.is_empty() {
+            f.push("Facts", text.trim_end().to_string());
+        }
+    }
+
     // Priors' rules, always: full, or compact (one line per prior) when that does not fit.
     let priors = memory.priors()?;
-    let active: Vec<_> = priors.entries.iter().filter(|p| p.superseded_by().is_none()).collect();
+    let active: Vec<_> = priors.entries.iter().filter(|p| p.superseded_by().is_none() && !p.is_forgotten()).collect();
     if !active.is_empty() {
         let full: String = active
             .iter()
@@ -180,6 +200,14 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     let log = memory.decisions()?;
     let candidates: Vec<usize> =
         (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
+    let stale = crate::stale::stale_ids(memory, &log)?;
+    let entry_text = |log: &DecisionLog, i: usize| {
+        let mut t = entry_text(log, i);
+        if let Some(m) = stale.get(&log.entries[i].id) {
+            t.insert_str(t.trim_end().len(), &format!("\n(stale: {} commits, {} lines changed under its paths since it was made; check it still holds)", m.commits, m.lines));
+        }
+        t
+    };
     let mut shown = std::collections::HashSet::new();
     let mut recent = String::new();
     let mut stopped = false;
@@ -234,6 +262,9 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
             task_query.as_deref().unwrap_or("")
         ));
     }
+    if left.facts > 0 {
+        parts.push(format!("{} facts (`zo fact list`)", left.facts));
+    }
     if left.priors_compacted {
         parts.push("the priors' full rules (`zo prior list`)".into());
     }
@@ -260,4 +291,10 @@ fn entry_text(log: &DecisionLog, i: usize) -> String {
     }
     s.push_str("\n\n");
     s
+}
+
+/// A fact as the bundle shows it: `key = value` (user facts marked).
+fn fact_line(v: &crate::facts::FactView) -> String {
+    let user = if v.scope == crate::facts::Scope::User { "  (user)" } else { "" };
+    format!("- {} = {}{user}\n", v.key, v.value.replace('\n', "\n  "))
 }

@@ -60,9 +60,12 @@ pub struct FactView {
 
 /// A key's versions, computed once: which holds, which wait for confirmation.
 pub struct KeyState {
-    /// Oldest first.
+    /// Oldest first (by `Set`, then ID).
     pub versions: Vec<usize>,
-    /// The version that holds: the latest one at or above the threshold (or confirmed).
+    /// Confirmed versions no later version names in `Supersedes`: one, unless two clones set
+    /// the key and nobody has set it since.
+    pub heads: Vec<usize>,
+    /// The version that holds: the latest head.
     pub active: Option<usize>,
 }
 
@@ -71,10 +74,23 @@ pub fn below(f: &Fact, threshold: f64) -> bool {
     f.confidence() < threshold
 }
 
+/// The IDs a version names in `Supersedes`.
+fn replaced(f: &Fact) -> impl Iterator<Item = &str> {
+    f.field("Supersedes").unwrap_or("").split([',', ' ']).map(str::trim).filter(|s| !s.is_empty())
+}
+
 pub fn key_state(file: &FactsFile, key: &str, threshold: f64) -> KeyState {
     let versions = file.versions(key);
-    let active = versions.iter().rev().copied().find(|&i| !below(&file.entries[i], threshold));
-    KeyState { versions, active }
+    let gone: std::collections::HashSet<String> =
+        versions.iter().flat_map(|&i| replaced(&file.entries[i]).map(str::to_ascii_lowercase).collect::<Vec<_>>()).collect();
+    let heads: Vec<usize> = versions
+        .iter()
+        .copied()
+        .filter(|&i| !below(&file.entries[i], threshold) && !gone.contains(&file.entries[i].id.to_ascii_lowercase()))
+        .collect();
+    // A hand edit could make every version superseded (a cycle): the latest confirmed holds.
+    let active = heads.last().copied().or_else(|| versions.iter().rev().copied().find(|&i| !below(&file.entries[i], threshold)));
+    KeyState { versions, heads, active }
 }
 
 /// The status of version `i` of its key.
@@ -254,10 +270,12 @@ impl Memory {
             id: gate::new_id("F", |id| file.find(id).is_some())?,
             key,
             value,
-            set: crate::time::now(),
+            // Milliseconds: two clones setting a key within one second still order.
+            set: crate::time::now_millis(),
             source,
             confidence: input.confidence,
-            supersedes: if provisional { String::new() } else { ks.active.map(|a| file.entries[a].id.clone()).unwrap_or_default() },
+            // Every head: setting a key after a fork settles it.
+            supersedes: if provisional { String::new() } else { heads(&file, &ks) },
             confirms: String::new(),
         };
         self.append_fact(&path, &file, &new, limits)?;
@@ -288,10 +306,10 @@ impl Memory {
                 id: gate::new_id("F", |id| file.find(id).is_some())?,
                 key: f.key.clone(),
                 value: f.value().to_string(),
-                set: crate::time::now(),
+                set: crate::time::now_millis(),
                 source: f.field("Source").unwrap_or("").to_string(),
                 confidence: None,
-                supersedes: ks.active.map(|a| file.entries[a].id.clone()).unwrap_or_default(),
+                supersedes: heads(&file, &ks),
                 confirms: f.id.clone(),
             };
             self.append_fact(&path, &file, &new, limits)?;
@@ -332,21 +350,22 @@ pub struct Fork {
     pub line: usize,
 }
 
-/// Forks whose outcome still stands: the key's active version is one of two versions that
-/// replaced the same predecessor (or both none) with different values.
+/// Forks still open: a key with more than one head (set on two clones, merged, and not set
+/// since). The latest head holds.
 pub fn forks(file: &FactsFile, threshold: f64) -> Vec<Fork> {
     let mut out = Vec::new();
     for key in file.keys() {
         let ks = key_state(file, key, threshold);
         let Some(a) = ks.active else { continue };
         let fa = &file.entries[a];
-        let parent = |f: &Fact| f.field("Supersedes").unwrap_or("").to_string();
-        for &i in &ks.versions {
-            let f = &file.entries[i];
-            if i != a && !below(f, threshold) && parent(f) == parent(fa) && f.value() != fa.value() && f.field("Confirms").is_none() && fa.field("Confirms").is_none() {
-                out.push(Fork { key: key.to_string(), holds: fa.id.clone(), other: f.id.clone(), line: fa.span.line });
-            }
+        for &i in ks.heads.iter().filter(|&&i| i != a && file.entries[i].value() != fa.value()) {
+            out.push(Fork { key: key.to_string(), holds: fa.id.clone(), other: file.entries[i].id.clone(), line: fa.span.line });
         }
     }
     out
+}
+
+/// The key's heads as a `Supersedes` value.
+fn heads(file: &FactsFile, ks: &KeyState) -> String {
+    ks.heads.iter().map(|&i| file.entries[i].id.as_str()).collect::<Vec<_>>().join(", ")
 }

@@ -171,9 +171,16 @@ impl Memory {
 /// replaced by `[forgotten <ID>]`) and the commands to run.
 fn purge_plan(id: &str, erased: &str) -> Result<(Option<String>, Vec<String>)> {
     let mut lines: Vec<String> = Vec::new();
+    // Fields whose values are structure (IDs, types, times, commits), not what was erased:
+    // replacing `DECISION` or `pending` throughout history would damage every other entry.
+    const STRUCTURE: [&str; 11] = ["ID", "Type", "Timestamp", "Date", "Set", "Supersedes", "Refs", "Confidence", "Commit", "Session", "Superseded by"];
     for l in erased.lines().skip(1) {
         // Field lines: the value only (the field names are in every entry).
-        let value = crate::format::fields::parse_field_line(l).map_or(l, |(_, v)| v).trim();
+        let field = crate::format::fields::parse_field_line(l);
+        if field.is_some_and(|(n, v)| STRUCTURE.iter().any(|s| s.eq_ignore_ascii_case(n)) || v.trim() == "pending") {
+            continue;
+        }
+        let value = field.map_or(l, |(_, v)| v).trim();
         if value.chars().count() >= 8 && !value.contains("==>") && !lines.iter().any(|x| x == value) && !value.starts_with(id) {
             lines.push(value.to_string());
         }

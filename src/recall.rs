@@ -101,6 +101,9 @@ pub struct Hit {
     pub tier: Tier,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explain: Option<Explain>,
+    /// A decision whose governed paths changed a lot since it was made (`zo stale`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale: bool,
 }
 
 /// What a query found.
@@ -110,6 +113,10 @@ pub struct Recalled {
     /// Whether the memory seems to hold an answer: the best similarity reached the `standard`
     /// tier (semantic and hybrid), or any entry matched (lexical, which cannot tell).
     pub answered: bool,
+    /// Which pass of the cascade answered: `key` (an exact fact key), `first` (the ranking),
+    /// or `expanded` (nothing reached `standard`, so the question was widened with the best
+    /// hits' title words and ranked again; tiers still judge the original question).
+    pub pass: &'static str,
     pub hits: Vec<Hit>,
 }
 
@@ -173,6 +180,10 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
     if query.trim().is_empty() {
         bail!("the query is empty");
     }
+    if let Some(r) = key_pass(memory, query, filter, mode)? {
+        return Ok(r);
+    }
+    let filter = &with_decay(memory, filter);
     let paths = if mode == Mode::Lexical { None } else { model_paths(memory, note) };
     let loader = paths.clone().map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
     let (mut index, _) = open_fresh(memory, note)?;
@@ -235,6 +246,10 @@ impl Recaller {
         if query.trim().is_empty() {
             bail!("the query is empty");
         }
+        if let Some(r) = key_pass(memory, query, filter, mode)? {
+            return Ok(r);
+        }
+        let filter = &with_decay(memory, filter);
         let (mut index, _) = open_fresh(memory, note)?;
         let mut semantic = None;
         if mode != Mode::Lexical && !index.is_temporary() {
@@ -250,6 +265,43 @@ impl Recaller {
         fuse(&index, query, semantic, k, filter, mode)
     }
 }
+
+/// The first pass of the cascade: a question that is exactly a fact key (`stack:web`) is
+/// answered by that fact's value, before anything fuzzy.
+fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result<Option<Recalled>> {
+    let q = query.trim();
+    if crate::format::fact::check_key(q).is_err() || filter.kind.as_deref().is_some_and(|k| k != "fact") {
+        return Ok(None);
+    }
+    let Some(v) = memory.fact_get(q, filter.scope, filter.provisional || filter.all)? else { return Ok(None) };
+    let row = Row {
+        rowid: 0,
+        kind: "fact".into(),
+        id: v.id,
+        source: v.file,
+        line: v.line as i64,
+        title: v.key.clone(),
+        kind_type: v.scope.name().into(),
+        timestamp: v.set,
+        status: v.status.into(),
+        superseded_by: None,
+        text: format!("{}: {}", v.key, v.value),
+    };
+    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false }] }))
+}
+
+/// The filter with the sessions' half-life from config (`recall.session_half_life_days`).
+fn with_decay(memory: &Memory, filter: &Filter) -> Filter {
+    let mut f = filter.clone();
+    if f.half_life_days.is_none() {
+        f.half_life_days = Some(memory.layout.config.get(&["recall", "session_half_life_days"]).and_then(|v| v.as_f64()).filter(|d| *d > 0.0).unwrap_or(HALF_LIFE_DAYS));
+    }
+    f
+}
+
+/// Sessions lose half their weight every this many days by default: what a session said a
+/// month ago matters less than yesterday's; decisions and priors do not age.
+pub const HALF_LIFE_DAYS: f64 = 30.0;
 
 /// Rank the index for a query. `query_vec` is the query's embedding (needed for the semantic
 /// and hybrid modes; without it they rank lexically).
@@ -274,6 +326,23 @@ fn spread(v: &[f64]) -> (f64, f64) {
 /// `DEPTH` and the semantic top `DEPTH`; each score is turned into a z-score over them (a row
 /// the words do not match has BM25 0) and the fused score is their weighted sum.
 fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
+    let first = rank_once(index, query, semantic.clone(), k, filter, mode, None)?;
+    // Nothing reached `standard`: widen the question with the title words of the best hits and
+    // rank once more. Lexical search already takes any of the words, and a lexical tier would
+    // be judged by the widened question, so only the semantic modes take this pass.
+    if first.answered || first.mode == Mode::Lexical || first.hits.is_empty() {
+        return Ok(first);
+    }
+    let titles: Vec<&str> = first.hits.iter().take(2).map(|h| h.row.title.as_str()).collect();
+    let widened = format!("{query} {}", titles.join(" "));
+    let mut second = rank_once(index, &widened, semantic, k, filter, mode, Some(first.answered))?;
+    second.pass = "expanded";
+    Ok(second)
+}
+
+/// One ranking. `judged`: on a second pass, the first pass's `answered` (the widened question
+/// must not make the memory look surer than the question did).
+fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize, filter: &Filter, mode: Mode, judged: Option<bool>) -> Result<Recalled> {
     let mode = if semantic.is_none() { Mode::Lexical } else { mode };
     let semantic = semantic.unwrap_or_default();
     let lexical = if mode == Mode::Semantic { vec![] } else { index.lexical(query, filter, DEPTH.max(k))? };
@@ -302,16 +371,18 @@ fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize,
     // Both rankings putting the same entry first is evidence too: a short question naming a
     // thing ("why did we leave Express") can be far in embedding space from a long entry that
     // answers it. No question without an answer in the labelled set had that agreement.
-    let agreed = match (mode, semantic.first(), lexical.first()) {
-        (Mode::Hybrid, Some(s), Some(l)) if s.0 == l.0 => Some(s.0),
+    let agreed = match (mode, semantic.first(), lexical.first(), judged) {
+        (Mode::Hybrid, Some(s), Some(l), None) if s.0 == l.0 => Some(s.0),
         _ => None,
     };
-    let answered = match mode {
+    let answered = judged.unwrap_or(match mode {
         Mode::Lexical => !lexical.is_empty(),
         _ => semantic.first().is_some_and(|x| x.1 >= ANSWERED) || agreed.is_some(),
-    };
+    });
+    let ranked = reorder(index, ranked, k, filter, mode)?;
     let mut hits = Vec::new();
-    for (rowid, score) in ranked.into_iter().take(k) {
+    for (row, score) in ranked.into_iter().take(k) {
+        let rowid = row.rowid;
         let sim = similarity.get(&rowid).copied();
         let lex = bm25.get(&rowid).copied();
         let tier = match (mode, sim) {
@@ -320,7 +391,42 @@ fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize,
             (_, Some((_, s))) => Tier::of_similarity(s),
         };
         let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score };
-        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain) });
+        hits.push(Hit { row, score, tier, explain: Some(explain), stale: false });
     }
-    Ok(Recalled { mode, answered, hits })
+    Ok(Recalled { mode, answered, pass: "first", hits })
+}
+
+/// Age and supersession, applied to the head of a ranking: a session's score falls with its
+/// age (half of it per half-life: multiplied in the lexical and semantic modes, whose scores
+/// are positive; in hybrid, whose z-scores are not, it loses up to two standard deviations),
+/// and a superseded entry never ranks above the entry that superseded it.
+fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<(Row, f64)>> {
+    let head = ranked.len().min(k.max(DEPTH));
+    let mut rows: Vec<(Row, f64)> = Vec::with_capacity(head);
+    for (rowid, score) in ranked.into_iter().take(head) {
+        rows.push((index.row(rowid)?, score));
+    }
+    if let Some(hl) = filter.half_life_days {
+        for (row, score) in rows.iter_mut().filter(|(r, _)| r.kind == "session") {
+            let Some(age) = crate::time::age_days(&row.timestamp) else { continue };
+            let weight = 0.5f64.powf(age.max(0) as f64 / hl);
+            *score = if mode == Mode::Hybrid { *score - 2.0 * (1.0 - weight) } else { *score * weight };
+        }
+        rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.rowid.cmp(&b.0.rowid)));
+    }
+    // Move each superseded entry to just after its successor when that ranks below it.
+    let mut i = 0;
+    let mut moves = 0;
+    while i < rows.len() && moves <= rows.len() {
+        let after = rows[i].0.superseded_by.as_ref().and_then(|by| rows.iter().position(|(r, _)| &r.id == by)).filter(|&j| j > i);
+        match after {
+            Some(j) => {
+                let r = rows.remove(i);
+                rows.insert(j, r);
+                moves += 1;
+            }
+            None => i += 1,
+        }
+    }
+    Ok(rows)
 }

@@ -31,6 +31,15 @@ pub struct StaleReport {
     pub decisions: Vec<StaleEntry>,
 }
 
+/// The stale active decisions by ID, measured with the default thresholds; cheap when no
+/// decision names paths (the common case: no git is read).
+pub fn stale_ids(memory: &Memory, log: &crate::format::decision::DecisionLog) -> Result<std::collections::HashMap<String, StaleEntry>> {
+    if !crate::format::line_starts(log.text.as_str(), "**Paths:**").any(|_| true) {
+        return Ok(Default::default());
+    }
+    Ok(stale(memory, COMMITS, LINES)?.decisions.into_iter().filter(|d| d.stale).map(|d| (d.id.clone(), d)).collect())
+}
+
 /// Every active decision with paths, measured. `commits` / `lines`: the thresholds.
 pub fn stale(memory: &Memory, commits: usize, lines: u64) -> Result<StaleReport> {
     let log = memory.decisions()?;

@@ -16,6 +16,26 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// (year, month, day) → days since 1970-01-01. Howard Hinnant's days_from_civil.
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let m = m as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Whole days from the date `s` starts with (`YYYY-MM-DD…`) to today; None when it has none.
+pub fn age_days(s: &str) -> Option<i64> {
+    if !starts_with_date(s) {
+        return None;
+    }
+    let (y, m, d) = (s[..4].parse().ok()?, s[5..7].parse().ok()?, s[8..10].parse().ok()?);
+    Some(unix_now().div_euclid(86_400) - days_from_civil(y, m, d))
+}
+
 fn unix_now() -> i64 {
     // ZO_NOW pins the clock for reproducible tests and fixtures.
     if let Some(t) = std::env::var("ZO_NOW").ok().and_then(|v| v.parse::<i64>().ok()) {
@@ -82,6 +102,14 @@ pub fn is_date(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn days_round_trip() {
+        for z in [-1000, 0, 1, 59, 365, 11_016, 20_000, 20_415] {
+            let (y, m, d) = civil_from_days(z);
+            assert_eq!(days_from_civil(y, m, d), z);
+        }
+    }
 
     #[test]
     fn formats_known_instants() {

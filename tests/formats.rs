@@ -129,6 +129,10 @@ fn example_memory_round_trips_byte_for_byte() {
             refs: f("Refs"),
             tags: f("Tags"),
             session: f("Session"),
+            confidence: f("Confidence"),
+            paths: f("Paths"),
+            commit: f("Commit"),
+            ..Default::default()
         };
         assert_eq!(again.render(), e.raw(&log), "entry {} does not round-trip", e.id);
     }
@@ -213,4 +217,43 @@ fn older_forms_crlf_and_bom_are_read_and_appends_match_the_file() {
     assert!(!text.replace("\r\n", "").contains('\n'), "appended entry must use CRLF like the file");
     assert_eq!(r.json(&["show", &id])["decision"], "appended");
     r.ok(&["verify"]);
+}
+
+#[test]
+fn lifecycle_fields_and_tombstones_round_trip() {
+    let d = NewDecision {
+        id: "D-0000aaaa".into(),
+        timestamp: "2026-11-23T10:00:00Z".into(),
+        kind: "DECISION".into(),
+        title: "Routes are flat".into(),
+        decision: "no nesting".into(),
+        outcome: "pending".into(),
+        confidence: "0.4".into(),
+        paths: "src/api, docs/readme.txt".into(),
+        commit: "0123456789abcdef0123456789abcdef01234567".into(),
+        ..Default::default()
+    };
+    let confirm = NewDecision { id: "D-0000bbbb".into(), timestamp: "2026-11-23T11:00:00Z".into(), kind: "CONFIRM".into(), title: "Confirm: Routes are flat".into(), refs: "D-0000aaaa".into(), ..Default::default() };
+    let text = d.render();
+    let log = DecisionLog::parse(Text::new(text.clone()));
+    assert_eq!(log.entries[0].raw(&log), text);
+    assert_eq!(log.entries[0].confidence, Some(0.4));
+    assert_eq!((log.field(0, "Paths"), log.field(0, "Commit")), (Some("src/api, docs/readme.txt"), Some(d.commit.as_str())));
+    assert_eq!(log.status(0), "provisional");
+    assert_eq!(log.clone().with_threshold(0.3).status(0), "active", "status is read against the threshold");
+    let both = DecisionLog::parse(Text::new(format!("{text}{}", confirm.render())));
+    assert_eq!(both.status(0), "active", "a CONFIRM entry promotes it");
+    // The tombstone: ID, heading time and links kept; parsed as forgotten; nothing else.
+    let stone = zo::format::decision::tombstone(&both, 0, "2026-11-24T00:00:00Z", "held a secret");
+    let after = DecisionLog::parse(Text::new(format!("{stone}{}", confirm.render())));
+    assert!(after.entries[0].is_forgotten());
+    assert_eq!((after.entries[0].id.as_str(), after.entries[0].timestamp.as_str()), ("D-0000aaaa", "2026-11-23T10:00:00Z"));
+    assert_eq!(after.status(0), "forgotten");
+    assert!(!stone.contains("no nesting") && !stone.contains("src/api") && stone.contains("**Reason:** held a secret"), "{stone}");
+    let prior = zo::format::prior::NewPrior { number: 7, title: "t".into(), root_cause: "novel_case".into(), failure: "Jane".into(), rules: vec!["r".into()], ..Default::default() }.render();
+    let pf = PriorsFile::parse(Text::new(prior));
+    let ps = pf.entries[0].tombstone("2026-11-24T00:00:00Z", "a name");
+    let pf2 = PriorsFile::parse(Text::new(ps.clone()));
+    assert_eq!((pf2.entries[0].id.as_str(), pf2.entries[0].is_forgotten()), ("PR-007", true));
+    assert!(!ps.contains("Jane"), "{ps}");
 }

@@ -18,7 +18,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 fn zo(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(util::ZO).args(args).current_dir(dir).env_remove("ZO_REPO").output().unwrap();
+    let out = Command::new(util::ZO).args(args).current_dir(dir).env_remove("ZO_REPO").env("ZO_USER_DIR", dir.join(".git/zo-user")).output().unwrap();
     assert!(out.status.success(), "zo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -31,6 +31,11 @@ mod status;
 mod verify;
 
 use crate::cli::{Cli, Command};
+
+/// Facts as `key = value` lines (the CLI's and the MCP server's rendering).
+pub fn fact_lines(list: &[crate::facts::FactView]) -> String {
+    fact::render(list, false)
+}
 use crate::memory::Memory;
 use anyhow::Result;
 use std::io::Write;

@@ -19,7 +19,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
         k @ ("decision" | "prior" | "session" | "fact") => Some(k.to_string()),
         other => return Err(Error::usage(format!("--kind takes decision, prior, session, fact or all, not {other:?}")).into()),
     };
-    let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all, provisional: a.provisional, scope: a.scope };
+    let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all, provisional: a.provisional, scope: a.scope, ..Default::default() };
     let mode = a.mode.unwrap_or(Mode::Hybrid);
     let note = |m: &str| ctx.note(m);
     let found = recall::recall(&memory, &query, k, &filter, mode, &note)?.at_least(a.min_tier);
@@ -30,7 +30,8 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
             mode.name()
         );
     }
-    let report = crate::ops::RecallReport::new(query, found, a.explain);
+    let mut report = crate::ops::RecallReport::new(query, found, a.explain);
+    report.flag_stale(&memory)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&report)?);
     }
@@ -40,6 +41,13 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
         ctx.note(format!("nothing at or above the {} tier ({} search)", a.min_tier.name(), report.mode));
     }
     let mut s = String::new();
+    if a.explain {
+        s.push_str(&format!("(answered by the {} pass: {})\n\n", report.pass, match report.pass {
+            "key" => "the question is a fact key",
+            "expanded" => "nothing reached standard, so the question was widened with the best hits' title words",
+            _ => "one ranking",
+        }));
+    }
     for h in &report.results {
         s.push_str(&format!(
             "── {} · {} · {} · {:.3}{}\n",
@@ -47,7 +55,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
             h.row.kind,
             h.tier.name(),
             h.score,
-            if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() },
+            if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() } + if h.stale { " · stale" } else { "" },
         ));
         if let Some(x) = &h.explain {
             let rank = |r: Option<usize>, what: &str, v: Option<f64>| match (r, v) {

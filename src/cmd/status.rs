@@ -35,6 +35,16 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         "memory    {} decisions, {} priors, {} sessions, {} snapshots  ({})\n",
         c.decisions, c.priors, c.sessions, c.snapshots, r.memory
     ));
+    if c.facts > 0 || c.provisional > 0 || c.stale > 0 {
+        let mut parts = vec![format!("{} facts", c.facts)];
+        if c.provisional > 0 {
+            parts.push(format!("{} provisional decisions (marked in zo log; zo confirm ID)", c.provisional));
+        }
+        if c.stale > 0 {
+            parts.push(format!("{} stale decisions (zo stale)", c.stale));
+        }
+        s.push_str(&format!("          {}\n", parts.join(", ")));
+    }
     if let Some(e) = &r.last_decision {
         s.push_str(&format!("last      {} {} {}\n", e.id, e.timestamp.get(..10).unwrap_or(&e.timestamp), e.title));
     }

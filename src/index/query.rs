@@ -105,6 +105,9 @@ pub struct Filter {
     pub provisional: bool,
     /// Only this scope: `user` is the user's facts, `project` everything else.
     pub scope: Option<crate::facts::Scope>,
+    /// Sessions lose half their score every this many days (None: no decay). Not a filter,
+    /// but it travels with one query's ranking settings.
+    pub half_life_days: Option<f64>,
 }
 
 impl Filter {

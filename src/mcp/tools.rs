@@ -27,7 +27,7 @@ const SPECS: &[Spec] = &[
         params: &[
             ("query", "string", "the question, in plain words"),
             ("k", "integer", "how many entries (default 3)"),
-            ("kind", "string", "decision | prior | session | all"),
+            ("kind", "string", "decision | prior | session | fact | all"),
             ("type", "string", "only decisions of this type"),
             ("mode", "string", "hybrid | semantic | lexical"),
         ],
@@ -51,9 +51,48 @@ const SPECS: &[Spec] = &[
             ("outcome", "string", "default pending"),
             ("supersedes", "string", "ID of the decision this replaces"),
             ("tags", "string", "comma-separated"),
+            ("confidence", "number", "0 to 1 (default 1); below 0.7 it stays provisional until confirmed"),
+            ("paths", "string", "comma-separated paths it governs (zo stale watches them)"),
         ],
         required: &["title", "decision"],
     },
+    Spec {
+        name: "fact_get",
+        about: "The exact value of a fact or preference by key (category:entity), e.g. stack:web-framework. Look here before searching.",
+        params: &[("key", "string", "category:entity")],
+        required: &["key"],
+    },
+    Spec {
+        name: "fact_set",
+        about: "Set a fact or preference (a new version; the latest holds). Low confidence keeps it provisional until confirmed.",
+        params: &[
+            ("key", "string", "category:entity"),
+            ("value", "string", "the value"),
+            ("source", "string", "where it comes from"),
+            ("confidence", "number", "0 to 1 (default 1)"),
+            ("scope", "string", "project (default) | user"),
+        ],
+        required: &["key", "value"],
+    },
+    Spec {
+        name: "fact_list",
+        about: "Every fact and preference that holds, optionally those whose keys start with a prefix.",
+        params: &[("prefix", "string", "e.g. stack:")],
+        required: &[],
+    },
+    Spec {
+        name: "confirm",
+        about: "Confirm a provisional decision (D-…) or fact version (F-…) so it joins the bundle and recall.",
+        params: &[("id", "string", "the ID")],
+        required: &["id"],
+    },
+    Spec {
+        name: "forget",
+        about: "Erase an entry holding a secret or personal data: its text becomes a tombstone and its index rows are purged.",
+        params: &[("id", "string", "D-…, PR-… or F-…"), ("reason", "string", "why, one line")],
+        required: &["id", "reason"],
+    },
+    Spec { name: "stale", about: "Active decisions whose governed paths changed a lot since they were made.", params: &[], required: &[] },
     Spec {
         name: "outcome",
         about: "Record what came of an earlier decision.",
@@ -107,7 +146,10 @@ const SPECS: &[Spec] = &[
 ];
 
 /// Every tool's name.
-pub const TOOL_NAMES: &[&str] = &["recall", "context", "decide", "outcome", "prior_add", "show", "log", "status", "session_start", "session_end"];
+pub const TOOL_NAMES: &[&str] = &[
+    "recall", "context", "decide", "fact_get", "fact_set", "fact_list", "confirm", "forget", "stale", "outcome", "prior_add", "show", "log", "status",
+    "session_start", "session_end",
+];
 
 /// Decode a tool's arguments without running it (the fuzz target's entry to the decoding).
 pub fn check_args(name: &str, a: Value) -> Result<()> {
@@ -122,6 +164,12 @@ pub fn check_args(name: &str, a: Value) -> Result<()> {
         "status" => args::<NoArgs>(name, a).map(|_| ()),
         "session_start" => args::<StartArgs>(name, a).map(|_| ()),
         "session_end" => args::<Ending>(name, a).map(|_| ()),
+        "fact_get" => args::<FactGetArgs>(name, a).map(|_| ()),
+        "fact_set" => args::<crate::facts::FactInput>(name, a).map(|_| ()),
+        "fact_list" => args::<FactListArgs>(name, a).map(|_| ()),
+        "confirm" => args::<ShowArgs>(name, a).map(|_| ()),
+        "forget" => args::<ForgetArgs>(name, a).map(|_| ()),
+        "stale" => args::<NoArgs>(name, a).map(|_| ()),
         other => bail!("no tool {other:?}"),
     }
 }
@@ -211,6 +259,25 @@ struct NoArgs {}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct FactGetArgs {
+    key: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FactListArgs {
+    prefix: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForgetArgs {
+    id: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct StartArgs {
     task: Option<String>,
     agent: Option<String>,
@@ -241,7 +308,8 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             if a.mode.is_some() && found.mode != mode {
                 bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
             }
-            let report = crate::ops::RecallReport::new(a.query, found, false);
+            let mut report = crate::ops::RecallReport::new(a.query, found, false);
+            report.flag_stale(&memory)?;
             let mut text: Vec<String> = report.not_answered().into_iter().collect();
             text.extend(report.results.iter().map(|h| format!("── {} · {} · {}\n{}\n", h.row.id, h.row.kind, h.tier.name(), h.row.text.trim_end())));
             (serde_json::to_value(&report)?, text.join("\n"))
@@ -259,8 +327,67 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
                 bail!("decide needs title and decision");
             }
             let r = crate::ops::Decided::from(memory.decide(&input, false)?);
-            let text = format!("recorded {}: {}", r.id, r.title);
+            let text = std::iter::once(format!("recorded {}: {}", r.id, r.title)).chain(r.notes()).collect::<Vec<_>>().join("\n");
             (serde_json::to_value(r)?, text)
+        }
+        "fact_get" => {
+            let a: FactGetArgs = args(name, a)?;
+            match memory.fact_get(&a.key, None, false)? {
+                Some(v) => {
+                    let text = format!("{} = {}", v.key, v.value);
+                    (serde_json::to_value(v)?, text)
+                }
+                None => (json!({ "key": a.key, "found": false }), format!("no fact {}", a.key)),
+            }
+        }
+        "fact_set" => {
+            let input: crate::facts::FactInput = args(name, a)?;
+            let r = memory.fact_set(&input, false)?;
+            let text = match (r.unchanged, r.status) {
+                (true, _) => format!("{} already holds this value ({})", r.fact.key, r.fact.id),
+                (_, "provisional") => format!("recorded {} (provisional until confirmed)", r.fact.id),
+                _ => format!("recorded {}: {} = {}", r.fact.id, r.fact.key, r.fact.value),
+            };
+            (serde_json::to_value(r)?, text)
+        }
+        "fact_list" => {
+            let a: FactListArgs = args(name, a)?;
+            let list = memory.fact_list(a.prefix.as_deref(), None, false)?;
+            let text = crate::cmd::fact_lines(&list);
+            (json!({ "facts": list }), if text.is_empty() { "no facts".into() } else { text })
+        }
+        "confirm" => {
+            let a: ShowArgs = args(name, a)?;
+            let (confirmed, id) = if a.id.trim().to_ascii_uppercase().starts_with("F-") {
+                let r = memory.confirm_fact(&a.id)?.ok_or_else(|| anyhow!("no fact version {}", a.id))?;
+                (r.fact.confirms, r.fact.id)
+            } else {
+                let r = memory.confirm_decision(&a.id)?;
+                (r.refs, r.id)
+            };
+            (json!({ "confirmed": confirmed, "id": id }), format!("{confirmed} confirmed ({id})"))
+        }
+        "forget" => {
+            let a: ForgetArgs = args(name, a)?;
+            let r = memory.forget(&a.id, &a.reason)?;
+            let mut text = format!("{} forgotten; its index rows are purged", r.id);
+            if r.in_history {
+                text.push_str(". Git history still holds the text; a person must purge it:\n");
+                text.push_str(&r.purge.join("\n"));
+            }
+            (serde_json::to_value(r)?, text)
+        }
+        "stale" => {
+            let NoArgs {} = args(name, a)?;
+            let r = crate::stale::stale(&memory, crate::stale::COMMITS, crate::stale::LINES)?;
+            let text = r
+                .decisions
+                .iter()
+                .filter(|d| d.stale)
+                .map(|d| format!("{} {}: {} commits, {} lines changed under {}", d.id, d.title, d.commits, d.lines, d.paths.join(", ")))
+                .collect::<Vec<_>>()
+                .join("\n");
+            (serde_json::to_value(&r)?, if text.is_empty() { format!("none of the {} decisions with paths is stale", r.checked) } else { text })
         }
         "outcome" => {
             let a: OutcomeArgs = args(name, a)?;

@@ -270,6 +270,8 @@ pub struct RecallReport {
     /// False when nothing reached the `standard` tier: the memory does not seem to hold an
     /// answer (the hits, if any, are the nearest it has).
     pub answered: bool,
+    /// Which pass of the cascade answered: key, first or expanded.
+    pub pass: &'static str,
     pub results: Vec<crate::recall::Hit>,
 }
 
@@ -280,7 +282,19 @@ impl RecallReport {
         if !explain {
             results.iter_mut().for_each(|h| h.explain = None);
         }
-        RecallReport { mode: r.mode.name(), query, answered: r.answered, results }
+        RecallReport { mode: r.mode.name(), query, answered: r.answered, pass: r.pass, results }
+    }
+
+    /// Mark the decisions whose governed paths moved on since they were made.
+    pub fn flag_stale(&mut self, memory: &Memory) -> Result<()> {
+        if !self.results.iter().any(|h| h.row.kind == "decision") {
+            return Ok(());
+        }
+        let stale = crate::stale::stale_ids(memory, &memory.decisions()?)?;
+        for h in &mut self.results {
+            h.stale = stale.contains_key(&h.row.id);
+        }
+        Ok(())
     }
 
     /// The line that says the memory holds no answer, when it does not.

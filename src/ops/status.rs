@@ -55,6 +55,12 @@ pub fn index_health(memory: &Memory) -> IndexHealth {
 pub struct Counts {
     pub decisions: usize,
     pub outcomes: usize,
+    /// Decisions waiting for `zo confirm`.
+    pub provisional: usize,
+    /// Active decisions whose governed paths changed a lot since (`zo stale`).
+    pub stale: usize,
+    /// Keys with a value that holds (project and user).
+    pub facts: usize,
     pub priors: usize,
     pub sessions: usize,
     pub snapshots: usize,
@@ -135,7 +141,10 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
         next_steps: state.list("next_steps"),
         counts: Counts {
             decisions,
-            outcomes: log.entries.len() - decisions,
+            outcomes: log.entries.iter().filter(|e| e.is_outcome()).count(),
+            provisional: (0..log.entries.len()).filter(|&i| log.status(i) == "provisional").count(),
+            stale: crate::stale::stale_ids(memory, &log)?.len(),
+            facts: memory.fact_list(None, None, false)?.len(),
             priors: priors.entries.len(),
             sessions: sessions.len(),
             snapshots: snapshots.len(),

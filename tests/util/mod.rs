@@ -68,6 +68,8 @@ impl Repo {
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut c = Command::new(ZO);
         c.args(args).current_dir(self.path()).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_LOCK_TIMEOUT", "60");
+        // User-scope facts: this test's own, never the person's running the suite.
+        c.env("ZO_USER_DIR", self.path().join(".git").join("zo-user"));
         c
     }
 
@@ -189,4 +191,58 @@ pub fn require_model() {
 pub fn copy_executable(from: &Path, to: &Path) {
     let ok = Command::new("cp").arg(from).arg(to).status().unwrap().success();
     assert!(ok, "cp {} {}", from.display(), to.display());
+}
+
+/// A bare remote and clones of it in one temp dir: the multi-machine scenarios.
+pub struct World {
+    _dir: tempfile::TempDir,
+    pub remote: PathBuf,
+    pub root: PathBuf,
+}
+
+/// Run git in `dir`; asserts success, returns stdout.
+pub fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git").args(args).current_dir(dir).output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Run zo in a clone (its user facts under its .git); returns the whole run.
+pub fn zo_in(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(ZO).args(args).current_dir(dir).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_USER_DIR", dir.join(".git/zo-user")).output().unwrap();
+    Run::from(out)
+}
+
+/// Run zo in a clone and assert exit 0; returns stdout.
+pub fn zo_ok(dir: &Path, args: &[&str]) -> String {
+    let r = zo_in(dir, args);
+    assert_eq!(r.code, 0, "zo {args:?}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+    r.stdout
+}
+
+impl World {
+    pub fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let remote = root.join("remote.git");
+        git_in(&root, &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
+        World { _dir: dir, remote, root }
+    }
+
+    /// A clone with its own identity, merging (not rebasing) on pull unless told.
+    pub fn clone(&self, name: &str) -> PathBuf {
+        let p = self.root.join(name);
+        git_in(&self.root, &["clone", "-q", self.remote.to_str().unwrap(), p.to_str().unwrap()]);
+        git_in(&p, &["config", "user.email", &format!("{name}@example.com")]);
+        git_in(&p, &["config", "user.name", name]);
+        git_in(&p, &["config", "pull.rebase", "false"]);
+        git_in(&p, &["config", "commit.gpgsign", "false"]);
+        p
+    }
+}
+
+/// `git add -A && git commit`.
+pub fn commit_in(dir: &Path, msg: &str) {
+    git_in(dir, &["add", "-A"]);
+    git_in(dir, &["commit", "-q", "-m", msg]);
 }
