@@ -324,6 +324,7 @@ pub struct FactSetArgs {
 
 #[derive(Args, Debug)]
 pub struct FactGetArgs {
+    /// category:entity (any ASCII case)
     pub key: String,
     /// Only this scope
     #[arg(long, value_enum)]
