@@ -76,7 +76,9 @@ impl Memory {
         fsio::write_atomic(&t.path, out.as_bytes())?;
         drop(_lock);
 
-        let index_purged = if scope == Scope::Project && self.layout.index_db().exists() {
+        // User facts are indexed in every repository's index; this one is purged now, the
+        // others the next time they refresh (their rows go; their databases are not vacuumed).
+        let index_purged = if self.layout.index_db().exists() {
             let (mut ix, _) = crate::index::Index::open(&self.layout, &|_| {})?;
             ix.purge(self)?;
             true

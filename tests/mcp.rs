@@ -16,7 +16,7 @@ struct Client {
 
 impl Client {
     fn start(dir: &std::path::Path) -> Client {
-        Client::start_with(Command::new(util::ZO).arg("mcp").current_dir(dir).env_remove("ZO_REPO"))
+        Client::start_with(Command::new(util::ZO).arg("mcp").current_dir(dir).env_remove("ZO_REPO").env("ZO_USER_DIR", dir.join(".git/zo-user")))
     }
 
     fn start_with(cmd: &mut Command) -> Client {
@@ -91,7 +91,7 @@ fn initialize_lists_small_tools_and_exits_when_stdin_closes() {
     let list = c.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    for want in ["recall", "context", "decide", "outcome", "prior_add", "show", "log", "status", "session_start", "session_end"] {
+    for want in ["recall", "context", "decide", "fact_get", "fact_set", "fact_list", "confirm", "forget", "stale", "outcome", "prior_add", "show", "log", "status", "session_start", "session_end"] {
         assert!(names.contains(&want), "{want} missing: {names:?}");
     }
     // The whole list is what an agent pays on every session: under ~2,000 tokens.
@@ -372,5 +372,41 @@ fn everything_at_once_loses_nothing_and_never_says_locked() {
         let (w, i) = (t.split(' ').nth(1).unwrap(), t.split('#').nth(1).unwrap());
         assert_eq!(shown["decision"], format!("text of {w}/{i}\n\nwith a second paragraph"));
     }
+    r.ok(&["verify"]);
+}
+
+#[test]
+fn lifecycle_tools_set_facts_confirm_forget_and_report_staleness() {
+    let r = Repo::example();
+    r.commit_all("example");
+    let mut c = Client::start(r.path());
+    c.initialize();
+    let (v, text) = c.ok("fact_get", json!({"key": "stack:web-framework"}));
+    assert_eq!(v["value"], "Hono on Node 22", "{v}");
+    assert!(text.starts_with("stack:web-framework = "), "{text}");
+    let (v, _) = c.ok("fact_get", json!({"key": "stack:nothing"}));
+    assert_eq!(v["found"], false);
+    let (v, text) = c.ok("fact_set", json!({"key": "infra:cache", "value": "maybe Redis", "confidence": 0.4}));
+    assert_eq!(v["status"], "provisional");
+    assert!(text.contains("provisional"), "{text}");
+    let fid = v["id"].as_str().unwrap().to_string();
+    assert!(c.fails("fact_set", json!({"key": "nocategory", "value": "x"})).contains("category:entity"));
+    assert!(c.fails("fact_set", json!({"key": "a:b", "value": "x", "status": "active"})).contains("unknown field"), "status is zo's to compute");
+    let (_, text) = c.ok("fact_list", json!({"prefix": "infra:"}));
+    assert!(!text.contains("Redis"), "provisional facts are not listed as holding: {text}");
+    c.ok("confirm", json!({"id": fid}));
+    let (v, _) = c.ok("fact_get", json!({"key": "infra:cache"}));
+    assert_eq!(v["value"], "maybe Redis");
+    let (d, text) = c.ok("decide", json!({"title": "Maybe shard bookings", "decision": "by port", "confidence": 0.5, "paths": "src/bookings"}));
+    assert_eq!(d["status"], "provisional");
+    assert!(text.contains("zo confirm"), "{text}");
+    let (v, text) = c.ok("forget", json!({"id": d["id"], "reason": "named a customer"}));
+    assert_eq!(v["kind"], "decision");
+    assert!(text.contains("forgotten"), "{text}");
+    assert!(!r.read(".zo/memory/DECISION_LOG.md").contains("Maybe shard bookings"));
+    let (v, _) = c.ok("stale", json!({}));
+    assert_eq!(v["stale"], 0, "{v}");
+    assert!(c.fails("forget", json!({"id": "D-00000000", "reason": "x"})).contains("no decision"));
+    assert!(c.close().success());
     r.ok(&["verify"]);
 }

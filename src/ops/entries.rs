@@ -163,6 +163,9 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
     if id.to_ascii_uppercase().starts_with("PR-") {
         return show_prior(memory, id);
     }
+    if id.to_ascii_uppercase().starts_with("F-") {
+        return show_fact(memory, id);
+    }
     if id.starts_with("session") || id == "last" {
         return show_session(memory, id);
     }
@@ -192,6 +195,20 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
 }
 
 /// A prior as `prior list --json` shows it (`show` adds its file and text).
+/// One fact version, project or user, with its status and its text.
+fn show_fact(memory: &Memory, id: &str) -> Result<Value> {
+    let threshold = memory.threshold()?;
+    for scope in [crate::facts::Scope::Project, crate::facts::Scope::User] {
+        let Ok(file) = memory.facts(scope) else { continue };
+        let Some(i) = file.find(id) else { continue };
+        let mut v = serde_json::to_value(memory.fact_view(&file, i, scope, threshold)?)?;
+        v["kind"] = "fact".into();
+        v["text"] = file.entries[i].content(&file).into();
+        return Ok(v);
+    }
+    Err(anyhow!("no fact version {id} in {} or the user's facts", memory.layout.show(&memory.layout.facts())))
+}
+
 pub fn prior_summary(p: &crate::format::prior::Prior) -> Value {
     json!({
         "id": p.id,
