@@ -73,6 +73,22 @@ pub struct PriorInput {
     pub solution: String,
 }
 
+/// Active decisions whose titles nearly match `title`, from the log's text: the `**Title:**`
+/// lines are compared first (a search for line starts), and the log is parsed only when one
+/// of them is near, so a 10,000-entry log still appends in about the time its copy takes.
+fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<gate::Similar> {
+    use crate::format::{line_at, line_starts};
+    let t = text.as_str();
+    let titles = line_starts(t, "**Title:**").filter_map(|at| fields::parse_field_line(line_at(t, at)).map(|(_, v)| ("", v.trim())));
+    let near = !gate::near_duplicates(title, titles).is_empty();
+    // Older logs keep titles in their headings, which that search does not see: parse them.
+    let older = line_starts(t, "## Decision:").any(|at| !crate::time::starts_with_date(line_at(t, at)["## Decision:".len()..].trim()));
+    if !near && !older {
+        return vec![];
+    }
+    similar(&DecisionLog::parse(text).with_threshold(threshold), title)
+}
+
 /// Active decisions whose titles nearly match `title`.
 fn similar(log: &DecisionLog, title: &str) -> Vec<gate::Similar> {
     let others = (0..log.entries.len())
@@ -241,8 +257,7 @@ impl Memory {
             new.timestamp = crate::time::now();
             self.append_decision(&text, decision::last_separated(text.as_str()), &new, limits)?;
             drop(_lock);
-            let log = DecisionLog::parse(text).with_threshold(threshold);
-            new.similar = similar(&log, &new.title);
+            new.similar = similar_in(text, &new.title, threshold);
             return Ok(new);
         }
         let log = DecisionLog::parse(text).with_threshold(self.threshold()?);
