@@ -170,3 +170,63 @@ pub fn mcp_request(bytes: &[u8]) {
         }
     }
 }
+
+/// Any text reads as FACTS.md without panicking; a version zo writes reads back with its key
+/// and value as given, appended to any text; the integrity checks run.
+pub fn facts(prefix: &[u8], value: &str) {
+    use crate::format::fact::{FactsFile, NewFact};
+    let before = FactsFile::parse(Text::new(text(prefix)));
+    let _ = crate::verify::facts("FACTS.md", &before);
+    let _ = crate::facts::forks(&before, 0.7);
+    let value = normalize_value(value);
+    if value.trim().is_empty() {
+        return;
+    }
+    let new = NewFact { id: "F-0123abcd".into(), key: "stack:web".into(), value: value.clone(), set: "2026-01-01T00:00:00.000Z".into(), ..Default::default() };
+    let base = before.text.clone();
+    let joint = if base.as_str().is_empty() { "" } else { base.joint(before.last_separated()) };
+    let after = FactsFile::parse(Text::new(base.with_appended(&format!("{joint}{}", new.render()))));
+    let Some(i) = after.find("F-0123abcd") else {
+        assert!(before.find("F-0123abcd").is_some(), "the new version was lost");
+        return;
+    };
+    if before.find("F-0123abcd").is_none() {
+        assert_eq!((after.entries[i].key.as_str(), after.entries[i].value()), ("stack:web", value.as_str()));
+        assert_eq!(after.entries.len(), before.entries.len() + 1, "appending changed how earlier versions split");
+    }
+}
+
+/// The facts merge keeps every version of both sides, and a version forgotten on one side is
+/// a tombstone in the result whatever the other side holds.
+pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_ours: bool) {
+    use crate::format::fact::{FactsFile, NewFact, tombstone};
+    let render = |vals: &[String], tag: &str| -> String {
+        vals.iter()
+            .enumerate()
+            .map(|(i, v)| NewFact { id: format!("F-{tag}{i:07}"), key: format!("k:{}", i % 2), value: if v.trim().is_empty() { "x".into() } else { normalize_value(v) }, set: format!("2026-01-01T00:00:0{}.000Z", i % 10), ..Default::default() }.render())
+            .collect()
+    };
+    let b = render(base, "b");
+    let (mut o, t) = (format!("{b}{}", render(ours, "o")), format!("{b}{}", render(theirs, "t")));
+    let mut gone = None;
+    if forget_ours && !base.is_empty() {
+        let f = FactsFile::parse(Text::new(o.clone()));
+        let e = &f.entries[0];
+        gone = Some(e.id.clone());
+        o = format!("{}{}{}", &o[..e.span.start], tombstone(e, "2026-02-02T00:00:00Z", "r"), &o[e.span.end..]);
+    }
+    for (x, y) in [(&o, &t), (&t, &o)] {
+        let (merged, _) = crate::merge::facts(&b, x, y);
+        let m = FactsFile::parse(Text::new(merged));
+        let ids: HashSet<String> = m.entries.iter().map(|e| e.id.clone()).collect();
+        for side in [x, y] {
+            for e in FactsFile::parse(Text::new(side.clone())).entries {
+                assert!(ids.contains(&e.id), "{} lost", e.id);
+            }
+        }
+        assert_eq!(ids.len(), m.entries.len(), "an ID twice");
+        if let Some(id) = &gone {
+            assert!(m.entries[m.find(id).unwrap()].is_forgotten(), "{id} resurrected");
+        }
+    }
+}

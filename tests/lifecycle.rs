@@ -187,6 +187,16 @@ fn two_clones_set_the_same_key_and_the_merge_keeps_both_versions() {
     // Setting the key again settles it.
     zo_ok(&a, &["fact", "set", "stack:db", "Postgres 16"]);
     assert_eq!(json_of(&zo_ok(&a, &["--json", "verify"]))["forks"].as_array().unwrap().len(), 0);
+    commit_in(&a, "a: settle");
+    git_in(&a, &["push", "-q", "origin", "main"]);
+    // `git pull --rebase`: B's later version is replayed on top of A's; it holds.
+    zo_ok(&b, &["fact", "set", "stack:db", "Spanner"]);
+    commit_in(&b, "b: spanner");
+    git_in(&b, &["pull", "-q", "--rebase", "origin", "main"]);
+    let facts = std::fs::read_to_string(b.join(".zo/memory/FACTS.md")).unwrap();
+    assert!(!facts.contains("<<<<<<<") && facts.contains("Postgres 16") && facts.contains("NATS"), "{facts}");
+    assert_eq!(zo_ok(&b, &["fact", "get", "stack:db"]), "Spanner\n");
+    zo_ok(&b, &["verify", "--history"]);
 }
 
 #[test]

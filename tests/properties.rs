@@ -79,6 +79,16 @@ proptest! {
     }
 
     #[test]
+    fn facts_parse_and_read_back(prefix in memory_text(), value in field_text()) {
+        zo::props::facts(prefix.as_bytes(), &value);
+    }
+
+    #[test]
+    fn facts_merges_keep_every_version_and_never_resurrect(base in prop::collection::vec(field_text(), 0..4), ours in prop::collection::vec(field_text(), 0..4), theirs in prop::collection::vec(field_text(), 0..4), forget in any::<bool>()) {
+        zo::props::facts_merge(&base, &ours, &theirs, forget);
+    }
+
+    #[test]
     fn the_merge_driver_survives_any_input(b in memory_text(), o in memory_text(), t in memory_text()) {
         zo::props::merge_any(b.as_bytes(), o.as_bytes(), t.as_bytes());
     }
