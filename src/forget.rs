@@ -18,13 +18,9 @@ use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Forgotten {
-    pub id: String,
-    /// decision | prior | fact
-    pub kind: &'static str,
-    pub file: String,
-    pub line: usize,
-    pub forgotten: String,
-    pub reason: String,
+    /// What was erased, where, when and why.
+    #[serde(flatten)]
+    pub erasure: Erasure,
     /// Whether the index was purged (false when this memory has no index yet).
     pub index_purged: bool,
     /// Whether the erased text is in the last commit: then git history holds it.
@@ -40,6 +36,7 @@ pub struct Forgotten {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Erasure {
     pub id: String,
+    /// decision | prior | fact
     pub kind: &'static str,
     pub file: String,
     pub line: usize,
@@ -65,7 +62,7 @@ impl Memory {
             bail!("refused: the reason must be one line");
         }
         let when = crate::time::now();
-        let scope = if id.trim().to_ascii_uppercase().starts_with("F-") && !self.facts(Scope::Project)?.find(id).is_some() { Scope::User } else { Scope::Project };
+        let scope = if id.trim().to_ascii_uppercase().starts_with("F-") && self.facts(Scope::Project)?.find(id).is_none() { Scope::User } else { Scope::Project };
         let _lock = if scope == Scope::User { self.fact_lock(Scope::User)? } else { self.lock()? };
         let t = self.target(id, &when, &reason, scope)?;
         let raw = &t.text.as_str()[t.span.start..t.span.end];
@@ -92,12 +89,7 @@ impl Memory {
             .is_some_and(|bytes| String::from_utf8_lossy(&bytes).replace("\r\n", "\n").contains(erased.trim()));
         let (replacements, purge) = if in_history { purge_plan(&t.id, &erased)? } else { (None, vec![]) };
         Ok(Forgotten {
-            id: t.id,
-            kind: t.kind,
-            file: self.layout.show(&t.path),
-            line: t.span.line,
-            forgotten: when,
-            reason,
+            erasure: Erasure { id: t.id, kind: t.kind, file: self.layout.show(&t.path), line: t.span.line, forgotten: when, reason },
             index_purged,
             in_history,
             replacements,

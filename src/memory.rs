@@ -73,6 +73,25 @@ pub struct PriorInput {
     pub solution: String,
 }
 
+/// A new entry of `kind` (OUTCOME, CONFIRM) that refers to decision `i`: a fresh ID, now, and
+/// a title naming the decision (cut to the title limit).
+fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result<NewDecision> {
+    let target = &log.entries[i];
+    let word = if kind == "OUTCOME" { "Outcome" } else { "Confirm" };
+    let mut title = format!("{word}: {}", target.title);
+    if title.chars().count() > limits.title_chars {
+        title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
+    }
+    Ok(NewDecision {
+        id: gate::new_id("D", |id| log.has_id(id))?,
+        timestamp: crate::time::now(),
+        kind: kind.into(),
+        title,
+        refs: target.id.clone(),
+        ..Default::default()
+    })
+}
+
 /// Active decisions whose titles nearly match `title`, from the log's text: the `**Title:**`
 /// lines are compared first (a search for line starts), and the log is parsed only when one
 /// of them is near, so a 10,000-entry log still appends in about the time its copy takes.
@@ -308,19 +327,7 @@ impl Memory {
         if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| same_folded(o, &text)) {
             bail!("refused: that outcome is already recorded for {}", target.id);
         }
-        let mut title = format!("Outcome: {}", target.title);
-        if title.chars().count() > limits.title_chars {
-            title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
-        }
-        let new = NewDecision {
-            id: gate::new_id("D", |id| log.has_id(id))?,
-            timestamp: crate::time::now(),
-            kind: "OUTCOME".into(),
-            title,
-            refs: target.id.clone(),
-            outcome: text,
-            ..Default::default()
-        };
+        let new = NewDecision { outcome: text, ..annotation(&log, i, "OUTCOME", limits)? };
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(new)
     }
@@ -338,19 +345,7 @@ impl Memory {
             "provisional" => {}
             other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
         }
-        let mut title = format!("Confirm: {}", target.title);
-        if title.chars().count() > limits.title_chars {
-            title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
-        }
-        let new = NewDecision {
-            id: gate::new_id("D", |id| log.has_id(id))?,
-            timestamp: crate::time::now(),
-            kind: "CONFIRM".into(),
-            title,
-            refs: target.id.clone(),
-            status: "active",
-            ..Default::default()
-        };
+        let new = NewDecision { status: "active", ..annotation(&log, i, "CONFIRM", limits)? };
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(new)
     }

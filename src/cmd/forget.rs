@@ -10,7 +10,7 @@ pub fn run(ctx: &Ctx, a: ForgetArgs) -> Result<()> {
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    let mut s = format!("{} forgotten: {}:{} now holds its tombstone", r.id, r.file, r.line);
+    let mut s = format!("{} forgotten: {}:{} now holds its tombstone", r.erasure.id, r.erasure.file, r.erasure.line);
     s.push_str(if r.index_purged { "; its index rows and vectors are purged\n" } else { "\n" });
     if r.in_history {
         s.push_str("\nGit history still holds the text (it is in the last commit). To purge it:\n");

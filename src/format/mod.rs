@@ -248,6 +248,20 @@ pub fn sha256_hex(s: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The tombstone that replaces a forgotten entry of any kind: a heading and the fields that
+/// are kept (ID, the links that hold other entries' status, when and why it was forgotten).
+/// `zo verify` accepts a change from an entry to exactly its tombstone and nothing else.
+pub fn tombstone(heading: &str, kept: &[(&str, &str)]) -> String {
+    let mut out = format!("{heading}\n");
+    for (name, value) in kept {
+        if !value.trim().is_empty() {
+            fields::render_field(&mut out, name, value.trim());
+        }
+    }
+    out.push_str("\n---\n\n");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,18 +298,4 @@ mod tests {
         assert!(!same_folded("a b", "ab"));
         assert!(same_folded("ÉTÉ Straße", "été straße"));
     }
-}
-
-/// The tombstone that replaces a forgotten entry of any kind: a heading and the fields that
-/// are kept (ID, the links that hold other entries' status, when and why it was forgotten).
-/// `zo verify` accepts a change from an entry to exactly its tombstone and nothing else.
-pub fn tombstone(heading: &str, kept: &[(&str, &str)]) -> String {
-    let mut out = format!("{heading}\n");
-    for (name, value) in kept {
-        if !value.trim().is_empty() {
-            fields::render_field(&mut out, name, value.trim());
-        }
-    }
-    out.push_str("\n---\n\n");
-    out
 }

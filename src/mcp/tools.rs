@@ -370,7 +370,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         "forget" => {
             let a: ForgetArgs = args(name, a)?;
             let r = memory.forget(&a.id, &a.reason)?;
-            let mut text = format!("{} forgotten; its index rows are purged", r.id);
+            let mut text = format!("{} forgotten; its index rows are purged", r.erasure.id);
             if r.in_history {
                 text.push_str(". Git history still holds the text; a person must purge it:\n");
                 text.push_str(&r.purge.join("\n"));
