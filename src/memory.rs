@@ -359,8 +359,9 @@ impl Memory {
         fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])
     }
 
-    /// Add a prior under the next free number. Returns its ID.
-    pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<String> {
+    /// Add a prior under the next free number. Returns its ID and the active priors whose
+    /// titles nearly match.
+    pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<(String, Vec<gate::Similar>)> {
         let limits = self.limits()?;
         let mut new = NewPrior {
             number: 0,
@@ -402,7 +403,8 @@ impl Memory {
         };
         let joint = text.joint(file.last_separated());
         fsio::write_atomic(&self.layout.priors(), text.with_appended(&format!("{joint}{entry}")).as_bytes())?;
-        Ok(prior::format_id(new.number))
+        let others = file.entries.iter().filter(|p| p.superseded_by().is_none() && !p.is_forgotten()).map(|p| (p.id.as_str(), p.title.as_str()));
+        Ok((prior::format_id(new.number), gate::near_duplicates(&new.title, others)))
     }
 
     /// Mark prior `old` as superseded by `new`: the one edit zo makes to an existing prior,

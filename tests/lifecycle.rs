@@ -150,6 +150,11 @@ fn a_near_duplicate_title_is_reported_with_a_supersedes_hint() {
     assert!(!other.stderr.contains("looks like"), "{}", other.stderr);
     let sup = r.run(&["--json", "decide", "--title", "Adopt Hono for all HTTP APIs", "--decision", "h", "--supersedes", &first]);
     assert!(sup.json()["similar"].as_array().unwrap().iter().all(|s| s["id"] != first.as_str()), "{}", sup.stdout);
+    // Priors too.
+    let p1 = r.ok(&["prior", "add", "--title", "Never redirect stderr of a TUI", "--root-cause", "missing_rule", "--failure", "f", "--rule", "r"]).trim().to_string();
+    let p2 = r.run(&["--json", "prior", "add", "--title", "Never redirect the stderr of TUI apps", "--root-cause", "missing_rule", "--failure", "g", "--rule", "r"]);
+    assert_eq!(p2.json()["similar"][0]["id"], p1.as_str(), "{}", p2.stdout);
+    assert!(p2.stderr.contains(&format!("zo prior supersede {p1}")), "{}", p2.stderr);
 }
 
 #[test]

@@ -19,11 +19,15 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
                 source: a.source.unwrap_or_default(),
                 solution: a.solution.unwrap_or_default(),
             };
-            let id = memory.add_prior(&input, a.allow_secret).with_context(|| format!("nothing was written to {file}"))?;
-            if ctx.json {
-                return ctx.print_json(&serde_json::to_value(crate::ops::PriorAdded { id })?);
+            let (id, similar) = memory.add_prior(&input, a.allow_secret).with_context(|| format!("nothing was written to {file}"))?;
+            let r = crate::ops::PriorAdded { id, similar };
+            for n in r.notes() {
+                ctx.note(n);
             }
-            ctx.print(&format!("{id}\n"))
+            if ctx.json {
+                return ctx.print_json(&serde_json::to_value(&r)?);
+            }
+            ctx.print(&format!("{}\n", r.id))
         }
         PriorCommand::List => {
             let pf = memory.priors()?;

@@ -405,9 +405,10 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
                 source: a.source.unwrap_or_default(),
                 solution: a.solution.unwrap_or_default(),
             };
-            let id = memory.add_prior(&input, false)?;
-            let text = format!("recorded {id}");
-            (serde_json::to_value(crate::ops::PriorAdded { id })?, text)
+            let (id, similar) = memory.add_prior(&input, false)?;
+            let r = crate::ops::PriorAdded { id, similar };
+            let text = std::iter::once(format!("recorded {}", r.id)).chain(r.notes()).collect::<Vec<_>>().join("\n");
+            (serde_json::to_value(r)?, text)
         }
         "show" => {
             let a: ShowArgs = args(name, a)?;

@@ -63,6 +63,18 @@ impl From<NewDecision> for OutcomeRecorded {
 #[derive(Debug, Clone, Serialize)]
 pub struct PriorAdded {
     pub id: String,
+    /// Active priors with nearly the same title.
+    pub similar: Vec<crate::gate::Similar>,
+}
+
+impl PriorAdded {
+    /// A line per near-duplicate, with the command that records a replacement.
+    pub fn notes(&self) -> Vec<String> {
+        self.similar
+            .iter()
+            .map(|s| format!("{} looks like {} ({}); if it replaces that one: zo prior supersede {} {}", self.id, s.id, s.title, s.id, self.id))
+            .collect()
+    }
 }
 
 /// The stable summary of one decision (SPEC "Machine output").
