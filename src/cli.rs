@@ -358,7 +358,7 @@ pub struct ConfirmArgs {
 Git history still holds the text: zo prints the commands that purge it.\n\n\
 Example:\n  zo forget D-7f3a9c2e --reason 'held a database password'")]
 pub struct ForgetArgs {
-    /// The decision (D-…), prior (PR-…) or fact version (F-…)
+    /// The decision (D-…), prior (PR-…), fact version (F-…) or session (its file name)
     pub id: String,
     /// Why (kept in the tombstone; one line)
     #[arg(long, required = true)]

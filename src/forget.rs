@@ -36,7 +36,7 @@ pub struct Forgotten {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Erasure {
     pub id: String,
-    /// decision | prior | fact
+    /// decision | prior | fact | session
     pub kind: &'static str,
     pub file: String,
     pub line: usize,
@@ -112,6 +112,21 @@ impl Memory {
             let tombstone = fact::tombstone(f, when, reason);
             return Ok(Target { kind: "fact", id: f.id.clone(), span: f.span, tombstone, path, text: file.text.clone() });
         }
+        if q.starts_with("session") || q.ends_with(".md") {
+            let names = self.session_names()?;
+            let name = names
+                .iter()
+                .find(|n| *n == q || n.trim_end_matches(".md") == q)
+                .ok_or_else(|| anyhow!("no session {q} in {} (`zo session list` shows them)", self.layout.show(&self.layout.sessions())))?;
+            let path = self.layout.sessions().join(name);
+            let text = fsio::read_text(&path)?.unwrap_or_default();
+            if crate::format::session::is_forgotten(text.as_str()) {
+                return Err(already(name));
+            }
+            let span = Span { start: 0, end: text.as_str().len(), line: 1 };
+            let tombstone = crate::format::session::tombstone(when, reason);
+            return Ok(Target { kind: "session", id: name.trim_end_matches(".md").to_string(), span, tombstone, path, text });
+        }
         if upper.starts_with("PR-") {
             let path = self.layout.priors();
             let file = PriorsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
@@ -156,6 +171,13 @@ impl Memory {
         }
         for f in self.facts(Scope::Project)?.entries.iter().filter(|f| f.is_forgotten()) {
             push(&f.id, "fact", &self.layout.facts(), f.span.line, &f.body);
+        }
+        for name in self.session_names()? {
+            let text = self.session_text(&name)?;
+            if crate::format::session::is_forgotten(text.as_str()) {
+                let body = crate::format::fields::parse_body(text.as_str().split_inclusive('\n').skip(1), 2, false);
+                push(name.trim_end_matches(".md"), "session", &self.layout.sessions().join(&name), 1, &body);
+            }
         }
         Ok(out)
     }

@@ -236,7 +236,11 @@ pub fn state(ours: &str, theirs: &str) -> String {
 /// this is an older name written on two machines (keep both sessions, ours first; `zo continue`
 /// splits them), or one file edited on both sides (keep ours and append what theirs added).
 pub fn session(base: &str, ours: &str, theirs: &str) -> String {
-    if ours.trim() == theirs.trim() || theirs.trim() == base.trim() {
+    // A session `zo forget` emptied stays empty whatever the other side did.
+    if crate::format::session::is_forgotten(theirs) && !crate::format::session::is_forgotten(ours) {
+        return theirs.to_string();
+    }
+    if crate::format::session::is_forgotten(ours) || ours.trim() == theirs.trim() || theirs.trim() == base.trim() {
         return ours.to_string();
     }
     if ours.trim() == base.trim() {

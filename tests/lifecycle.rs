@@ -360,3 +360,27 @@ fn older_sessions_rank_lower_and_superseded_entries_never_above_their_successor(
     let (pn, po) = (ids.iter().position(|i| *i == new), ids.iter().position(|i| *i == old));
     assert!(pn.is_some() && po.is_some() && pn < po, "the successor ranks above what it superseded: {ids:?}");
 }
+
+#[test]
+fn a_session_that_holds_personal_data_can_be_forgotten() {
+    let r = Repo::init();
+    r.ok(&["session", "start", "--agent", "t"]);
+    r.ok(&["session", "end", "--summary", "called Jane Roe at +1 555 0100 about the outage"]);
+    let name = r.json(&["session", "list"])["sessions"][0]["name"].as_str().unwrap().to_string();
+    r.commit_all("session");
+    r.ok(&["index", "refresh"]);
+    let f = r.json(&["forget", name.trim_end_matches(".md"), "--reason", "personal data"]);
+    assert_eq!((f["kind"].as_str(), f["in_history"].as_bool()), (Some("session"), Some(true)), "{f}");
+    std::fs::remove_file(f["replacements"].as_str().unwrap()).unwrap();
+    let text = r.read(&format!(".zo/memory/sessions/{name}"));
+    assert!(text.starts_with("# Session: [forgotten]") && !text.contains("555 0100"), "{text}");
+    let db = std::fs::read(r.path().join(".zo/memory/index.db")).unwrap();
+    assert!(!db.windows(8).any(|w| w == b"555 0100"), "the index still holds it");
+    r.ok(&["verify"]);
+    r.commit_all("forget");
+    assert!(r.run(&["verify", "--history"]).stderr.contains("(session) forgotten"));
+    // A merge with a side that still has the session keeps the tombstone, either way round.
+    let (base, stone) = ("# Session 1\nJane Roe +1 555 0100\n", text.as_str());
+    assert_eq!(zo::merge::session(base, stone, base), stone);
+    assert_eq!(zo::merge::session(base, &format!("{base}more\n"), stone), stone);
+}

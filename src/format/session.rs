@@ -116,3 +116,16 @@ impl SessionFile {
             .map(|(_, b)| b.as_str())
     }
 }
+
+/// The heading of a session file `zo forget` emptied.
+pub const FORGOTTEN_HEADING: &str = "# Session: [forgotten]";
+
+/// A forgotten session file: its heading, when and why; the session's text is gone.
+pub fn tombstone(when: &str, reason: &str) -> String {
+    super::tombstone(FORGOTTEN_HEADING, &[("Forgotten", when), ("Reason", reason)])
+}
+
+/// Whether a session file's text is a tombstone.
+pub fn is_forgotten(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').starts_with(FORGOTTEN_HEADING)
+}

@@ -131,6 +131,9 @@ pub(super) fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
 
 pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
     let text = memory.session_text(name)?;
+    if crate::format::session::is_forgotten(text.as_str()) {
+        return Ok(vec![]); // nothing to recall: `zo forget` emptied it
+    }
     let s = crate::format::session::SessionFile::parse(name, text.as_str());
     let body: String = s.sections.iter().map(|(h, b)| format!("{h}\n{b}\n")).collect();
     Ok(vec![Want {
