@@ -10,7 +10,7 @@ use crate::format::Text;
 use crate::fsio::{self, Lock};
 use crate::gate;
 use crate::memory::Memory;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 
 /// Where a fact applies.
@@ -67,6 +67,7 @@ pub struct KeyState {
     pub heads: Vec<usize>,
     /// The version that holds: the latest head.
     pub active: Option<usize>,
+    threshold: f64,
 }
 
 /// Whether a version is provisional by itself: its confidence is under the threshold.
@@ -90,23 +91,31 @@ pub fn key_state(file: &FactsFile, key: &str, threshold: f64) -> KeyState {
         .collect();
     // A hand edit could make every version superseded (a cycle): the latest confirmed holds.
     let active = heads.last().copied().or_else(|| versions.iter().rev().copied().find(|&i| !below(&file.entries[i], threshold)));
-    KeyState { versions, heads, active }
+    KeyState { versions, heads, active, threshold }
 }
 
-/// The status of version `i` of its key.
+impl KeyState {
+    /// The status of version `i`, one of this key's versions.
+    pub fn status(&self, file: &FactsFile, i: usize) -> &'static str {
+        let f = &file.entries[i];
+        if f.is_forgotten() {
+            return "forgotten";
+        }
+        if self.active == Some(i) {
+            return "active";
+        }
+        let at = |v: usize| self.versions.iter().position(|&x| x == v);
+        let after_active = self.active.is_none_or(|a| at(i) > at(a));
+        // A provisional version that a later one confirmed is done with.
+        let confirmed = self.versions.iter().any(|&v| file.entries[v].field("Confirms").is_some_and(|c| c.eq_ignore_ascii_case(&f.id)));
+        if below(f, self.threshold) && after_active && !confirmed { "provisional" } else { "superseded" }
+    }
+}
+
+/// The status of version `i` of its key (one lookup; to go over a key's versions, take its
+/// `key_state` once).
 pub fn status(file: &FactsFile, i: usize, threshold: f64) -> &'static str {
-    let f = &file.entries[i];
-    if f.is_forgotten() {
-        return "forgotten";
-    }
-    let ks = key_state(file, &f.key, threshold);
-    if ks.active == Some(i) {
-        return "active";
-    }
-    let after_active = ks.active.is_none_or(|a| ks.versions.iter().position(|&v| v == i) > ks.versions.iter().position(|&v| v == a));
-    // A provisional version that a later one confirmed is done with.
-    let confirmed = file.entries.iter().any(|e| e.field("Confirms").is_some_and(|c| c.eq_ignore_ascii_case(&f.id)));
-    if below(f, threshold) && after_active && !confirmed { "provisional" } else { "superseded" }
+    key_state(file, &file.entries[i].key, threshold).status(file, i)
 }
 
 /// What `zo fact set` asks for.
@@ -121,6 +130,16 @@ pub struct FactInput {
     pub confidence: Option<f64>,
     #[serde(default)]
     pub scope: Option<Scope>,
+}
+
+/// What `zo confirm` did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Confirmed {
+    /// The provisional entry, now active.
+    pub confirmed: String,
+    /// The entry that confirms it.
+    pub id: String,
+    pub file: String,
 }
 
 /// What `zo fact set` did.
@@ -158,7 +177,7 @@ impl Memory {
     /// The promotion threshold (`promotion.threshold` in config.yaml, default 0.7): entries
     /// written with a lower confidence are provisional until confirmed.
     pub fn threshold(&self) -> Result<f64> {
-        let Some(v) = self.layout.config.get(&["promotion", "threshold"]) else { return Ok(0.7) };
+        let Some(v) = self.layout.config.get(&["promotion", "threshold"]) else { return Ok(crate::format::decision::DEFAULT_THRESHOLD) };
         match v.as_f64() {
             Some(t) if (0.0..=1.0).contains(&t) => Ok(t),
             _ => Err(crate::error::Error::Usage(format!(
@@ -170,7 +189,7 @@ impl Memory {
         }
     }
 
-    pub fn fact_view(&self, file: &FactsFile, i: usize, scope: Scope, threshold: f64) -> Result<FactView> {
+    pub fn fact_view(&self, file: &FactsFile, i: usize, scope: Scope, status: &'static str) -> Result<FactView> {
         let f = &file.entries[i];
         Ok(FactView {
             id: f.id.clone(),
@@ -179,7 +198,7 @@ impl Memory {
             set: f.set().to_string(),
             source: f.field("Source").map(str::to_string),
             confidence: f.confidence(),
-            status: status(file, i, threshold),
+            status,
             scope,
             file: self.layout.show(&self.facts_path(scope)?),
             line: f.span.line,
@@ -197,12 +216,12 @@ impl Memory {
             let file = if s == Scope::User { self.user_facts() } else { self.facts(s)? };
             let ks = key_state(&file, key, threshold);
             let pick = if provisional {
-                ks.versions.iter().rev().copied().find(|&i| matches!(status(&file, i, threshold), "active" | "provisional"))
+                ks.versions.iter().rev().copied().find(|&i| matches!(ks.status(&file, i), "active" | "provisional"))
             } else {
                 ks.active
             };
             if let Some(i) = pick {
-                return Ok(Some(self.fact_view(&file, i, s, threshold)?));
+                return Ok(Some(self.fact_view(&file, i, s, ks.status(&file, i))?));
             }
         }
         Ok(None)
@@ -227,9 +246,9 @@ impl Memory {
                 let shadowed = s == Scope::User && out.iter().any(|v| v.scope == Scope::Project && v.key.eq_ignore_ascii_case(key));
                 let ks = key_state(&file, key, threshold);
                 for &i in &ks.versions {
-                    let st = status(&file, i, threshold);
+                    let st = ks.status(&file, i);
                     if all || (st == "active" && !shadowed) {
-                        out.push(self.fact_view(&file, i, s, threshold)?);
+                        out.push(self.fact_view(&file, i, s, st)?);
                     }
                 }
             }
@@ -296,12 +315,12 @@ impl Memory {
             let file = FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
             let Some(i) = file.find(id) else { continue };
             let f = &file.entries[i];
-            match status(&file, i, threshold) {
+            let ks = key_state(&file, &f.key, threshold);
+            match ks.status(&file, i) {
                 "provisional" => {}
                 "forgotten" => bail!("{} was forgotten; there is nothing to confirm", f.id),
                 other => bail!("{} is not provisional (it is {other}); nothing to confirm", f.id),
             }
-            let ks = key_state(&file, &f.key, threshold);
             let new = NewFact {
                 id: gate::new_id("F", |id| file.find(id).is_some())?,
                 key: f.key.clone(),
@@ -316,6 +335,21 @@ impl Memory {
             return Ok(Some(FactSet { fact: new, status: "active", scope, unchanged: false }));
         }
         Ok(None)
+    }
+
+    /// `zo confirm ID`: a fact version (F-…) or a decision. Returns what was confirmed, the
+    /// entry that confirms it, and the file it was written to.
+    pub fn confirm(&self, id: &str) -> Result<Confirmed> {
+        if id.trim().to_ascii_uppercase().starts_with("F-") {
+            let file = self.layout.show(&self.layout.facts());
+            let r = self.confirm_fact(id).with_context(|| format!("nothing was written to {file}"))?;
+            let r = r.ok_or_else(|| anyhow!("no fact version {id} in {file} or the user's facts"))?;
+            let file = self.facts_path(r.scope).map(|p| self.layout.show(&p)).unwrap_or(file);
+            return Ok(Confirmed { confirmed: r.fact.confirms, id: r.fact.id, file });
+        }
+        let file = self.layout.show(&self.layout.decision_log());
+        let r = self.confirm_decision(id).with_context(|| format!("nothing was written to {file}"))?;
+        Ok(Confirmed { confirmed: r.refs, id: r.id, file })
     }
 
     /// The lock for a scope's file: the memory lock, or the user directory's own.

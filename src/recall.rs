@@ -381,8 +381,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
     });
     let ranked = reorder(index, ranked, k, filter, mode)?;
     let mut hits = Vec::new();
-    for (row, score) in ranked.into_iter().take(k) {
-        let rowid = row.rowid;
+    for (rowid, score) in ranked.into_iter().take(k) {
         let sim = similarity.get(&rowid).copied();
         let lex = bm25.get(&rowid).copied();
         let tier = match (mode, sim) {
@@ -391,7 +390,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
             (_, Some((_, s))) => Tier::of_similarity(s),
         };
         let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score };
-        hits.push(Hit { row, score, tier, explain: Some(explain), stale: false });
+        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false });
     }
     Ok(Recalled { mode, answered, pass: "first", hits })
 }
@@ -399,12 +398,14 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
 /// Age and supersession, applied to the head of a ranking: a session's score falls with its
 /// age (half of it per half-life: multiplied in the lexical and semantic modes, whose scores
 /// are positive; in hybrid, whose z-scores are not, it loses up to two standard deviations),
-/// and a superseded entry never ranks above the entry that superseded it.
-fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<(Row, f64)>> {
+/// and a superseded entry never ranks above the entry that superseded it. Reads only what
+/// ranking needs of the head's rows (`Index::brief`); the caller fetches the text of the
+/// `k` it keeps.
+fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<(i64, f64)>> {
     let head = ranked.len().min(k.max(DEPTH));
-    let mut rows: Vec<(Row, f64)> = Vec::with_capacity(head);
+    let mut rows: Vec<(crate::index::Brief, f64)> = Vec::with_capacity(head);
     for (rowid, score) in ranked.into_iter().take(head) {
-        rows.push((index.row(rowid)?, score));
+        rows.push((index.brief(rowid)?, score));
     }
     if let Some(hl) = filter.half_life_days {
         for (row, score) in rows.iter_mut().filter(|(r, _)| r.kind == "session") {
@@ -428,5 +429,5 @@ fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mo
             None => i += 1,
         }
     }
-    Ok(rows)
+    Ok(rows.into_iter().map(|(r, s)| (r.rowid, s)).collect())
 }

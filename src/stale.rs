@@ -3,8 +3,10 @@
 //! (commits that touched its paths, lines changed under them, read with gix) and flagged when
 //! either passes a threshold.
 
+use crate::format::decision::DecisionLog;
 use crate::memory::Memory;
 use anyhow::Result;
+use std::collections::HashMap;
 
 /// Flag a decision when this many commits touched its paths since …
 pub const COMMITS: usize = 5;
@@ -33,16 +35,24 @@ pub struct StaleReport {
 
 /// The stale active decisions by ID, measured with the default thresholds; cheap when no
 /// decision names paths (the common case: no git is read).
-pub fn stale_ids(memory: &Memory, log: &crate::format::decision::DecisionLog) -> Result<std::collections::HashMap<String, StaleEntry>> {
-    if !crate::format::line_starts(log.text.as_str(), "**Paths:**").any(|_| true) {
+pub fn stale_ids(memory: &Memory, log: &DecisionLog) -> Result<HashMap<String, StaleEntry>> {
+    if !names_paths(log.text.as_str()) {
         return Ok(Default::default());
     }
-    Ok(stale(memory, COMMITS, LINES)?.decisions.into_iter().filter(|d| d.stale).map(|d| (d.id.clone(), d)).collect())
+    Ok(measure(memory, log, COMMITS, LINES)?.decisions.into_iter().filter(|d| d.stale).map(|d| (d.id.clone(), d)).collect())
+}
+
+/// Whether any decision in the log's text may name paths (a search for line starts).
+pub fn names_paths(text: &str) -> bool {
+    crate::format::line_starts(text, "**Paths:**").next().is_some()
 }
 
 /// Every active decision with paths, measured. `commits` / `lines`: the thresholds.
 pub fn stale(memory: &Memory, commits: usize, lines: u64) -> Result<StaleReport> {
-    let log = memory.decisions()?;
+    measure(memory, &memory.decisions()?, commits, lines)
+}
+
+fn measure(memory: &Memory, log: &DecisionLog, commits: usize, lines: u64) -> Result<StaleReport> {
     let repo = crate::git::Repo::discover(&memory.layout.root);
     let mut out = Vec::new();
     for i in 0..log.entries.len() {

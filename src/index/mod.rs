@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 mod query;
 mod rows;
-pub use query::{Filter, Vectors};
+pub use query::{Brief, Filter, Vectors};
 use rows::{apply, decision_rows, fact_rows, prior_rows, session_rows};
 
 /// The source name of the user's facts (outside the repository).

@@ -41,6 +41,13 @@ impl Index {
         Ok(self.vectors(filter)?.rank(query))
     }
 
+    /// What ranking after fusion needs of a row (kind, age, successor), without its text.
+    pub fn brief(&self, rowid: i64) -> Result<Brief> {
+        Ok(self.conn.query_row("SELECT kind, id, timestamp, superseded_by FROM entries WHERE rowid = ?1", [rowid], |r| {
+            Ok(Brief { rowid, kind: r.get(0)?, id: r.get(1)?, timestamp: r.get(2)?, superseded_by: r.get(3)? })
+        })?)
+    }
+
     pub fn row(&self, rowid: i64) -> Result<Row> {
         Ok(self.conn.query_row(
             "SELECT rowid, kind, id, source, line, title, type, timestamp, status, superseded_by, text FROM entries WHERE rowid = ?1",
@@ -90,6 +97,16 @@ impl Vectors {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         scored
     }
+}
+
+/// A row's ranking facts (see `Index::brief`).
+#[derive(Debug, Clone)]
+pub struct Brief {
+    pub rowid: i64,
+    pub kind: String,
+    pub id: String,
+    pub timestamp: String,
+    pub superseded_by: Option<String>,
 }
 
 /// Filters applied before ranking.

@@ -154,27 +154,31 @@ pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
 /// key is the title (so a key lookup is a title match) and `type` carries the scope.
 pub(super) fn fact_rows(file: &crate::format::fact::FactsFile, scope: crate::facts::Scope, threshold: f64) -> Vec<Want> {
     let mut v = Vec::new();
-    for (i, f) in file.entries.iter().enumerate() {
-        let status = crate::facts::status(file, i, threshold);
-        if !matches!(status, "active" | "provisional") {
-            continue;
+    for key in file.keys() {
+        let ks = crate::facts::key_state(file, key, threshold);
+        for &i in &ks.versions {
+            let status = ks.status(file, i);
+            if !matches!(status, "active" | "provisional") {
+                continue;
+            }
+            let f = &file.entries[i];
+            let mut text = format!("{}: {}", f.key, f.value());
+            if let Some(src) = f.field("Source") {
+                text.push_str(&format!("\n(source: {src})"));
+            }
+            v.push(Want {
+                kind: "fact",
+                id: f.id.clone(),
+                line: f.span.line,
+                title: f.key.clone(),
+                kind_type: scope.name().to_string(),
+                timestamp: f.set().to_string(),
+                status: status.to_string(),
+                superseded_by: None,
+                embed_text: format!("{}\n{}", f.key.replace([':', '-', '_'], " "), f.value()),
+                text,
+            });
         }
-        let mut text = format!("{}: {}", f.key, f.value());
-        if let Some(src) = f.field("Source") {
-            text.push_str(&format!("\n(source: {src})"));
-        }
-        v.push(Want {
-            kind: "fact",
-            id: f.id.clone(),
-            line: f.span.line,
-            title: f.key.clone(),
-            kind_type: scope.name().to_string(),
-            timestamp: f.set().to_string(),
-            status: status.to_string(),
-            superseded_by: None,
-            embed_text: format!("{}\n{}", f.key.replace([':', '-', '_'], " "), f.value()),
-            text,
-        });
     }
     v
 }

@@ -358,14 +358,9 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "confirm" => {
             let a: ShowArgs = args(name, a)?;
-            let (confirmed, id) = if a.id.trim().to_ascii_uppercase().starts_with("F-") {
-                let r = memory.confirm_fact(&a.id)?.ok_or_else(|| anyhow!("no fact version {}", a.id))?;
-                (r.fact.confirms, r.fact.id)
-            } else {
-                let r = memory.confirm_decision(&a.id)?;
-                (r.refs, r.id)
-            };
-            (json!({ "confirmed": confirmed, "id": id }), format!("{confirmed} confirmed ({id})"))
+            let r = memory.confirm(&a.id)?;
+            let text = format!("{} confirmed ({})", r.confirmed, r.id);
+            (serde_json::to_value(r)?, text)
         }
         "forget" => {
             let a: ForgetArgs = args(name, a)?;

@@ -213,7 +213,8 @@ fn show_fact(memory: &Memory, id: &str) -> Result<Value> {
     for scope in [crate::facts::Scope::Project, crate::facts::Scope::User] {
         let Ok(file) = memory.facts(scope) else { continue };
         let Some(i) = file.find(id) else { continue };
-        let mut v = serde_json::to_value(memory.fact_view(&file, i, scope, threshold)?)?;
+        let status = crate::facts::status(&file, i, threshold);
+        let mut v = serde_json::to_value(memory.fact_view(&file, i, scope, status)?)?;
         v["kind"] = "fact".into();
         v["text"] = file.entries[i].content(&file).into();
         return Ok(v);
@@ -319,7 +320,13 @@ impl RecallReport {
         if !self.results.iter().any(|h| h.row.kind == "decision") {
             return Ok(());
         }
-        let stale = crate::stale::stale_ids(memory, &memory.decisions()?)?;
+        // Recall is a hot path: the log is parsed only when some decision names paths.
+        let text = crate::fsio::read_text(&memory.layout.decision_log())?.unwrap_or_default();
+        if !crate::stale::names_paths(text.as_str()) {
+            return Ok(());
+        }
+        let log = crate::format::decision::DecisionLog::parse(text).with_threshold(memory.threshold()?);
+        let stale = crate::stale::stale_ids(memory, &log)?;
         for h in &mut self.results {
             h.stale = stale.contains_key(&h.row.id);
         }
