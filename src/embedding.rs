@@ -115,8 +115,16 @@ fn expand(p: &str) -> PathBuf {
     }
 }
 
+/// The model loaded for many texts: one optimised session per core (up to four), fed one text
+/// at a time; the first session also answers single texts (a question), so it runs on every
+/// core, the others on one thread each. Measured building the index of 326 ADRs on 2 cores:
+/// one 2-thread session in batches of 16 took 95 s and 2.1 GB (a batch is padded to its
+/// longest text, and the runtime's working memory grows with the batch); batches of 1, 68 s and
+/// 0.3 GB; these sessions side by side, 57–59 s and 0.56 GB, with a question embedded as fast
+/// as before (hybrid `zo eval` median 13 ms; 19 ms with every session on one thread). Batching
+/// even the short openings was slower (65 s).
 pub struct Embedder {
-    model: fastembed::TextEmbedding,
+    workers: Vec<fastembed::TextEmbedding>,
 }
 
 /// Either embedder: unit-length vectors, one per text.
@@ -137,13 +145,13 @@ impl Embed for QueryEmbedder {
 }
 
 /// The stored vectors of entries, one `VECTORS_PER_ENTRY × DIM` vector per text: the opening,
-/// then the whole text. Openings and whole texts go in separate batches, so short texts are not
-/// padded to the length of long ones.
+/// then the whole text. All of them go to the embedder at once, so its sessions stay busy.
 pub fn embed_entries(e: &mut dyn Embed, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
     let heads: Vec<String> = texts.iter().map(|t| t.split_whitespace().take(HEAD_WORDS).collect::<Vec<_>>().join(" ")).collect();
-    let heads = e.embed_texts(&heads.iter().map(String::as_str).collect::<Vec<_>>())?;
-    let wholes = e.embed_texts(texts)?;
-    Ok(heads
+    let all: Vec<&str> = heads.iter().map(String::as_str).chain(texts.iter().copied()).collect();
+    let mut vecs = e.embed_texts(&all)?;
+    let wholes = vecs.split_off(texts.len());
+    Ok(vecs
         .into_iter()
         .zip(wholes)
         .map(|(mut h, w)| {
@@ -255,26 +263,62 @@ impl Embedder {
         };
         let model = fastembed::UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer)
             .with_pooling(fastembed::Pooling::Mean);
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
-        let options = fastembed::InitOptionsUserDefined::new()
-            .with_environment(env)
-            .with_max_length(max_tokens)
-            .with_intra_threads(threads)
-            // Pre-packing weights at load costs more than it saves for zo's short-lived
-            // processes: measured load 0.27 s → 0.24 s, bulk embedding no slower.
-            .with_session_config("session.disable_prepacking", "1");
-        let model = fastembed::TextEmbedding::try_new_from_user_defined(model, options)
-            .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", paths.model_dir.display()))?;
-        Ok(Embedder { model })
+        let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
+        let load = |k: usize| {
+            let options = fastembed::InitOptionsUserDefined::new()
+                .with_environment(env.clone())
+                .with_max_length(max_tokens)
+                .with_intra_threads(if k == 0 { n } else { 1 })
+                // Its threads sleep rather than spin between operators, so they leave the
+                // cores to the other sessions while the index is built.
+                .with_session_config("session.intra_op.allow_spinning", "0")
+                // Pre-packing weights at load costs more than it saves for zo's short-lived
+                // processes: measured load 0.27 s → 0.24 s, bulk embedding no slower.
+                .with_session_config("session.disable_prepacking", "1");
+            fastembed::TextEmbedding::try_new_from_user_defined(model.clone(), options)
+                .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", paths.model_dir.display()))
+        };
+        // Loaded side by side: a load is mostly single-threaded graph optimisation.
+        let workers = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..n).map(|k| s.spawn(move || load(k))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("loading the embedding model failed")))).collect::<Result<Vec<_>>>()
+        })?;
+        Ok(Embedder { workers })
     }
 
-    /// Unit-length embeddings, one per text.
+    /// Unit-length embeddings, one per text, in the order of `texts`; the sessions take the
+    /// longest texts first so they finish together.
     pub fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let mut out = self.model.embed(texts, Some(16)).map_err(|e| anyhow!("embedding failed: {e}"))?;
-        for v in &mut out {
-            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-            if n > 0.0 {
-                v.iter_mut().for_each(|x| *x /= n);
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (order, next) = (&order, &next);
+        let done: Vec<Result<Vec<(usize, Vec<f32>)>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .workers
+                .iter_mut()
+                .take(texts.len())
+                .map(|w| {
+                    s.spawn(move || {
+                        let mut got = Vec::new();
+                        while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                            let mut v = w.embed(&texts[i..=i], Some(1)).map_err(|e| anyhow!("embedding failed: {e}"))?.remove(0);
+                            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                            if n > 0.0 {
+                                v.iter_mut().for_each(|x| *x /= n);
+                            }
+                            got.push((i, v));
+                        }
+                        Ok(got)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("embedding failed: a worker stopped")))).collect()
+        });
+        let mut out = vec![Vec::new(); texts.len()];
+        for got in done {
+            for (i, v) in got? {
+                out[i] = v;
             }
         }
         Ok(out)
