@@ -241,6 +241,9 @@ impl QueryEmbedder {
     }
 }
 
+/// Vectors with the position of their text.
+type Indexed = Vec<(usize, Vec<f32>)>;
+
 impl Embedder {
     /// Load ONNX Runtime and the model. Every failure is an error, never a panic: ORT is
     /// initialised from the path we found before fastembed touches it.
@@ -293,7 +296,7 @@ impl Embedder {
         order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
         let next = std::sync::atomic::AtomicUsize::new(0);
         let (order, next) = (&order, &next);
-        let done: Vec<Result<Vec<(usize, Vec<f32>)>>> = std::thread::scope(|s| {
+        let done: Vec<Result<Indexed>> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .workers
                 .iter_mut()
