@@ -60,6 +60,9 @@ fn main() {
         }
         cos.insert(len.clone(), per_q);
     }
+    // Each question's own vector, for experiments over the index's stored vectors.
+    let mut qe = zo::embedding::Embedder::load(&paths).unwrap();
+    let qvecs: Vec<Vec<f32>> = qs.iter().map(|q| qe.embed(&[q["q"].as_str().unwrap()]).unwrap().remove(0)).collect();
     let out: Vec<serde_json::Value> = qs
         .iter()
         .enumerate()
@@ -71,7 +74,7 @@ fn main() {
                 .map(|(r, s)| (index.row(r).unwrap().id, s))
                 .collect();
             let c: HashMap<String, &Vec<f32>> = lens.iter().map(|l| (l.clone(), &cos[l][i])).collect();
-            serde_json::json!({"q": q["q"], "relevant": q["relevant"], "lex": lex, "cos": c})
+            serde_json::json!({"q": q["q"], "relevant": q["relevant"], "lex": lex, "cos": c, "qvec": qvecs[i]})
         })
         .collect();
     let ids: Vec<&String> = texts.iter().map(|(id, _)| id).collect();

@@ -190,6 +190,14 @@ fn the_cli_and_the_server_see_each_others_writes_and_hand_edits() {
     r.write(r.log_path(), &format!("{log}{}", util::canonical_entry(0xabc, "Hand written zebra crossing", "edited by hand")));
     let (v, _) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "k": 1}));
     assert_eq!(v["results"][0]["title"], "Hand written zebra crossing");
+    // min_tier drops weaker hits; lexical hits are never `high`.
+    let (v, _) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "min_tier": "standard"}));
+    assert_eq!(v["results"][0]["title"], "Hand written zebra crossing");
+    assert!(v["results"].as_array().unwrap().iter().all(|h| h["tier"] != "low"), "{v}");
+    let (v, text) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "min_tier": "high"}));
+    assert_eq!(v["results"].as_array().unwrap().len(), 0, "{v}");
+    assert!(text.contains("nothing at or above the high tier"), "{text}");
+    assert!(c.fails("recall", json!({"query": "x", "min_tier": "best"})).contains("min_tier takes"));
     // An idle server holds no lock: a rebuild in the shell does not wait on it.
     let rebuild = r.run(&["index", "rebuild"]);
     assert_eq!(rebuild.code, 0, "{}", rebuild.stderr);

@@ -4,7 +4,7 @@
 use super::Server;
 use crate::index::Filter;
 use crate::memory::{DecisionInput, Memory, PriorInput};
-use crate::recall::Mode;
+use crate::recall::{Mode, Tier};
 use crate::session::Ending;
 use anyhow::{Result, anyhow, bail};
 use rmcp::model::Tool;
@@ -30,6 +30,7 @@ const SPECS: &[Spec] = &[
             ("kind", "string", "decision | prior | session | fact | all"),
             ("type", "string", "only decisions of this type"),
             ("mode", "string", "hybrid | semantic | lexical"),
+            ("min_tier", "string", "low | standard | high: drop weaker hits"),
         ],
         required: &["query"],
     },
@@ -211,6 +212,7 @@ struct RecallArgs {
     #[serde(rename = "type")]
     kind_type: Option<String>,
     mode: Option<String>,
+    min_tier: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -302,9 +304,13 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
                 Some("lexical") => Mode::Lexical,
                 Some(other) => bail!("mode takes hybrid, semantic or lexical, not {other:?}"),
             };
+            let min_tier = match a.min_tier.as_deref() {
+                None => Tier::Low,
+                Some(t) => <Tier as clap::ValueEnum>::from_str(t, false).map_err(|_| anyhow!("min_tier takes low, standard or high, not {t:?}"))?,
+            };
             let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
             let filter = Filter { kind, kind_type: a.kind_type, ..Default::default() };
-            let found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall(&memory, &a.query, k, &filter, mode, &note)?;
+            let found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall(&memory, &a.query, k, &filter, mode, &note)?.at_least(min_tier);
             if a.mode.is_some() && found.mode != mode {
                 bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
             }
@@ -312,6 +318,9 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             report.flag_stale(&memory)?;
             let mut text: Vec<String> = report.not_answered().into_iter().collect();
             text.extend(report.results.iter().map(|h| format!("── {} · {} · {}\n{}\n", h.row.id, h.row.kind, h.tier.name(), h.row.text.trim_end())));
+            if text.is_empty() {
+                text.push(format!("nothing at or above the {} tier ({} search)", min_tier.name(), report.mode));
+            }
             (serde_json::to_value(&report)?, text.join("\n"))
         }
         "context" => {
