@@ -190,6 +190,10 @@ fn the_cli_and_the_server_see_each_others_writes_and_hand_edits() {
     r.write(r.log_path(), &format!("{log}{}", util::canonical_entry(0xabc, "Hand written zebra crossing", "edited by hand")));
     let (v, _) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "k": 1}));
     assert_eq!(v["results"][0]["title"], "Hand written zebra crossing");
+    // An agent reading the text sees what a person sees in the shell (ID, kind, tier, score,
+    // status, staleness, the entry).
+    let (_, text) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "k": 1}));
+    assert_eq!(text.trim_end(), r.ok(&["recall", "--mode", "lexical", "-k", "1", "zebra crossing"]).trim_end());
     // min_tier drops weaker hits; lexical hits are never `high`.
     let (v, _) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "min_tier": "standard"}));
     assert_eq!(v["results"][0]["title"], "Hand written zebra crossing");

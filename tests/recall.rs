@@ -54,6 +54,23 @@ fn filters_apply_before_ranking() {
 }
 
 #[test]
+fn a_filtered_match_behind_hundreds_of_stronger_ones_is_still_found() {
+    // Lexical ranking takes the best 4 × 50 matches before filtering; a filter that keeps none
+    // of them must still reach the weaker match behind them.
+    let r = Repo::example();
+    let log = r.read(r.log_path());
+    let many: String = (0..260).map(|i| util::canonical_entry(0x7000 + i, &format!("Walrus pier {i}"), "walrus walrus walrus pier")).collect();
+    r.write(r.log_path(), &format!("{log}{many}"));
+    r.ok(&["prior", "add", "--title", "Boats and the harbour wall", "--root-cause", "novel_case", "--failure", "a long note about boats that mentions a walrus once among many other words", "--rule", "moor boats away from the harbour wall"]);
+    let v = r.json(&["recall", "--mode", "lexical", "--kind", "prior", "-k", "3", "walrus"]);
+    let found = v["results"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{v}");
+    assert_eq!(found[0]["kind"], "prior");
+    let v = r.json(&["recall", "--mode", "lexical", "-k", "3", "walrus"]);
+    assert!(v["results"].as_array().unwrap().iter().all(|h| h["kind"] == "decision"), "{v}");
+}
+
+#[test]
 fn superseded_hidden_unless_all_and_outcomes_fold_into_their_decision() {
     let r = Repo::example();
     let v = r.json(&["recall", "--mode", "lexical", "-k", "10", "Express"]);

@@ -35,36 +35,8 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&report)?);
     }
-    if let Some(line) = report.not_answered() {
+    if let Some(line) = report.note(a.min_tier) {
         ctx.note(line);
-    } else if report.results.is_empty() {
-        ctx.note(format!("nothing at or above the {} tier ({} search)", a.min_tier.name(), report.mode));
     }
-    let mut s = String::new();
-    if a.explain {
-        s.push_str(&format!("(answered by the {} pass: {})\n\n", report.pass, match report.pass {
-            "key" => "the question is a fact key",
-            "expanded" => "nothing reached standard, so the question was widened with the best hits' title words",
-            _ => "one ranking",
-        }));
-    }
-    for h in &report.results {
-        s.push_str(&format!(
-            "── {} · {} · {} · {:.3}{}\n",
-            h.row.id,
-            h.row.kind,
-            h.tier.name(),
-            h.score,
-            if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() } + if h.stale { " · stale" } else { "" },
-        ));
-        if let Some(x) = &h.explain {
-            let rank = |r: Option<usize>, what: &str, v: Option<f64>| match (r, v) {
-                (Some(r), Some(v)) => format!("{what} #{r} ({v:.3})"),
-                _ => format!("{what} –"),
-            };
-            s.push_str(&format!("   why: {} · {} · fused {:.3}\n", rank(x.lexical_rank, "bm25", x.bm25), rank(x.semantic_rank, "similarity", x.similarity), x.fused));
-        }
-        s.push_str(&format!("{}\n\n", h.row.text));
-    }
-    ctx.print(&s)
+    ctx.print(&report.render())
 }

@@ -10,14 +10,29 @@ impl Index {
     /// FTS5 BM25 ranking among rows passing `filter`: (rowid, score), best first.
     pub fn lexical(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
         let Some(q) = fts_query(query) else { return Ok(vec![]) };
-        let sql = format!(
+        // Ranked by FTS5 alone first, then joined to the entries for the filter: joining every
+        // match reads one page per matching entry (3,000 matches for a common word at 10,000
+        // decisions: 14–21 ms, against 8–13 ms this way). When the filter leaves fewer than
+        // `limit` of the best `4 × limit`, every match is joined after all.
+        let ranked = |sql: String| -> Result<Vec<(i64, f64)>> {
+            let mut stmt = self.conn.prepare(&sql)?;
+            let rows = stmt.query_map(params![q, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        };
+        let first = ranked(format!(
+            "SELECT e.rowid, f.s FROM (SELECT rowid, -bm25(fts, 4.0, 1.0) AS s FROM fts WHERE fts MATCH ?1 ORDER BY s DESC LIMIT {}) f \
+             JOIN entries e ON e.rowid = f.rowid WHERE {} ORDER BY f.s DESC LIMIT ?2",
+            4 * limit,
+            filter.sql()
+        ))?;
+        if first.len() == limit {
+            return Ok(first);
+        }
+        ranked(format!(
             "SELECT e.rowid, -bm25(fts, 4.0, 1.0) AS s FROM fts JOIN entries e ON e.rowid = fts.rowid \
              WHERE fts MATCH ?1 AND {} ORDER BY s DESC LIMIT ?2",
             filter.sql()
-        );
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map(params![q, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        ))
     }
 
     /// The stored vectors of rows passing `filter` (read while the model loads).

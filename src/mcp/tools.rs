@@ -316,11 +316,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             }
             let mut report = crate::ops::RecallReport::new(a.query, found, false);
             report.flag_stale(&memory)?;
-            let mut text: Vec<String> = report.not_answered().into_iter().collect();
-            text.extend(report.results.iter().map(|h| format!("── {} · {} · {}\n{}\n", h.row.id, h.row.kind, h.tier.name(), h.row.text.trim_end())));
-            if text.is_empty() {
-                text.push(format!("nothing at or above the {} tier ({} search)", min_tier.name(), report.mode));
-            }
+            let text: Vec<String> = report.note(min_tier).into_iter().chain(Some(report.render()).filter(|t| !t.is_empty())).collect();
             (serde_json::to_value(&report)?, text.join("\n"))
         }
         "context" => {
