@@ -2,6 +2,12 @@ use clap::Parser;
 use std::io::Write;
 
 fn main() {
+    // ONNX Runtime from 1.29 on, as published on PyPI (what `zo model install` fetches), sends
+    // usage telemetry to Microsoft and writes a device ID under ~/.cache/Microsoft and a session
+    // file in $TMPDIR unless this is set before it loads. zo sends nothing anywhere.
+    // SAFETY: changing the environment is sound only while no other thread can read it, and no
+    // thread has been started yet.
+    unsafe { std::env::set_var("ORT_DISABLE_TELEMETRY", "1") };
     let cli = zo::cli::Cli::parse();
     if let Err(err) = zo::cmd::run(cli) {
         // A closed pipe (`zo log | head`) is not an error worth a message.

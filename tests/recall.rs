@@ -54,6 +54,22 @@ fn filters_apply_before_ranking() {
 }
 
 #[test]
+fn onnx_runtime_telemetry_writes_nothing_to_home_or_tmp() {
+    // The PyPI build of ONNX Runtime 1.31 wrote ~/.cache/Microsoft/DeveloperTools/.onnxruntime/
+    // {deviceid,onnxruntime.db} and $TMPDIR/.ses on every hybrid recall, and queues usage events
+    // for Microsoft, until zo disabled its telemetry.
+    util::require_model();
+    let r = Repo::example();
+    let (home, tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let cache = zo::embedding::cache_dir().unwrap();
+    let out = r.cmd(&["recall", "why did we leave Express"]).env("HOME", home.path()).env("TMPDIR", tmp.path()).env("ZO_CACHE", &cache).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("── D-795f9731"), "the model was used");
+    let written: Vec<_> = std::fs::read_dir(home.path()).unwrap().chain(std::fs::read_dir(tmp.path()).unwrap()).map(|e| e.unwrap().path()).collect();
+    assert!(written.is_empty(), "{written:?}");
+}
+
+#[test]
 fn a_filtered_match_behind_hundreds_of_stronger_ones_is_still_found() {
     // Lexical ranking takes the best 4 × 50 matches before filtering; a filter that keeps none
     // of them must still reach the weaker match behind them.
