@@ -5,52 +5,13 @@ mod util;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-struct World {
-    _dir: tempfile::TempDir,
-    remote: PathBuf,
-    root: PathBuf,
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git").args(args).current_dir(dir).output().unwrap();
-    assert!(out.status.success(), "git {args:?}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn zo(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(util::ZO).args(args).current_dir(dir).env_remove("ZO_REPO").env("ZO_USER_DIR", dir.join(".git/zo-user")).output().unwrap();
-    assert!(out.status.success(), "zo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+// The multi-clone helpers are shared with the other suites (tests/util).
+use util::{World, commit_in as commit_all, git_in as git, zo_ok as zo};
 
 fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
     let mut a = vec!["--json"];
     a.extend_from_slice(args);
     serde_json::from_str(&zo(dir, &a)).unwrap()
-}
-
-impl World {
-    fn new() -> World {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        let remote = root.join("remote.git");
-        git(&root, &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
-        World { _dir: dir, remote, root }
-    }
-
-    fn clone(&self, name: &str) -> PathBuf {
-        let p = self.root.join(name);
-        git(&self.root, &["clone", "-q", self.remote.to_str().unwrap(), p.to_str().unwrap()]);
-        git(&p, &["config", "user.email", &format!("{name}@example.com")]);
-        git(&p, &["config", "user.name", name]);
-        git(&p, &["config", "pull.rebase", "false"]);
-        p
-    }
-}
-
-fn commit_all(dir: &Path, msg: &str) {
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", msg]);
 }
 
 /// One machine's work: decisions, a prior, a session.
