@@ -8,17 +8,6 @@ use util::Repo;
 // Concurrent writers (8 × 50, with readers, index rebuilds and two MCP servers) are
 // tests/mcp.rs::everything_at_once_loses_nothing_and_never_says_locked.
 
-/// A tiny deterministic PRNG so a failure can be replayed from the printed seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[test]
 fn sigkill_at_random_moments_never_corrupts_or_loses_acknowledged_writes() {
     let r = Repo::init();
@@ -30,7 +19,7 @@ fn sigkill_at_random_moments_never_corrupts_or_loses_acknowledged_writes() {
     r.write(r.log_path(), &big);
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1;
     println!("seed {seed}");
-    let mut rng = Rng(seed);
+    let mut rng = util::Rng(seed);
     // How long one whole write takes here; kill moments are spread over 1.5 times that.
     let t0 = std::time::Instant::now();
     r.decide("timing run", "how long a write takes");

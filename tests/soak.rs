@@ -11,16 +11,6 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 use util::Repo;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 const OPS: [&str; 6] = ["decide", "prior", "session", "state", "rebuild", "merge"];
 
 /// zo without the model: an index rebuild is then its lexical part (a second, not a minute of
@@ -55,7 +45,7 @@ fn sigkilled_writers_of_every_kind_lose_nothing_acknowledged() {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1
     });
     println!("seed {seed}");
-    let mut rng = Rng(seed);
+    let mut rng = util::Rng(seed);
     let args = |op: &str, i: usize| -> Vec<String> {
         let v: Vec<&str> = match op {
             "decide" => vec!["--json", "decide", "--title", "", "--decision", "must be whole or absent"],

@@ -246,3 +246,15 @@ pub fn commit_in(dir: &Path, msg: &str) {
     git_in(dir, &["add", "-A"]);
     git_in(dir, &["commit", "-q", "-m", msg]);
 }
+
+/// xorshift64: reproducible pseudo-random choices from a printed seed (no crate needed).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
