@@ -1,5 +1,6 @@
 //! `cargo bench --bench recall`: index build throughput and peak memory, lexical and hybrid
-//! recall latency, and model load time, on logs of 1,000 and 10,000 decisions.
+//! recall latency, and model load time, on the 326 ADR records whole and on logs of 1,000 and
+//! 10,000 decisions (`cargo bench --bench recall -- 326` runs one size).
 //! The 10,000-decision embedding build takes minutes on 2 cores; it runs only with
 //! ZO_BENCH_EMBED_10K=1 (the lexical numbers at 10,000 always run).
 
@@ -26,6 +27,9 @@ fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
 }
 
 fn main() {
+    // As zo's own main does: no ONNX Runtime telemetry from the model loaded in this process.
+    // SAFETY: no other thread exists yet.
+    unsafe { std::env::set_var("ORT_DISABLE_TELEMETRY", "1") };
     let records = corpus();
     let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(21);
     let no_model = [("ZO_CACHE", "/nonexistent"), ("HOME", "/nonexistent")];
@@ -63,11 +67,12 @@ fn main() {
 
     println!("| decisions | lexical build | embedding build | peak RSS (build) | recall --mode lexical | recall (hybrid) | recall, no model installed |");
     println!("|---:|---:|---:|---:|---:|---:|---:|");
-    for n in [1000usize, 10_000] {
+    for n in [326usize, 1000, 10_000] {
         if !selected(n) {
             continue;
         }
-        let (_keep, path, _) = repo_with_log(n, &records);
+        // 326: the ADR corpus whole (the figures); the others cycle it, bodies cut.
+        let (_keep, path, _) = if n == 326 { repo_with_adr_corpus() } else { repo_with_log(n, &records) };
         let d = path.as_path();
         let (lex_secs, lex_mb) = measured(d, &["index", "refresh"], &no_model);
         let embed = if n <= 1000 || std::env::var_os("ZO_BENCH_EMBED_10K").is_some() {

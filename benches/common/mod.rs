@@ -78,6 +78,17 @@ pub fn time(runs: usize, mut f: impl FnMut(usize)) -> (f64, f64) {
 /// A git repository with `zo init` and a log of `n` decisions, committed. Kept on disk when
 /// ZO_BENCH_KEEP is set (for profiling).
 pub fn repo_with_log(n: usize, records: &[Record]) -> (Option<tempfile::TempDir>, PathBuf, usize) {
+    repo_with_text(build_log(n, records))
+}
+
+/// The 326 ADR records whole, with the IDs the labelled questions use (what the issue's
+/// targets are stated on, and what `cargo run --example adr_memory` writes).
+pub fn repo_with_adr_corpus() -> (Option<tempfile::TempDir>, PathBuf, usize) {
+    let corpus = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adr-corpus.jsonl")).unwrap();
+    repo_with_text(format!("# DECISION_LOG\n\n---\n\n{}", zo::fixtures::adr_entries(&corpus)))
+}
+
+fn repo_with_text(log: String) -> (Option<tempfile::TempDir>, PathBuf, usize) {
     let dir = tempfile::tempdir().unwrap();
     let (keep, path) = if std::env::var_os("ZO_BENCH_KEEP").is_some() {
         let p = dir.keep();
@@ -92,7 +103,6 @@ pub fn repo_with_log(n: usize, records: &[Record]) -> (Option<tempfile::TempDir>
     git(d, &["config", "user.email", "bench@example.com"]);
     git(d, &["config", "user.name", "bench"]);
     run(d, &["-q", "init", "--project", "bench"]);
-    let log = build_log(n, records);
     std::fs::write(d.join(".zo/memory/DECISION_LOG.md"), &log).unwrap();
     git(d, &["add", "-A"]);
     git(d, &["commit", "-q", "-m", "bench"]);
