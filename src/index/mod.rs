@@ -383,7 +383,9 @@ impl Index {
             rows.collect::<rusqlite::Result<_>>()?
         };
         let bar = crate::progress::bar(todo.len(), "embedding");
-        for chunk in todo.chunks(64) {
+        // Small chunks: the progress bar moves every few seconds, and an interrupted build keeps
+        // what it embedded.
+        for chunk in todo.chunks(16) {
             let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
             let vecs = embedding::embed_entries(embedder, &texts)?;
             bar.inc(chunk.len() as u64);
