@@ -168,7 +168,8 @@ fn environment(paths: &Paths) -> Result<ort::environment::Environment> {
         ort::init_from(&paths.runtime)
             .map_err(|e| format!("could not load ONNX Runtime from {}: {e}", paths.runtime.display()))?
             .with_name("zo")
-            // The PyPI build of ONNX Runtime has telemetry on by default; a memory tool sends nothing.
+            // The PyPI build has telemetry on; this alone does not stop it writing a device ID,
+            // so `main` also sets ORT_DISABLE_TELEMETRY (docs/EMBEDDINGS.md).
             .with_telemetry(false)
             .build()
             .map_err(|e| format!("could not start ONNX Runtime from {}: {e}", paths.runtime.display()))
