@@ -115,17 +115,53 @@ fn expand(p: &str) -> PathBuf {
     }
 }
 
-/// The model loaded for many texts: one optimised session per core (up to four), fed one text
-/// at a time; the first session also answers single texts (a question), so it runs on every
-/// core, the others on one thread each. Measured building the index of 326 ADRs on 2 cores:
-/// one 2-thread session in batches of 16 took 95 s and 2.1 GB (a batch is padded to its
-/// longest text, and the runtime's working memory grows with the batch); batches of 1, 68 s and
-/// 0.3 GB; these sessions side by side, 57–59 s and 0.56 GB, with a question embedded as fast
-/// as before (hybrid `zo eval` median 13 ms; 19 ms with every session on one thread). Batching
-/// even the short openings was slower (65 s).
+/// The model loaded with graph optimisation, for embedding many texts (and questions in a
+/// long-lived process). One session on every core answers single texts; a call with `BULK` or
+/// more texts also loads one single-thread helper session per further core, which joins the
+/// work as soon as it is ready and is kept for later bulk calls; a holder that only embeds
+/// questions (the MCP server, `zo eval`) keeps one session's memory. Every session is fed one text at a time, longest first.
+/// Measured building the index of 326 ADRs on 2 cores: one 2-thread session in batches of 16
+/// took 95 s and 2.1 GB (a batch is padded to its longest text, and the runtime's working
+/// memory grows with the batch); batches of 1, 68 s and 0.3 GB; with the helper, 52–59 s and
+/// 0.55 GB; two one-thread sessions, 53–56 s but questions at 19–22 ms instead of 13–15.
+/// Batching even the short openings was slower (65 s).
 pub struct Embedder {
-    workers: Vec<fastembed::TextEmbedding>,
+    first: fastembed::TextEmbedding,
+    helpers: Vec<fastembed::TextEmbedding>,
+    source: SessionSource,
 }
+
+/// What a session is made from, kept to load helpers.
+struct SessionSource {
+    model: fastembed::UserDefinedEmbeddingModel,
+    env: ort::environment::Environment,
+    max_tokens: usize,
+    model_dir: PathBuf,
+    cores: usize,
+}
+
+impl SessionSource {
+    fn session(&self, threads: usize) -> Result<fastembed::TextEmbedding> {
+        let options = fastembed::InitOptionsUserDefined::new()
+            .with_environment(self.env.clone())
+            .with_max_length(self.max_tokens)
+            .with_intra_threads(threads)
+            // Threads sleep rather than spin between operators, leaving the cores to the
+            // helper sessions while the index is built.
+            .with_session_config("session.intra_op.allow_spinning", "0")
+            // Pre-packing weights at load costs more than it saves for zo's short-lived
+            // processes: measured load 0.27 s → 0.24 s, bulk embedding no slower.
+            .with_session_config("session.disable_prepacking", "1");
+        fastembed::TextEmbedding::try_new_from_user_defined(self.model.clone(), options)
+            .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", self.model_dir.display()))
+    }
+}
+
+/// From how many texts a call loads helper sessions: each costs about 0.3 s of a core to load,
+/// worth it once the work is a few seconds (a 512-token text takes about 0.15 s). Below it,
+/// embedding three new entries took 0.77–0.83 s and 570 MB with a helper, 0.73 s and 310 MB
+/// without.
+const BULK: usize = 16;
 
 /// Either embedder: unit-length vectors, one per text.
 pub trait Embed {
@@ -269,27 +305,9 @@ impl Embedder {
         };
         let model = fastembed::UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer)
             .with_pooling(fastembed::Pooling::Mean);
-        let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
-        let load = |k: usize| {
-            let options = fastembed::InitOptionsUserDefined::new()
-                .with_environment(env.clone())
-                .with_max_length(max_tokens)
-                .with_intra_threads(if k == 0 { n } else { 1 })
-                // Its threads sleep rather than spin between operators, so they leave the
-                // cores to the other sessions while the index is built.
-                .with_session_config("session.intra_op.allow_spinning", "0")
-                // Pre-packing weights at load costs more than it saves for zo's short-lived
-                // processes: measured load 0.27 s → 0.24 s, bulk embedding no slower.
-                .with_session_config("session.disable_prepacking", "1");
-            fastembed::TextEmbedding::try_new_from_user_defined(model.clone(), options)
-                .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", paths.model_dir.display()))
-        };
-        // Loaded side by side: a load is mostly single-threaded graph optimisation.
-        let workers = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..n).map(|k| s.spawn(move || load(k))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("loading the embedding model failed")))).collect::<Result<Vec<_>>>()
-        })?;
-        Ok(Embedder { workers })
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
+        let source = SessionSource { model, env, max_tokens, model_dir: paths.model_dir.clone(), cores };
+        Ok(Embedder { first: source.session(cores)?, helpers: Vec::new(), source })
     }
 
     /// Unit-length embeddings, one per text, in the order of `texts`; the sessions take the
@@ -299,28 +317,49 @@ impl Embedder {
         order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
         let next = std::sync::atomic::AtomicUsize::new(0);
         let (order, next) = (&order, &next);
-        let done: Vec<Result<Indexed>> = std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .workers
-                .iter_mut()
-                .take(texts.len())
-                .map(|w| {
-                    s.spawn(move || {
-                        let mut got = Vec::new();
-                        while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                            let mut v = w.embed(&texts[i..=i], Some(1)).map_err(|e| anyhow!("embedding failed: {e}"))?.remove(0);
-                            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-                            if n > 0.0 {
-                                v.iter_mut().for_each(|x| *x /= n);
-                            }
-                            got.push((i, v));
+        let want = if texts.len() >= BULK { self.source.cores - 1 } else { 0 };
+        let missing = want.saturating_sub(self.helpers.len());
+        let source = &self.source;
+        let work = move |w: &mut fastembed::TextEmbedding| -> Result<Indexed> {
+            let mut got = Vec::new();
+            while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                let mut v = w.embed(&texts[i..=i], Some(1)).map_err(|e| anyhow!("embedding failed: {e}"))?.remove(0);
+                let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                if n > 0.0 {
+                    v.iter_mut().for_each(|x| *x /= n);
+                }
+                got.push((i, v));
+            }
+            Ok(got)
+        };
+        let (first, helpers) = (&mut self.first, &mut self.helpers);
+        let (done, loaded) = std::thread::scope(|s| {
+            let mut handles = vec![s.spawn(move || work(first))];
+            handles.extend(helpers.iter_mut().take(want).map(|w| s.spawn(move || work(w))));
+            // New helpers join as soon as they are loaded; one that cannot load (memory, say)
+            // leaves its share to the others.
+            let new: Vec<_> = (0..missing)
+                .map(|_| {
+                    s.spawn(move || match source.session(1) {
+                        Ok(mut w) => {
+                            let got = work(&mut w);
+                            (Some(w), got)
                         }
-                        Ok(got)
+                        Err(_) => (None, Ok(Vec::new())),
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("embedding failed: a worker stopped")))).collect()
+            let stopped = || anyhow!("embedding failed: a worker stopped");
+            let mut done: Vec<Result<Indexed>> = handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(stopped()))).collect();
+            let mut loaded = Vec::new();
+            for h in new {
+                let (w, got) = h.join().unwrap_or_else(|_| (None, Err(stopped())));
+                loaded.extend(w);
+                done.push(got);
+            }
+            (done, loaded)
         });
+        self.helpers.extend(loaded);
         let mut out = vec![Vec::new(); texts.len()];
         for got in done {
             for (i, v) in got? {
