@@ -119,11 +119,12 @@ fn expand(p: &str) -> PathBuf {
 /// long-lived process). One session on every core answers single texts; a call with `BULK` or
 /// more texts also loads one single-thread helper session per further core, which joins the
 /// work as soon as it is ready and is kept for later bulk calls; a holder that only embeds
-/// questions (the MCP server, `zo eval`) keeps one session's memory. Every session is fed one text at a time, longest first.
-/// Measured building the index of 326 ADRs on 2 cores: one 2-thread session in batches of 16
-/// took 95 s and 2.1 GB (a batch is padded to its longest text, and the runtime's working
-/// memory grows with the batch); batches of 1, 68 s and 0.3 GB; with the helper, 52–59 s and
-/// 0.55 GB; two one-thread sessions, 53–56 s but questions at 19–22 ms instead of 13–15.
+/// questions (the MCP server, `zo eval`) keeps one session's memory. Every session is fed one
+/// text at a time, longest first. Measured building the index of 326 ADRs on 2 cores: one
+/// 2-thread session in batches of 16 took 95 s and 2.1 GB (a batch is padded to its longest
+/// text, and the runtime's working memory grows with the batch); batches of 1, 68 s and
+/// 0.3 GB; with the helper, 51–56 s and 0.6 GB; two one-thread sessions, 53–56 s but
+/// questions at 19–22 ms instead of 10–15.
 /// Batching even the short openings was slower (65 s).
 pub struct Embedder {
     first: fastembed::TextEmbedding,
@@ -265,17 +266,12 @@ impl QueryEmbedder {
             anyhow::bail!("embedding failed: the model returned shape {shape:?}");
         }
         let mut v = vec![0f32; DIM];
-        let mut count = 0f32;
         for (t, m) in mask_values.iter().enumerate() {
             if *m != 0 {
-                count += 1.0;
                 v.iter_mut().zip(&data[t * DIM..(t + 1) * DIM]).for_each(|(a, b)| *a += b);
             }
         }
-        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-        if count > 0.0 && norm > 0.0 {
-            v.iter_mut().for_each(|x| *x /= norm);
-        }
+        unit(&mut v);
         Ok(v)
     }
 }
@@ -324,10 +320,7 @@ impl Embedder {
             let mut got = Vec::new();
             while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
                 let mut v = w.embed(&texts[i..=i], Some(1)).map_err(|e| anyhow!("embedding failed: {e}"))?.remove(0);
-                let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-                if n > 0.0 {
-                    v.iter_mut().for_each(|x| *x /= n);
-                }
+                unit(&mut v);
                 got.push((i, v));
             }
             Ok(got)
@@ -367,6 +360,15 @@ impl Embedder {
             }
         }
         Ok(out)
+    }
+}
+
+/// Scale to unit length (a zero vector, from a text with no tokens, stays zero), so the
+/// stored vectors' dot products are cosines whichever embedder made them.
+fn unit(v: &mut [f32]) {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
     }
 }
 
