@@ -1,0 +1,1 @@
+//! Hostile-repository cases: gate. (Filled in by the gate part of issue 20.)

@@ -1,0 +1,1 @@
+//! Hostile-repository cases: index. (Filled in by the index part of issue 20.)
