@@ -10,6 +10,8 @@ pub use serde_yaml::Value;
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     pub map: serde_yaml::Mapping,
+    /// The text it was read from, so messages can name the line of a key.
+    text: String,
 }
 
 impl Config {
@@ -24,7 +26,7 @@ impl Config {
             return Ok(Config::default());
         }
         match serde_yaml::from_str::<Value>(text) {
-            Ok(Value::Mapping(map)) => Ok(Config { map }),
+            Ok(Value::Mapping(map)) => Ok(Config { map, text: text.to_string() }),
             Ok(Value::Null) => Ok(Config::default()),
             Ok(_) => Err(anyhow!("{}:1: expected a mapping of `key: value` lines", path.display())),
             Err(e) => {
@@ -32,6 +34,19 @@ impl Config {
                 Err(anyhow!("{}:{line}: invalid YAML: {e}", path.display()))
             }
         }
+    }
+
+    /// The line where a key (its last name) is set, for messages; 1 when it cannot be told.
+    pub fn line_of(&self, key: &str) -> usize {
+        let name = key.rsplit('.').next().unwrap_or(key);
+        self.text
+            .lines()
+            .position(|l| {
+                let l = l.trim_start().trim_start_matches("- ");
+                l.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with(':'))
+                    || l.strip_prefix(&format!("\"{name}\"")).is_some_and(|rest| rest.trim_start().starts_with(':'))
+            })
+            .map_or(1, |i| i + 1)
     }
 
     /// A value at a dotted path: `get(&["index", "embedding"])`.

@@ -94,7 +94,9 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     let mut left = LeftOut::default();
 
     // STATE, always: its fields, and its sections when they fit (else their headings).
-    let state_text = std::fs::read_to_string(layout.state()).unwrap_or_else(|_| "(no STATE.md)".into());
+    // Through fsio, like every read: a STATE.md that is a link (to ~/.aws/credentials, say)
+    // must never reach an agent's context.
+    let state_text = crate::fsio::read_text(&layout.state()).ok().flatten().map_or_else(|| "(no STATE.md)".into(), |t| t.as_str().to_string());
     let state_text = state_text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
     let placeholder = crate::templates::state_placeholder();
     let state_text = match state_text.strip_suffix(placeholder) {
@@ -169,7 +171,8 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
 
     // The latest snapshot's handoff.
     if let Some(name) = memory.snapshot_names()?.last() {
-        let text = std::fs::read_to_string(layout.snapshots().join(name)).unwrap_or_default();
+        let text = crate::fsio::read_text(&layout.snapshots().join(name)).ok().flatten().unwrap_or_default();
+        let text = text.as_str();
         let snapshot = crate::format::session::SessionFile::parse(name, &text);
         if let Some(h) = snapshot.section(&["handoff"]).filter(|h| !h.is_empty()).map(str::to_string) {
             let title = format!("Handoff ({})", name.trim_end_matches(".md"));
@@ -184,7 +187,8 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     // The last session's Next.
     let sessions = memory.session_names()?;
     if let Some(name) = sessions.last() {
-        let text = std::fs::read_to_string(layout.sessions().join(name)).unwrap_or_default();
+        let text = crate::fsio::read_text(&layout.sessions().join(name)).ok().flatten().unwrap_or_default();
+        let text = text.as_str();
         let s = crate::format::session::SessionFile::parse(name, &text);
         if let Some(next) = s.section(&["next", "what's next", "next steps"]) {
             let title = format!("Next, from {}", name.trim_end_matches(".md"));

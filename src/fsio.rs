@@ -1,14 +1,229 @@
 //! The only code that writes memory files: one atomic write, one lock, one reader that turns
 //! bytes into text with errors that name the file and line.
+//!
+//! It is also where zo stays inside the repository (SPEC "Threat model"). A repository is
+//! someone else's input: any path under a repository root that zo opens has every component
+//! checked — no symbolic link is followed, for reading or for writing, and only regular files
+//! are read (a FIFO would hang zo, a device like /dev/zero would feed it without end). The
+//! last component is opened with `O_NOFOLLOW`, so a link put there between the check and the
+//! open is refused too. Every read is bounded: `MAX_FILE_BYTES` for memory files,
+//! `MAX_INPUT_BYTES` for `--file` and stdin. Nothing is memory-mapped: another process
+//! shrinking a mapped file kills the reader with SIGBUS.
 
 use crate::format::Text;
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 const TMP_SUFFIX: &str = ".zo-tmp";
+
+/// The largest memory file zo reads (1 GiB: a log of some 350,000 decisions). Above it the
+/// read is refused with the file's name rather than exhausting memory.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+/// The largest `--file` or stdin input (16 MiB; an entry is 64 KiB at most by default).
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// Repository roots whose insides are confined (registered by `Layout`): canonical paths.
+static ROOTS: RwLock<Vec<PathBuf>> = RwLock::new(Vec::new());
+
+/// Confine every later read and write under `root` (a canonical path): no component below it
+/// may be a link, and only regular files are read. `Layout` calls it for the repository it
+/// opens; paths elsewhere (the user's own cache and config directories) are trusted.
+pub fn confine(root: &Path) {
+    let mut roots = ROOTS.write().unwrap_or_else(|e| e.into_inner());
+    if !roots.iter().any(|r| r == root) {
+        roots.push(root.to_path_buf());
+    }
+}
+
+/// The registered root `path` lies under, if any (the longest, for nested repositories).
+fn root_of(path: &Path) -> Option<PathBuf> {
+    let roots = ROOTS.read().unwrap_or_else(|e| e.into_inner());
+    roots.iter().filter(|r| path.starts_with(r)).max_by_key(|r| r.as_os_str().len()).cloned()
+}
+
+/// Why zo refused a path inside a repository: a link, a special file, a path that leaves the
+/// repository, a file over the size cap. Always names the path (relative to the repository).
+#[derive(Debug)]
+pub struct Refused {
+    pub path: PathBuf,
+    pub why: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.why)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+fn refused(root: Option<&Path>, path: &Path, why: impl Into<String>) -> anyhow::Error {
+    let shown = root.and_then(|r| path.strip_prefix(r).ok()).filter(|p| !p.as_os_str().is_empty()).unwrap_or(path);
+    anyhow::Error::new(Refused { path: shown.to_path_buf(), why: why.into() })
+}
+
+/// What a directory entry is, in words, when it is not a regular file or directory.
+pub fn special_kind(t: &fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return Some("a device");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+    }
+    if t.is_symlink() {
+        return Some("a symbolic link");
+    }
+    if t.is_file() || t.is_dir() { None } else { Some("not a regular file") }
+}
+
+const LINK_WHY: &str = "is a symbolic link; zo never follows links inside a repository (a cloned repository could point it anywhere on this machine). Replace the link with the real file or directory";
+
+/// Check every component of `path` below its repository root: none may be a symbolic link,
+/// every directory on the way must be a directory, and the last component, when it exists,
+/// must be a regular file or a directory. Paths outside every repository are not checked.
+/// `.git/` is git's (a clone cannot commit it) and is left to git.
+pub fn check_path(path: &Path) -> Result<()> {
+    let Some(root) = root_of(path) else { return Ok(()) };
+    let rel = path.strip_prefix(&root).expect("root_of checked the prefix");
+    let mut cur = root.clone();
+    for (i, c) in rel.components().enumerate() {
+        match c {
+            Component::Normal(n) => {
+                if i == 0 && n == ".git" {
+                    return Ok(());
+                }
+                cur.push(n)
+            }
+            Component::CurDir => continue,
+            _ => return Err(refused(Some(&root), path, "leaves the repository; zo reads and writes only inside it")),
+        }
+        match fs::symlink_metadata(&cur) {
+            Ok(m) => {
+                let t = m.file_type();
+                if t.is_symlink() {
+                    return Err(refused(Some(&root), &cur, LINK_WHY));
+                }
+                if let Some(kind) = special_kind(&t) {
+                    return Err(refused(Some(&root), &cur, format!("is {kind}; zo reads and writes only regular files here")));
+                }
+                if cur.as_path() != path && !t.is_dir() {
+                    return Err(refused(Some(&root), &cur, "is not a directory"));
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(anyhow!(e).context(format!("could not read {}", path.display()))),
+        }
+    }
+    Ok(())
+}
+
+/// Open a file for reading: checked (`check_path`), never through a link (`O_NOFOLLOW`), never
+/// blocking on a FIFO (`O_NONBLOCK`), and only if it is a regular file. Missing → None.
+pub fn open_regular(path: &Path) -> Result<Option<File>> {
+    check_path(path)?;
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let root = root_of(path);
+    let file = match options.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(refused(root.as_deref(), path, LINK_WHY)),
+        Err(e) => return Err(anyhow!(e).context(format!("could not read {}", path.display()))),
+    };
+    let m = file.metadata().with_context(|| format!("could not read {}", path.display()))?;
+    if !m.is_file() {
+        let kind = special_kind(&m.file_type()).unwrap_or("a directory");
+        return Err(refused(root.as_deref(), path, format!("is {kind}; zo reads only regular files")));
+    }
+    Ok(Some(file))
+}
+
+/// Read at most `cap` bytes; more is an error naming the file and the cap.
+pub fn read_bounded(mut reader: impl Read, path: &Path, cap: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    (&mut reader).take(cap + 1).read_to_end(&mut bytes).with_context(|| format!("could not read {}", path.display()))?;
+    if bytes.len() as u64 > cap {
+        bail!("{}: larger than {}, the most zo reads from one file", path.display(), show_bytes(cap));
+    }
+    Ok(bytes)
+}
+
+/// A byte count for people: 16 MiB, 1 GiB.
+pub fn show_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// Links and special files anywhere under `dir` (not followed), for `doctor` and `verify`:
+/// (path, what it is). Bounded: a tree of more than 100,000 entries is not walked further.
+pub fn strangers(dir: &Path) -> Vec<(PathBuf, &'static str)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let mut seen = 0;
+    if let Ok(m) = fs::symlink_metadata(dir) {
+        if let Some(kind) = special_kind(&m.file_type()) {
+            return vec![(dir.to_path_buf(), kind)];
+        }
+    }
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > 100_000 {
+                return out;
+            }
+            let Ok(t) = e.file_type() else { continue };
+            if let Some(kind) = special_kind(&t) {
+                out.push((e.path(), kind));
+            } else if t.is_dir() {
+                stack.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Regular files in `dir` whose names end in `ext` and do not start with a dot, sorted by
+/// name; a missing directory is empty. Links and special files are left out (never read):
+/// `zo verify` and `zo doctor` name them.
+pub fn list_files(dir: &Path, ext: &str) -> Result<Vec<String>> {
+    check_path(dir)?;
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
+        Err(e) => return Err(anyhow!(e).context(format!("could not list {}", dir.display()))),
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.ends_with(ext) && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    Ok(names)
+}
 
 /// Replace `path` with `bytes` atomically: temp file in the same directory, fsync, rename over
 /// the target, fsync the directory. A crash at any instant leaves the old file or the new one.
@@ -22,7 +237,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
     // The rename replaces whatever is at `path`: a link would become a regular file (its target,
     // maybe outside the repository, silently stale), and a file made read-only to protect it
-    // would be replaced all the same. Refuse both, before writing anything.
+    // would be replaced all the same. Refuse both, before writing anything; `check_path`
+    // refuses links anywhere on the way inside a repository.
+    check_path(path)?;
     if let Ok(m) = fs::symlink_metadata(path) {
         if m.file_type().is_symlink() {
             return Err(anyhow!(
@@ -105,31 +322,23 @@ pub fn ensure_lines(path: &Path, header: &str, lines: &[&str]) -> Result<bool> {
 
 /// Create a directory (and parents) with a clear error.
 pub fn create_dir(path: &Path) -> Result<()> {
+    check_path(path)?;
     fs::create_dir_all(path).with_context(|| format!("could not create {}", path.display()))
 }
 
 /// Read a memory file as text. Missing → None. Invalid UTF-8 → an error naming file and line.
-/// Large files are mapped rather than copied (see `format::Text`).
+/// A link, a special file or a file over `MAX_FILE_BYTES` → an error naming it (`Refused`).
 pub fn read_text(path: &Path) -> Result<Option<Text>> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(anyhow!(e).context(format!("could not read {}", path.display()))),
-    };
-    let fail = || format!("could not read {}", path.display());
-    let len = file.metadata().with_context(fail)?.len();
-    if len >= 256 * 1024 {
-        // SAFETY: the mapping is read-only and zo never truncates memory files in place.
-        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-            if simdutf8::basic::from_utf8(&map).is_err() {
-                let at = std::str::from_utf8(&map).err().map_or(0, |e| e.valid_up_to());
-                return Err(utf8_error(path, &map, at));
-            }
-            return Ok(Some(Text::mapped(map)));
-        }
+    let Some(file) = open_regular(path)? else { return Ok(None) };
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > MAX_FILE_BYTES {
+        return Err(refused(root_of(path).as_deref(), path, format!("is {}; zo reads memory files up to {}", show_bytes(len), show_bytes(MAX_FILE_BYTES))));
     }
-    let mut bytes = Vec::with_capacity(len as usize);
-    (&file).read_to_end(&mut bytes).with_context(fail)?;
+    let bytes = read_bounded(file, path, MAX_FILE_BYTES)?;
+    if simdutf8::basic::from_utf8(&bytes).is_ok() {
+        // SAFETY: just validated as UTF-8.
+        return Ok(Some(Text::new(unsafe { String::from_utf8_unchecked(bytes) })));
+    }
     Ok(Some(Text::new(decode(path, bytes)?)))
 }
 
@@ -196,13 +405,7 @@ impl Lock {
 
 /// Open `path` and wait (up to `ZO_LOCK_TIMEOUT` seconds, default 30) for a lock on it.
 fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .with_context(|| format!("could not open the lock file {}", path.display()))?;
+    let mut file = open_lock_file(path)?;
     let timeout = std::env::var("ZO_LOCK_TIMEOUT")
         .ok()
         .and_then(|v| v.parse::<f64>().ok())
@@ -241,6 +444,31 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
             }
         }
     }
+}
+
+/// Open (or create) a lock file: never through a link (a committed `.lock` link to `~/x` would
+/// have zo truncate `~/x`), and only a regular file.
+fn open_lock_file(path: &Path) -> Result<File> {
+    check_path(path)?;
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(f) => f,
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(refused(root_of(path).as_deref(), path, LINK_WHY)),
+        Err(e) => return Err(anyhow!(e).context(format!("could not open the lock file {}", path.display()))),
+    };
+    let m = file.metadata().with_context(|| format!("could not open the lock file {}", path.display()))?;
+    if !m.is_file() {
+        let kind = special_kind(&m.file_type()).unwrap_or("a directory");
+        return Err(refused(root_of(path).as_deref(), path, format!("is {kind}; a lock file must be a regular file")));
+    }
+    Ok(file)
 }
 
 /// Whether process `pid` is running, where that can be told (Linux's /proc).

@@ -76,8 +76,16 @@ impl Layout {
         }
         let start = start.canonicalize().unwrap_or(start);
         for dir in start.ancestors() {
-            if dir.join(".zo").is_dir() {
-                return Layout::at(dir);
+            let zo = dir.join(".zo");
+            match std::fs::symlink_metadata(&zo) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(anyhow::Error::new(crate::fsio::Refused {
+                        path: zo,
+                        why: "is a symbolic link; zo keeps memory only in a real .zo directory inside the repository (a link could lead anywhere on this machine). Replace the link with the directory".into(),
+                    }));
+                }
+                Ok(m) if m.is_dir() => return Layout::at(dir),
+                _ => {}
             }
             if let Some(memory) = legacy_memory(dir) {
                 let zo_dir = dir.join(".zo");
@@ -88,11 +96,19 @@ impl Layout {
     }
 
     /// The `.zo/` layout rooted at `root` (whether or not it exists yet).
+    /// Everything below `root` is confined from here on (`fsio::confine`): no link is followed
+    /// and only regular files are read.
     pub fn at(root: &Path) -> Result<Layout> {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        crate::fsio::confine(&root);
         let zo_dir = root.join(".zo");
-        let config = Config::load(&zo_dir.join("config.yaml"))?;
-        let memory = zo_dir.join(config.memory_root());
-        Ok(Layout { root: root.to_path_buf(), zo_dir, memory, legacy: false, config })
+        let config_file = zo_dir.join("config.yaml");
+        let config = Config::load(&config_file)?;
+        let memory = zo_dir.join(memory_root(&config, &config_file)?);
+        // Every command goes through the memory directory: a link on the way is refused here,
+        // once, with its name, before anything (the index too) opens a file under it.
+        crate::fsio::check_path(&memory)?;
+        Ok(Layout { root, zo_dir, memory, legacy: false, config })
     }
 
     pub fn decision_log(&self) -> PathBuf {
@@ -158,21 +174,52 @@ impl Layout {
     }
 }
 
+/// `memory_root` from config.yaml: a relative path of plain names, so the memory stays inside
+/// `.zo/` (`../../out` or `/tmp/x` would send every write out of the repository). Anything
+/// else is a usage error naming the file and line.
+fn memory_root(config: &Config, file: &Path) -> Result<PathBuf> {
+    let value = config.memory_root();
+    let path = Path::new(&value);
+    let plain = !value.trim().is_empty() && path.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+    if !plain || path.components().all(|c| c == std::path::Component::CurDir) {
+        let line = config.line_of("memory_root");
+        return Err(Error::usage(format!(
+            "{}:{line}: memory_root must be a relative path inside .zo/ such as `memory`, not {value:?}: zo keeps memory inside the repository",
+            file.display()
+        ))
+        .into());
+    }
+    Ok(path.to_path_buf())
+}
+
+/// A real (not linked) directory / regular file: the older layout is found the same way the
+/// new one is, never through a link.
+fn real_dir(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+}
+fn real_file(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file())
+}
+
 /// The older layout: `memory/STATE.md`, or a single `memory/<project>/STATE.md`.
 fn legacy_memory(dir: &Path) -> Option<PathBuf> {
     let memory = dir.join("memory");
-    if !memory.is_dir() {
+    if !real_dir(&memory) {
         return None;
     }
-    if memory.join("STATE.md").is_file() || memory.join("DECISION_LOG.md").is_file() {
+    if real_file(&memory.join("STATE.md")) || real_file(&memory.join("DECISION_LOG.md")) {
+        crate::fsio::confine(dir);
         return Some(memory);
     }
     let mut found: Vec<PathBuf> = std::fs::read_dir(&memory)
         .ok()?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join("STATE.md").is_file() || p.join("DECISION_LOG.md").is_file())
+        .filter(|p| real_dir(p) && (real_file(&p.join("STATE.md")) || real_file(&p.join("DECISION_LOG.md"))))
         .collect();
+    if !found.is_empty() {
+        crate::fsio::confine(dir);
+    }
     found.sort();
     found.into_iter().next()
 }

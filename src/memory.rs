@@ -192,7 +192,8 @@ impl Memory {
         match fsio::read_text(&path) {
             Ok(t) => Ok(t.unwrap_or_default()),
             Err(e) if e.downcast_ref::<fsio::BadUtf8>().is_some() => {
-                let bytes = std::fs::read(&path).with_context(|| format!("could not read {}", path.display()))?;
+                let file = fsio::open_regular(&path)?.with_context(|| format!("{} vanished while read", path.display()))?;
+                let bytes = fsio::read_bounded(file, &path, fsio::MAX_FILE_BYTES)?;
                 Ok(Text::new(String::from_utf8_lossy(&bytes).into_owned()))
             }
             Err(e) => Err(e),
@@ -495,18 +496,10 @@ impl Memory {
     }
 }
 
-/// `*.md` file names in a directory, sorted; a missing directory is empty.
+/// `*.md` file names in a directory, sorted; a missing directory is empty. Links and special
+/// files are left out (`fsio::list_files`).
 fn list_md(dir: &Path) -> Result<Vec<String>> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(anyhow!(e).context(format!("could not list {}", dir.display()))),
-    };
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| n.ends_with(".md") && !n.starts_with('.'))
-        .collect();
+    let mut names = fsio::list_files(dir, ".md")?;
     names.sort_by_key(|n| crate::format::session::sort_key(n));
     Ok(names)
 }

@@ -67,8 +67,8 @@ fn record_path(memory: &Memory) -> std::path::PathBuf {
 }
 
 pub fn current(memory: &Memory) -> Option<Record> {
-    let text = std::fs::read_to_string(record_path(memory)).ok()?;
-    serde_json::from_str(&text).ok()
+    let text = fsio::read_text(&record_path(memory)).ok()??;
+    serde_json::from_str(text.as_str()).ok()
 }
 
 /// Open a session record. Starting again replaces an open record (the previous session
@@ -92,8 +92,9 @@ pub fn next_number(memory: &Memory) -> Result<u32> {
     let mut max = 0;
     for name in memory.session_names()? {
         let n = session::parse_file_name(&name).and_then(|n| n.number).or_else(|| {
-            let text = std::fs::read(dir.join(&name)).ok()?;
-            session::title_number(&String::from_utf8_lossy(&text[..text.len().min(200)]))
+            let file = fsio::open_regular(&dir.join(&name)).ok()??;
+            let text = fsio::read_bounded(std::io::Read::take(file, 200), &dir.join(&name), 200).ok()?;
+            session::title_number(&String::from_utf8_lossy(&text))
         });
         max = max.max(n.unwrap_or(0));
     }

@@ -33,7 +33,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         bail!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}");
     }
     let layout = &memory.layout;
-    let prev = memory.snapshot_names()?.last().map(|n| std::fs::read_to_string(layout.snapshots().join(n)).unwrap_or_default());
+    let prev = memory.snapshot_names()?.last().map(|n| crate::fsio::read_text(&layout.snapshots().join(n)).ok().flatten().unwrap_or_default().as_str().to_string());
     let (prev_decisions, prev_priors, prev_sessions) = match &prev {
         Some(t) => (previous_lists(t, "decisions"), previous_lists(t, "priors"), previous_lists(t, "sessions")),
         None => Default::default(),

@@ -51,6 +51,8 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
             );
         }
     }
+    // Confines the root before anything is created in it (a `.zo` link is refused).
+    let _ = Layout::at(&root)?;
     let zo_dir = root.join(".zo");
     fsio::create_dir(&zo_dir)?;
     let mut created = Vec::new();

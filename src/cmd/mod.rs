@@ -121,17 +121,21 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 /// Read a file's text, or stdin for `-`, with errors that name it. An input the user named
-/// that cannot be read is a usage error (exit 2).
+/// that cannot be read is a usage error (exit 2). Bounded (`fsio::MAX_INPUT_BYTES`): `--file
+/// /dev/zero` is refused instead of read without end. A FIFO (`--file <(jq …)`) is fine: the
+/// user named it.
 pub fn read_input(path: &std::path::Path) -> Result<String> {
     use crate::error::Error;
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(|e| Error::usage(format!("could not read stdin: {e}")))?;
-        crate::fsio::decode(std::path::Path::new("<stdin>"), bytes).map_err(|e| Error::usage(format!("{e:#}")).into())
+    use crate::fsio::{MAX_INPUT_BYTES, read_bounded};
+    let (name, bytes) = if path.as_os_str() == "-" {
+        let p = std::path::Path::new("<stdin>");
+        (p, read_bounded(std::io::stdin().lock(), p, MAX_INPUT_BYTES))
     } else {
-        let bytes = std::fs::read(path).map_err(|e| Error::usage(format!("could not read {}: {e}", path.display())))?;
-        crate::fsio::decode(path, bytes).map_err(|e| Error::usage(format!("{e:#}")).into())
-    }
+        let file = std::fs::File::open(path).map_err(|e| Error::usage(format!("could not read {}: {e}", path.display())))?;
+        (path, read_bounded(file, path, MAX_INPUT_BYTES))
+    };
+    let bytes = bytes.map_err(|e| Error::usage(format!("{e:#}")))?;
+    crate::fsio::decode(name, bytes).map_err(|e| Error::usage(format!("{e:#}")).into())
 }
 
 /// Parse `--file` JSON that must be one object of type `T`. The wrong shape (an array, a

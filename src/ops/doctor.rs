@@ -68,6 +68,13 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" }),
     ));
     checks.push(("config", OK, format!("project {:?}", l.project())));
+    let strangers = crate::ops::verify::strangers(l);
+    if strangers.is_empty() {
+        checks.push(("links", OK, "no links or special files in the memory".into()));
+    } else {
+        let list: Vec<String> = strangers.iter().map(|p| format!("{} ({})", p.file, p.message)).collect();
+        checks.push(("links", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
+    }
     let search = embedding::locate(&l.config);
     match (&search.model_dir, search.disabled) {
         (_, true) => checks.push(("model", OK, "semantic search is off (index.embedding: off); recall is lexical".into())),

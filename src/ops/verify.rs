@@ -212,7 +212,24 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             }
         }
     }
+    if !history && !staged {
+        problems.extend(strangers(layout));
+    }
     let forks = crate::facts::forks(&memory.facts(crate::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
     let erasures = memory.erasures().unwrap_or_default();
     Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], facts: counts[2], against, commits_checked: commits, problems, forks, erasures })
+}
+
+/// Links and special files in the memory (`.zo/`, or the older `memory/`): zo never follows or
+/// reads them (SPEC "Threat model"), so they are named as problems, with what each is.
+pub fn strangers(layout: &crate::layout::Layout) -> Vec<Problem> {
+    let dir = if layout.legacy { &layout.memory } else { &layout.zo_dir };
+    fsio::strangers(dir)
+        .into_iter()
+        .map(|(path, kind)| Problem {
+            file: layout.show(&path),
+            line: 1,
+            message: format!("is {kind}; zo never follows links or reads special files in a repository: replace it with a real file or remove it"),
+        })
+        .collect()
 }
