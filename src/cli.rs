@@ -147,6 +147,9 @@ pub enum ModelCommand {
 pub struct HookArgs {
     /// The agent whose event format stdin holds: claude
     pub agent: String,
+    /// Say on stderr why nothing was done (no memory here, an event zo does not handle)
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 #[derive(Args, Debug)]

@@ -45,6 +45,33 @@ pub struct Bundle {
 }
 
 impl Bundle {
+    /// Put a section right after STATE and the facts (the session's own progress, after a
+    /// compaction): what the agent needs before anything older.
+    pub fn insert_early(&mut self, name: impl Into<String>, text: String) {
+        let at = self.sections.iter().take_while(|s| s.name == "State" || s.name == "Facts").count();
+        let section = Section { name: name.into(), text };
+        self.tokens += tokens(&format!("## {}\n\n{}\n\n", section.name, section.text.trim_end()));
+        self.sections.insert(at, section);
+    }
+
+    /// Keep the Markdown within `max` characters (an agent's limit on hook output: Claude Code
+    /// keeps output over about 10,000 characters in a file and shows the model a preview). The
+    /// last sections go first, whole; STATE and the facts always stay. The footer says what
+    /// went and how to get it.
+    pub fn fit_chars(&mut self, max: usize) {
+        let mut dropped = Vec::new();
+        while self.markdown().chars().count() > max {
+            let Some(i) = self.sections.iter().rposition(|s| s.name != "State" && s.name != "Facts") else { break };
+            dropped.push(self.sections.remove(i).name);
+        }
+        if !dropped.is_empty() {
+            dropped.reverse();
+            let note = format!(" Left out to stay within {max} characters: {} (`zo context` prints them).", dropped.join("; "));
+            self.footer.push_str(&note);
+            self.tokens = tokens(&self.markdown());
+        }
+    }
+
     pub fn markdown(&self) -> String {
         let mut s = format!("# Context: {}\n\n", self.project);
         for sec in &self.sections {
@@ -108,6 +135,13 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
         Some((first, rest)) if first.starts_with("# ") => rest,
         _ => state_text,
     };
+    // Facts and preferences, the rule book: every one that holds, whole, before anything
+    // ranked (provisional ones wait for `zo confirm`). Always in the bundle, whatever the
+    // budget (SPEC §7): STATE's sections give way to them, not the other way round.
+    let facts = memory.fact_list(None, None, false)?;
+    let facts_text: String = facts.iter().map(fact_line).collect();
+    let facts_cost = if facts_text.is_empty() { 0 } else { cost("Facts", &facts_text) };
+    f.budget = f.budget.saturating_sub(facts_cost);
     if f.fits("State", state_body) {
         f.push("State", state_body.trim().to_string());
     } else {
@@ -124,22 +158,9 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
         f.push("State", text);
     }
 
-    // Facts and preferences, the rule book: every one that holds, whole, before anything
-    // ranked (provisional ones wait for `zo confirm`).
-    let facts = memory.fact_list(None, None, false)?;
-    if !facts.is_empty() {
-        let mut text = String::new();
-        for v in &facts {
-            let line = fact_line(v);
-            if f.fits("Facts", &format!("{text}{line}")) {
-                text.push_str(&line);
-            } else {
-                left.facts += 1;
-            }
-        }
-        if !text.is_empty() {
-            f.push("Facts", text.trim_end().to_string());
-        }
+    f.budget += facts_cost;
+    if !facts_text.is_empty() {
+        f.push("Facts", facts_text.trim_end().to_string());
     }
 
     // Priors' rules, always: full, or compact (one line per prior) when that does not fit.

@@ -167,16 +167,51 @@ pub fn hooks_dir(root: &Path) -> Result<PathBuf> {
     Ok(if g.is_absolute() { g } else { root.join(g) }.join("hooks"))
 }
 
+/// zo's block in a git hook. It finds zo the way the user's shell would (`command -v zo`),
+/// then the binary that installed it, so a moved or reinstalled zo keeps working; when neither
+/// runs, the hook warns and lets git go on: a missing zo must never block a commit.
 fn block(hook: &str) -> String {
-    let zo = quote(&zo_exe());
+    let fallback = quote(&zo_exe());
     let body = match hook {
         // Blocks a commit that edits or deletes existing entries, and a merge commit whose
         // result lost entries of either side (git runs pre-merge-commit for automatic merges).
-        "pre-commit" | "pre-merge-commit" => format!("{zo} verify --staged || exit 1"),
+        "pre-commit" | "pre-merge-commit" => "\"$zo\" verify --staged || exit 1".to_string(),
         // Rows are refreshed now (milliseconds); embeddings follow in the background. Never fails.
-        _ => format!("{zo} -q index refresh --rows-only >/dev/null 2>&1 || true\n( {zo} -q index refresh >/dev/null 2>&1 & ) >/dev/null 2>&1 || true"),
+        _ => "\"$zo\" -q index refresh --rows-only >/dev/null 2>&1 || true\n( \"$zo\" -q index refresh >/dev/null 2>&1 & ) >/dev/null 2>&1 || true".to_string(),
     };
-    format!("{BEGIN}\n{body}\n{END}\n")
+    let body = body.replace('\n', "\n  ");
+    format!(
+        "{BEGIN}\n{FIND_ZO}{fallback}\nif [ -x \"$zo\" ]; then\n  {body}\nelse\n  echo \"zo {hook} hook: zo is not on PATH (nor at {}); memory was not checked. Reinstall zo, or run zo hooks install\" >&2\nfi\n{END}\n",
+        zo_exe().replace('"', "")
+    )
+}
+
+/// The line of the block that finds zo (the fallback path follows it, quoted).
+const FIND_ZO: &str = "zo=$(command -v zo 2>/dev/null); [ -x \"$zo\" ] || zo=";
+
+/// The zo a hook block would run now: zo on PATH, else the block's fallback path, if either is
+/// an executable file. None when the hook has no zo block.
+fn hook_zo(text: &str) -> Option<Option<PathBuf>> {
+    let mut lines = text.lines().skip_while(|l| l.trim_end() != BEGIN).skip(1);
+    let first = lines.next()?;
+    // Blocks older zo wrote run the installing binary by its path alone: `'/path/zo' verify …`.
+    let older = !first.starts_with(FIND_ZO);
+    let quoted = if older { first.split("' ").next().unwrap_or("") } else { &first[FIND_ZO.len()..] };
+    let fallback = PathBuf::from(quoted.trim_matches('\'').replace("'\\''", "'"));
+    let runs = |p: &Path| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        p.is_file()
+    };
+    if older {
+        return Some(runs(&fallback).then_some(fallback));
+    }
+    let on_path = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("zo")).find(|f| runs(f)));
+    Some(on_path.or_else(|| runs(&fallback).then_some(fallback)))
 }
 
 /// The text without zo's block.
@@ -206,6 +241,9 @@ pub struct HookState {
     pub path: String,
     pub installed: bool,
     pub other_content: bool,
+    /// The zo the hook runs (PATH, else the binary that installed it); null when the hook is
+    /// installed but neither runs: it then warns on every commit and checks nothing.
+    pub zo: Option<String>,
 }
 
 pub fn install(root: &Path) -> Result<Vec<HookState>> {
@@ -270,6 +308,7 @@ pub fn status(root: &Path) -> Result<Vec<HookState>> {
                 path: path.display().to_string(),
                 installed: text.lines().any(|l| l.trim_end() == BEGIN),
                 other_content: !strip_block(&text).trim().is_empty() && strip_block(&text).trim() != "#!/bin/sh",
+                zo: hook_zo(&text).flatten().map(|p| p.display().to_string()),
             }
         })
         .collect())

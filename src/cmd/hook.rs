@@ -1,16 +1,30 @@
-//! `zo hook claude`: what Claude Code's SessionStart and SessionEnd hooks run. Claude Code
-//! sends the event as JSON on stdin (`hook_event_name`, and `source` for SessionStart:
-//! startup, resume, clear or compact). A session starts only on startup or clear; on resume
-//! and after a compaction the bundle is printed again and the open session keeps its baseline,
-//! so nothing decided before the compaction drops out of the session record. SessionEnd writes
-//! a session file only when something happened, and never loads the model (Claude Code kills
-//! SessionEnd hooks after about 1.5 s).
+//! `zo hook claude`: what Claude Code's hooks run, with the event as JSON on stdin
+//! (`hook_event_name`, `cwd`, `session_id`; `source` for SessionStart; `stop_hook_active` for
+//! Stop). The plugin is installed per user, so these hooks run in every project: where there is
+//! no zo memory they print nothing and exit 0 (`--verbose` says why, on stderr).
+//!
+//! - SessionStart: starts a session on startup or /clear; on resume and after a compaction the
+//!   bundle is printed again, the open session keeps its baseline, and after a compaction the
+//!   bundle opens with the session's progress saved by PreCompact.
+//! - PreCompact: saves the session's progress so far (what it recorded, the files it changed).
+//! - Stop: once per session, when the session changed tracked files but recorded nothing, asks
+//!   the agent to record its decisions and lessons or say there were none (Claude Code's Stop
+//!   protocol: `{"decision": "block", "reason": …}`; never when `stop_hook_active`). Off with
+//!   `agents.stop_reminder: false` in .zo/config.yaml.
+//! - SessionEnd: writes a session file only when something happened, and never loads the model
+//!   (Claude Code kills SessionEnd hooks after about 1.5 s).
 
 use super::Ctx;
 use crate::cli::HookArgs;
 use crate::error::Error;
+use crate::memory::Memory;
 use crate::session::{self, Ending};
 use anyhow::Result;
+use std::path::PathBuf;
+
+/// Claude Code keeps hook output over about 10,000 characters in a file and shows the model a
+/// 2 KB preview; the bundle stays under this by default (`agents.bundle_chars`).
+pub const BUNDLE_CHARS: usize = 9000;
 
 #[derive(serde::Deserialize, Default)]
 struct Event {
@@ -18,6 +32,19 @@ struct Event {
     hook_event_name: String,
     #[serde(default)]
     source: Option<String>,
+    #[serde(default)]
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    session_id: Option<String>,
+    #[serde(default)]
+    stop_hook_active: bool,
+}
+
+/// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd`, else
+/// `$CLAUDE_PROJECT_DIR`, else the process directory.
+fn project_dir(ctx: &Ctx, event: &Event) -> Option<PathBuf> {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    ctx.repo.clone().or_else(|| env("ZO_REPO")).or_else(|| event.cwd.clone().filter(|c| c.is_dir())).or_else(|| env("CLAUDE_PROJECT_DIR"))
 }
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
@@ -31,7 +58,16 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
         serde_json::from_str(&input)
             .map_err(|e| Error::usage(format!("<stdin>:{}:{}: not a Claude Code hook event: {e}", e.line(), e.column())))?
     };
-    let memory = ctx.memory()?;
+    let memory = match Memory::open(project_dir(ctx, &event).as_deref()) {
+        Ok(m) => m,
+        Err(e) if matches!(crate::error::kind(&e), Some(Error::NoMemory(_))) => {
+            if a.verbose {
+                super::say(&format!("zo: {e:#}\n"));
+            }
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    };
     match event.hook_event_name.as_str() {
         "SessionEnd" => {
             let ending = Ending { agent: Some("claude".into()), ..Default::default() };
@@ -42,16 +78,92 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
         }
         "SessionStart" | "" => {
             let resumed = matches!(event.source.as_deref(), Some("resume" | "compact"));
-            if !(resumed && session::current(&memory).is_some()) {
-                session::start(&memory, Some("claude".into()), None)?;
+            let open = session::current(&memory).filter(|_| resumed);
+            if open.is_none() {
+                let mut rec = session::start(&memory, Some("claude".into()), None)?;
+                if event.session_id.is_some() {
+                    rec.session_id = event.session_id.clone();
+                    session::save(&memory, &rec)?;
+                }
             }
-            let b = super::context::bundle(ctx, &memory, None, None)?;
+            let mut b = super::context::bundle(ctx, &memory, None, None)?;
+            if event.source.as_deref() == Some("compact") {
+                if let Some(p) = open.and_then(|r| r.progress) {
+                    b.insert_early("This session so far", p.markdown());
+                }
+            }
+            b.fit_chars(bundle_chars(&memory)?);
             super::context::print(ctx, b)
         }
+        "PreCompact" => {
+            if let Some(mut rec) = session::current(&memory) {
+                rec.progress = Some(session::progress(&memory, &rec)?);
+                session::save(&memory, &rec)?;
+            }
+            Ok(())
+        }
+        "Stop" => stop(ctx, &memory, &event),
         // A hook must never break the agent's session: other events are not zo's business.
         other => {
-            ctx.note(format!("zo hook claude: nothing to do for {other:?} (zo handles SessionStart and SessionEnd)"));
+            if a.verbose {
+                super::say(&format!("zo hook claude: nothing to do for {other:?}\n"));
+            }
             Ok(())
         }
     }
+}
+
+/// `agents.bundle_chars` from config (default `BUNDLE_CHARS`); a bad value is a usage error.
+fn bundle_chars(memory: &Memory) -> Result<usize> {
+    let c = &memory.layout.config;
+    match c.get(&["agents", "bundle_chars"]) {
+        None => Ok(BUNDLE_CHARS),
+        Some(v) => v.as_u64().filter(|&n| (1000..=1_000_000).contains(&n)).map(|n| n as usize).ok_or_else(|| {
+            Error::usage(format!(
+                "{}:{}: agents.bundle_chars must be a whole number from 1000 to 1000000, not {}",
+                memory.layout.show(&memory.layout.config_file()),
+                c.line_of("bundle_chars"),
+                crate::config::show(v)
+            ))
+            .into()
+        }),
+    }
+}
+
+/// The Stop hook: once per session, ask the agent to record what it decided.
+fn stop(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
+    let c = &memory.layout.config;
+    let on = match c.get(&["agents", "stop_reminder"]) {
+        None => true,
+        Some(v) => v.as_bool().ok_or_else(|| {
+            Error::usage(format!(
+                "{}:{}: agents.stop_reminder must be true or false, not {}",
+                memory.layout.show(&memory.layout.config_file()),
+                c.line_of("stop_reminder"),
+                crate::config::show(v)
+            ))
+        })?,
+    };
+    if !on || event.stop_hook_active {
+        return Ok(());
+    }
+    let Some(mut rec) = session::current(memory) else { return Ok(()) };
+    if rec.stop_asked || session::wrote_since(memory, &rec) {
+        return Ok(());
+    }
+    let files = session::touched(memory, &rec);
+    if files.is_empty() {
+        return Ok(());
+    }
+    rec.stop_asked = true;
+    session::save(memory, &rec)?;
+    let mut shown: Vec<&str> = files.iter().take(8).map(String::as_str).collect();
+    let more = files.len().saturating_sub(shown.len());
+    let mut list = shown.drain(..).collect::<Vec<_>>().join(", ");
+    if more > 0 {
+        list.push_str(&format!(" and {more} more"));
+    }
+    let reason = crate::templates::STOP_REMINDER.replace("{n}", &files.len().to_string()).replace("{files}", &list);
+    let out = serde_json::json!({ "decision": "block", "reason": reason.trim_end() });
+    ctx.print(&format!("{out}\n"))
 }

@@ -26,7 +26,10 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
     }
     let mut s: String = states
         .iter()
-        .map(|h| format!("{:<14} {}{}\n", h.hook, if h.installed { "zo" } else { "-" }, if h.other_content { " (+ your own commands)" } else { "" }))
+        .map(|h| {
+            let lost = if h.installed && h.zo.is_none() { " (zo not found: on PATH nor where it was installed from; the hook warns and checks nothing; fix: zo hooks install)" } else { "" };
+            format!("{:<14} {}{}{lost}\n", h.hook, if h.installed { "zo" } else { "-" }, if h.other_content { " (+ your own commands)" } else { "" })
+        })
         .collect();
     s.push_str(&format!("merge driver   {}\n", if driver { "registered" } else { "not registered (zo continue registers it)" }));
     ctx.print(&s)

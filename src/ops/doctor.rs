@@ -140,6 +140,19 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                     "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)".into(),
                 )),
             }
+            let lost: Vec<String> = crate::hooks::status(&l.root)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|h| h.installed && h.zo.is_none())
+                .map(|h| h.hook)
+                .collect();
+            if !lost.is_empty() {
+                checks.push((
+                    "git hooks",
+                    FAIL,
+                    format!("{} cannot find zo (not on PATH, and the binary that installed them is gone): they check nothing; fix: zo hooks install", lost.join(", ")),
+                ));
+            }
             if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true)
                 && !crate::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
             {

@@ -1,0 +1,203 @@
+//! Agent and git wiring driven the way the agent and git drive it (issue 22): hook events as
+//! JSON on stdin, git hooks run by real commits, a moved binary.
+
+mod util;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use util::{Repo, Run, ZO};
+
+/// `zo hook claude` with `event` on stdin, run from `dir`, with extra environment.
+fn hook(dir: &Path, event: &serde_json::Value, env: &[(&str, &str)], extra: &[&str]) -> Run {
+    let mut c = Command::new(ZO);
+    c.args(["hook", "claude"]).args(extra).current_dir(dir).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR").env_remove("ZO_NOW");
+    c.env("ZO_USER_DIR", dir.join(".zo-user-test"));
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(event.to_string().as_bytes()).unwrap();
+    Run::from(child.wait_with_output().unwrap())
+}
+
+fn event(name: &str, cwd: &Path) -> serde_json::Value {
+    serde_json::json!({"hook_event_name": name, "session_id": "s-1", "cwd": cwd, "transcript_path": "/dev/null"})
+}
+
+#[test]
+fn hook_without_memory_is_silent_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["SessionStart", "SessionEnd", "PreCompact", "Stop", "UserPromptSubmit"] {
+        let r = hook(dir.path(), &event(name, dir.path()), &[], &[]);
+        assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""), "{name}");
+    }
+    let r = hook(dir.path(), &event("SessionStart", dir.path()), &[], &["--verbose"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("no zo memory"), "{}", r.stderr);
+}
+
+#[test]
+fn hook_finds_the_project_from_the_event_cwd_then_claude_project_dir() {
+    let r = Repo::init();
+    r.decide("Use Postgres for orders", "one database");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = hook(elsewhere.path(), &event("SessionStart", r.path()), &[], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Use Postgres for orders"), "{}", out.stdout);
+    let mut ev = event("SessionStart", r.path());
+    ev.as_object_mut().unwrap().remove("cwd");
+    let out = hook(elsewhere.path(), &ev, &[("CLAUDE_PROJECT_DIR", r.path().to_str().unwrap())], &[]);
+    assert!(out.stdout.contains("Use Postgres for orders"), "{}", out.stdout);
+    // The event's cwd comes before CLAUDE_PROJECT_DIR.
+    let out = hook(elsewhere.path(), &event("SessionStart", elsewhere.path()), &[("CLAUDE_PROJECT_DIR", r.path().to_str().unwrap())], &[]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+}
+
+fn tracked(r: &Repo, file: &str, text: &str) {
+    r.write(file, text);
+    r.git(&["add", file]);
+    r.git(&["commit", "-qm", "code"]);
+}
+
+#[test]
+fn stop_asks_once_when_files_changed_and_nothing_was_recorded() {
+    let r = Repo::init();
+    tracked(&r, "src.txt", "one\n");
+    r.commit_all("memory");
+    let start = hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    // Nothing changed yet: no question.
+    let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""));
+    r.write("src.txt", "two\n");
+    // Claude Code says it is already continuing because of a Stop hook: never block then.
+    let mut active = event("Stop", r.path());
+    active["stop_hook_active"] = true.into();
+    assert_eq!(hook(r.path(), &active, &[], &[]).stdout, "");
+    let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    assert_eq!(v["decision"], "block");
+    assert!(v["reason"].as_str().unwrap().contains("src.txt") && v["reason"].as_str().unwrap().contains("zo decide"), "{v}");
+    // Once per session.
+    assert_eq!(hook(r.path(), &event("Stop", r.path()), &[], &[]).stdout, "");
+}
+
+#[test]
+fn stop_is_quiet_when_the_session_recorded_something_or_found_the_work_in_progress() {
+    let r = Repo::init();
+    tracked(&r, "a.txt", "a\n");
+    r.commit_all("memory");
+    // Work in progress before the session started is not the session's.
+    r.write("a.txt", "dirty before the session\n");
+    hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    assert_eq!(hook(r.path(), &event("Stop", r.path()), &[], &[]).stdout, "");
+    // The session changes a file and records a decision: nothing to ask.
+    tracked(&r, "b.txt", "b\n");
+    r.decide("Keep b.txt", "because");
+    assert_eq!(hook(r.path(), &event("Stop", r.path()), &[], &[]).stdout, "");
+    // Off by config.
+    let r2 = Repo::init();
+    tracked(&r2, "c.txt", "c\n");
+    let cfg = r2.read(".zo/config.yaml");
+    r2.write(".zo/config.yaml", &format!("{cfg}agents:\n  stop_reminder: false\n"));
+    r2.commit_all("memory");
+    hook(r2.path(), &event("SessionStart", r2.path()), &[], &[]);
+    r2.write("c.txt", "changed\n");
+    assert_eq!(hook(r2.path(), &event("Stop", r2.path()), &[], &[]).stdout, "");
+}
+
+#[test]
+fn pre_compact_progress_opens_the_context_after_the_compaction() {
+    let r = Repo::init();
+    tracked(&r, "app.rs", "fn main() {}\n");
+    r.commit_all("memory");
+    hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    let id = r.decide("Split the parser", "two passes");
+    r.write("app.rs", "fn main() { parse() }\n");
+    let out = hook(r.path(), &event("PreCompact", r.path()), &[], &[]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    let mut ev = event("SessionStart", r.path());
+    ev["source"] = "compact".into();
+    let out = hook(r.path(), &ev, &[], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let at = out.stdout.find("## This session so far").unwrap_or_else(|| panic!("{}", out.stdout));
+    let section = &out.stdout[at..];
+    assert!(section.contains(id.trim()) && section.contains("app.rs"), "{section}");
+    // It comes before the recent decisions.
+    assert!(out.stdout.find("## Recent decisions").is_none_or(|d| d > at));
+}
+
+#[test]
+fn session_start_bundle_fits_claude_codes_hook_limit() {
+    let r = Repo::init();
+    let mut log = r.read(r.log_path());
+    for i in 0..120 {
+        log.push_str(&util::canonical_entry(i, &format!("Decision number {i}"), &"a long rationale that goes on ".repeat(30)));
+    }
+    r.write(r.log_path(), &log);
+    r.ok(&["fact", "set", "stack:db", "Postgres"]);
+    let out = hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.chars().count() <= 9000, "{} characters", out.stdout.chars().count());
+    assert!(out.stdout.contains("stack:db = Postgres"), "facts always come first");
+    assert!(out.stdout.contains("Left out"), "{}", out.stdout);
+    // The plain command keeps its token budget.
+    assert!(r.ok(&["context"]).chars().count() > 9000);
+}
+
+#[test]
+fn facts_stay_in_the_bundle_at_a_small_budget() {
+    let r = Repo::init();
+    r.ok(&["fact", "set", "stack:web-framework", "Hono"]);
+    r.ok(&["fact", "set", "pref:indent", "tabs"]);
+    let out = r.ok(&["context", "--budget", "60"]);
+    assert!(out.contains("stack:web-framework = Hono") && out.contains("pref:indent = tabs"), "{out}");
+}
+
+#[test]
+fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
+    let r = Repo::init();
+    r.commit_all("memory");
+    let bin = tempfile::tempdir().unwrap();
+    let zo = bin.path().join("zo");
+    util::copy_executable(Path::new(ZO), &zo);
+    let path = format!("/usr/bin:/bin");
+    let run = |args: &[&str], exe: &Path| {
+        Run::from(Command::new(exe).args(args).current_dir(r.path()).env("PATH", &path).env_remove("ZO_REPO").output().unwrap())
+    };
+    let installed = run(&["hooks", "install"], &zo);
+    assert_eq!(installed.code, 0, "{}", installed.stderr);
+    // zo moves: the hooks find the one on PATH.
+    let moved = tempfile::tempdir().unwrap();
+    std::fs::rename(&zo, moved.path().join("zo")).unwrap();
+    let with_path = format!("{}:/usr/bin:/bin", moved.path().display());
+    r.write("x.txt", "x\n");
+    let c = Command::new("git").args(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"]).current_dir(r.path()).env("PATH", &with_path).output().unwrap();
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    assert!(!String::from_utf8_lossy(&c.stderr).contains("not on PATH"));
+    // Edits to an entry are still refused through the zo found on PATH.
+    let id = r.decide("Keep it", "yes");
+    r.commit_all("decided");
+    let log = r.read(r.log_path()).replace("**Decision:** yes", "**Decision:** no");
+    r.write(r.log_path(), &log);
+    r.git(&["add", "-A"]);
+    let c = Command::new("git").args(["commit", "-qm", "edit"]).current_dir(r.path()).env("PATH", &with_path).output().unwrap();
+    assert!(!c.status.success(), "the edit of {id} must be refused");
+    r.git(&["checkout", "HEAD", "--", "."]);
+    // zo is gone entirely: commits go through, with a warning, and status/doctor say so.
+    r.write("y.txt", "y\n");
+    r.git(&["add", "y.txt"]);
+    let c = Command::new("git").args(["commit", "-qm", "y"]).current_dir(r.path()).env("PATH", &path).output().unwrap();
+    assert!(c.status.success(), "a missing zo blocked a commit: {}", String::from_utf8_lossy(&c.stderr));
+    assert!(String::from_utf8_lossy(&c.stderr).contains("zo is not on PATH"), "{}", String::from_utf8_lossy(&c.stderr));
+    let status = run(&["--json", "hooks", "status"], Path::new(ZO));
+    let hooks = status.json()["hooks"].as_array().unwrap().clone();
+    assert!(hooks.iter().all(|h| h["installed"] == true && h["zo"].is_null()), "{hooks:?}");
+    let text = run(&["hooks", "status"], Path::new(ZO));
+    assert!(text.stdout.contains("zo not found"), "{}", text.stdout);
+    let doctor = run(&["--json", "doctor"], Path::new(ZO));
+    let checks = doctor.json()["checks"].as_array().unwrap().clone();
+    assert!(checks.iter().any(|c| c["check"] == "git hooks" && c["level"] == "fail"), "{checks:?}");
+}
