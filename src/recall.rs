@@ -118,6 +118,9 @@ pub struct Recalled {
     /// hits' title words and ranked again; tiers still judge the original question).
     pub pass: &'static str,
     pub hits: Vec<Hit>,
+    /// Why the answer is lexical from a temporary index (the index could not be used).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Recalled {
@@ -128,7 +131,8 @@ impl Recalled {
     }
 }
 
-/// Open the index (rebuilding it when it is unusable) and bring its rows up to date.
+/// Open the index (rebuilding it when it is unusable) and bring its rows up to date. For the
+/// commands that maintain the index: any failure is an error. Readers use `open_reading`.
 pub fn open_fresh(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refresh)> {
     let (mut index, rebuilt) = Index::open(&memory.layout, note)?;
     match index.refresh(memory) {
@@ -138,13 +142,27 @@ pub fn open_fresh(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refres
         }
         Err(e) if Index::corrupt(&e) => {
             drop(index);
-            let (mut index, _) = Index::rebuild(&memory.layout, &format!("the database is corrupt ({e:#})"), note)?;
-            let mut r = index.refresh(memory)?;
+            let (index, mut r) = Index::rebuild(memory, &format!("the database is corrupt ({e:#})"), note)?;
             r.rebuilt = Some("the database was corrupt".into());
             Ok((index, r))
         }
         Err(e) => Err(e),
     }
+}
+
+/// `open_fresh` for a reader: when the index cannot be used or written (a full disk, an
+/// immutable or foreign `index.db`, a lock that never came), the files are still the truth, so
+/// the answer comes from a temporary in-memory index built from them, lexically, with one line
+/// saying why. If the files themselves cannot be read, that error is the answer.
+pub fn open_reading(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refresh)> {
+    let e = match open_fresh(memory, note) {
+        Ok(opened) => return Ok(opened),
+        Err(e) => e,
+    };
+    let mut index = Index::temporary(&format!("the index could not be used: {e:#}"))?;
+    let r = index.refresh(memory)?;
+    note(&format!("the index could not be used ({e:#}); answering lexically from the files (nothing is saved)"));
+    Ok((index, r))
 }
 
 /// Say, in one line, why search is lexical.
@@ -186,12 +204,12 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
     let filter = &with_decay(memory, filter);
     let paths = if mode == Mode::Lexical { None } else { model_paths(memory, note) };
     let loader = paths.clone().map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
-    let (mut index, _) = open_fresh(memory, note)?;
+    let (mut index, _) = open_reading(memory, note)?;
     // A temporary index (read-only checkout) would embed everything on every query. Without
     // a model or with a temporary index, `fuse` ranks lexically.
     let paths = paths.filter(|_| !index.is_temporary());
-    let mut semantic = None;
     if let (Some(loader), Some(paths)) = (loader, paths) {
+        let build = index.build_id()?;
         let mut vectors = index.vectors(filter)?;
         match loader.join().unwrap_or_else(|_| Err("the model loader crashed".into())) {
             Ok(mut quick) => {
@@ -204,15 +222,26 @@ pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mod
                 } else {
                     embed_pending(&mut index, &mut quick, note)?
                 };
-                if embedded > 0 {
-                    vectors = index.vectors(filter)?;
-                }
-                semantic = Some(vectors.rank(&quick.embed(query)?));
+                let q = quick.embed(query)?;
+                // Ranked and read in one snapshot: row ids are those of the vectors read.
+                return index.snapshot(|| {
+                    if embedded > 0 || index.build_id()? != build {
+                        vectors = index.vectors(filter)?;
+                    }
+                    let semantic = Some(vectors.rank(&q));
+                    answer(&index, fuse(&index, query, semantic, k, filter, mode)?)
+                });
             }
             Err(why) => unavailable(note, &why),
         }
     }
-    fuse(&index, query, semantic, k, filter, mode)
+    index.snapshot(|| answer(&index, fuse(&index, query, None, k, filter, mode)?))
+}
+
+/// Say with the answer why it is lexical when the index was a temporary one.
+fn answer(index: &Index, mut found: Recalled) -> Result<Recalled> {
+    found.note = index.temporary_reason().map(str::to_string);
+    Ok(found)
 }
 
 /// Recall with a model that stays loaded: a long-lived process (the MCP server) keeps one and
@@ -250,19 +279,21 @@ impl Recaller {
             return Ok(r);
         }
         let filter = &with_decay(memory, filter);
-        let (mut index, _) = open_fresh(memory, note)?;
-        let mut semantic = None;
+        let (mut index, _) = open_reading(memory, note)?;
+        let mut q = None;
         if mode != Mode::Lexical && !index.is_temporary() {
             match self.embedder(memory) {
                 Ok(e) => {
                     embed_pending(&mut index, e, note)?;
-                    let q = e.embed(&[query])?.remove(0);
-                    semantic = Some(index.semantic(&q, filter)?);
+                    q = Some(e.embed(&[query])?.remove(0));
                 }
                 Err(why) => unavailable(note, &why),
             }
         }
-        fuse(&index, query, semantic, k, filter, mode)
+        index.snapshot(|| {
+            let semantic = q.as_ref().map(|q| index.semantic(q, filter)).transpose()?;
+            answer(&index, fuse(&index, query, semantic, k, filter, mode)?)
+        })
     }
 }
 
@@ -287,7 +318,7 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         superseded_by: None,
         text: format!("{}: {}", v.key, v.value),
     };
-    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false }] }))
+    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false }], note: None }))
 }
 
 /// The filter with the sessions' half-life from config (`recall.session_half_life_days`).
@@ -392,7 +423,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
         let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score };
         hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false });
     }
-    Ok(Recalled { mode, answered, pass: "first", hits })
+    Ok(Recalled { mode, answered, pass: "first", hits, note: None })
 }
 
 /// Age and supersession, applied to the head of a ranking: a session's score falls with its

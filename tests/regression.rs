@@ -300,12 +300,17 @@ fn conflict_markers_went_unnamed_in_status_log_and_continue() {
     }
 }
 
-/// An index.db that is a directory failed with SQLite's "unable to open database file".
+/// An index.db that is a directory failed with SQLite's "unable to open database file". Recall
+/// now answers from the files and says why; `index rebuild` refuses, naming it.
 #[test]
 fn an_index_db_directory_failed_without_saying_so() {
     let r = Repo::init();
     std::fs::create_dir_all(r.path().join(".zo/memory/index.db")).unwrap();
-    let e = r.fails(&["recall", "--mode", "lexical", "anything"], 1);
+    let run = r.run(&["recall", "--mode", "lexical", "anything"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let e = run.stderr;
+    assert!(e.contains(".zo/memory/index.db is a directory") && e.contains("move it away or remove it"), "{e}");
+    let e = r.fails(&["index", "rebuild"], 1);
     assert!(e.contains(".zo/memory/index.db is a directory") && e.contains("move it away or remove it"), "{e}");
     assert!(r.path().join(".zo/memory/index.db").is_dir(), "zo never deletes a directory it did not make");
 }

@@ -11,12 +11,6 @@ use serde_json::json;
 pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     let memory = ctx.memory()?;
     let note = |m: &str| ctx.note(m);
-    let rebuilt = if matches!(c, IndexCommand::Rebuild) {
-        // Asked for, so not worth a line on stderr; the JSON still says why.
-        Index::rebuild(&memory.layout, "asked for by `zo index rebuild`", &|_| {})?.1
-    } else {
-        None
-    };
     if matches!(c, IndexCommand::Status) {
         let h = crate::ops::index_health(&memory);
         if let Some(e) = &h.error {
@@ -36,19 +30,33 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
         ));
     }
     let started = std::time::Instant::now();
-    let (mut index, mut r) = recall::open_fresh(&memory, &note)?;
-    r.rebuilt = r.rebuilt.or(rebuilt);
     let mut mode = "lexical";
-    let rows_only = matches!(c, IndexCommand::Refresh { rows_only: true });
-    if rows_only {
-    } else if index.pending_embeddings()? > 0 || matches!(c, IndexCommand::Rebuild) {
+    let (index, r) = if matches!(c, IndexCommand::Rebuild) {
+        // Built and embedded beside the old index, which answers readers until the swap; never
+        // waits for them to leave (`Index::install`). Asked for, so no line on stderr; the JSON
+        // still says why.
+        let mut fresh = Index::build(&memory.layout)?;
+        let mut r = fresh.refresh(&memory)?;
         if let Some(mut e) = recall::embedder(&memory, &note) {
-            r.embedded = recall::embed_pending(&mut index, &mut e, &note)?;
+            r.embedded = recall::embed_pending(&mut fresh, &mut e, &note)?;
             mode = "hybrid";
         }
-    } else if embedding::locate(&memory.layout.config).paths().is_ok() {
-        mode = "hybrid";
-    }
+        r.rebuilt = Some("asked for by `zo index rebuild`".into());
+        (fresh.install(&memory.layout)?, r)
+    } else {
+        let (mut index, mut r) = recall::open_fresh(&memory, &note)?;
+        let rows_only = matches!(c, IndexCommand::Refresh { rows_only: true });
+        if rows_only {
+        } else if index.pending_embeddings()? > 0 {
+            if let Some(mut e) = recall::embedder(&memory, &note) {
+                r.embedded = recall::embed_pending(&mut index, &mut e, &note)?;
+                mode = "hybrid";
+            }
+        } else if embedding::locate(&memory.layout.config).paths().is_ok() {
+            mode = "hybrid";
+        }
+        (index, r)
+    };
     let (entries, embedded, _) = index.counts()?;
     let secs = started.elapsed().as_secs_f64();
     if ctx.json {

@@ -25,6 +25,9 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let found = recall::recall(&memory, &query, k, &filter, mode, &note)?.at_least(a.min_tier);
     // Only the default falls back to lexical search; a mode the user asked for is a promise.
     if a.mode.is_some() && found.mode != mode {
+        if let Some(why) = &found.note {
+            anyhow::bail!("--mode {} needs the index, and {why}; use --mode lexical", mode.name());
+        }
         anyhow::bail!(
             "--mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use --mode lexical",
             mode.name()

@@ -10,7 +10,7 @@ use crate::embedding::{self, Embed};
 use crate::fsio::Lock;
 use crate::layout::Layout;
 use crate::memory::Memory;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -83,11 +83,21 @@ pub struct Refresh {
 }
 
 pub struct Index {
-    // Declared before the lock so the connection closes before the lock is released.
+    // Declared before the state so the connection closes before the lock is released (or the
+    // new database's file removed).
     conn: Connection,
     pub path: PathBuf,
-    /// None for a temporary in-memory index (a read-only checkout).
-    _lock: Option<Lock>,
+    state: State,
+}
+
+/// Which database an `Index` is.
+enum State {
+    /// `index.db`, with the index lock held shared.
+    Live { _lock: Lock },
+    /// In memory, nothing kept: why the real index could not be used.
+    Temporary(String),
+    /// A new database beside `index.db` (`Index::build`), deleted unless installed.
+    Building(tempfile::TempPath),
 }
 
 
@@ -106,15 +116,6 @@ fn schema_version(conn: &Connection) -> Result<Option<String>> {
     Ok(conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional()?)
 }
 
-/// Delete the database and its WAL files. Only with the exclusive index lock held.
-fn remove_db(path: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let mut p = path.as_os_str().to_owned();
-        p.push(suffix);
-        let _ = std::fs::remove_file(PathBuf::from(p));
-    }
-}
-
 /// (inode, size, mtime ns) of a file: cheap to read, and every zo write (a rename) or in-place
 /// edit changes it.
 fn stamp(path: &Path) -> String {
@@ -131,124 +132,287 @@ fn stamp(path: &Path) -> String {
     }
 }
 
+/// The files beside `index.db` that SQLite and zo make: the write-ahead log and its shared
+/// memory, the rollback journal, and the index lock.
+const SIDECARS: [&str; 4] = ["-wal", "-shm", "-journal", "-lock"];
+
+/// Where a new database is built before it replaces `index.db`: `index.db-build-<pid>-<random>`.
+/// Derived like the index (`Layout::is_derived`) and gitignored by `memory/index.db-*`.
+const BUILD_PREFIX: &str = "index.db-build-";
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    PathBuf::from(p)
+}
+
+/// Refuse an index whose files are not ours. A repository is someone else's input: a committed
+/// `index.db` (or `-wal`, `-shm`, `-journal`, `-lock`) that is a link would have SQLite write
+/// through it, possibly outside the repository, and a FIFO there would hang every reader. zo
+/// never follows, opens or removes such a file; the message names it.
+fn check_files(layout: &Layout) -> Result<()> {
+    let db = layout.index_db();
+    for path in std::iter::once(db.clone()).chain(SIDECARS.iter().map(|s| with_suffix(&db, s))) {
+        let Ok(m) = std::fs::symlink_metadata(&path) else { continue };
+        let t = m.file_type();
+        if t.is_file() {
+            continue;
+        }
+        let what = if t.is_dir() { "a directory" } else { crate::fsio::special_kind(&t).unwrap_or("not a regular file") };
+        bail!(
+            "{} is {what}, where zo keeps its index (a derived file it rebuilds at will); zo neither follows nor removes it: move it away or remove it, then run again",
+            layout.show(&path)
+        );
+    }
+    Ok(())
+}
+
+/// Delete the database and its journals. Only with the exclusive index lock held, after
+/// `check_files` (so none of them is a link or a directory).
+fn remove_db(path: &Path) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(with_suffix(path, suffix));
+    }
+}
+
+/// Builds left behind by a process that died (its pid is gone); only where that can be told.
+fn remove_dead_builds(layout: &Layout) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(&layout.memory) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(BUILD_PREFIX)) else { continue };
+        let pid = rest.split('-').next().unwrap_or("");
+        if pid.parse::<u32>().is_ok() && !proc.join(pid).exists() && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Copy `src` into `dst` in one write transaction (SQLite's backup API). In WAL mode readers
+/// keep reading the snapshot they started with and see the new database when they start the
+/// next one; writers wait only for the copy itself.
+fn copy_into(src: &Connection, dst: &mut Connection) -> Result<()> {
+    use rusqlite::backup::{Backup, StepResult};
+    let backup = Backup::new(src, dst)?;
+    let started = std::time::Instant::now();
+    loop {
+        match backup.step(-1)? {
+            StepResult::Done => return Ok(()),
+            StepResult::More => {}
+            // The busy handler (30 s) has already waited; another writer kept the database.
+            _ if started.elapsed() > std::time::Duration::from_secs(60) => bail!("another process kept the index busy for a minute"),
+            _ => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    }
+}
+
 impl Index {
     /// Open (or create) the index. A database that is not ours, is corrupt, or has another
-    /// schema is deleted and rebuilt, with one line on stderr saying why.
+    /// schema is replaced by a new one (see `install`), with one line on stderr saying why.
+    /// A link or special file where the index lives is refused (`check_files`); a memory
+    /// directory zo cannot write gets a temporary in-memory index.
     ///
-    /// Every process holds the index lock (`index.db-lock`) shared while it uses the database,
-    /// and creating or deleting it takes the lock exclusive: a process that found the file
-    /// missing or unusable re-checks under the exclusive lock, so two first readers build it
-    /// once, and nobody deletes it while another process reads it.
+    /// Every process holds the index lock (`index.db-lock`) shared while it uses the database;
+    /// only replacing a file SQLite cannot read takes it exclusive (see `install`), so nobody
+    /// deletes the database while another process reads it.
     pub fn open(layout: &Layout, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
-        Index::open_or_rebuild(layout, None, note)
-    }
-
-    /// Delete and recreate the index (for `index rebuild`, or after SQLite reported
-    /// corruption), then open it.
-    pub fn rebuild(layout: &Layout, why: &str, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
-        Index::open_or_rebuild(layout, Some(why), note)
-    }
-
-    fn open_or_rebuild(layout: &Layout, force: Option<&str>, note: &dyn Fn(&str)) -> Result<(Index, Option<String>)> {
         let path = layout.index_db();
         let lock_path = layout.index_lock();
-        if path.is_dir() {
-            anyhow::bail!(
-                "{} is a directory, where zo keeps its index (a derived file it rebuilds at will); move it away or remove it, then run again",
-                layout.show(&path)
-            );
-        }
-        // A read-only checkout (or directory) cannot hold the index: search a temporary one.
-        let writable = std::fs::OpenOptions::new().create(true).append(true).open(&lock_path);
-        if let Err(e) = writable {
-            if matches!(e.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem) {
+        check_files(layout)?;
+        let lock = match Lock::index(&lock_path, false) {
+            Ok(lock) => lock,
+            Err(e) => {
+                // A read-only checkout (or directory) cannot hold the index: search a temporary one.
+                let denied = e.chain().filter_map(|c| c.downcast_ref::<std::io::Error>()).any(|io| {
+                    matches!(io.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem)
+                });
+                if !denied {
+                    return Err(e);
+                }
                 note(&format!("{} is read-only: searching a temporary index, lexically (nothing is saved)", layout.show(&layout.memory)));
-                return Ok((Index::temporary()?, Some("the memory directory is read-only".into())));
+                let why = "the memory directory is read-only";
+                return Ok((Index::temporary(why)?, Some(why.into())));
             }
+        };
+        let why = match Index::current(&path) {
+            Ok(conn) => return Ok((Index { conn, path, state: State::Live { _lock: lock } }, None)),
+            Err(why) => why,
+        };
+        drop(lock);
+        let (ix, replaced) = Index::build(layout)?.swap_in(layout, true)?;
+        if !replaced {
+            // Another process built it meanwhile.
+            return Ok((ix, None));
         }
-        let mut rebuilt = None;
-        if force.is_none() {
+        match why.as_str() {
+            "the index did not exist" => note(&format!("building {}: it did not exist", layout.show(&path))),
+            _ => note(&format!("rebuilding {}: {why}", layout.show(&path))),
+        }
+        Ok((ix, Some(why)))
+    }
+
+    /// Build a new index from the files beside the old one and swap it in (for `index
+    /// rebuild`, or after SQLite reported corruption). The old index answers readers until the
+    /// swap. Returns the new index, open, and what the build did. Says so (`note`) once done.
+    pub fn rebuild(memory: &Memory, why: &str, note: &dyn Fn(&str)) -> Result<(Index, Refresh)> {
+        let layout = &memory.layout;
+        let mut fresh = Index::build(layout)?;
+        let mut r = fresh.refresh(memory)?;
+        r.rebuilt = Some(why.to_string());
+        let index = fresh.install(layout)?;
+        note(&format!("rebuilt {}: {why}", layout.show(&layout.index_db())));
+        Ok((index, r))
+    }
+
+    /// A new, empty index (schema and version, in one transaction) beside `index.db`, under a
+    /// name of its own, with no lock: nothing else uses it. Fill it (`refresh`, `embed_missing`),
+    /// then put it in place with `install`; dropped, it is deleted.
+    ///
+    /// It is built with a rollback journal, not WAL: a `-wal` belongs to a file name, not to a
+    /// database, and a WAL-mode file renamed onto `index.db` would adopt the log of the
+    /// database it replaced.
+    pub fn build(layout: &Layout) -> Result<Index> {
+        check_files(layout)?;
+        remove_dead_builds(layout);
+        let prefix = format!("{BUILD_PREFIX}{}-", std::process::id());
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix);
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+        let temp = builder
+            .tempfile_in(&layout.memory)
+            .with_context(|| format!("could not create a new index in {}", layout.show(&layout.memory)))?
+            .into_temp_path();
+        let mut conn = Index::connect(&temp)?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", temp.display()))?;
+        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?1)", [format!("{}-{nanos}", std::process::id())])?;
+        tx.commit()?;
+        Ok(Index { conn, path: temp.to_path_buf(), state: State::Building(temp) })
+    }
+
+    /// Put a database made by `build` in place of `index.db` and open it. (`swap_in` with
+    /// `only_if_unusable` keeps a current index another process made meanwhile, discards this
+    /// one, and says whether it replaced anything.)
+    ///
+    /// - `index.db` is a database SQLite can write: the new one is copied into it in one write
+    ///   transaction (`copy_into`), under the shared lock like any writer. Readers are never
+    ///   waited for and never lose their file; they see the old index or the new one.
+    /// - Missing, or not a database (garbage, another page size): under the exclusive lock,
+    ///   when no process has it open, the old file and its journals are removed and the new
+    ///   file renamed onto `index.db`; it switches to WAL before anyone else can open it.
+    pub fn install(self, layout: &Layout) -> Result<Index> {
+        Ok(self.swap_in(layout, false)?.0)
+    }
+
+    fn swap_in(self, layout: &Layout, only_if_unusable: bool) -> Result<(Index, bool)> {
+        let path = layout.index_db();
+        let lock_path = layout.index_lock();
+        let Index { conn: src, state, .. } = self;
+        let State::Building(temp) = state else { bail!("only a new index can be installed") };
+        check_files(layout)?;
+        if path.exists() {
             let lock = Lock::index(&lock_path, false)?;
-            if let Some(ix) = Index::connect_if_current(&path, lock) {
-                return Ok((ix, None));
+            if let Ok(mut dst) = Index::connect(&path) {
+                if only_if_unusable && schema_version(&dst).ok().flatten().as_deref() == Some(SCHEMA_VERSION) {
+                    return Ok((Index { conn: dst, path, state: State::Live { _lock: lock } }, false));
+                }
+                // A database SQLite can read and write (another schema, or `index rebuild`).
+                if copy_into(&src, &mut dst).is_ok() {
+                    dst.pragma_update(None, "journal_mode", "WAL")?;
+                    return Ok((Index { conn: dst, path, state: State::Live { _lock: lock } }, true));
+                }
             }
         }
+        drop(src);
+        let mut replaced = true;
         {
             let _exclusive = Lock::index(&lock_path, true)?;
-            // Looked at again under the exclusive lock: another process may have built it.
-            enum Todo {
-                Nothing,
-                Build,
-                Rebuild(String),
-            }
-            let todo = match force {
-                Some(why) => Todo::Rebuild(why.to_string()),
-                None if !path.exists() => Todo::Build,
-                None => match Index::connect(&path).and_then(|c| schema_version(&c)) {
-                    Ok(Some(v)) if v == SCHEMA_VERSION => Todo::Nothing,
-                    Ok(v) => Todo::Rebuild(format!("index schema {} is not {SCHEMA_VERSION}", v.as_deref().unwrap_or("unknown"))),
-                    Err(e) => Todo::Rebuild(format!("index unreadable ({e:#})")),
-                },
-            };
-            match todo {
-                Todo::Nothing => {}
-                Todo::Build => {
-                    note(&format!("building {}: it did not exist", layout.show(&path)));
-                    Index::create(&path)?;
-                    rebuilt = Some("the index did not exist".to_string());
-                }
-                Todo::Rebuild(why) => {
-                    note(&format!("rebuilding {}: {why}", layout.show(&path)));
-                    remove_db(&path);
-                    Index::create(&path)?;
-                    rebuilt = Some(why);
-                }
+            if only_if_unusable && Index::current(&path).is_ok() {
+                replaced = false;
+            } else {
+                check_files(layout)?;
+                remove_db(&path);
+                temp.persist(&path).map_err(|e| anyhow::anyhow!(e.error)).with_context(|| format!("could not replace {}", layout.show(&path)))?;
+                Index::connect(&path)?.pragma_update(None, "journal_mode", "WAL")?;
             }
         }
         let lock = Lock::index(&lock_path, false)?;
         let conn = Index::connect(&path)?;
-        Ok((Index { conn, path, _lock: Some(lock) }, rebuilt))
+        Ok((Index { conn, path, state: State::Live { _lock: lock } }, replaced))
     }
 
-    /// An in-memory index for a checkout zo cannot write to; gone when the process ends.
-    fn temporary() -> Result<Index> {
+    /// An in-memory index, gone when the process ends: for a checkout zo cannot write to, or an
+    /// index it cannot use (`why`, said with the answers).
+    pub fn temporary(why: &str) -> Result<Index> {
         let mut conn = Connection::open_in_memory()?;
         let tx = conn.transaction()?;
         tx.execute_batch(SCHEMA)?;
         tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
         tx.commit()?;
-        Ok(Index { conn, path: PathBuf::from(":memory:"), _lock: None })
+        Ok(Index { conn, path: PathBuf::from(":memory:"), state: State::Temporary(why.to_string()) })
     }
 
     /// Whether this is a temporary in-memory index (nothing it computes is kept).
     pub fn is_temporary(&self) -> bool {
-        self._lock.is_none()
+        matches!(self.state, State::Temporary(_))
     }
 
-    /// The database at `path` if it exists and has this schema (the common case: no writes).
-    fn connect_if_current(path: &Path, lock: Lock) -> Option<Index> {
-        if !path.exists() {
-            return None;
+    /// Why this index is temporary, when it is.
+    pub fn temporary_reason(&self) -> Option<&str> {
+        match &self.state {
+            State::Temporary(why) => Some(why),
+            _ => None,
         }
-        let conn = Index::connect(path).ok()?;
-        let current = schema_version(&conn).ok()?.as_deref() == Some(SCHEMA_VERSION);
-        current.then(|| Index { conn, path: path.to_path_buf(), _lock: Some(lock) })
     }
 
-    /// A new database with the schema and its version, written in one transaction so that no
-    /// reader ever sees the tables without the version. Called with the exclusive lock held.
-    fn create(path: &Path) -> Result<()> {
-        let mut conn = Index::connect(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", path.display()))?;
-        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
-        tx.commit()?;
-        Ok(())
+    /// Whether `index.db` is there and a regular file (a link or special file is not ours).
+    pub fn exists(layout: &Layout) -> bool {
+        std::fs::symlink_metadata(layout.index_db()).is_ok_and(|m| m.is_file())
     }
 
+    /// Which build this database is (row ids are a build's own): changes when `install` swaps
+    /// in a new one.
+    pub fn build_id(&self) -> Result<Option<String>> {
+        self.meta("build")
+    }
+
+    /// Run `f`'s reads in one read transaction: every query in it sees the same database, even
+    /// if `index rebuild` swaps in a new one meanwhile (row ids are the new build's).
+    pub fn snapshot<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        self.conn.execute_batch("BEGIN DEFERRED")?;
+        let out = f();
+        let _ = self.conn.execute_batch(if out.is_ok() { "COMMIT" } else { "ROLLBACK" });
+        out
+    }
+
+    /// The database at `path` if it exists and has this schema (the common case: no writes);
+    /// otherwise why not.
+    fn current(path: &Path) -> std::result::Result<Connection, String> {
+        if !path.exists() {
+            return Err("the index did not exist".into());
+        }
+        match Index::connect(path).and_then(|c| Ok((schema_version(&c)?, c))) {
+            Ok((Some(v), c)) if v == SCHEMA_VERSION => Ok(c),
+            Ok((v, _)) => Err(format!("index schema {} is not {SCHEMA_VERSION}", v.as_deref().unwrap_or("unknown"))),
+            Err(e) => Err(format!("index unreadable ({e:#})")),
+        }
+    }
+
+    /// Open a database file. Never through a link: SQLite resolves links in the database path
+    /// unless told not to (and then writes the link's target); its own journals are opened
+    /// with `O_NOFOLLOW` always. The repository root is canonical (`Layout`), so a link on the
+    /// way can only be inside the repository.
     fn connect(path: &Path) -> Result<Connection> {
-        let conn = Connection::open(path).with_context(|| format!("could not open {}", path.display()))?;
+        use rusqlite::OpenFlags;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_NOFOLLOW;
+        let conn = Connection::open_with_flags(path, flags).with_context(|| format!("could not open {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         Ok(conn)

@@ -303,6 +303,9 @@ pub struct RecallReport {
     /// Which pass of the cascade answered: key, first or expanded.
     pub pass: &'static str,
     pub results: Vec<crate::recall::Hit>,
+    /// Why the search was lexical from the files: the index could not be used or written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Whether the reader asked why (`--explain`): `render` then says which pass answered.
     #[serde(skip)]
     pub explained: bool,
@@ -315,7 +318,7 @@ impl RecallReport {
         if !explain {
             results.iter_mut().for_each(|h| h.explain = None);
         }
-        RecallReport { mode: r.mode.name(), query, answered: r.answered, pass: r.pass, results, explained: explain }
+        RecallReport { mode: r.mode.name(), query, answered: r.answered, pass: r.pass, results, note: r.note, explained: explain }
     }
 
     /// Mark the decisions whose governed paths moved on since they were made.

@@ -93,7 +93,7 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 /// Measure every mode available here on the questions in `text` (read from `path`).
 pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Result<EvalReport> {
     let questions = read(path, text)?;
-    let (mut index, _) = recall::open_fresh(memory, note)?;
+    let (mut index, _) = recall::open_reading(memory, note)?;
     let filter = Filter { all: true, ..Default::default() };
     let known: std::collections::HashSet<String> = memory.decisions()?.entries.iter().map(|e| e.id.clone()).chain(memory.priors()?.entries.iter().map(|p| p.id.clone())).collect();
     let mut unknown_ids: Vec<String> = questions.iter().flat_map(|q| q.relevant.iter()).filter(|id| !known.contains(*id) && !id.starts_with("session")).cloned().collect();
