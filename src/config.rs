@@ -13,10 +13,13 @@ pub struct Config {
 }
 
 impl Config {
-    /// Load a YAML mapping; a missing file is empty. Errors name the file and line.
+    /// Load a YAML mapping; a missing file is empty. Errors name the file and line; a value zo
+    /// cannot use is a usage error (`settings::check_config`).
     pub fn load(path: &Path) -> Result<Config> {
         let Some(text) = crate::fsio::read_text(path)? else { return Ok(Config::default()) };
-        Config::parse(path, text.as_str())
+        let config = Config::parse(path, text.as_str())?;
+        crate::settings::check_config(&config, path, text.as_str())?;
+        Ok(config)
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Config> {

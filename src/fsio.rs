@@ -203,11 +203,7 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
         .truncate(false)
         .open(path)
         .with_context(|| format!("could not open the lock file {}", path.display()))?;
-    let timeout = std::env::var("ZO_LOCK_TIMEOUT")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-        .map(Duration::from_secs_f64)
-        .unwrap_or(Duration::from_secs(30));
+    let timeout = crate::settings::lock_timeout()?;
     let started = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {

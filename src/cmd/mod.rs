@@ -84,6 +84,7 @@ pub fn say(text: &str) {
 
 pub fn run(cli: Cli) -> Result<()> {
     let ctx = Ctx { repo: cli.repo, json: cli.json, quiet: cli.quiet };
+    crate::settings::check_env()?;
     crate::progress::enable(!ctx.quiet && !ctx.json);
     match cli.command {
         Command::Init(a) => init::run(&ctx, a),
