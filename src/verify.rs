@@ -243,7 +243,59 @@ pub fn facts(file: &str, f: &FactsFile) -> Vec<Problem> {
             out.push(problem(file, line, format!("fact {} has no readable **Set:** time", e.id)));
         }
     }
+    fact_cycles(file, f, &mut out);
     out
+}
+
+/// Versions whose `Supersedes` lead back to themselves (written by hand). The latest confirmed
+/// version of the key holds (SPEC §2), but the file no longer says which replaced which.
+/// One depth-first pass: each edge that closes a cycle is reported once.
+fn fact_cycles(file: &str, f: &FactsFile, out: &mut Vec<Problem>) {
+    let by_id: HashMap<String, usize> = f.entries.iter().enumerate().map(|(i, e)| (e.id.to_ascii_lowercase(), i)).collect();
+    let next: Vec<Vec<usize>> = f
+        .entries
+        .iter()
+        .map(|e| {
+            let v = e.field("Supersedes").unwrap_or("");
+            v.split([',', ' ']).filter_map(|id| by_id.get(&id.trim().to_ascii_lowercase()).copied()).collect()
+        })
+        .collect();
+    // 0: not seen; 1: on the current path; 2: done.
+    let mut state = vec![0u8; next.len()];
+    for start in 0..next.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack = vec![(start, 0usize)];
+        state[start] = 1;
+        while let Some(top) = stack.last_mut() {
+            let (v, k) = *top;
+            if let Some(&w) = next[v].get(k) {
+                top.1 += 1;
+                match state[w] {
+                    0 => {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => {
+                        let (a, b) = (&f.entries[v], &f.entries[w]);
+                        out.push(problem(
+                            file,
+                            a.span.line,
+                            format!(
+                                "a supersede cycle: {} (line {}) supersedes {} (line {}), which leads back to it; the latest confirmed version holds; set the key again to settle it",
+                                a.id, a.span.line, b.id, b.span.line
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[v] = 2;
+                stack.pop();
+            }
+        }
+    }
 }
 
 /// Every fact version of `base` must still be in `current`, unchanged or replaced by exactly

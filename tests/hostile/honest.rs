@@ -249,3 +249,17 @@ fn forget_replace_text_writes_only_a_new_private_file_outside_zo() {
         assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
     }
 }
+
+#[test]
+fn fact_supersede_cycle_fails_verify_and_the_latest_version_holds() {
+    let h = Hostile::new();
+    let first = h.expect(&["fact", "set", "stack:db", "postgres"], 0).stdout.trim().to_string();
+    let second = h.expect(&["fact", "set", "stack:db", "mysql"], 0).stdout.trim().to_string();
+    let path = h.mem("FACTS.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replacen("**Value:** postgres\n", &format!("**Value:** postgres\n**Supersedes:** {second}\n"), 1);
+    std::fs::write(&path, text).unwrap();
+    let r = h.expect(&["verify"], 4);
+    assert!(r.stderr.contains("supersede cycle") && r.stderr.contains(&first) && r.stderr.contains(&second), "{}", r.stderr);
+    assert_eq!(h.expect(&["fact", "get", "stack:db"], 0).stdout.trim(), "mysql");
+}
