@@ -366,6 +366,10 @@ pub struct ForgetArgs {
     /// Why (kept in the tombstone; one line)
     #[arg(long, required = true)]
     pub reason: String,
+    /// Write git filter-repo's replacements file (a copy of the erased lines, mode 0600) here;
+    /// a new file outside .zo/. Without it zo keeps no copy of the erased text anywhere
+    #[arg(long, value_name = "FILE")]
+    pub replace_text: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -15,10 +15,13 @@ pub struct Config {
 }
 
 impl Config {
-    /// Load a YAML mapping; a missing file is empty. Errors name the file and line.
+    /// Load a YAML mapping; a missing file is empty. Errors name the file and line; a value zo
+    /// cannot use is a usage error (`settings::check_config`).
     pub fn load(path: &Path) -> Result<Config> {
         let Some(text) = crate::fsio::read_text(path)? else { return Ok(Config::default()) };
-        Config::parse(path, text.as_str())
+        let config = Config::parse(path, text.as_str())?;
+        crate::settings::check_config(&config, path, text.as_str())?;
+        Ok(config)
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Config> {
@@ -36,17 +39,9 @@ impl Config {
         }
     }
 
-    /// The line where a key (its last name) is set, for messages; 1 when it cannot be told.
-    pub fn line_of(&self, key: &str) -> usize {
-        let name = key.rsplit('.').next().unwrap_or(key);
-        self.text
-            .lines()
-            .position(|l| {
-                let l = l.trim_start().trim_start_matches("- ");
-                l.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with(':'))
-                    || l.strip_prefix(&format!("\"{name}\"")).is_some_and(|rest| rest.trim_start().starts_with(':'))
-            })
-            .map_or(1, |i| i + 1)
+    /// The line where a key (a dotted path: `["recall", "top_k"]`) is set, for messages.
+    pub fn line_of(&self, key: &[&str]) -> usize {
+        line_of(&self.text, key)
     }
 
     /// A value at a dotted path: `get(&["index", "embedding"])`.
@@ -98,4 +93,37 @@ pub fn to_value<T: serde::Serialize>(v: &T) -> Result<Value> {
 /// A config value as the user wrote it, for messages.
 pub fn show(v: &Value) -> String {
     serde_yaml::to_string(v).map(|s| s.trim().to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// The line a key is written on: its last component at a deeper indent under its section's
+/// line; the section's line when written inline (`recall: {top_k: 0}`); 1 when not found.
+pub fn line_of(text: &str, key: &[&str]) -> usize {
+    let mut found = 0;
+    let mut depth = 0;
+    let mut indent = 0;
+    for (i, line) in text.lines().enumerate() {
+        let body = line.trim_start();
+        let ind = line.len() - body.len();
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        if depth > 0 && ind <= indent {
+            // Left the section before finding the key.
+            if depth < key.len() {
+                return found;
+            }
+        }
+        let name = key[depth];
+        let is_key = body.strip_prefix(name).is_some_and(|r| r.trim_start().starts_with(':'))
+            || body.strip_prefix(&format!("\"{name}\"")).is_some_and(|r| r.trim_start().starts_with(':'));
+        if is_key && (depth == 0 && ind == 0 || depth > 0 && ind > indent) {
+            found = i + 1;
+            depth += 1;
+            indent = ind;
+            if depth == key.len() {
+                return found;
+            }
+        }
+    }
+    found.max(1)
 }

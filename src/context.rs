@@ -165,7 +165,8 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
 
     // Priors' rules, always: full, or compact (one line per prior) when that does not fit.
     let priors = memory.priors()?;
-    let active: Vec<_> = priors.entries.iter().filter(|p| p.superseded_by().is_none() && !p.is_forgotten()).collect();
+    let superseded = priors.superseded();
+    let active: Vec<_> = priors.entries.iter().zip(superseded).filter(|(p, s)| !s && !p.is_forgotten()).map(|(p, _)| p).collect();
     if !active.is_empty() {
         let full: String = active
             .iter()

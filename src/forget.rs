@@ -25,8 +25,8 @@ pub struct Forgotten {
     pub index_purged: bool,
     /// Whether the erased text is in the last commit: then git history holds it.
     pub in_history: bool,
-    /// A `git filter-repo --replace-text` file listing the erased lines (mode 0600, outside
-    /// the repository), when the text is in history.
+    /// The `git filter-repo --replace-text` file listing the erased lines (mode 0600), when
+    /// the text is in history and `--replace-text FILE` asked for it.
     pub replacements: Option<String>,
     /// The commands that purge it from history, in order.
     pub purge: Vec<String>,
@@ -56,6 +56,16 @@ struct Target {
 
 impl Memory {
     pub fn forget(&self, id: &str, reason: &str) -> Result<Forgotten> {
+        self.forget_to(id, reason, None)
+    }
+
+    /// Forget, and when the text is in history write `git filter-repo`'s replacements file at
+    /// `replace_text` (asked for by name: it is a copy of the erased text, so zo never leaves
+    /// one anywhere by itself). The path is checked before anything is erased.
+    pub fn forget_to(&self, id: &str, reason: &str, replace_text: Option<&Path>) -> Result<Forgotten> {
+        if let Some(p) = replace_text {
+            self.check_replace_text(p)?;
+        }
         let reason = normalize_value(reason);
         crate::gate::require("the reason (--reason)", &reason)?;
         if reason.contains('\n') {
@@ -88,7 +98,7 @@ impl Memory {
         let in_history = repo
             .and_then(|r| r.file_at_head(Path::new(&rel)).ok().flatten())
             .is_some_and(|bytes| String::from_utf8_lossy(&bytes).replace("\r\n", "\n").contains(erased.trim()));
-        let (replacements, purge) = if in_history { purge_plan(&t.id, &erased)? } else { (None, vec![]) };
+        let (replacements, purge) = if in_history { purge_plan(&t.id, &erased, &rel, replace_text)? } else { (None, vec![]) };
         Ok(Forgotten {
             erasure: Erasure { id: t.id, kind: t.kind, file: self.layout.show(&t.path), line: t.span.line, forgotten: when, reason },
             index_purged,
@@ -96,6 +106,27 @@ impl Memory {
             replacements,
             purge,
         })
+    }
+
+    /// A replacements file may not exist yet (never overwrite a file of the user's) and may not
+    /// be under `.zo/` (it would be committed with the memory).
+    fn check_replace_text(&self, p: &Path) -> Result<()> {
+        use crate::error::Error;
+        if p.symlink_metadata().is_ok() {
+            return Err(Error::usage(format!("--replace-text {}: the file exists; name a new file", p.display())).into());
+        }
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::env::current_dir()?,
+        };
+        let parent = parent
+            .canonicalize()
+            .map_err(|e| Error::usage(format!("--replace-text {}: {}: {e}", p.display(), parent.display())))?;
+        let zo = self.layout.zo_dir.canonicalize().unwrap_or_else(|_| self.layout.zo_dir.clone());
+        if parent.starts_with(&zo) {
+            return Err(Error::usage(format!("--replace-text {}: not inside .zo/ (it holds the erased text and would be committed)", p.display())).into());
+        }
+        Ok(())
     }
 
     fn target(&self, id: &str, when: &str, reason: &str, scope: Scope) -> Result<Target> {
@@ -184,9 +215,10 @@ impl Memory {
     }
 }
 
-/// The replacements file for `git filter-repo` (each erased line of eight characters or more,
-/// replaced by `[forgotten <ID>]`) and the commands to run.
-fn purge_plan(id: &str, erased: &str) -> Result<(Option<String>, Vec<String>)> {
+/// The lines for `git filter-repo --replace-text` (each erased line of eight characters or
+/// more, replaced by `[forgotten <ID>]`), written to `to` only when asked (0600, a new file),
+/// and the commands to run. `rel` is the memory file, whose text at HEAD still holds the entry.
+fn purge_plan(id: &str, erased: &str, rel: &str, to: Option<&Path>) -> Result<(Option<String>, Vec<String>)> {
     let mut lines: Vec<String> = Vec::new();
     // Fields whose values are structure (IDs, types, times, commits), not what was erased:
     // replacing `DECISION` or `pending` throughout history would damage every other entry.
@@ -205,23 +237,30 @@ fn purge_plan(id: &str, erased: &str) -> Result<(Option<String>, Vec<String>)> {
     if lines.is_empty() {
         return Ok((None, vec![]));
     }
+    let after = [
+        "git push --force --all && git push --force --tags".to_string(),
+        "# every other clone: clone again (or fetch and reset hard); rotate any secret that leaked".to_string(),
+    ];
+    let Some(path) = to else {
+        // No copy of the erased text is written unless asked: say how to get one.
+        let mut plan = vec![
+            format!(
+                "git filter-repo --replace-text FILE    # rewrites every commit (pip install git-filter-repo); FILE holds one line `literal:<erased text>==>[forgotten {id}]` per erased line (the entry is still in `git show HEAD:{rel}`); `zo forget ID --reason R --replace-text FILE` writes it"
+            ),
+        ];
+        plan.extend(after);
+        return Ok((None, plan));
+    };
     let body: String = lines.iter().map(|l| format!("literal:{l}==>[forgotten {id}]\n")).collect();
-    let file = tempfile::Builder::new().prefix(&format!("zo-forget-{id}-")).suffix(".txt").tempfile()?;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
     #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o600))?;
-    }
-    std::fs::write(file.path(), body)?;
-    let (_, path) = file.keep().map_err(|e| anyhow!("could not keep the replacements file: {e}"))?;
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let mut f = o.open(path).map_err(|e| anyhow!("could not write the replacements file {}: {e}", path.display()))?;
+    std::io::Write::write_all(&mut f, body.as_bytes()).map_err(|e| anyhow!("could not write the replacements file {}: {e}", path.display()))?;
     let p = path.display().to_string();
-    Ok((
-        Some(p.clone()),
-        vec![
-            format!("git filter-repo --replace-text {p}    # rewrites every commit (pip install git-filter-repo); review the file first"),
-            "git push --force --all && git push --force --tags".into(),
-            "# every other clone: clone again (or fetch and reset hard); rotate any secret that leaked".into(),
-            format!("rm {p}"),
-        ],
-    ))
+    let mut plan = vec![format!("git filter-repo --replace-text {p}    # rewrites every commit (pip install git-filter-repo); review the file first")];
+    plan.extend(after);
+    plan.push(format!("rm {p}"));
+    Ok((Some(p), plan))
 }

@@ -59,6 +59,13 @@ impl Repo {
         Ok(Some(object.detach().data))
     }
 
+    /// The commits a shallow clone's history stops at (`.git/shallow`), None for a whole clone.
+    pub fn shallow_boundary(&self) -> Option<Vec<String>> {
+        let text = std::fs::read_to_string(self.repo.common_dir().join("shallow")).ok()?;
+        let ids: Vec<String> = text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect();
+        (!ids.is_empty()).then_some(ids)
+    }
+
     /// The commit being merged in, while a merge is in progress (`.git/MERGE_HEAD`).
     pub fn merge_head(&self) -> Option<gix::ObjectId> {
         let text = std::fs::read_to_string(self.repo.git_dir().join("MERGE_HEAD")).ok()?;

@@ -182,7 +182,7 @@ fn memory_root(config: &Config, file: &Path) -> Result<PathBuf> {
     let path = Path::new(&value);
     let plain = !value.trim().is_empty() && path.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
     if !plain || path.components().all(|c| c == std::path::Component::CurDir) {
-        let line = config.line_of("memory_root");
+        let line = config.line_of(&["memory_root"]);
         return Err(Error::usage(format!(
             "{}:{line}: memory_root must be a relative path inside .zo/ such as `memory`, not {value:?}: zo keeps memory inside the repository",
             file.display()

@@ -28,6 +28,7 @@ pub mod forget;
 pub mod props;
 pub mod recall;
 pub mod session;
+pub mod settings;
 pub mod snapshot;
 pub mod stale;
 pub mod context;

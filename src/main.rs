@@ -8,6 +8,9 @@ fn main() {
     // SAFETY: changing the environment is sound only while no other thread can read it, and no
     // thread has been started yet.
     unsafe { std::env::set_var("ORT_DISABLE_TELEMETRY", "1") };
+    if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        zo::cmd::stdout_was_closed();
+    }
     let cli = zo::cli::Cli::parse();
     if let Err(err) = zo::cmd::run(cli) {
         // A closed pipe (`zo log | head`) is not an error worth a message.
@@ -31,3 +34,29 @@ fn exit_code(err: &anyhow::Error) -> i32 {
         Some(Error::Failed(_)) | None => code::FAILURE,
     }
 }
+
+/// Whether stdout was closed when the process started (`zo log >&-`). Rust's runtime reopens a
+/// closed fd 1 on /dev/null before `main`, so every write would "succeed" and the output be lost
+/// with exit 0; this is probed before that, from the platform's constructor list.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn probe_stdout() {
+    unsafe extern "C" {
+        fn fcntl(fd: i32, cmd: i32, ...) -> i32;
+    }
+    // F_GETFD is 1 on Linux, macOS and the BSDs; it fails (EBADF) only for a closed fd.
+    // SAFETY: fcntl(F_GETFD) reads the descriptor's flags and changes nothing.
+    let closed = unsafe { fcntl(1, 1) } == -1;
+    STDOUT_CLOSED.store(closed, std::sync::atomic::Ordering::Relaxed);
+}
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd", target_os = "netbsd", target_os = "openbsd"))]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static PROBE_STDOUT: extern "C" fn() = probe_stdout;
+
+#[cfg(target_vendor = "apple")]
+#[used]
+#[unsafe(link_section = "__DATA,__mod_init_func")]
+static PROBE_STDOUT: extern "C" fn() = probe_stdout;

@@ -284,6 +284,7 @@ impl Memory {
         let file = self.layout.show(&self.layout.decision_log());
         if !new.supersedes.is_empty() {
             let i = log.find(&new.supersedes).map_err(|e| find_error(e, &new.supersedes, &file))?;
+            refuse_forgotten(&log.entries[i].id, log.entries[i].is_forgotten(), "supersede")?;
             new.supersedes = log.entries[i].id.clone();
         }
         for (i, e) in log.entries.iter().enumerate() {
@@ -325,6 +326,7 @@ impl Memory {
         if target.is_outcome() {
             bail!("{} is itself an OUTCOME entry; name the decision it refers to", target.id);
         }
+        refuse_forgotten(&target.id, target.is_forgotten(), "record an outcome for")?;
         if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| same_folded(o, &text)) {
             bail!("refused: that outcome is already recorded for {}", target.id);
         }
@@ -342,6 +344,7 @@ impl Memory {
         let file = self.layout.show(&self.layout.decision_log());
         let i = log.find(id).map_err(|e| find_error(e, id, &file))?;
         let target = &log.entries[i];
+        refuse_forgotten(&target.id, target.is_forgotten(), "confirm")?;
         match log.status(i) {
             "provisional" => {}
             other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
@@ -420,6 +423,9 @@ impl Memory {
         if oi == ni {
             bail!("a prior cannot supersede itself");
         }
+        // Editing a tombstone would make `verify` (and so the pre-commit hook) fail for good.
+        refuse_forgotten(&o.id, o.is_forgotten(), "supersede")?;
+        refuse_forgotten(&n.id, n.is_forgotten(), "supersede another prior with")?;
         if let Some(by) = o.superseded_by() {
             bail!("{} is already superseded by {by}", o.id);
         }
@@ -502,4 +508,12 @@ fn list_md(dir: &Path) -> Result<Vec<String>> {
     let mut names = fsio::list_files(dir, ".md")?;
     names.sort_by_key(|n| crate::format::session::sort_key(n));
     Ok(names)
+}
+
+/// A forgotten entry is a tombstone: nothing may point at it or edit it (SPEC §2).
+fn refuse_forgotten(id: &str, forgotten: bool, what: &str) -> Result<()> {
+    if forgotten {
+        bail!("refused: {id} was forgotten (`zo forget`); there is nothing left to {what}");
+    }
+    Ok(())
 }

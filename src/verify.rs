@@ -67,6 +67,18 @@ pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
             }
         }
     }
+    // A hand-written cycle: every member is read as active (SPEC §2), which is surely not what
+    // was meant. The log runs newest last, so the chain is told from the superseding side.
+    for cycle in log.cycles() {
+        let rev: Vec<usize> = cycle.iter().rev().copied().collect();
+        let chain = chain(rev.iter().map(|&i| (log.entries[i].id.as_str(), log.entries[i].span.line)), "supersedes");
+        let e = &log.entries[cycle[0]];
+        out.push(problem(
+            file,
+            e.span.line,
+            format!("a supersede cycle: {chain}; none of them is read as superseded; record which holds with a new decision --supersedes"),
+        ));
+    }
     out
 }
 
@@ -91,18 +103,30 @@ pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
                 out.push(problem(file, line, format!("{} is superseded by {by}, which is not in the file", p.id)));
             }
         }
-        // Follow the chain: coming back to this prior is a cycle (none of it counts as active).
-        let mut next = p.superseded_by();
-        for _ in 0..=pf.entries.len() {
-            let Some(id) = next else { break };
-            if id == p.id {
-                out.push(problem(file, line, format!("{} is superseded in a cycle (it leads back to itself); point one of them at a prior that holds", p.id)));
-                break;
-            }
-            next = pf.find(id).and_then(|i| pf.entries[i].superseded_by());
+    }
+    // A cycle reads as every member holding (SPEC §2); say which and where, once per member.
+    for cycle in pf.cycles() {
+        let chain = chain(cycle.iter().map(|&i| (pf.entries[i].id.as_str(), pf.entries[i].span.line)), "is superseded by");
+        for &i in &cycle {
+            let p = &pf.entries[i];
+            out.push(problem(
+                file,
+                p.span.line,
+                format!("{} is superseded in a cycle ({chain}); all of them are read as holding; point one of them at a prior that holds", p.id),
+            ));
         }
     }
     out
+}
+
+/// `A (line 3) <verb> B (line 9) <verb> A`: a cycle as the chain a person follows.
+fn chain<'a>(members: impl Iterator<Item = (&'a str, usize)>, verb: &str) -> String {
+    let members: Vec<_> = members.collect();
+    let mut s: Vec<String> = members.iter().map(|(id, line)| format!("{id} (line {line})")).collect();
+    if let Some((id, _)) = members.first() {
+        s.push(id.to_string());
+    }
+    s.join(&format!(" {verb} "))
 }
 
 /// Every entry of `base` must still be in `current`, unchanged.
@@ -219,7 +243,59 @@ pub fn facts(file: &str, f: &FactsFile) -> Vec<Problem> {
             out.push(problem(file, line, format!("fact {} has no readable **Set:** time", e.id)));
         }
     }
+    fact_cycles(file, f, &mut out);
     out
+}
+
+/// Versions whose `Supersedes` lead back to themselves (written by hand). The latest confirmed
+/// version of the key holds (SPEC §2), but the file no longer says which replaced which.
+/// One depth-first pass: each edge that closes a cycle is reported once.
+fn fact_cycles(file: &str, f: &FactsFile, out: &mut Vec<Problem>) {
+    let by_id: HashMap<String, usize> = f.entries.iter().enumerate().map(|(i, e)| (e.id.to_ascii_lowercase(), i)).collect();
+    let next: Vec<Vec<usize>> = f
+        .entries
+        .iter()
+        .map(|e| {
+            let v = e.field("Supersedes").unwrap_or("");
+            v.split([',', ' ']).filter_map(|id| by_id.get(&id.trim().to_ascii_lowercase()).copied()).collect()
+        })
+        .collect();
+    // 0: not seen; 1: on the current path; 2: done.
+    let mut state = vec![0u8; next.len()];
+    for start in 0..next.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack = vec![(start, 0usize)];
+        state[start] = 1;
+        while let Some(top) = stack.last_mut() {
+            let (v, k) = *top;
+            if let Some(&w) = next[v].get(k) {
+                top.1 += 1;
+                match state[w] {
+                    0 => {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => {
+                        let (a, b) = (&f.entries[v], &f.entries[w]);
+                        out.push(problem(
+                            file,
+                            a.span.line,
+                            format!(
+                                "a supersede cycle: {} (line {}) supersedes {} (line {}), which leads back to it; the latest confirmed version holds; set the key again to settle it",
+                                a.id, a.span.line, b.id, b.span.line
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[v] = 2;
+                stack.pop();
+            }
+        }
+    }
 }
 
 /// Every fact version of `base` must still be in `current`, unchanged or replaced by exactly

@@ -222,7 +222,8 @@ fn an_erasure_survives_a_merge_from_a_clone_that_still_has_the_text() {
     zo_ok(&b, &["continue"]);
 
     // A forgets both; B, which still has the text, records something else meanwhile.
-    let f = json_of(&zo_ok(&a, &["--json", "forget", &id, "--reason", "held a credential"]));
+    let replace = a.parent().unwrap().join("replace-text.txt");
+    let f = json_of(&zo_ok(&a, &["--json", "forget", &id, "--reason", "held a credential", "--replace-text", replace.to_str().unwrap()]));
     assert_eq!((f["kind"].as_str(), f["in_history"].as_bool(), f["index_purged"].as_bool()), (Some("decision"), Some(true), Some(true)));
     let plan = std::fs::read_to_string(f["replacements"].as_str().unwrap()).unwrap();
     assert!(plan.contains(&format!("literal:{leak}==>")), "{plan}");
@@ -371,7 +372,7 @@ fn a_session_that_holds_personal_data_can_be_forgotten() {
     r.ok(&["index", "refresh"]);
     let f = r.json(&["forget", name.trim_end_matches(".md"), "--reason", "personal data"]);
     assert_eq!((f["kind"].as_str(), f["in_history"].as_bool()), (Some("session"), Some(true)), "{f}");
-    std::fs::remove_file(f["replacements"].as_str().unwrap()).unwrap();
+    assert!(f["replacements"].is_null(), "no copy of the erased text unless asked: {f}");
     let text = r.read(&format!(".zo/memory/sessions/{name}"));
     assert!(text.starts_with("# Session: [forgotten]") && !text.contains("555 0100"), "{text}");
     let db = std::fs::read(r.path().join(".zo/memory/index.db")).unwrap();

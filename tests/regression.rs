@@ -333,7 +333,7 @@ fn bad_config_limits_were_ignored() {
     let r = Repo::init();
     let cfg = r.read(".zo/config.yaml");
     r.write(".zo/config.yaml", &format!("{cfg}limits:\n  title_chars: lots\n"));
-    let e = r.fails(&["decide", "--title", "t", "--decision", "d"], 1);
+    let e = r.fails(&["decide", "--title", "t", "--decision", "d"], 2);
     assert!(e.contains(".zo/config.yaml:") && e.contains("limits.title_chars must be a positive whole number, not lots"), "{e}");
     r.write(".zo/config.yaml", &format!("{cfg}limits:\n  title_chars: 10\n"));
     let e = r.fails(&["decide", "--title", "a title longer than ten", "--decision", "d"], 1);

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 
 pub fn run(ctx: &Ctx, a: ForgetArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let r = memory.forget(&a.id, &a.reason).context("nothing was erased")?;
+    let r = memory.forget_to(&a.id, &a.reason, a.replace_text.as_deref()).context("nothing was erased")?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }

@@ -92,7 +92,7 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
                     b.insert_early("This session so far", p.markdown());
                 }
             }
-            b.fit_chars(bundle_chars(&memory)?);
+            b.fit_chars(bundle_chars(&memory));
             super::context::print(ctx, b)
         }
         "PreCompact" => {
@@ -113,37 +113,15 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     }
 }
 
-/// `agents.bundle_chars` from config (default `BUNDLE_CHARS`); a bad value is a usage error.
-fn bundle_chars(memory: &Memory) -> Result<usize> {
-    let c = &memory.layout.config;
-    match c.get(&["agents", "bundle_chars"]) {
-        None => Ok(BUNDLE_CHARS),
-        Some(v) => v.as_u64().filter(|&n| (1000..=1_000_000).contains(&n)).map(|n| n as usize).ok_or_else(|| {
-            Error::usage(format!(
-                "{}:{}: agents.bundle_chars must be a whole number from 1000 to 1000000, not {}",
-                memory.layout.show(&memory.layout.config_file()),
-                c.line_of("bundle_chars"),
-                crate::config::show(v)
-            ))
-            .into()
-        }),
-    }
+/// `agents.bundle_chars` from config (checked when the config was read), else `BUNDLE_CHARS`.
+fn bundle_chars(memory: &Memory) -> usize {
+    memory.layout.config.u64(&["agents", "bundle_chars"]).map_or(BUNDLE_CHARS, |n| n as usize)
 }
 
 /// The Stop hook: once per session, ask the agent to record what it decided.
 fn stop(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
-    let c = &memory.layout.config;
-    let on = match c.get(&["agents", "stop_reminder"]) {
-        None => true,
-        Some(v) => v.as_bool().ok_or_else(|| {
-            Error::usage(format!(
-                "{}:{}: agents.stop_reminder must be true or false, not {}",
-                memory.layout.show(&memory.layout.config_file()),
-                c.line_of("stop_reminder"),
-                crate::config::show(v)
-            ))
-        })?,
-    };
+    // Checked when the config was read (settings).
+    let on = memory.layout.config.get(&["agents", "stop_reminder"]).and_then(|v| v.as_bool()) != Some(false);
     if !on || event.stop_hook_active {
         return Ok(());
     }

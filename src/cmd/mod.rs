@@ -60,11 +60,21 @@ impl Ctx {
         }
     }
 
-    /// Write the command's output to stdout in one go.
+    /// Write the command's output to stdout in one go. Output that cannot be written is an
+    /// error (exit 1), except a pipe whose reader left (`zo log | head -1`), which `main`
+    /// keeps quiet.
     pub fn print(&self, text: &str) -> Result<()> {
+        use anyhow::Context;
+        if text.is_empty() {
+            return Ok(());
+        }
+        if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+            // EBADF: the process started with stdout closed (see `stdout_was_closed`).
+            return Err(std::io::Error::from_raw_os_error(9)).context("could not write to stdout");
+        }
         let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
+        out.write_all(text.as_bytes()).context("could not write to stdout")?;
+        out.flush().context("could not write to stdout")?;
         Ok(())
     }
 
@@ -76,6 +86,14 @@ impl Ctx {
     }
 }
 
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The process started with stdout closed (`zo log >&-`): output would go to the /dev/null
+/// Rust's runtime put in its place, so `Ctx::print` reports it instead. Called by `main`.
+pub fn stdout_was_closed() {
+    STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Write to stderr, ignoring a closed stderr (`zo verify 2>&1 | head -1`): eprintln! would
 /// panic there, and the exit code must stay the documented one.
 pub fn say(text: &str) {
@@ -84,6 +102,7 @@ pub fn say(text: &str) {
 
 pub fn run(cli: Cli) -> Result<()> {
     let ctx = Ctx { repo: cli.repo, json: cli.json, quiet: cli.quiet };
+    crate::settings::check_env()?;
     crate::progress::enable(!ctx.quiet && !ctx.json);
     match cli.command {
         Command::Init(a) => init::run(&ctx, a),

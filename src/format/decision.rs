@@ -33,12 +33,44 @@ pub struct DecisionLog {
     pub entries: Vec<Decision>,
     by_id: HashMap<String, usize>,
     superseded_by: HashMap<usize, usize>,
+    /// Supersede cycles written by hand (A supersedes B supersedes A), each in chain order.
+    /// Their members are not read as superseded: otherwise all of them would vanish.
+    cycles: Vec<Vec<usize>>,
     /// Outcome entries for a decision, in file order.
     outcomes: HashMap<usize, Vec<usize>>,
     /// Decisions a CONFIRM entry refers to.
     confirmed: std::collections::HashSet<usize>,
     /// The promotion threshold (None: `DEFAULT_THRESHOLD`).
     threshold: Option<f64>,
+}
+
+/// The cycles of a "superseded by" graph (`next[i]`: the entry that supersedes entry `i`),
+/// each in chain order from its first entry in the file. One pass, so a hostile chain of any
+/// length costs linear time.
+pub fn supersede_cycles(next: &[Option<usize>]) -> Vec<Vec<usize>> {
+    // 0: not seen; 1: on the current walk; 2: done.
+    let mut state = vec![0u8; next.len()];
+    let mut cycles = Vec::new();
+    for start in 0..next.len() {
+        let mut path = Vec::new();
+        let mut at = Some(start);
+        while let Some(i) = at.filter(|&i| i < next.len() && state[i] == 0) {
+            state[i] = 1;
+            path.push(i);
+            at = next[i];
+        }
+        if let Some(i) = at.filter(|&i| i < next.len() && state[i] == 1) {
+            let from = path.iter().position(|&p| p == i).unwrap_or(0);
+            let mut cycle = path[from..].to_vec();
+            let first = cycle.iter().enumerate().min_by_key(|(_, i)| **i).map_or(0, |(k, _)| k);
+            cycle.rotate_left(first);
+            cycles.push(cycle);
+        }
+        for i in path {
+            state[i] = 2;
+        }
+    }
+    cycles
 }
 
 /// `## Decision: …` (any case) at column 0.
@@ -398,7 +430,13 @@ impl DecisionLog {
                 }
             }
         }
+        let n = self.entries.len();
+        let cycles = supersede_cycles(&(0..n).map(|i| superseded_by.get(&i).copied()).collect::<Vec<_>>());
+        for i in cycles.iter().flatten() {
+            superseded_by.remove(i);
+        }
         self.superseded_by = superseded_by;
+        self.cycles = cycles;
         self.outcomes = outcomes;
         self.confirmed = confirmed;
     }
@@ -427,6 +465,11 @@ impl DecisionLog {
     /// Whether an entry has exactly this ID (a hash lookup: new IDs are checked against it).
     pub fn has_id(&self, id: &str) -> bool {
         self.by_id.contains_key(id)
+    }
+
+    /// Supersede cycles (entry indexes in chain order), for `verify` to report.
+    pub fn cycles(&self) -> &[Vec<usize>] {
+        &self.cycles
     }
 
     pub fn superseded_by(&self, i: usize) -> Option<&Decision> {

@@ -178,6 +178,28 @@ impl PriorsFile {
         })
     }
 
+    /// Supersede cycles written by hand (PR-1 superseded by PR-2 superseded by PR-1), each in
+    /// chain order. Their members are read as holding (`superseded`), or all would vanish.
+    pub fn cycles(&self) -> Vec<Vec<usize>> {
+        let by_id: std::collections::HashMap<String, usize> =
+            self.entries.iter().enumerate().rev().map(|(i, p)| (p.id.to_ascii_lowercase(), i)).collect();
+        let next: Vec<Option<usize>> = self
+            .entries
+            .iter()
+            .map(|p| p.superseded_by().and_then(|id| by_id.get(&id.to_ascii_lowercase()).copied().or_else(|| self.find(id))))
+            .collect();
+        super::decision::supersede_cycles(&next)
+    }
+
+    /// Which priors are superseded: a `Superseded by` outside a cycle.
+    pub fn superseded(&self) -> Vec<bool> {
+        let mut out: Vec<bool> = self.entries.iter().map(|p| p.superseded_by().is_some()).collect();
+        for i in self.cycles().into_iter().flatten() {
+            out[i] = false;
+        }
+        out
+    }
+
     pub fn next_number(&self) -> u32 {
         self.entries.iter().filter_map(|p| p.number).max().unwrap_or(0) + 1
     }

@@ -109,9 +109,11 @@ pub(super) fn decision_rows(log: &DecisionLog) -> Vec<Want> {
 }
 
 pub(super) fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
+    let superseded = pf.superseded();
     pf.entries
         .iter()
-        .map(|p| {
+        .zip(superseded)
+        .map(|(p, superseded)| {
             let rules = p.rules().join("\n");
             Want {
                 kind: "prior",
@@ -120,8 +122,8 @@ pub(super) fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
                 title: p.title.clone(),
                 kind_type: p.root_cause().unwrap_or("").to_string(),
                 timestamp: String::new(),
-                status: if p.superseded_by().is_some() { "superseded".into() } else { "active".into() },
-                superseded_by: p.superseded_by().map(str::to_string),
+                status: if superseded { "superseded".into() } else { "active".into() },
+                superseded_by: p.superseded_by().filter(|_| superseded).map(str::to_string),
                 embed_text: format!("{}\n{}\n{}", p.title, p.field("Failure").unwrap_or(""), rules).trim().to_string(),
                 text: p.content(pf),
             }
