@@ -31,8 +31,8 @@ fn main() {
         let start = time(runs, |_| run(d, &["--version"]));
         let log_path = d.join(".zo/memory/DECISION_LOG.md");
         let rewrite = time(runs, |_| {
-            let text = zo::fsio::read_text(&log_path).unwrap().unwrap();
-            zo::fsio::write_atomic(&log_path, text.as_str().as_bytes()).unwrap();
+            let text = zo::store::fsio::read_text(&log_path).unwrap().unwrap();
+            zo::store::fsio::write_atomic(&log_path, text.as_str().as_bytes()).unwrap();
         });
         println!(
             "| {n} | {:.1} MB | {} | {} | {} | {} | {} | {} |",

@@ -35,7 +35,7 @@ fn main() {
     let no_model = [("ZO_CACHE", "/nonexistent"), ("HOME", "/nonexistent")];
 
     // Model load, in process (what every semantic command pays once).
-    let search = zo::embedding::locate(&zo::config::Config::default());
+    let search = zo::embedding::locate(&zo::store::config::Config::default());
     let paths = search.paths().expect("run scripts/install-model first");
     let t = Instant::now();
     let mut e = zo::embedding::Embedder::load(&paths).unwrap();

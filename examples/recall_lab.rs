@@ -10,19 +10,19 @@ fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::args().nth(1).expect("usage: recall_lab DIR (a memory made by the adr_memory example)");
     let repo = std::path::Path::new(&dir);
-    let memory0 = zo::memory::Memory::open(Some(repo)).unwrap();
+    let memory0 = zo::store::memory::Memory::open(Some(repo)).unwrap();
     let log = memory0.decisions().unwrap();
     // What the lab embeds: title and decision text, as the records were written.
     let texts: Vec<(String, String)> =
         (0..log.entries.len()).map(|i| (log.entries[i].id.clone(), format!("{}\n{}", log.entries[i].title, log.field(i, "Decision").unwrap_or("")))).collect();
-    let memory = zo::memory::Memory::open(Some(repo)).unwrap();
+    let memory = zo::store::memory::Memory::open(Some(repo)).unwrap();
     let (index, _) = zo::recall::open_fresh(&memory, &|_| {}).unwrap();
     let qs: Vec<serde_json::Value> = std::fs::read_to_string(root.join("tests/fixtures/adr-questions.jsonl"))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let paths = zo::embedding::locate(&zo::config::Config::default()).paths().unwrap();
+    let paths = zo::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
     let mut cos: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
     // Variants: a token length (title + body read that far), `title` (the title alone), or
     // `chunksN` (windows of N words, each prefixed with the title, at 128 tokens; best chunk).

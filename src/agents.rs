@@ -2,7 +2,7 @@
 //! an agent when to use its memory and run zo at session start and end. Every change is merged
 //! with what is there, marked as zo's, idempotent, and removable.
 
-use crate::fsio;
+use crate::store::fsio;
 use crate::templates;
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::{Value, json};

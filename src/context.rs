@@ -4,7 +4,7 @@
 //! in full — filled in that order to a token budget, whole entries only.
 
 use crate::format::decision::DecisionLog;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::Result;
 
 /// How many recent decisions the bundle offers before older ones count as left out.
@@ -123,7 +123,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     // STATE, always: its fields, and its sections when they fit (else their headings).
     // Through fsio, like every read: a STATE.md that is a link (to ~/.aws/credentials, say)
     // must never reach an agent's context.
-    let state_text = crate::fsio::read_text(&layout.state()).ok().flatten().map_or_else(|| "(no STATE.md)".into(), |t| t.as_str().to_string());
+    let state_text = crate::store::fsio::read_text(&layout.state()).ok().flatten().map_or_else(|| "(no STATE.md)".into(), |t| t.as_str().to_string());
     let state_text = state_text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
     let placeholder = crate::templates::state_placeholder();
     let state_text = match state_text.strip_suffix(placeholder) {
@@ -193,7 +193,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
 
     // The latest snapshot's handoff.
     if let Some(name) = memory.snapshot_names()?.last() {
-        let text = crate::fsio::read_text(&layout.snapshots().join(name)).ok().flatten().unwrap_or_default();
+        let text = crate::store::fsio::read_text(&layout.snapshots().join(name)).ok().flatten().unwrap_or_default();
         let text = text.as_str();
         let snapshot = crate::format::session::SessionFile::parse(name, &text);
         if let Some(h) = snapshot.section(&["handoff"]).filter(|h| !h.is_empty()).map(str::to_string) {
@@ -209,7 +209,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     // The last session's Next.
     let sessions = memory.session_names()?;
     if let Some(name) = sessions.last() {
-        let text = crate::fsio::read_text(&layout.sessions().join(name)).ok().flatten().unwrap_or_default();
+        let text = crate::store::fsio::read_text(&layout.sessions().join(name)).ok().flatten().unwrap_or_default();
         let text = text.as_str();
         let s = crate::format::session::SessionFile::parse(name, &text);
         if let Some(next) = s.section(&["next", "what's next", "next steps"]) {

@@ -2,7 +2,7 @@
 //! dynamically (SPEC §8, docs/EMBEDDINGS.md). Loading costs about half a second, so only
 //! commands that need semantics call `Embedder::load`; finding the files is cheap.
 
-use crate::config::Config;
+use crate::store::config::Config;
 use anyhow::{Context, Result, anyhow};
 use std::path::{Path, PathBuf};
 

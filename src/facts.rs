@@ -7,9 +7,9 @@
 use crate::format::fact::{self, Fact, FactsFile, NewFact};
 use crate::format::fields::normalize_value;
 use crate::format::Text;
-use crate::fsio::{self, Lock};
+use crate::store::fsio::{self, Lock};
 use crate::gate;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 
@@ -183,7 +183,7 @@ impl Memory {
             _ => Err(crate::error::Error::Usage(format!(
                 "{}: promotion.threshold must be a number from 0 to 1 (got {})",
                 self.layout.show(&self.layout.config_file()),
-                crate::config::show(v)
+                crate::store::config::show(v)
             ))
             .into()),
         }

@@ -11,8 +11,8 @@ use crate::format::fact::{self, FactsFile};
 use crate::format::fields::normalize_value;
 use crate::format::prior::PriorsFile;
 use crate::format::{Span, Text, content_of};
-use crate::fsio;
-use crate::memory::{Memory, find_error};
+use crate::store::fsio;
+use crate::store::memory::{Memory, find_error};
 use anyhow::{Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 

@@ -11,7 +11,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn from_config(config: &crate::config::Config, file: &std::path::Path) -> Result<Limits> {
+    pub fn from_config(config: &crate::store::config::Config, file: &std::path::Path) -> Result<Limits> {
         let get = |key: &str, default: usize| -> Result<usize> {
             match config.get(&["limits", key]) {
                 None => Ok(default),
@@ -22,7 +22,7 @@ impl Limits {
                             .ok()
                             .and_then(|t| t.lines().position(|l| l.trim_start().starts_with(&format!("{key}:"))))
                             .map_or(1, |i| i + 1);
-                        bail!("{}:{line}: limits.{key} must be a positive whole number, not {}", file.display(), crate::config::show(v))
+                        bail!("{}:{line}: limits.{key} must be a positive whole number, not {}", file.display(), crate::store::config::show(v))
                     }
                 },
             }

@@ -1,8 +1,8 @@
 //! Git wiring that lives in the clone, not in the repository: the merge driver's config, the
 //! `.gitattributes` lines that route memory files to it, and zo's blocks in git hooks.
 
-use crate::fsio;
-use crate::layout::{FileKind, Layout};
+use crate::store::fsio;
+use crate::store::layout::{FileKind, Layout};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 

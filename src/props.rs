@@ -24,7 +24,7 @@ pub fn decision_log(bytes: &[u8]) {
         let _ = log.body(i);
         let _ = (log.status(i), log.latest_outcome(i), log.superseded_by(i));
     }
-    let _ = crate::verify::decisions("log", &log);
+    let _ = crate::store::verify::decisions("log", &log);
     let again = DecisionLog::parse(Text::new(t));
     assert_eq!(log.entries.iter().map(|e| &e.id).collect::<Vec<_>>(), again.entries.iter().map(|e| &e.id).collect::<Vec<_>>());
 }
@@ -80,7 +80,7 @@ pub fn priors(bytes: &[u8]) {
     for p in &pf.entries {
         let _ = (p.rules(), p.root_cause(), p.superseded_by(), p.content(&pf));
     }
-    let _ = crate::verify::priors("priors", &pf);
+    let _ = crate::store::verify::priors("priors", &pf);
 }
 
 /// STATE.md: parse → render → parse → render is stable, and every line after the fields is kept.
@@ -103,7 +103,7 @@ pub fn session(bytes: &[u8]) {
 
 /// config.yaml: any text is a config or an error naming the file, never a panic.
 pub fn config(bytes: &[u8]) {
-    let _ = crate::config::Config::parse(std::path::Path::new("config.yaml"), &text(bytes));
+    let _ = crate::store::config::Config::parse(std::path::Path::new("config.yaml"), &text(bytes));
 }
 
 /// Canonical entries for merge properties: `n` entries with IDs from `tag`.
@@ -139,7 +139,7 @@ pub fn merge(base: &[String], ours: &[String], theirs: &[String]) {
     let unique: HashSet<&str> = ids.iter().copied().collect();
     assert_eq!(ids.len(), unique.len(), "an entry appears twice:\n{merged}");
     assert_eq!(ids.len(), base.len() + ours.len() + theirs.len(), "an entry was lost:\n{merged}");
-    assert!(crate::verify::decisions("merged", &log).is_empty(), "the merge is not a valid log:\n{merged}");
+    assert!(crate::store::verify::decisions("merged", &log).is_empty(), "the merge is not a valid log:\n{merged}");
     let (other, _) = crate::merge::decisions(&b, &t, &o);
     let other_ids: HashSet<String> = DecisionLog::parse(Text::new(other)).entries.iter().map(|e| e.id.clone()).collect();
     assert_eq!(other_ids, unique.iter().map(|s| s.to_string()).collect::<HashSet<_>>());
@@ -176,7 +176,7 @@ pub fn mcp_request(bytes: &[u8]) {
 pub fn facts(prefix: &[u8], value: &str) {
     use crate::format::fact::{FactsFile, NewFact};
     let before = FactsFile::parse(Text::new(text(prefix)));
-    let _ = crate::verify::facts("FACTS.md", &before);
+    let _ = crate::store::verify::facts("FACTS.md", &before);
     let _ = crate::facts::forks(&before, 0.7);
     let value = normalize_value(value);
     if value.trim().is_empty() {

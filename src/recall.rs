@@ -5,7 +5,7 @@
 
 use crate::embedding::{self, Embed, Embedder, QueryEmbedder};
 use crate::index::{Filter, Index, Refresh, Row};
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::{Result, bail};
 use std::collections::HashMap;
 

@@ -7,9 +7,9 @@ use crate::format::fields;
 use crate::format::prior::PriorsFile;
 use crate::format::session;
 use crate::format::state::Value;
-use crate::fsio;
+use crate::store::fsio;
 use crate::gate;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
@@ -324,7 +324,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let (state, _) = memory.state();
     let phase = ending.phase.clone().or_else(|| state.scalar("phase")).unwrap_or_else(|| "-".into());
     let now = crate::time::now();
-    let machine = crate::environment::detect_hostname().unwrap_or_else(|| "unknown".into());
+    let machine = crate::store::environment::detect_hostname().unwrap_or_else(|| "unknown".into());
     let agent = ending.agent.clone().or_else(|| rec.as_ref().and_then(|r| r.agent.clone())).unwrap_or_else(|| "-".into());
     let attempted = ending
         .summary

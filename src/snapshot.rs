@@ -1,8 +1,8 @@
 //! Phase snapshots (SPEC §2): `snapshots/<phase>_<YYYY-MM-DDTHH-MM-SS>.md` with YAML front
 //! matter, the STATE at that moment, the phase's decisions and a handoff for the next phase.
 
-use crate::fsio;
-use crate::memory::Memory;
+use crate::store::fsio;
+use crate::store::memory::Memory;
 use anyhow::{Context, Result, bail};
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -33,7 +33,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         bail!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}");
     }
     let layout = &memory.layout;
-    let prev = memory.snapshot_names()?.last().map(|n| crate::fsio::read_text(&layout.snapshots().join(n)).ok().flatten().unwrap_or_default().as_str().to_string());
+    let prev = memory.snapshot_names()?.last().map(|n| crate::store::fsio::read_text(&layout.snapshots().join(n)).ok().flatten().unwrap_or_default().as_str().to_string());
     let (prev_decisions, prev_priors, prev_sessions) = match &prev {
         Some(t) => (previous_lists(t, "decisions"), previous_lists(t, "priors"), previous_lists(t, "sessions")),
         None => Default::default(),

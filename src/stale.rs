@@ -4,7 +4,7 @@
 //! either passes a threshold.
 
 use crate::format::decision::DecisionLog;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::Result;
 use std::collections::HashMap;
 

@@ -39,7 +39,7 @@ pub fn age_days(s: &str) -> Option<i64> {
 fn unix_now() -> i64 {
     // ZO_NOW pins the clock for reproducible tests and fixtures.
     // A bad value is refused before any command runs (`settings::check_env`).
-    if let Ok(Some(t)) = crate::settings::now() {
+    if let Ok(Some(t)) = crate::store::settings::now() {
         return t;
     }
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)

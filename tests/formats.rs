@@ -85,7 +85,7 @@ fn zero_operators_fixture_loads_without_loss() {
 #[test]
 fn fixture_sessions_parse() {
     let r = fixture_repo();
-    let mem = zo::memory::Memory { layout: zo::layout::Layout::discover(Some(r.path())).unwrap() };
+    let mem = zo::store::memory::Memory { layout: zo::store::layout::Layout::discover(Some(r.path())).unwrap() };
     let sessions = mem.sessions().unwrap();
     assert_eq!(sessions.len(), 15);
     assert_eq!(sessions[0].number, Some(9));

@@ -337,7 +337,7 @@ fn eval_measures_each_mode_and_names_bad_lines() {
 #[test]
 fn quick_and_full_embedders_agree() {
     util::require_model();
-    let paths = zo::embedding::locate(&zo::config::Config::default()).paths().unwrap();
+    let paths = zo::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
     let mut full = zo::embedding::Embedder::load(&paths).unwrap();
     let mut quick = zo::embedding::QueryEmbedder::load(&paths).unwrap();
     let long = "the berth scheduler assigns ships to berths by arrival window and draft ".repeat(80);

@@ -43,7 +43,7 @@ fn table(name: &str, rows: &[(Mode, Score)]) {
 }
 
 fn setup_embedder() -> zo::embedding::Embedder {
-    let search = zo::embedding::locate(&zo::config::Config::default());
+    let search = zo::embedding::locate(&zo::store::config::Config::default());
     let paths = search.paths().unwrap_or_else(|why| panic!("the real model is required for this test: {why}"));
     zo::embedding::Embedder::load(&paths).unwrap()
 }
@@ -112,7 +112,7 @@ fn zero_operators_fixture_recall() {
         ("dollar signs in the documentation were rendered as math", vec![find("Mintlify low-token-mode page")]),
         ("should the platform itself be containerised in the first version", vec![find("Docker deferred to v2")]),
     ];
-    let memory = zo::memory::Memory::open(Some(r.path())).unwrap();
+    let memory = zo::store::memory::Memory::open(Some(r.path())).unwrap();
     let (mut index, _) = recall::open_fresh(&memory, &|_| {}).unwrap();
     let mut embedder = setup_embedder();
     recall::embed_pending(&mut index, &mut embedder, &|_| {}).unwrap();

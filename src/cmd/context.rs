@@ -3,7 +3,7 @@
 
 use super::Ctx;
 use crate::context::Bundle;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use crate::recall::{self, Mode};
 use anyhow::Result;
 

@@ -17,7 +17,7 @@
 use super::Ctx;
 use crate::cli::HookArgs;
 use crate::error::Error;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use crate::session::{self, Ending};
 use anyhow::Result;
 use std::path::PathBuf;

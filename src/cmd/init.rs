@@ -3,9 +3,9 @@
 
 use super::Ctx;
 use crate::cli::InitArgs;
-use crate::config::{self, Config};
-use crate::fsio;
-use crate::layout::Layout;
+use crate::store::config::{self, Config};
+use crate::store::fsio;
+use crate::store::layout::Layout;
 use crate::templates;
 use anyhow::{Result, bail};
 use serde_json::json;
@@ -149,7 +149,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
 pub fn write_local(layout: &Layout) -> Result<()> {
     let old = Config::load(&layout.local_file()).unwrap_or_default();
     let mut local = old.clone();
-    let env = config::to_value(&crate::environment::detect())?;
+    let env = config::to_value(&crate::store::environment::detect())?;
     if let config::Value::Mapping(m) = env {
         for (k, v) in m {
             local.map.insert(k, v);

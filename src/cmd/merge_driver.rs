@@ -3,8 +3,8 @@
 //! register. Writes the merge into OURS; exit 0 means merged cleanly.
 
 use crate::cli::MergeDriverArgs;
-use crate::fsio;
-use crate::layout::FileKind;
+use crate::store::fsio;
+use crate::store::layout::FileKind;
 use crate::merge;
 use crate::error::Error;
 use anyhow::{Context, Result};

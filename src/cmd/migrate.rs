@@ -4,7 +4,7 @@
 
 use super::Ctx;
 use crate::cli::{InitArgs, MigrateArgs};
-use crate::layout::Layout;
+use crate::store::layout::Layout;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, a: MigrateArgs) -> Result<()> {
         moves.push((from.clone(), to, tracked(&from)));
     }
     if a.apply {
-        crate::fsio::create_dir(&target)?;
+        crate::store::fsio::create_dir(&target)?;
         for (from, to, git) in &moves {
             if *git {
                 crate::git::run(&root, &["mv", "--", from, to])?;

@@ -36,7 +36,7 @@ use crate::cli::{Cli, Command};
 pub fn fact_lines(list: &[crate::facts::FactView]) -> String {
     fact::render(list, false)
 }
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::Result;
 use std::io::Write;
 use std::path::PathBuf;
@@ -102,7 +102,7 @@ pub fn say(text: &str) {
 
 pub fn run(cli: Cli) -> Result<()> {
     let ctx = Ctx { repo: cli.repo, json: cli.json, quiet: cli.quiet };
-    crate::settings::check_env()?;
+    crate::store::settings::check_env()?;
     crate::progress::enable(!ctx.quiet && !ctx.json);
     match cli.command {
         Command::Init(a) => init::run(&ctx, a),
@@ -145,7 +145,7 @@ pub fn run(cli: Cli) -> Result<()> {
 /// user named it.
 pub fn read_input(path: &std::path::Path) -> Result<String> {
     use crate::error::Error;
-    use crate::fsio::{MAX_INPUT_BYTES, read_bounded};
+    use crate::store::fsio::{MAX_INPUT_BYTES, read_bounded};
     let (name, bytes) = if path.as_os_str() == "-" {
         let p = std::path::Path::new("<stdin>");
         (p, read_bounded(std::io::stdin().lock(), p, MAX_INPUT_BYTES))
@@ -154,7 +154,7 @@ pub fn read_input(path: &std::path::Path) -> Result<String> {
         (path, read_bounded(file, path, MAX_INPUT_BYTES))
     };
     let bytes = bytes.map_err(|e| Error::usage(format!("{e:#}")))?;
-    crate::fsio::decode(name, bytes).map_err(|e| Error::usage(format!("{e:#}")).into())
+    crate::store::fsio::decode(name, bytes).map_err(|e| Error::usage(format!("{e:#}")).into())
 }
 
 /// Parse `--file` JSON that must be one object of type `T`. The wrong shape (an array, a

@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
 }
 
 /// `zo session list`: every session file, oldest first.
-fn list(ctx: &Ctx, memory: &crate::memory::Memory) -> Result<()> {
+fn list(ctx: &Ctx, memory: &crate::store::memory::Memory) -> Result<()> {
     let sessions = crate::ops::sessions(memory)?;
     if ctx.json {
         return ctx.print_json(&json!({ "sessions": sessions }));

@@ -7,9 +7,9 @@
 //! vectors); `rows.rs` says what each entry's row should be; `query.rs` ranks.
 
 use crate::embedding::{self, Embed};
-use crate::fsio::Lock;
-use crate::layout::Layout;
-use crate::memory::Memory;
+use crate::store::fsio::Lock;
+use crate::store::layout::Layout;
+use crate::store::memory::Memory;
 use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
@@ -158,7 +158,7 @@ fn check_files(layout: &Layout) -> Result<()> {
         if t.is_file() {
             continue;
         }
-        let what = if t.is_dir() { "a directory" } else { crate::fsio::special_kind(&t).unwrap_or("not a regular file") };
+        let what = if t.is_dir() { "a directory" } else { crate::store::fsio::special_kind(&t).unwrap_or("not a regular file") };
         bail!(
             "{} is {what}, where zo keeps its index (a derived file it rebuilds at will); zo neither follows nor removes it: move it away or remove it, then run again",
             layout.show(&path)

@@ -4,7 +4,7 @@
 use super::Refresh;
 use crate::format::decision::DecisionLog;
 use crate::format::sha256_hex;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::Result;
 use rusqlite::params;
 use std::collections::HashMap;

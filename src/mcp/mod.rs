@@ -8,7 +8,7 @@ mod tools;
 
 pub use tools::{TOOL_NAMES, check_args};
 
-use crate::layout::Layout;
+use crate::store::layout::Layout;
 use crate::recall::Recaller;
 use anyhow::Result;
 use rmcp::model::{

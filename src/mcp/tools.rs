@@ -3,7 +3,7 @@
 
 use super::Server;
 use crate::index::Filter;
-use crate::memory::{DecisionInput, Memory, PriorInput};
+use crate::store::memory::{DecisionInput, Memory, PriorInput};
 use crate::recall::{Mode, Tier};
 use crate::session::Ending;
 use anyhow::{Result, anyhow, bail};

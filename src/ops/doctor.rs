@@ -3,7 +3,7 @@
 
 use crate::embedding;
 use crate::error::Error;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use serde::Serialize;
 use std::path::Path;
 

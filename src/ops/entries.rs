@@ -5,7 +5,7 @@ use crate::context::Bundle;
 use crate::error::Error;
 use crate::format::decision::{DecisionLog, NewDecision};
 use crate::format::session::SessionFile;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -183,7 +183,7 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
     }
     let log = memory.decisions()?;
     let file = memory.layout.show(&memory.layout.decision_log());
-    let i = log.find(id).map_err(|e| crate::memory::find_error(e, id, &file))?;
+    let i = log.find(id).map_err(|e| crate::store::memory::find_error(e, id, &file))?;
     let e = &log.entries[i];
     let mut v = serde_json::to_value(summary(&log, i))?;
     let obj = v.as_object_mut().expect("a summary is an object");
@@ -329,7 +329,7 @@ impl RecallReport {
         if !self.results.iter().any(|h| h.row.kind == "decision" && crate::stale::names_paths(&h.row.text)) {
             return Ok(());
         }
-        let text = crate::fsio::read_text(&memory.layout.decision_log())?.unwrap_or_default();
+        let text = crate::store::fsio::read_text(&memory.layout.decision_log())?.unwrap_or_default();
         let log = crate::format::decision::DecisionLog::parse(text).with_threshold(memory.threshold()?);
         let stale = crate::stale::stale_ids(memory, &log)?;
         for h in &mut self.results {

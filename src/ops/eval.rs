@@ -5,7 +5,7 @@
 
 use crate::error::Error;
 use crate::index::Filter;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use crate::recall::{self, Mode, Tier};
 use anyhow::Result;
 use serde::Serialize;

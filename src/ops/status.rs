@@ -2,7 +2,7 @@
 //! `status`, `doctor` and `index status`.
 
 use crate::index::Index;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use anyhow::Result;
 use serde::Serialize;
 

@@ -1,14 +1,14 @@
 //! `zo verify`: integrity of the memory files, against the bases that matter (HEAD; during a
 //! merge also MERGE_HEAD; after one each of HEAD's parents; with `history`, every commit's
-//! parents). The checks themselves are in `crate::verify`.
+//! parents). The checks themselves are in `crate::store::verify`.
 
 use crate::format::Text;
-use crate::memory::Memory;
+use crate::store::memory::Memory;
 use crate::format::decision::DecisionLog;
 use crate::format::fact::FactsFile;
 use crate::format::prior::PriorsFile;
-use crate::fsio;
-use crate::verify::{self, Problem};
+use crate::store::fsio;
+use crate::store::verify::{self, Problem};
 use anyhow::Result;
 use std::path::Path;
 
@@ -231,7 +231,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
 
 /// Links and special files in the memory (`.zo/`, or the older `memory/`): zo never follows or
 /// reads them (SPEC "Threat model"), so they are named as problems, with what each is.
-pub fn strangers(layout: &crate::layout::Layout) -> Vec<Problem> {
+pub fn strangers(layout: &crate::store::layout::Layout) -> Vec<Problem> {
     let dir = if layout.legacy { &layout.memory } else { &layout.zo_dir };
     fsio::strangers(dir)
         .into_iter()

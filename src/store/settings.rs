@@ -3,7 +3,7 @@
 //! and says what is allowed. A cloned repository's config is written by someone else, and a bad
 //! value must never panic, hang or be silently ignored (issue 20).
 
-use crate::config::{Config, Value, show};
+use crate::store::config::{Config, Value, show};
 use crate::error::Error;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
@@ -122,7 +122,7 @@ pub fn check_config(config: &Config, path: &Path, text: &str) -> Result<()> {
     for (key, kind, want) in KEYS {
         let Some(v) = config.get(key) else { continue };
         if !fits(kind, v) {
-            let line = crate::config::line_of(text, key);
+            let line = crate::store::config::line_of(text, key);
             return Err(usage(format!("{}:{line}: {} must be {want}, not {}", path.display(), key.join("."), show(v))));
         }
     }

@@ -406,7 +406,7 @@ impl Lock {
 /// Open `path` and wait (up to `ZO_LOCK_TIMEOUT` seconds, default 30) for a lock on it.
 fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
     let mut file = open_lock_file(path)?;
-    let timeout = crate::settings::lock_timeout()?;
+    let timeout = crate::store::settings::lock_timeout()?;
     let started = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {

@@ -1,6 +1,6 @@
 //! Where the memory lives (SPEC §1). The one place that knows file names and locations.
 
-use crate::config::Config;
+use crate::store::config::Config;
 use crate::error::Error;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
@@ -79,7 +79,7 @@ impl Layout {
             let zo = dir.join(".zo");
             match std::fs::symlink_metadata(&zo) {
                 Ok(m) if m.file_type().is_symlink() => {
-                    return Err(anyhow::Error::new(crate::fsio::Refused {
+                    return Err(anyhow::Error::new(crate::store::fsio::Refused {
                         path: zo,
                         why: "is a symbolic link; zo keeps memory only in a real .zo directory inside the repository (a link could lead anywhere on this machine). Replace the link with the directory".into(),
                     }));
@@ -100,14 +100,14 @@ impl Layout {
     /// and only regular files are read.
     pub fn at(root: &Path) -> Result<Layout> {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        crate::fsio::confine(&root);
+        crate::store::fsio::confine(&root);
         let zo_dir = root.join(".zo");
         let config_file = zo_dir.join("config.yaml");
         let config = Config::load(&config_file)?;
         let memory = zo_dir.join(memory_root(&config, &config_file)?);
         // Every command goes through the memory directory: a link on the way is refused here,
         // once, with its name, before anything (the index too) opens a file under it.
-        crate::fsio::check_path(&memory)?;
+        crate::store::fsio::check_path(&memory)?;
         Ok(Layout { root, zo_dir, memory, legacy: false, config })
     }
 
@@ -208,7 +208,7 @@ fn legacy_memory(dir: &Path) -> Option<PathBuf> {
         return None;
     }
     if real_file(&memory.join("STATE.md")) || real_file(&memory.join("DECISION_LOG.md")) {
-        crate::fsio::confine(dir);
+        crate::store::fsio::confine(dir);
         return Some(memory);
     }
     let mut found: Vec<PathBuf> = std::fs::read_dir(&memory)
@@ -218,7 +218,7 @@ fn legacy_memory(dir: &Path) -> Option<PathBuf> {
         .filter(|p| real_dir(p) && (real_file(&p.join("STATE.md")) || real_file(&p.join("DECISION_LOG.md"))))
         .collect();
     if !found.is_empty() {
-        crate::fsio::confine(dir);
+        crate::store::fsio::confine(dir);
     }
     found.sort();
     found.into_iter().next()

@@ -7,9 +7,9 @@ use crate::format::prior::{self, NewPrior, PriorsFile};
 use crate::format::session::SessionFile;
 use crate::format::state::State;
 use crate::format::{Text, same_folded};
-use crate::fsio::{self, Lock};
+use crate::store::fsio::{self, Lock};
 use crate::gate::{self, Limits};
-use crate::layout::Layout;
+use crate::store::layout::Layout;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::Path;
 
@@ -163,12 +163,12 @@ impl Memory {
 
     /// Unresolved merge conflict markers in the memory files (a merge made without zo's driver),
     /// so that every command that reads them can name them with the fix.
-    pub fn conflict_markers(&self) -> Vec<crate::verify::Problem> {
+    pub fn conflict_markers(&self) -> Vec<crate::store::verify::Problem> {
         let mut out = Vec::new();
         for path in [self.layout.decision_log(), self.layout.priors(), self.layout.state()] {
             let Ok(Some(text)) = fsio::read_text(&path) else { continue };
             if memchr::memmem::find(text.as_str().as_bytes(), b"<<<<<<<").is_some() {
-                out.extend(crate::verify::conflict_markers(&self.layout.show(&path), text.as_str()));
+                out.extend(crate::store::verify::conflict_markers(&self.layout.show(&path), text.as_str()));
             }
         }
         out

@@ -18,9 +18,9 @@ impl Config {
     /// Load a YAML mapping; a missing file is empty. Errors name the file and line; a value zo
     /// cannot use is a usage error (`settings::check_config`).
     pub fn load(path: &Path) -> Result<Config> {
-        let Some(text) = crate::fsio::read_text(path)? else { return Ok(Config::default()) };
+        let Some(text) = crate::store::fsio::read_text(path)? else { return Ok(Config::default()) };
         let config = Config::parse(path, text.as_str())?;
-        crate::settings::check_config(&config, path, text.as_str())?;
+        crate::store::settings::check_config(&config, path, text.as_str())?;
         Ok(config)
     }
 

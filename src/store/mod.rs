@@ -1,0 +1,23 @@
+//! The store: where memory lives and how it is written.
+//!
+//! - `layout` — the one place that knows where files live: discovery (`--repo`, `ZO_REPO`, walk
+//!   up), every path, and `FileKind` (a memory file named from its path).
+//! - `fsio` — the only code that writes memory files: `write_atomic` / `write_atomic_parts`,
+//!   the `Lock`, bounded and link-refusing reads (`read_text`, `open_regular`, `check_path`).
+//! - `memory` — `Memory::open` and every write operation (decide, outcome, priors, STATE) as
+//!   lock → re-read → gate → render → atomic write.
+//! - `config`, `settings`, `environment` — `config.yaml` / `local.yaml`, the `ZO_*` settings and
+//!   their validation, the machine probe for `local.yaml`.
+//! - `verify` — structure checks, conflict markers and the append-only comparison with a base.
+//!
+//! Invariants: only `fsio` writes memory files; every read-modify-write holds `fsio::Lock`,
+//! readers never take it; a refused write leaves every file byte-identical. The store knows
+//! nothing of the index or the front-ends (of git it reads only HEAD, for a decision's commit).
+
+pub mod config;
+pub mod environment;
+pub mod fsio;
+pub mod layout;
+pub mod memory;
+pub mod settings;
+pub mod verify;
