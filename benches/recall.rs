@@ -35,10 +35,10 @@ fn main() {
     let no_model = [("ZO_CACHE", "/nonexistent"), ("HOME", "/nonexistent")];
 
     // Model load, in process (what every semantic command pays once).
-    let search = zo::embedding::locate(&zo::store::config::Config::default());
+    let search = zo::search::embedding::locate(&zo::store::config::Config::default());
     let paths = search.paths().expect("run scripts/install-model first");
     let t = Instant::now();
-    let mut e = zo::embedding::Embedder::load(&paths).unwrap();
+    let mut e = zo::search::embedding::Embedder::load(&paths).unwrap();
     let load = t.elapsed().as_secs_f64() * 1000.0;
     let t = Instant::now();
     e.embed(&["what did we try last time for feature selection"]).unwrap();
@@ -46,7 +46,7 @@ fn main() {
     let mut loads: Vec<f64> = (0..3)
         .map(|_| {
             let t = Instant::now();
-            let _ = zo::embedding::Embedder::load(&paths).unwrap();
+            let _ = zo::search::embedding::Embedder::load(&paths).unwrap();
             t.elapsed().as_secs_f64() * 1000.0
         })
         .collect();
@@ -56,7 +56,7 @@ fn main() {
     let mut quick: Vec<(f64, f64)> = (0..5)
         .map(|_| {
             let t = Instant::now();
-            let mut q = zo::embedding::QueryEmbedder::load(&paths).unwrap();
+            let mut q = zo::search::embedding::QueryEmbedder::load(&paths).unwrap();
             let l = t.elapsed().as_secs_f64() * 1000.0;
             q.embed("what did we try last time for feature selection").unwrap();
             (l, t.elapsed().as_secs_f64() * 1000.0 - l)

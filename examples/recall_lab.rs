@@ -4,7 +4,7 @@
 //!   cargo run --release --example adr_memory -- /tmp/adr
 //!   cargo run --release --example recall_lab -- /tmp/adr > /tmp/lab.json
 use std::collections::HashMap;
-use zo::index::Filter;
+use zo::search::index::Filter;
 
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -16,13 +16,13 @@ fn main() {
     let texts: Vec<(String, String)> =
         (0..log.entries.len()).map(|i| (log.entries[i].id.clone(), format!("{}\n{}", log.entries[i].title, log.field(i, "Decision").unwrap_or("")))).collect();
     let memory = zo::store::memory::Memory::open(Some(repo)).unwrap();
-    let (index, _) = zo::recall::open_fresh(&memory, &|_| {}).unwrap();
+    let (index, _) = zo::search::recall::open_fresh(&memory, &|_| {}).unwrap();
     let qs: Vec<serde_json::Value> = std::fs::read_to_string(root.join("tests/fixtures/adr-questions.jsonl"))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let paths = zo::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
+    let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
     let mut cos: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
     // Variants: a token length (title + body read that far), `title` (the title alone), or
     // `chunksN` (windows of N words, each prefixed with the title, at 128 tokens; best chunk).
@@ -45,7 +45,7 @@ fn main() {
         } else {
             (len.parse().unwrap(), texts.iter().enumerate().map(|(i, (_, t))| (i, t.clone())).collect())
         };
-        let mut e = zo::embedding::Embedder::load_with(&paths, tokens).unwrap();
+        let mut e = zo::search::embedding::Embedder::load_with(&paths, tokens).unwrap();
         let tx: Vec<&str> = pieces.iter().map(|(_, t)| t.as_str()).collect();
         let vecs = e.embed(&tx).unwrap();
         eprintln!("{len}: embedded {} pieces in {:.1}s", vecs.len(), t.elapsed().as_secs_f64());
@@ -61,7 +61,7 @@ fn main() {
         cos.insert(len.clone(), per_q);
     }
     // Each question's own vector, for experiments over the index's stored vectors.
-    let mut qe = zo::embedding::Embedder::load(&paths).unwrap();
+    let mut qe = zo::search::embedding::Embedder::load(&paths).unwrap();
     let qvecs: Vec<Vec<f32>> = qs.iter().map(|q| qe.embed(&[q["q"].as_str().unwrap()]).unwrap().remove(0)).collect();
     let out: Vec<serde_json::Value> = qs
         .iter()

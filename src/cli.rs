@@ -489,7 +489,7 @@ pub struct RecallArgs {
     /// hybrid (default when a model is installed; else lexical) | semantic | lexical.
     /// An explicit semantic or hybrid fails when no model is installed
     #[arg(long, value_enum)]
-    pub mode: Option<crate::recall::Mode>,
+    pub mode: Option<crate::search::recall::Mode>,
     /// Include superseded and provisional entries
     #[arg(long)]
     pub all: bool,
@@ -501,7 +501,7 @@ pub struct RecallArgs {
     pub scope: Option<crate::facts::Scope>,
     /// Only hits at or above this tier: low (everything) | standard | high
     #[arg(long, value_enum, default_value = "low")]
-    pub min_tier: crate::recall::Tier,
+    pub min_tier: crate::search::recall::Tier,
     /// Show why each hit came back: its lexical rank and BM25 score, its semantic rank and
     /// similarity, and the fused score
     #[arg(long)]

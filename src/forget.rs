@@ -86,8 +86,8 @@ impl Memory {
         // User facts are indexed in every repository's index; this one is purged now, the
         // others the next time they refresh (their rows go; their databases are not vacuumed).
         // A link or special file at `index.db` is not ours: nothing of ours to purge there.
-        let index_purged = if crate::index::Index::exists(&self.layout) {
-            let (mut ix, _) = crate::index::Index::open(&self.layout, &|_| {})?;
+        let index_purged = if crate::search::index::Index::exists(&self.layout) {
+            let (mut ix, _) = crate::search::index::Index::open(&self.layout, &|_| {})?;
             ix.purge(self)?;
             true
         } else {

@@ -61,7 +61,7 @@ fn onnx_runtime_telemetry_writes_nothing_to_home_or_tmp() {
     util::require_model();
     let r = Repo::example();
     let (home, tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let cache = zo::embedding::cache_dir().unwrap();
+    let cache = zo::search::embedding::cache_dir().unwrap();
     let out = r.cmd(&["recall", "why did we leave Express"]).env("HOME", home.path()).env("TMPDIR", tmp.path()).env("ZO_CACHE", &cache).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("── D-795f9731"), "the model was used");
@@ -205,7 +205,7 @@ fn lexical_fallback_when_model_or_runtime_is_missing_or_broken() {
     assert!(!ids(&run.json()).is_empty());
 
     // The model but no runtime.
-    let cache = zo::embedding::cache_dir().unwrap();
+    let cache = zo::search::embedding::cache_dir().unwrap();
     let partial = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(partial.path().join("models")).unwrap();
     std::os::unix::fs::symlink(cache.join("models/all-MiniLM-L6-v2"), partial.path().join("models/all-MiniLM-L6-v2")).unwrap();
@@ -337,9 +337,9 @@ fn eval_measures_each_mode_and_names_bad_lines() {
 #[test]
 fn quick_and_full_embedders_agree() {
     util::require_model();
-    let paths = zo::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
-    let mut full = zo::embedding::Embedder::load(&paths).unwrap();
-    let mut quick = zo::embedding::QueryEmbedder::load(&paths).unwrap();
+    let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
+    let mut full = zo::search::embedding::Embedder::load(&paths).unwrap();
+    let mut quick = zo::search::embedding::QueryEmbedder::load(&paths).unwrap();
     let long = "the berth scheduler assigns ships to berths by arrival window and draft ".repeat(80);
     for text in ["why did we leave Express", "Größe und Zeitzone — 時間帯", long.as_str(), "x"] {
         let a = full.embed(&[text]).unwrap().remove(0);

@@ -7,8 +7,8 @@
 mod util;
 use std::collections::HashMap;
 use util::Repo;
-use zo::index::Filter;
-use zo::recall::{self, Mode};
+use zo::search::index::Filter;
+use zo::search::recall::{self, Mode};
 
 fn decision_id(corpus_id: &str) -> String {
     zo::fixtures::adr_id(corpus_id)
@@ -19,7 +19,7 @@ struct Score {
     mrr: f64,
 }
 
-fn evaluate(index: &zo::index::Index, embedder: &mut zo::embedding::Embedder, questions: &[(&str, Vec<String>)], mode: Mode) -> Score {
+fn evaluate(index: &zo::search::index::Index, embedder: &mut zo::search::embedding::Embedder, questions: &[(&str, Vec<String>)], mode: Mode) -> Score {
     let (mut hit3, mut rr) = (0.0, 0.0);
     for (q, relevant) in questions {
         let qv = embedder.embed(&[q]).unwrap().remove(0);
@@ -42,10 +42,10 @@ fn table(name: &str, rows: &[(Mode, Score)]) {
     }
 }
 
-fn setup_embedder() -> zo::embedding::Embedder {
-    let search = zo::embedding::locate(&zo::store::config::Config::default());
+fn setup_embedder() -> zo::search::embedding::Embedder {
+    let search = zo::search::embedding::locate(&zo::store::config::Config::default());
     let paths = search.paths().unwrap_or_else(|why| panic!("the real model is required for this test: {why}"));
-    zo::embedding::Embedder::load(&paths).unwrap()
+    zo::search::embedding::Embedder::load(&paths).unwrap()
 }
 
 /// The ADR corpus as a zo memory, with the IDs the questions file uses.

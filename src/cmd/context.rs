@@ -4,7 +4,7 @@
 use super::Ctx;
 use crate::context::Bundle;
 use crate::store::memory::Memory;
-use crate::recall::{self, Mode};
+use crate::search::recall::{self, Mode};
 use anyhow::Result;
 
 /// Build the bundle; for a task, rank older decisions with hybrid recall (lexical when no

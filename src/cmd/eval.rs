@@ -9,7 +9,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let text = super::read_input(&a.file)?;
     let note = |m: &str| ctx.note(m);
-    let r = crate::ops::eval::eval(&memory, &a.file, &text, &note)?;
+    let r = crate::search::eval::eval(&memory, &a.file, &text, &note)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }

@@ -2,9 +2,9 @@
 
 use super::Ctx;
 use crate::cli::IndexCommand;
-use crate::embedding;
-use crate::index::Index;
-use crate::recall;
+use crate::search::embedding;
+use crate::search::index::Index;
+use crate::search::recall;
 use anyhow::Result;
 use serde_json::json;
 

@@ -25,7 +25,7 @@ pub fn run(ctx: &Ctx, c: ModelCommand) -> Result<()> {
             if !status.success() {
                 bail!("the model was not installed (see the lines above); nothing half-installed is used");
             }
-            let search = crate::embedding::locate(&crate::store::config::Config::default());
+            let search = crate::search::embedding::locate(&crate::store::config::Config::default());
             let paths = search.paths().map_err(|why| anyhow::anyhow!("installed, but zo still cannot find it: {why}"))?;
             if ctx.json {
                 return ctx.print_json(&serde_json::json!({

@@ -3,8 +3,8 @@
 use super::Ctx;
 use crate::cli::RecallArgs;
 use crate::error::Error;
-use crate::index::Filter;
-use crate::recall::{self, Mode};
+use crate::search::index::Filter;
+use crate::search::recall::{self, Mode};
 use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {

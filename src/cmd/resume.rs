@@ -37,11 +37,11 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         ctx.note(format!("{file} held {} sessions (merged by an older zo); split into {}", new.len() + 1, new.join(", ")));
     }
     let note = |m: &str| ctx.note(m);
-    match crate::recall::open_fresh(&memory, &note) {
+    match crate::search::recall::open_fresh(&memory, &note) {
         Ok((mut index, _)) => {
             if index.pending_embeddings()? > 0 {
-                if let Some(mut e) = crate::recall::embedder(&memory, &note) {
-                    crate::recall::embed_pending(&mut index, &mut e, &note)?;
+                if let Some(mut e) = crate::search::recall::embedder(&memory, &note) {
+                    crate::search::recall::embed_pending(&mut index, &mut e, &note)?;
                 }
             }
         }

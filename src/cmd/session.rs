@@ -49,7 +49,7 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
         SessionCommand::End(a) => {
             let ended = session::end(&memory, &ending(a)?, false)?.expect("written unless skip_if_empty");
             // Bring the index's rows up to date; embeddings wait for the next semantic reader.
-            if let Err(e) = crate::recall::open_fresh(&memory, &|_| {}) {
+            if let Err(e) = crate::search::recall::open_fresh(&memory, &|_| {}) {
                 ctx.note(format!("the index was not refreshed: {e:#}"));
             }
             if ctx.json {

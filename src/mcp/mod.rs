@@ -9,7 +9,7 @@ mod tools;
 pub use tools::{TOOL_NAMES, check_args};
 
 use crate::store::layout::Layout;
-use crate::recall::Recaller;
+use crate::search::recall::Recaller;
 use anyhow::Result;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeRequestParams, InitializeResult,

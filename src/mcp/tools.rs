@@ -2,9 +2,9 @@
 //! every session) and their adapters over the library.
 
 use super::Server;
-use crate::index::Filter;
+use crate::search::index::Filter;
 use crate::store::memory::{DecisionInput, Memory, PriorInput};
-use crate::recall::{Mode, Tier};
+use crate::search::recall::{Mode, Tier};
 use crate::session::Ending;
 use anyhow::{Result, anyhow, bail};
 use rmcp::model::Tool;
@@ -464,7 +464,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
 fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, note: &dyn Fn(&str)) -> Result<crate::context::Bundle> {
     crate::ops::context(memory, task, budget, &mut |t, filter| {
         let mut r = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?;
-        Ok(r.recall(memory, t, 10, filter, Mode::Hybrid, note)?.at_least(crate::recall::Tier::Standard).hits)
+        Ok(r.recall(memory, t, 10, filter, Mode::Hybrid, note)?.at_least(crate::search::recall::Tier::Standard).hits)
     })
 }
 

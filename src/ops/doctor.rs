@@ -1,7 +1,7 @@
 //! `zo doctor`: what works and what does not, and the one command that fixes each. A check
 //! that fails means zo cannot do its job (the CLI exits 1); a warning means it works, less well.
 
-use crate::embedding;
+use crate::search::embedding;
 use crate::error::Error;
 use crate::store::memory::Memory;
 use serde::Serialize;

@@ -302,7 +302,7 @@ pub struct RecallReport {
     pub answered: bool,
     /// Which pass of the cascade answered: key, first or expanded.
     pub pass: &'static str,
-    pub results: Vec<crate::recall::Hit>,
+    pub results: Vec<crate::search::recall::Hit>,
     /// Why the search was lexical from the files: the index could not be used or written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -313,7 +313,7 @@ pub struct RecallReport {
 
 impl RecallReport {
     /// The report of a query; `explain` keeps each hit's ranks and scores.
-    pub fn new(query: String, r: crate::recall::Recalled, explain: bool) -> RecallReport {
+    pub fn new(query: String, r: crate::search::recall::Recalled, explain: bool) -> RecallReport {
         let mut results = r.hits;
         if !explain {
             results.iter_mut().for_each(|h| h.explain = None);
@@ -348,7 +348,7 @@ impl RecallReport {
 
     /// What to tell the reader before the hits, if anything: the memory holds no answer, or
     /// `--min-tier` left none.
-    pub fn note(&self, min_tier: crate::recall::Tier) -> Option<String> {
+    pub fn note(&self, min_tier: crate::search::recall::Tier) -> Option<String> {
         self.not_answered().or_else(|| {
             self.results.is_empty().then(|| format!("nothing at or above the {} tier ({} search)", min_tier.name(), self.mode))
         })
@@ -406,12 +406,12 @@ pub fn context(
     memory: &Memory,
     task: Option<&str>,
     budget: Option<usize>,
-    rank: &mut dyn FnMut(&str, &crate::index::Filter) -> Result<Vec<crate::recall::Hit>>,
+    rank: &mut dyn FnMut(&str, &crate::search::index::Filter) -> Result<Vec<crate::search::recall::Hit>>,
 ) -> Result<Bundle> {
     let budget = budget.or_else(|| memory.layout.config.u64(&["context", "budget_tokens"]).map(|v| v as usize)).unwrap_or(4000);
     let matches = match task.filter(|t| !t.trim().is_empty()) {
         Some(t) => {
-            let filter = crate::index::Filter { kind: Some("decision".into()), ..Default::default() };
+            let filter = crate::search::index::Filter { kind: Some("decision".into()), ..Default::default() };
             let hits = rank(t, &filter)?;
             let log = memory.decisions()?;
             Some((t, hits.iter().filter_map(|h| log.find(&h.row.id).ok()).collect()))

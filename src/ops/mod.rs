@@ -4,7 +4,6 @@
 
 pub mod doctor;
 pub mod entries;
-pub mod eval;
 pub mod status;
 pub mod verify;
 

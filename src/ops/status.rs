@@ -1,7 +1,7 @@
 //! Where the project stands (`zo status`), and the index's health, computed in one place for
 //! `status`, `doctor` and `index status`.
 
-use crate::index::Index;
+use crate::search::index::Index;
 use crate::store::memory::Memory;
 use anyhow::Result;
 use serde::Serialize;
@@ -27,7 +27,7 @@ pub struct IndexHealth {
 pub fn index_health(memory: &Memory) -> IndexHealth {
     let layout = &memory.layout;
     let path = layout.index_db();
-    let search = crate::embedding::locate(&layout.config);
+    let search = crate::search::embedding::locate(&layout.config);
     let mut h = IndexHealth {
         path: layout.show(&path),
         built: path.exists(),

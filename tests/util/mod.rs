@@ -179,7 +179,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 /// Semantic tests use the real model. A missing model fails them (never a silent skip): the
 /// test command installs it first (scripts/install-model).
 pub fn require_model() {
-    let search = zo::embedding::locate(&zo::store::config::Config::default());
+    let search = zo::search::embedding::locate(&zo::store::config::Config::default());
     if let Err(why) = search.paths() {
         panic!("these tests need the real embedding model: {why}");
     }

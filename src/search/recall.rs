@@ -3,8 +3,8 @@
 //! trust it. How each constant was chosen is in docs/RECALL.md (98 labelled questions and 12
 //! with no answer, over 326 real decision records).
 
-use crate::embedding::{self, Embed, Embedder, QueryEmbedder};
-use crate::index::{Filter, Index, Refresh, Row};
+use crate::search::embedding::{self, Embed, Embedder, QueryEmbedder};
+use crate::search::index::{Filter, Index, Refresh, Row};
 use crate::store::memory::Memory;
 use anyhow::{Result, bail};
 use std::collections::HashMap;
@@ -434,7 +434,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
 /// `k` it keeps.
 fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<(i64, f64)>> {
     let head = ranked.len().min(k.max(DEPTH));
-    let mut rows: Vec<(crate::index::Brief, f64)> = Vec::with_capacity(head);
+    let mut rows: Vec<(crate::search::index::Brief, f64)> = Vec::with_capacity(head);
     for (rowid, score) in ranked.into_iter().take(head) {
         rows.push((index.brief(rowid)?, score));
     }

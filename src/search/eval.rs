@@ -4,9 +4,9 @@
 //! same index, the model loaded once, each question embedded once.
 
 use crate::error::Error;
-use crate::index::Filter;
+use crate::search::index::Filter;
 use crate::store::memory::Memory;
-use crate::recall::{self, Mode, Tier};
+use crate::search::recall::{self, Mode, Tier};
 use anyhow::Result;
 use serde::Serialize;
 use std::path::Path;

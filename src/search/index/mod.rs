@@ -6,7 +6,7 @@
 //! This file owns the database (opening, locking, creating, rebuilding, refreshing, storing
 //! vectors); `rows.rs` says what each entry's row should be; `query.rs` ranks.
 
-use crate::embedding::{self, Embed};
+use crate::search::embedding::{self, Embed};
 use crate::store::fsio::Lock;
 use crate::store::layout::Layout;
 use crate::store::memory::Memory;

@@ -2,7 +2,7 @@
 //! before ranking, and reading a row back.
 
 use super::{Index, Row};
-use crate::embedding;
+use crate::search::embedding;
 use anyhow::Result;
 use rusqlite::params;
 

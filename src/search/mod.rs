@@ -1,0 +1,20 @@
+//! Search: the index beside the files and recall over it.
+//!
+//! - `index` — `.zo/memory/index.db` (SQLite, FTS5, vectors keyed by text hash): `Index::open`
+//!   refreshes it from the files by stamps and content hashes, rebuilds it on corruption
+//!   (`build` beside the old one, then `install`); `rows` says what each entry's row is, `query`
+//!   ranks (BM25, similarity, filters before ranking).
+//! - `embedding` — finding and loading the model and ONNX Runtime; `Embedder` for entries,
+//!   `QueryEmbedder` for one question.
+//! - `recall` — the cascade, z-score fusion, tiers and the "answered" signal: `recall()` for one
+//!   query, `Recaller` for a long-lived process, `open_reading` for an index that cannot be used.
+//! - `eval` — `zo eval`: the same ranking measured on labelled questions.
+//!
+//! Invariants: the index is never the source of truth (any doubt: rebuild it from the files);
+//! every process using it holds `index.db-lock` shared; only commands that need semantics load
+//! the model, writers never do.
+
+pub mod embedding;
+pub mod eval;
+pub mod index;
+pub mod recall;
