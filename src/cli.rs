@@ -319,7 +319,7 @@ pub struct FactSetArgs {
     pub confidence: Option<f64>,
     /// project (committed, shared; the default) or user (yours, every repository, never committed)
     #[arg(long, value_enum)]
-    pub scope: Option<crate::facts::Scope>,
+    pub scope: Option<crate::store::facts::Scope>,
     /// Write even if the value looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
@@ -331,7 +331,7 @@ pub struct FactGetArgs {
     pub key: String,
     /// Only this scope
     #[arg(long, value_enum)]
-    pub scope: Option<crate::facts::Scope>,
+    pub scope: Option<crate::store::facts::Scope>,
     /// A newer provisional version wins over the confirmed one
     #[arg(long)]
     pub provisional: bool,
@@ -343,7 +343,7 @@ pub struct FactListArgs {
     pub prefix: Option<String>,
     /// Only this scope
     #[arg(long, value_enum)]
-    pub scope: Option<crate::facts::Scope>,
+    pub scope: Option<crate::store::facts::Scope>,
     /// Every version: provisional, superseded and shadowed ones too
     #[arg(long)]
     pub all: bool,
@@ -498,7 +498,7 @@ pub struct RecallArgs {
     pub provisional: bool,
     /// Only the user's facts (user) or everything else (project)
     #[arg(long, value_enum)]
-    pub scope: Option<crate::facts::Scope>,
+    pub scope: Option<crate::store::facts::Scope>,
     /// Only hits at or above this tier: low (everything) | standard | high
     #[arg(long, value_enum, default_value = "low")]
     pub min_tier: crate::search::recall::Tier,

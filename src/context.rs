@@ -320,7 +320,7 @@ fn entry_text(log: &DecisionLog, i: usize) -> String {
 }
 
 /// A fact as the bundle shows it: `key = value` (user facts marked).
-fn fact_line(v: &crate::facts::FactView) -> String {
-    let user = if v.scope == crate::facts::Scope::User { "  (user)" } else { "" };
+fn fact_line(v: &crate::store::facts::FactView) -> String {
+    let user = if v.scope == crate::store::facts::Scope::User { "  (user)" } else { "" };
     format!("- {} = {}{user}\n", v.key, v.value.replace('\n', "\n  "))
 }

@@ -5,7 +5,7 @@
 //! `zo verify` accepts exactly that change, and the merge driver keeps the tombstone over the
 //! other side's text. Git history still holds the text: the report says so and how to purge it.
 
-use crate::facts::Scope;
+use crate::store::facts::Scope;
 use crate::format::decision::{self, DecisionLog};
 use crate::format::fact::{self, FactsFile};
 use crate::format::fields::normalize_value;

@@ -7,7 +7,6 @@ pub mod agents;
 pub mod cli;
 pub mod cmd;
 pub mod error;
-pub mod facts;
 pub mod format;
 pub mod gate;
 pub mod hooks;

@@ -177,7 +177,7 @@ pub fn facts(prefix: &[u8], value: &str) {
     use crate::format::fact::{FactsFile, NewFact};
     let before = FactsFile::parse(Text::new(text(prefix)));
     let _ = crate::store::verify::facts("FACTS.md", &before);
-    let _ = crate::facts::forks(&before, 0.7);
+    let _ = crate::store::facts::forks(&before, 0.7);
     let value = normalize_value(value);
     if value.trim().is_empty() {
         return;

@@ -3,7 +3,7 @@
 use super::Ctx;
 use crate::cli::FactCommand;
 use crate::error::Error;
-use crate::facts::{FactInput, FactView};
+use crate::store::facts::{FactInput, FactView};
 use anyhow::{Context, Result};
 use serde_json::json;
 
@@ -12,7 +12,7 @@ pub fn run(ctx: &Ctx, c: FactCommand) -> Result<()> {
     match c {
         FactCommand::Set(a) => {
             let input = FactInput { key: a.key, value: a.value, source: a.source, confidence: a.confidence, scope: a.scope };
-            let scope = input.scope.unwrap_or(crate::facts::Scope::Project);
+            let scope = input.scope.unwrap_or(crate::store::facts::Scope::Project);
             let file = memory.facts_path(scope).map(|p| memory.layout.show(&p)).unwrap_or_default();
             let r = memory.fact_set(&input, a.allow_secret).with_context(|| format!("nothing was written to {file}"))?;
             if r.unchanged {
@@ -60,7 +60,7 @@ pub fn render(list: &[FactView], all: bool) -> String {
         let value = v.value.replace('\n', "\n    ");
         if all {
             s.push_str(&format!("{}  {} = {}  [{}, {}]\n", v.id, v.key, value, v.scope.name(), v.status));
-        } else if v.scope == crate::facts::Scope::User {
+        } else if v.scope == crate::store::facts::Scope::User {
             s.push_str(&format!("{} = {}  [user]\n", v.key, value));
         } else {
             s.push_str(&format!("{} = {}\n", v.key, value));

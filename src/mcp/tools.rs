@@ -166,7 +166,7 @@ pub fn check_args(name: &str, a: Value) -> Result<()> {
         "session_start" => args::<StartArgs>(name, a).map(|_| ()),
         "session_end" => args::<Ending>(name, a).map(|_| ()),
         "fact_get" => args::<FactGetArgs>(name, a).map(|_| ()),
-        "fact_set" => args::<crate::facts::FactInput>(name, a).map(|_| ()),
+        "fact_set" => args::<crate::store::facts::FactInput>(name, a).map(|_| ()),
         "fact_list" => args::<FactListArgs>(name, a).map(|_| ()),
         "confirm" => args::<ShowArgs>(name, a).map(|_| ()),
         "forget" => args::<ForgetArgs>(name, a).map(|_| ()),
@@ -346,7 +346,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             }
         }
         "fact_set" => {
-            let input: crate::facts::FactInput = args(name, a)?;
+            let input: crate::store::facts::FactInput = args(name, a)?;
             let r = memory.fact_set(&input, false)?;
             let text = match (r.unchanged, r.status) {
                 (true, _) => format!("{} already holds this value ({})", r.fact.key, r.fact.id),

@@ -210,10 +210,10 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
 /// One fact version, project or user, with its status and its text.
 fn show_fact(memory: &Memory, id: &str) -> Result<Value> {
     let threshold = memory.threshold()?;
-    for scope in [crate::facts::Scope::Project, crate::facts::Scope::User] {
+    for scope in [crate::store::facts::Scope::Project, crate::store::facts::Scope::User] {
         let Ok(file) = memory.facts(scope) else { continue };
         let Some(i) = file.find(id) else { continue };
-        let status = crate::facts::status(&file, i, threshold);
+        let status = crate::store::facts::status(&file, i, threshold);
         let mut v = serde_json::to_value(memory.fact_view(&file, i, scope, status)?)?;
         v["kind"] = "fact".into();
         v["text"] = file.entries[i].content(&file).into();

@@ -110,7 +110,7 @@ pub struct VerifyReport {
     pub problems: Vec<Problem>,
     /// The same fact key set on two clones, merged: the later version holds. Not a problem;
     /// named so someone can decide (setting the key again settles it).
-    pub forks: Vec<crate::facts::Fork>,
+    pub forks: Vec<crate::store::facts::Fork>,
     /// Entries `zo forget` replaced by tombstones (listed by `--history`).
     pub erasures: Vec<crate::forget::Erasure>,
 }
@@ -224,7 +224,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     if !history && !staged {
         problems.extend(strangers(layout));
     }
-    let forks = crate::facts::forks(&memory.facts(crate::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
+    let forks = crate::store::facts::forks(&memory.facts(crate::store::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
     let erasures = memory.erasures().unwrap_or_default();
     Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], facts: counts[2], against, commits_checked: commits, problems, forks, erasures })
 }

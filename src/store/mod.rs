@@ -6,6 +6,8 @@
 //!   the `Lock`, bounded and link-refusing reads (`read_text`, `open_regular`, `check_path`).
 //! - `memory` — `Memory::open` and every write operation (decide, outcome, priors, STATE) as
 //!   lock → re-read → gate → render → atomic write.
+//! - `facts` — facts and preferences: scopes (the project's FACTS.md, the user's file), which
+//!   version holds, set / get / list / confirm as `impl Memory`, forks after a merge.
 //! - `config`, `settings`, `environment` — `config.yaml` / `local.yaml`, the `ZO_*` settings and
 //!   their validation, the machine probe for `local.yaml`.
 //! - `verify` — structure checks, conflict markers and the append-only comparison with a base.
@@ -16,6 +18,7 @@
 
 pub mod config;
 pub mod environment;
+pub mod facts;
 pub mod fsio;
 pub mod layout;
 pub mod memory;

@@ -435,7 +435,7 @@ impl Index {
             (layout.rel(&layout.facts()), stamp(&layout.facts())),
         ];
         // The user's facts apply in every repository, so every index holds them.
-        if let Some(dir) = crate::facts::user_dir() {
+        if let Some(dir) = crate::store::facts::user_dir() {
             v.push((USER_FACTS.to_string(), stamp(&dir.join("FACTS.md"))));
         }
         for s in sessions {
@@ -476,9 +476,9 @@ impl Index {
             } else if *source == psrc {
                 prior_rows(&memory.priors()?)
             } else if *source == fsrc {
-                fact_rows(&memory.facts(crate::facts::Scope::Project)?, crate::facts::Scope::Project, threshold)
+                fact_rows(&memory.facts(crate::store::facts::Scope::Project)?, crate::store::facts::Scope::Project, threshold)
             } else if source == USER_FACTS {
-                fact_rows(&memory.facts(crate::facts::Scope::User).unwrap_or_default(), crate::facts::Scope::User, threshold)
+                fact_rows(&memory.facts(crate::store::facts::Scope::User).unwrap_or_default(), crate::store::facts::Scope::User, threshold)
             } else {
                 let name = source.rsplit('/').next().unwrap_or(source);
                 session_rows(memory, name)?

@@ -136,7 +136,7 @@ pub struct Filter {
     /// Include provisional entries (below the promotion threshold, not yet confirmed).
     pub provisional: bool,
     /// Only this scope: `user` is the user's facts, `project` everything else.
-    pub scope: Option<crate::facts::Scope>,
+    pub scope: Option<crate::store::facts::Scope>,
     /// Sessions lose half their score every this many days (None: no decay). Not a filter,
     /// but it travels with one query's ranking settings.
     pub half_life_days: Option<f64>,
@@ -158,8 +158,8 @@ impl Filter {
             c.push("e.status <> 'provisional'".into());
         }
         match self.scope {
-            Some(crate::facts::Scope::User) => c.push("(e.kind = 'fact' AND e.type = 'user')".into()),
-            Some(crate::facts::Scope::Project) => c.push("NOT (e.kind = 'fact' AND e.type = 'user')".into()),
+            Some(crate::store::facts::Scope::User) => c.push("(e.kind = 'fact' AND e.type = 'user')".into()),
+            Some(crate::store::facts::Scope::Project) => c.push("NOT (e.kind = 'fact' AND e.type = 'user')".into()),
             None => {}
         }
         c.join(" AND ")

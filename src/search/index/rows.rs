@@ -154,10 +154,10 @@ pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
 
 /// Facts: the version of each key that holds, and provisional ones (status says which). The
 /// key is the title (so a key lookup is a title match) and `type` carries the scope.
-pub(super) fn fact_rows(file: &crate::format::fact::FactsFile, scope: crate::facts::Scope, threshold: f64) -> Vec<Want> {
+pub(super) fn fact_rows(file: &crate::format::fact::FactsFile, scope: crate::store::facts::Scope, threshold: f64) -> Vec<Want> {
     let mut v = Vec::new();
     for key in file.keys() {
-        let ks = crate::facts::key_state(file, key, threshold);
+        let ks = crate::store::facts::key_state(file, key, threshold);
         for &i in &ks.versions {
             let status = ks.status(file, i);
             if !matches!(status, "active" | "provisional") {
