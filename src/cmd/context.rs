@@ -2,7 +2,7 @@
 //! loads the model.
 
 use super::Ctx;
-use crate::context::Bundle;
+use crate::lifecycle::context::Bundle;
 use crate::store::memory::Memory;
 use crate::search::recall::{self, Mode};
 use anyhow::Result;

@@ -18,7 +18,7 @@ use super::Ctx;
 use crate::cli::HookArgs;
 use crate::error::Error;
 use crate::store::memory::Memory;
-use crate::session::{self, Ending};
+use crate::lifecycle::session::{self, Ending};
 use anyhow::Result;
 use std::path::PathBuf;
 

@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     for p in memory.conflict_markers() {
         ctx.note(p.to_string());
     }
-    for (file, new) in crate::session::split_merged(&memory)? {
+    for (file, new) in crate::lifecycle::session::split_merged(&memory)? {
         ctx.note(format!("{file} held {} sessions (merged by an older zo); split into {}", new.len() + 1, new.join(", ")));
     }
     let note = |m: &str| ctx.note(m);

@@ -2,7 +2,7 @@
 
 use super::{Ctx, read_input};
 use crate::cli::{SessionCommand, SessionEndArgs};
-use crate::session::{self, Ending};
+use crate::lifecycle::session::{self, Ending};
 use anyhow::Result;
 use serde_json::json;
 

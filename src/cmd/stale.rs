@@ -6,7 +6,7 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: StaleArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let r = crate::stale::stale(&memory, a.commits, a.lines as u64)?;
+    let r = crate::lifecycle::stale::stale(&memory, a.commits, a.lines as u64)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }

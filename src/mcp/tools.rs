@@ -5,7 +5,7 @@ use super::Server;
 use crate::search::index::Filter;
 use crate::store::memory::{DecisionInput, Memory, PriorInput};
 use crate::search::recall::{Mode, Tier};
-use crate::session::Ending;
+use crate::lifecycle::session::Ending;
 use anyhow::{Result, anyhow, bail};
 use rmcp::model::Tool;
 use serde::Deserialize;
@@ -379,7 +379,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "stale" => {
             let NoArgs {} = args(name, a)?;
-            let r = crate::stale::stale(&memory, crate::stale::COMMITS, crate::stale::LINES)?;
+            let r = crate::lifecycle::stale::stale(&memory, crate::lifecycle::stale::COMMITS, crate::lifecycle::stale::LINES)?;
             let text = r
                 .decisions
                 .iter()
@@ -441,14 +441,14 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "session_start" => {
             let a: StartArgs = args(name, a)?;
-            crate::session::start(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone())?;
+            crate::lifecycle::session::start(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone())?;
             let r = crate::ops::ContextReport::from(bundle(server, &memory, a.task.as_deref(), None, &note)?);
             let text = r.markdown.clone();
             (serde_json::to_value(r)?, text)
         }
         "session_end" => {
             let ending: Ending = args(name, a)?;
-            let ended = crate::session::end(&memory, &ending, false)?.ok_or_else(|| anyhow!("no session was written"))?;
+            let ended = crate::lifecycle::session::end(&memory, &ending, false)?.ok_or_else(|| anyhow!("no session was written"))?;
             let text = format!("{} written ({} decisions, {} priors); STATE.md updated", ended.file, ended.decisions.len(), ended.priors.len());
             (serde_json::to_value(ended)?, text)
         }
@@ -461,7 +461,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
 }
 
 /// The context bundle, with the server's kept model for a task.
-fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, note: &dyn Fn(&str)) -> Result<crate::context::Bundle> {
+fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, note: &dyn Fn(&str)) -> Result<crate::lifecycle::context::Bundle> {
     crate::ops::context(memory, task, budget, &mut |t, filter| {
         let mut r = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?;
         Ok(r.recall(memory, t, 10, filter, Mode::Hybrid, note)?.at_least(crate::search::recall::Tier::Standard).hits)

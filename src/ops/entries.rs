@@ -1,7 +1,7 @@
 //! Entries written and read: the reports of decide, outcome, prior add, log, show (any kind),
 //! recall, context and session end.
 
-use crate::context::Bundle;
+use crate::lifecycle::context::Bundle;
 use crate::error::Error;
 use crate::format::decision::{DecisionLog, NewDecision};
 use crate::format::session::SessionFile;
@@ -326,12 +326,12 @@ impl RecallReport {
         // Recall is a hot path: only a decision that names paths can be stale, and each hit
         // carries its entry's text, so the log is read only when a hit names paths (reading
         // it was 3–4 ms of a 22 ms lexical recall at 10,000 decisions).
-        if !self.results.iter().any(|h| h.row.kind == "decision" && crate::stale::names_paths(&h.row.text)) {
+        if !self.results.iter().any(|h| h.row.kind == "decision" && crate::lifecycle::stale::names_paths(&h.row.text)) {
             return Ok(());
         }
         let text = crate::store::fsio::read_text(&memory.layout.decision_log())?.unwrap_or_default();
         let log = crate::format::decision::DecisionLog::parse(text).with_threshold(memory.threshold()?);
-        let stale = crate::stale::stale_ids(memory, &log)?;
+        let stale = crate::lifecycle::stale::stale_ids(memory, &log)?;
         for h in &mut self.results {
             h.stale = stale.contains_key(&h.row.id);
         }
@@ -418,5 +418,5 @@ pub fn context(
         }
         None => None,
     };
-    crate::context::build(memory, budget, matches)
+    crate::lifecycle::context::build(memory, budget, matches)
 }

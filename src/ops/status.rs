@@ -143,7 +143,7 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             decisions,
             outcomes: log.entries.iter().filter(|e| e.is_outcome()).count(),
             provisional: (0..log.entries.len()).filter(|&i| log.status(i) == "provisional").count(),
-            stale: crate::stale::stale_ids(memory, &log)?.len(),
+            stale: crate::lifecycle::stale::stale_ids(memory, &log)?.len(),
             facts: memory.fact_list(None, None, false)?.len(),
             priors: priors.entries.len(),
             sessions: sessions.len(),

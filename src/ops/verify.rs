@@ -112,7 +112,7 @@ pub struct VerifyReport {
     /// named so someone can decide (setting the key again settles it).
     pub forks: Vec<crate::store::facts::Fork>,
     /// Entries `zo forget` replaced by tombstones (listed by `--history`).
-    pub erasures: Vec<crate::forget::Erasure>,
+    pub erasures: Vec<crate::lifecycle::forget::Erasure>,
 }
 
 pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyReport> {

@@ -226,7 +226,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     let log = memory.decisions()?;
     let candidates: Vec<usize> =
         (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
-    let stale = crate::stale::stale_ids(memory, &log)?;
+    let stale = crate::lifecycle::stale::stale_ids(memory, &log)?;
     let entry_text = |log: &DecisionLog, i: usize| {
         let mut t = entry_text(log, i);
         if let Some(m) = stale.get(&log.entries[i].id) {
