@@ -13,7 +13,6 @@ pub mod gate;
 pub mod hooks;
 pub mod git;
 pub mod mcp;
-pub mod merge;
 pub mod ops;
 pub mod progress;
 pub mod fixtures;

@@ -133,14 +133,14 @@ pub fn merge(base: &[String], ours: &[String], theirs: &[String]) {
     let b = format!("{head}{}", entries(0xb0, base));
     let o = format!("{b}{}", entries(0xa0, ours));
     let t = format!("{b}{}", entries(0xc0, theirs));
-    let (merged, _) = crate::merge::decisions(&b, &o, &t);
+    let (merged, _) = crate::git::merge::decisions(&b, &o, &t);
     let log = DecisionLog::parse(Text::new(merged.clone()));
     let ids: Vec<&str> = log.entries.iter().map(|e| e.id.as_str()).collect();
     let unique: HashSet<&str> = ids.iter().copied().collect();
     assert_eq!(ids.len(), unique.len(), "an entry appears twice:\n{merged}");
     assert_eq!(ids.len(), base.len() + ours.len() + theirs.len(), "an entry was lost:\n{merged}");
     assert!(crate::store::verify::decisions("merged", &log).is_empty(), "the merge is not a valid log:\n{merged}");
-    let (other, _) = crate::merge::decisions(&b, &t, &o);
+    let (other, _) = crate::git::merge::decisions(&b, &t, &o);
     let other_ids: HashSet<String> = DecisionLog::parse(Text::new(other)).entries.iter().map(|e| e.id.clone()).collect();
     assert_eq!(other_ids, unique.iter().map(|s| s.to_string()).collect::<HashSet<_>>());
 }
@@ -148,14 +148,14 @@ pub fn merge(base: &[String], ours: &[String], theirs: &[String]) {
 /// The merge driver's three-way input of arbitrary text never panics, for every file kind.
 pub fn merge_any(base: &[u8], ours: &[u8], theirs: &[u8]) {
     let (b, o, t) = (text(base), text(ours), text(theirs));
-    let _ = crate::merge::decisions(&b, &o, &t);
-    let _ = crate::merge::priors(&b, &o, &t);
-    let _ = crate::merge::state(&o, &t);
-    let _ = crate::merge::session(&b, &o, &t);
+    let _ = crate::git::merge::decisions(&b, &o, &t);
+    let _ = crate::git::merge::priors(&b, &o, &t);
+    let _ = crate::git::merge::state(&o, &t);
+    let _ = crate::git::merge::session(&b, &o, &t);
     // Nothing either side did is lost: the side that did not only append is kept whole (its
     // own edits included, as git's three-way merge keeps them), and what the appending side
     // added follows it.
-    if let Some(m) = crate::merge::append_only(base, ours, theirs) {
+    if let Some(m) = crate::git::merge::append_only(base, ours, theirs) {
         let keeps = |whole: &[u8], appender: &[u8]| appender.starts_with(base) && m.starts_with(whole) && m.ends_with(&appender[base.len()..]) && m.len() == whole.len() + appender.len() - base.len();
         assert!(keeps(ours, theirs) || keeps(theirs, ours), "the append-only merge lost what a side added");
     }
@@ -216,7 +216,7 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
         o = format!("{}{}{}", &o[..e.span.start], tombstone(e, "2026-02-02T00:00:00Z", "r"), &o[e.span.end..]);
     }
     for (x, y) in [(&o, &t), (&t, &o)] {
-        let (merged, _) = crate::merge::facts(&b, x, y);
+        let (merged, _) = crate::git::merge::facts(&b, x, y);
         let m = FactsFile::parse(Text::new(merged));
         let ids: HashSet<String> = m.entries.iter().map(|e| e.id.clone()).collect();
         for side in [x, y] {

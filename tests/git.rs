@@ -93,7 +93,7 @@ fn merge_driver_renumbers_colliding_priors_and_keeps_references() {
     };
     let ours = format!("{base}{}", p(1, "ours one", "null"));
     let theirs = format!("{base}{}{}", p(1, "theirs one", "null"), p(2, "theirs two", "PR-001").replace("theirs two", "theirs two (refines PR-001)"));
-    let (merged, notes) = zo::merge::priors(base, &ours, &theirs);
+    let (merged, notes) = zo::git::merge::priors(base, &ours, &theirs);
     let f = zo::format::prior::PriorsFile::parse(zo::format::Text::new(merged.clone()));
     let ids: Vec<&str> = f.entries.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, vec!["PR-001", "PR-003", "PR-002"], "{merged}");
@@ -457,11 +457,11 @@ fn a_decision_deleted_on_both_sides_is_not_resurrected() {
     let base = format!("{head}{}{}", e("D-00000001"), e("D-00000002"));
     let ours = format!("{head}{}{}", e("D-00000001"), e("D-0000000a"));
     let theirs = format!("{head}{}{}", e("D-00000001"), e("D-0000000b"));
-    let (merged, _) = zo::merge::decisions(&base, &ours, &theirs);
+    let (merged, _) = zo::git::merge::decisions(&base, &ours, &theirs);
     assert!(!merged.contains("D-00000002"), "{merged}");
     assert!(merged.contains("D-0000000a") && merged.contains("D-0000000b"));
     let p = |n: u32| zo::format::prior::NewPrior { number: n, title: format!("p{n}"), root_cause: "novel_case".into(), failure: "f".into(), rules: vec!["r".into()], ..Default::default() }.render();
-    let (merged, _) = zo::merge::priors(&format!("# PRIORS\n\n{}{}", p(1), p(2)), &format!("# PRIORS\n\n{}", p(1)), &format!("# PRIORS\n\n{}", p(1)));
+    let (merged, _) = zo::git::merge::priors(&format!("# PRIORS\n\n{}{}", p(1), p(2)), &format!("# PRIORS\n\n{}", p(1)), &format!("# PRIORS\n\n{}", p(1)));
     assert!(!merged.contains("PR-002"), "{merged}");
 }
 

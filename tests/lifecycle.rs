@@ -382,6 +382,6 @@ fn a_session_that_holds_personal_data_can_be_forgotten() {
     assert!(r.run(&["verify", "--history"]).stderr.contains("(session) forgotten"));
     // A merge with a side that still has the session keeps the tombstone, either way round.
     let (base, stone) = ("# Session 1\nJane Roe +1 555 0100\n", text.as_str());
-    assert_eq!(zo::merge::session(base, stone, base), stone);
-    assert_eq!(zo::merge::session(base, &format!("{base}more\n"), stone), stone);
+    assert_eq!(zo::git::merge::session(base, stone, base), stone);
+    assert_eq!(zo::git::merge::session(base, &format!("{base}more\n"), stone), stone);
 }

@@ -107,9 +107,9 @@ proptest! {
 #[test]
 fn merge_property_flagged_an_unchanged_side_as_a_loss() {
     zo::props::merge_any(b"**Type:** OUTCOME", b"**Type:** OUTCOME", b"");
-    assert_eq!(zo::merge::append_only(b"x\n", b"x\n", b"").unwrap(), b"");
+    assert_eq!(zo::git::merge::append_only(b"x\n", b"x\n", b"").unwrap(), b"");
     // Found by the fuzzer: ours rewrote the text, theirs appended. Ours' edit is kept, as git
     // keeps it, with theirs' addition after it; the old check called it a loss by length.
     zo::props::merge_any(b"a\n", b"x\n", b"a\nbb\n");
-    assert_eq!(zo::merge::append_only(b"a\n", b"x\n", b"a\nbb\n").unwrap(), b"x\nbb\n");
+    assert_eq!(zo::git::merge::append_only(b"a\n", b"x\n", b"a\nbb\n").unwrap(), b"x\nbb\n");
 }

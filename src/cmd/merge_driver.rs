@@ -5,7 +5,7 @@
 use crate::cli::MergeDriverArgs;
 use crate::store::fsio;
 use crate::store::layout::FileKind;
-use crate::merge;
+use crate::git::merge;
 use crate::error::Error;
 use anyhow::{Context, Result};
 use super::say;

@@ -1,5 +1,16 @@
-//! Reading the repository with gix: discovery, HEAD, a file's content at HEAD, dirtiness.
-//! zo never writes git objects here; commits go through the `git` binary (checkpoint).
+//! The git side: reading the repository (this module) and the merge driver's logic (`merge`).
+//!
+//! Reading the repository with gix: discovery, HEAD, a file's content at HEAD, in the index or
+//! at any commit, a path's history, dirtiness of `.zo/`; `run` for the few writes (config,
+//! commit). zo never writes git objects here; commits go through the `git` binary (checkpoint).
+//! `merge` — per file kind, the three-way merge of memory files (decisions and facts union by
+//! ID, a tombstone wins) and `append_only`, the exact merge of a side that only appended.
+//!
+//! Invariants: git is optional for every command that only needs the files (no repository reads
+//! as "nothing to say"); a merge never silently drops an entry. Where zo wires itself into a
+//! clone (hooks, the merge driver's registration) is `wiring::hooks`.
+
+pub mod merge;
 
 use anyhow::{Context, Result};
 use std::path::Path;
