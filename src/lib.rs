@@ -3,14 +3,12 @@
 // Nested `if let` reads as "find it, then check it" throughout; let chains are not clearer.
 #![allow(clippy::collapsible_if)]
 
-pub mod agents;
 pub mod cli;
 pub mod cmd;
 pub mod error;
 pub mod format;
 pub mod lifecycle;
 pub mod gate;
-pub mod hooks;
 pub mod git;
 pub mod mcp;
 pub mod ops;
@@ -21,3 +19,4 @@ pub mod search;
 pub mod store;
 pub mod templates;
 pub mod time;
+pub mod wiring;

@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::HooksCommand;
-use crate::hooks;
+use crate::wiring::hooks;
 use anyhow::{Result, bail};
 use serde_json::json;
 

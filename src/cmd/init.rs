@@ -90,12 +90,12 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
 
     // Git wiring: the merge driver for memory files, and hooks when asked.
     if crate::git::Repo::discover(&root).is_some() {
-        if crate::hooks::ensure_attributes(&layout)? {
-            created.push(layout.show(&crate::hooks::attributes_file(&layout)));
+        if crate::wiring::hooks::ensure_attributes(&layout)? {
+            created.push(layout.show(&crate::wiring::hooks::attributes_file(&layout)));
         }
-        crate::hooks::register_driver(&root)?;
+        crate::wiring::hooks::register_driver(&root)?;
         if args.hooks {
-            crate::hooks::install(&root)?;
+            crate::wiring::hooks::install(&root)?;
             if layout.config.get(&["hooks"]).is_none() {
                 let cfg = layout.config_file();
                 let mut text = std::fs::read_to_string(&cfg).unwrap_or_default();
@@ -113,9 +113,9 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
 
     let mut stanza = None;
     if let Some(agent) = &args.agent {
-        created.extend(crate::agents::wire(&root, agent, args.remove)?);
+        created.extend(crate::wiring::agents::wire(&root, agent, args.remove)?);
         if agent == "generic" && !args.remove {
-            stanza = Some(crate::agents::MCP_STANZA);
+            stanza = Some(crate::wiring::agents::MCP_STANZA);
         }
     }
 

@@ -18,14 +18,14 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         }
     }
     if crate::git::Repo::discover(&layout.root).is_some() {
-        if let Err(e) = crate::hooks::ensure_attributes(layout) {
+        if let Err(e) = crate::wiring::hooks::ensure_attributes(layout) {
             ctx.note(format!("could not write the merge routing: {e:#}"));
         }
-        if let Err(e) = crate::hooks::register_driver(&layout.root) {
+        if let Err(e) = crate::wiring::hooks::register_driver(&layout.root) {
             ctx.note(format!("could not register the merge driver: {e:#}"));
         }
         if layout.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true) {
-            if let Err(e) = crate::hooks::install(&layout.root) {
+            if let Err(e) = crate::wiring::hooks::install(&layout.root) {
                 ctx.note(format!("could not install git hooks: {e:#}"));
             }
         }

@@ -10,9 +10,9 @@ use serde_json::json;
 pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
     let here = std::env::current_dir()?;
     if a.undo {
-        crate::hooks::unregister_global(&here)?;
+        crate::wiring::hooks::unregister_global(&here)?;
     } else {
-        crate::hooks::register_global(&here)?;
+        crate::wiring::hooks::register_global(&here)?;
     }
     if ctx.json {
         return ctx.print_json(&json!({ "merge_driver": if a.undo { "removed" } else { "global" } }));

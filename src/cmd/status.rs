@@ -73,7 +73,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             g.branch.as_deref().unwrap_or("(detached)"),
             g.head.as_deref().unwrap_or("(no commits)")
         ));
-        let file = layout.show(&crate::hooks::attributes_file(layout));
+        let file = layout.show(&crate::wiring::hooks::attributes_file(layout));
         let routing = match g.merge_routing {
             Some("committed") => "routing committed".to_string(),
             Some("uncommitted") => format!("{file} NOT committed: other clones will merge memory line by line (zo checkpoint)"),

@@ -122,8 +122,8 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         None => checks.push(("git", WARN, "not a git repository, so memory does not travel; fix: git init".into())),
         Some(repo) => {
             checks.push(("git", OK, "repository found".into()));
-            let file = l.show(&crate::hooks::attributes_file(l));
-            match crate::hooks::routing_state(l, &repo) {
+            let file = l.show(&crate::wiring::hooks::attributes_file(l));
+            match crate::wiring::hooks::routing_state(l, &repo) {
                 "committed" => checks.push(("merge routing", OK, format!("{file} is committed; every clone routes memory files to zo"))),
                 "uncommitted" => checks.push((
                     "merge routing",
@@ -132,7 +132,7 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                 )),
                 _ => checks.push(("merge routing", FAIL, format!("{file} lacks zo's merge lines; fix: zo continue"))),
             }
-            match crate::hooks::driver_scope(&l.root) {
+            match crate::wiring::hooks::driver_scope(&l.root) {
                 Some(scope) => checks.push(("merge driver", OK, format!("registered ({scope} git config)"))),
                 None => checks.push((
                     "merge driver",
@@ -140,7 +140,7 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                     "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)".into(),
                 )),
             }
-            let lost: Vec<String> = crate::hooks::status(&l.root)
+            let lost: Vec<String> = crate::wiring::hooks::status(&l.root)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|h| h.installed && h.zo.is_none())
@@ -154,13 +154,13 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                 ));
             }
             if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true)
-                && !crate::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
+                && !crate::wiring::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
             {
                 checks.push(("git hooks", WARN, "config asks for zo's git hooks but they are not installed; fix: zo hooks install".into()));
             }
         }
     }
-    for (agent, file, problem) in crate::agents::check(&l.root) {
+    for (agent, file, problem) in crate::wiring::agents::check(&l.root) {
         let name = match agent {
             "claude" => "agent claude",
             "cursor" => "agent cursor",

@@ -160,8 +160,8 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             branch: head.as_ref().and_then(|h| h.branch.clone()),
             head: head.as_ref().and_then(|h| h.head.clone()),
             zo_dirty,
-            merge_routing: repo.as_ref().map(|r| crate::hooks::routing_state(layout, r)),
-            merge_driver: repo.as_ref().and_then(|_| crate::hooks::driver_scope(&layout.root)),
+            merge_routing: repo.as_ref().map(|r| crate::wiring::hooks::routing_state(layout, r)),
+            merge_driver: repo.as_ref().and_then(|_| crate::wiring::hooks::driver_scope(&layout.root)),
         },
         warnings,
     })
