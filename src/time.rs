@@ -36,10 +36,30 @@ pub fn age_days(s: &str) -> Option<i64> {
     Some(unix_now().div_euclid(86_400) - days_from_civil(y, m, d))
 }
 
+/// The last second of year 9999: the dates zo writes have four-digit years.
+const MAX_NOW: i64 = 253_402_300_799;
+
+/// `ZO_NOW`: the clock pinned for tests and fixtures, in unix seconds. Checked with the other
+/// settings before any command runs (`store::settings::check_env`), but read here: time is a
+/// leaf every layer uses, so it depends on no folder.
+pub fn pinned() -> anyhow::Result<Option<i64>> {
+    let usage = |msg: String| -> anyhow::Error { crate::error::Error::Usage(msg).into() };
+    let v = match std::env::var("ZO_NOW") {
+        Ok(v) if v.is_empty() => return Ok(None),
+        Ok(v) => v,
+        Err(std::env::VarError::NotPresent) => return Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => return Err(usage("ZO_NOW: the value is not UTF-8".into())),
+    };
+    match v.trim().parse::<i64>() {
+        Ok(t) if (0..=MAX_NOW).contains(&t) => Ok(Some(t)),
+        _ => Err(usage(format!("ZO_NOW: {v:?} is not a time (whole unix seconds, 0 to {MAX_NOW})"))),
+    }
+}
+
 fn unix_now() -> i64 {
     // ZO_NOW pins the clock for reproducible tests and fixtures.
     // A bad value is refused before any command runs (`settings::check_env`).
-    if let Ok(Some(t)) = crate::store::settings::now() {
+    if let Ok(Some(t)) = pinned() {
         return t;
     }
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)

@@ -11,14 +11,12 @@ use std::time::Duration;
 
 /// The longest lock wait `ZO_LOCK_TIMEOUT` may ask for: beyond an hour a wait is a hang.
 const MAX_LOCK_TIMEOUT_SECS: f64 = 3600.0;
-/// The last second of year 9999: the dates zo writes have four-digit years.
-const MAX_NOW: i64 = 253_402_300_799;
 
 /// Check every environment variable zo reads, before a command runs, so a bad one is reported
 /// up front and not by whichever command happens to read it (or not at all).
 pub fn check_env() -> Result<()> {
     lock_timeout()?;
-    now()?;
+    crate::time::pinned()?;
     for name in ["ZO_REPO", "ZO_USER_DIR", "ZO_MODEL_DIR", "ZO_CACHE"] {
         dir_var(name)?;
     }
@@ -32,15 +30,6 @@ pub fn lock_timeout() -> Result<Duration> {
     match v.trim().parse::<f64>() {
         Ok(s) if (0.0..=MAX_LOCK_TIMEOUT_SECS).contains(&s) => Ok(Duration::from_secs_f64(s)),
         _ => Err(usage(format!("ZO_LOCK_TIMEOUT: {v:?} is not a lock timeout (a number of seconds, 0 to 3600)"))),
-    }
-}
-
-/// `ZO_NOW`: the clock pinned for tests and fixtures, in unix seconds.
-pub fn now() -> Result<Option<i64>> {
-    let Some(v) = var("ZO_NOW")? else { return Ok(None) };
-    match v.trim().parse::<i64>() {
-        Ok(t) if (0..=MAX_NOW).contains(&t) => Ok(Some(t)),
-        _ => Err(usage(format!("ZO_NOW: {v:?} is not a time (whole unix seconds, 0 to {MAX_NOW})"))),
     }
 }
 
