@@ -3,7 +3,7 @@
 use super::Ctx;
 use crate::cli::FactCommand;
 use crate::error::Error;
-use crate::store::facts::{FactInput, FactView};
+use crate::store::facts::FactInput;
 use anyhow::{Context, Result};
 use serde_json::json;
 
@@ -48,23 +48,7 @@ pub fn run(ctx: &Ctx, c: FactCommand) -> Result<()> {
             if list.is_empty() {
                 ctx.note("no facts yet; set one with `zo fact set category:entity VALUE`");
             }
-            ctx.print(&render(&list, a.all))
+            ctx.print(&crate::ops::text::facts(&list, a.all))
         }
     }
-}
-
-/// `key = value` lines (with the ID, scope and status when listing every version).
-pub fn render(list: &[FactView], all: bool) -> String {
-    let mut s = String::new();
-    for v in list {
-        let value = v.value.replace('\n', "\n    ");
-        if all {
-            s.push_str(&format!("{}  {} = {}  [{}, {}]\n", v.id, v.key, value, v.scope.name(), v.status));
-        } else if v.scope == crate::store::facts::Scope::User {
-            s.push_str(&format!("{} = {}  [user]\n", v.key, value));
-        } else {
-            s.push_str(&format!("{} = {}\n", v.key, value));
-        }
-    }
-    s
 }

@@ -32,10 +32,6 @@ mod verify;
 
 use crate::cli::{Cli, Command};
 
-/// Facts as `key = value` lines (the CLI's and the MCP server's rendering).
-pub fn fact_lines(list: &[crate::store::facts::FactView]) -> String {
-    fact::render(list, false)
-}
 use crate::store::memory::Memory;
 use anyhow::Result;
 use std::io::Write;

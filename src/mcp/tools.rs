@@ -358,7 +358,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         "fact_list" => {
             let a: FactListArgs = args(name, a)?;
             let list = memory.fact_list(a.prefix.as_deref(), None, false)?;
-            let text = crate::cmd::fact_lines(&list);
+            let text = crate::ops::text::facts(&list, false);
             (json!({ "facts": list }), if text.is_empty() { "no facts".into() } else { text })
         }
         "confirm" => {

@@ -1,10 +1,21 @@
 //! What the commands compute, as plain `Serialize` reports (the `--json` shapes). The CLI
 //! (`cmd/`) and the MCP server (`mcp/`) only render them, as cargo's `commands/` render its
 //! `ops/`. Writes go through `Memory`; reads of the index through `recall` and `index`.
+//!
+//! - `status` — `status()` and index health, one computation for `status`, `doctor` and
+//!   `index status`; `doctor` — the checks of `zo doctor`.
+//! - `verify` — `verify()`: which bases to check the files against (HEAD; during a merge also
+//!   MERGE_HEAD; after a merge commit each parent) and the report.
+//! - `entries` — log, show of any entry kind, the write reports (`Decided`, `PriorAdded`, …),
+//!   recall and context reports.
+//! - `text` — the text both front-ends show for a report (never in one front-end).
+//!
+//! Invariants: nothing here parses arguments, prints or knows which front-end called it.
 
 pub mod doctor;
 pub mod entries;
 pub mod status;
+pub mod text;
 pub mod verify;
 
 pub use doctor::{DoctorReport, doctor};
