@@ -182,7 +182,7 @@ pub fn mcp_request(bytes: &[u8]) {
 pub fn mcp_line(bytes: &[u8]) {
     use crate::mcp::wire::{self, Incoming, Line};
     use serde_json::Value;
-    const CAP: usize = 64;
+    const CAP: usize = 256;
     let mut lines = wire::Lines::new(std::io::BufReader::with_capacity(7, bytes), CAP);
     let mut outcomes = 0;
     while let Some(line) = lines.next_line().expect("a slice reads without error") {
