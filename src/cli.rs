@@ -147,6 +147,10 @@ pub enum ModelCommand {
 pub struct HookArgs {
     /// The agent whose event format stdin holds: claude
     pub agent: String,
+    /// Run from the Claude Code plugin: do nothing for an event the project's or user's
+    /// settings already run `zo hook claude` for (Claude Code would run both)
+    #[arg(long)]
+    pub plugin: bool,
 }
 
 #[derive(Args, Debug)]
