@@ -150,6 +150,10 @@ pub struct HookArgs {
     /// Say on stderr why nothing was done (no memory here, an event zo does not handle)
     #[arg(long, short)]
     pub verbose: bool,
+    /// Run from the Claude Code plugin: do nothing for an event the project's or user's
+    /// settings already run `zo hook claude` for (Claude Code would run both)
+    #[arg(long)]
+    pub plugin: bool,
 }
 
 #[derive(Args, Debug)]

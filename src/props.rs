@@ -163,12 +163,68 @@ pub fn merge_any(base: &[u8], ours: &[u8], theirs: &[u8]) {
 
 /// An MCP request of any bytes: decoded or refused, never a panic; tool arguments likewise.
 pub fn mcp_request(bytes: &[u8]) {
-    let _ = serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(bytes);
+    if let crate::mcp::wire::Incoming::Request { method, params, .. } = crate::mcp::wire::parse(bytes)
+        && method == "tools/call"
+        && let Ok((name, args)) = crate::mcp::wire::call_params(params)
+    {
+        let _ = crate::mcp::check_args(&name, args);
+    }
     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) {
         for tool in crate::mcp::TOOL_NAMES {
             let _ = crate::mcp::check_args(tool, v.clone());
         }
     }
+}
+
+/// Any bytes on the MCP server's stdin, read in small chunks with a small cap: no panic; every
+/// non-blank line yields exactly one outcome and a line over the cap its length; no more than
+/// the cap is ever held; every answer is one line of JSON-RPC with the code and id it must have.
+pub fn mcp_line(bytes: &[u8]) {
+    use crate::mcp::wire::{self, Incoming, Line};
+    use serde_json::Value;
+    const CAP: usize = 256;
+    let mut lines = wire::Lines::new(std::io::BufReader::with_capacity(7, bytes), CAP);
+    let mut outcomes = 0;
+    while let Some(line) = lines.next_line().expect("a slice reads without error") {
+        outcomes += 1;
+        let incoming = match line {
+            Line::Text(t) => {
+                assert!(t.len() <= CAP && !t.contains(&b'\n'), "a line of {} bytes", t.len());
+                assert!(t.iter().any(|b| !b.is_ascii_whitespace()), "a blank line was returned");
+                wire::parse(t)
+            }
+            Line::TooLong(n) => {
+                assert!(n > CAP as u64, "{n} bytes called too long");
+                wire::too_long(n, CAP)
+            }
+        };
+        assert!(lines.held() <= CAP, "{} bytes held", lines.held());
+        let answer = match incoming {
+            Incoming::Request { id, method, params } => {
+                assert!(id.is_string() || id.is_number(), "{id}");
+                match (method.as_str(), wire::call_params(params)) {
+                    ("tools/call", Err(e)) => Some(wire::error(id, &e)),
+                    _ => Some(wire::result(id, Value::Null)),
+                }
+            }
+            Incoming::Notification { .. } | Incoming::Response => None,
+            Incoming::Invalid { id, error } => {
+                assert!([wire::PARSE_ERROR, wire::INVALID_REQUEST].contains(&error.code), "{error:?}");
+                assert!(id.is_null() || id.is_string() || id.is_number(), "{id}");
+                Some(wire::error(id, &error))
+            }
+        };
+        if let Some(a) = answer {
+            let out = wire::line(&a);
+            assert!(out.ends_with(b"\n") && !out[..out.len() - 1].contains(&b'\n'), "an answer of more than one line");
+            let back: Value = serde_json::from_slice(&out).expect("the answer is JSON");
+            assert_eq!(back["jsonrpc"], "2.0");
+        }
+    }
+    let blank = |l: &[u8]| l.iter().all(|b| b.is_ascii_whitespace());
+    let expected = bytes.split(|b| *b == b'\n').filter(|l| !blank(l)).count();
+    assert_eq!(outcomes, expected, "one outcome per non-blank line");
+    assert!(lines.next_line().expect("a slice reads without error").is_none(), "the end stays the end");
 }
 
 /// Any text reads as FACTS.md without panicking; a version zo writes reads back with its key

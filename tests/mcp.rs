@@ -302,6 +302,8 @@ fn the_claude_plugin_matches_what_init_writes() {
     assert_eq!(read("claude-plugin/commands/zo-recall.md"), read("templates/claude/zo-recall.md"));
     let hooks: Value = serde_json::from_str(&read("claude-plugin/hooks/hooks.json")).unwrap();
     let template: Value = serde_json::from_str(&read("templates/claude/hooks.json")).unwrap();
+    // The same commands, marked `--plugin` so that they step aside where settings run them.
+    let hooks: Value = serde_json::from_str(&serde_json::to_string(&hooks).unwrap().replace(" --plugin\"", "\"")).unwrap();
     for (event, entry) in template.as_object().unwrap() {
         assert_eq!(hooks["hooks"][event][0], *entry, "{event}");
     }

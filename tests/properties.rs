@@ -99,6 +99,16 @@ proptest! {
         let call = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"decide","arguments":{{"title":{t:?}}}}}}}"#);
         zo::props::mcp_request(call.as_bytes());
     }
+
+    #[test]
+    fn mcp_lines_each_get_one_outcome(parts in proptest::collection::vec(prop_oneof![
+        Just(b"\n".to_vec()), Just(b"\r\n".to_vec()), Just(b"  ".to_vec()), Just(vec![0xff]),
+        Just(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#.to_vec()),
+        Just(br#"{"jsonrpc":"2.0","method":"n"}"#.to_vec()), Just(b"[]".to_vec()),
+        proptest::collection::vec(any::<u8>(), 0..90),
+    ], 0..12)) {
+        zo::props::mcp_line(&parts.concat());
+    }
 }
 
 /// Found by proptest: the property called it a loss when one side was the ancestor and the

@@ -9,6 +9,10 @@ pub fn run(ctx: &Ctx, a: ConfirmArgs) -> Result<()> {
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    ctx.note(format!("{} is confirmed: it is in the bundle and default recall now", r.confirmed));
+    if r.unchanged {
+        ctx.note(format!("{} is active already; nothing to confirm", r.confirmed));
+    } else {
+        ctx.note(format!("{} is confirmed: it is in the bundle and default recall now", r.confirmed));
+    }
     ctx.print(&format!("{}\n", r.id))
 }

@@ -58,7 +58,18 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
         serde_json::from_str(&input)
             .map_err(|e| Error::usage(format!("<stdin>:{}:{}: not a Claude Code hook event: {e}", e.line(), e.column())))?
     };
-    let memory = match Memory::open(project_dir(ctx, &event).as_deref()) {
+    let project = project_dir(ctx, &event);
+    // Claude Code merges identical hooks from settings files but runs a plugin's copy as well
+    // (anthropics/claude-code#76297): the plugin's hook steps aside where settings run zo.
+    if a.plugin {
+        let cwd = std::env::current_dir().ok();
+        let dirs: Vec<&std::path::Path> = [project.as_deref(), event.cwd.as_deref(), cwd.as_deref()].into_iter().flatten().collect();
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        if crate::wiring::agents::settings_run_hook(&dirs, home.as_deref(), &event.hook_event_name) {
+            return Ok(());
+        }
+    }
+    let memory = match Memory::open(project.as_deref()) {
         Ok(m) => m,
         Err(e) if matches!(crate::error::kind(&e), Some(Error::NoMemory(_))) => {
             if a.verbose {

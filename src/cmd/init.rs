@@ -112,8 +112,10 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     }
 
     let mut stanza = None;
+    let mut wiring = crate::wiring::agents::Changes::default();
     if let Some(agent) = &args.agent {
-        created.extend(crate::wiring::agents::wire(&root, agent, args.remove)?);
+        wiring = crate::wiring::agents::wire(&root, agent, args.remove)?;
+        created.append(&mut wiring.added);
         if agent == "generic" && !args.remove {
             stanza = Some(crate::wiring::agents::MCP_STANZA);
         }
@@ -125,13 +127,34 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
             "project": project,
             "memory": layout.show(&layout.memory),
             "created": created,
+            "removed": wiring.removed,
+            "kept": wiring.kept,
             "mcp_stanza": stanza,
         }));
     }
     if let Some(st) = stanza {
         ctx.print(&format!("MCP: give your client this server (command `zo`, args [\"mcp\"]):\n{st}\n"))?;
     }
+    if args.remove && !ctx.quiet {
+        // What `--remove` took out, and what it left because another agent still relies on it.
+        let agent = args.agent.as_deref().unwrap_or("");
+        let mut s = if wiring.removed.is_empty() {
+            format!("no wiring of zo for {agent} to remove\n")
+        } else {
+            format!("removed zo's wiring for {agent}:\n")
+        };
+        for r in &wiring.removed {
+            s.push_str(&format!("  removed {r}\n"));
+        }
+        for k in &wiring.kept {
+            s.push_str(&format!("  kept {k}\n"));
+        }
+        ctx.print(&s)?;
+    }
     if created.is_empty() {
+        if args.remove {
+            return Ok(());
+        }
         ctx.note(format!("{} is already initialised; nothing changed", layout.show(&zo_dir)));
     } else if !ctx.quiet {
         let mut s = format!("initialised zo memory for {project:?} in {}\n", zo_dir.display());

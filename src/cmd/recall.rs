@@ -13,6 +13,9 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     if query.trim().is_empty() {
         return Err(Error::usage("zo recall needs a query, e.g. zo recall \"why did we pick Postgres\"").into());
     }
+    if a.k == Some(0) {
+        return Err(Error::usage("-k must be at least 1 (how many entries to return)").into());
+    }
     let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
     let kind = match a.kind.as_str() {
         "all" => None,

@@ -30,7 +30,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         crate::gate::secrets(&[("Handoff", h)], allow_secret).context("no snapshot was written")?;
     }
     if phase.is_empty() || !phase.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
-        bail!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}");
+        return Err(crate::error::Error::usage(format!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}")).into());
     }
     let layout = &memory.layout;
     let prev = memory.snapshot_names()?.last().map(|n| crate::store::fsio::read_text(&layout.snapshots().join(n)).ok().flatten().unwrap_or_default().as_str().to_string());

@@ -1,24 +1,27 @@
-//! `zo mcp`: a Model Context Protocol server over stdio (rmcp). Each tool is a thin adapter
-//! over the library call the CLI makes, returning the CLI's `--json` shape as structured
-//! content plus a short text rendering. Nothing heavy happens at start: the memory is opened per
-//! request (so hand edits and pulls are seen, and no lock is held between requests), and the
-//! model is loaded once, on the first call that needs it, then kept warm.
+//! `zo mcp`: a Model Context Protocol server over stdio. Each tool is a thin adapter over the
+//! library call the CLI makes, returning the CLI's `--json` shape as structured content plus a
+//! short text rendering. Nothing heavy happens at start: the memory is opened per request (so
+//! hand edits and pulls are seen, and no lock is held between requests), and the model is loaded
+//! once, on the first call that needs it, then kept warm.
+//!
+//! The JSON-RPC loop is zo's own (`wire`), not an SDK's transport: the server must answer every
+//! line a client can send — bad JSON, bad UTF-8, a line of any length — and an SDK's transport
+//! drops what it cannot decode, leaving the client waiting forever. A server with tools only
+//! needs four methods, answered one at a time in order, so no async runtime is involved.
 
 mod tools;
+pub mod wire;
 
 pub use tools::{TOOL_NAMES, check_args};
 
 use crate::store::layout::Layout;
 use crate::search::recall::Recaller;
 use anyhow::Result;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InitializeRequestParams, InitializeResult,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-};
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use wire::{Incoming, RpcError};
 
 pub struct Server {
     repo: Option<PathBuf>,
@@ -29,55 +32,82 @@ const INSTRUCTIONS: &str = "zo is this project's memory, kept in its git reposit
 work, `recall` before deciding anything that may have been decided before, `decide` when a choice is made, `prior_add` \
 when a failure teaches a lesson, and `session_end` when the work ends.";
 
-impl ServerHandler for Server {
-    fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("zo", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+/// The MCP revisions this server speaks (tools with structured content), newest first. A
+/// client asking for another gets the newest, and decides itself whether it can go on.
+const PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+impl Server {
+    /// A request's answer: its result, or the JSON-RPC error it gets.
+    fn answer(&self, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
+        match method {
+            "initialize" => self.initialize(params.as_ref()),
+            "ping" => Ok(json!({})),
+            "tools/list" => Ok(json!({ "tools": tools::list() })),
+            "tools/call" => {
+                let (name, args) = wire::call_params(params)?;
+                Ok(self.call_tool(&name, args))
+            }
+            other => Err(RpcError::new(wire::METHOD_NOT_FOUND, format!("Method not found: {other}"))),
+        }
     }
 
-    async fn initialize(&self, request: InitializeRequestParams, context: RequestContext<RoleServer>) -> Result<InitializeResult, ErrorData> {
+    fn initialize(&self, params: Option<&Value>) -> Result<Value, RpcError> {
         // No memory, no server: say so at once rather than on every tool call.
         if let Err(e) = Layout::discover(self.repo.as_deref()) {
-            return Err(ErrorData::invalid_request(format!("zo: {e:#}"), None));
+            return Err(RpcError::new(wire::SERVER_ERROR, format!("zo: {e:#}")));
         }
-        context.peer.set_peer_info(request.clone());
-        self.negotiate_initialize(&request)
+        let asked = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str);
+        let version = PROTOCOL_VERSIONS.iter().find(|v| Some(**v) == asked).unwrap_or(&PROTOCOL_VERSIONS[0]);
+        Ok(json!({
+            "protocolVersion": version,
+            "capabilities": { "tools": {} },
+            "serverInfo": { "name": "zo", "version": env!("CARGO_PKG_VERSION") },
+            "instructions": INSTRUCTIONS,
+        }))
     }
 
-    async fn list_tools(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools::list()))
+    /// A tool's result. Its failures, panics included, are the tool's error (`isError`) with
+    /// the CLI's message, which the agent reads; the server goes on.
+    fn call_tool(&self, name: &str, args: Value) -> Value {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tools::call(self, name, args))).unwrap_or_else(|p| {
+            let why = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            Err(anyhow::anyhow!("internal error in {name}: {}", why.unwrap_or_else(|| "panic".into())))
+        });
+        match outcome {
+            Ok((json, text)) => json!({ "content": [{ "type": "text", "text": text }], "structuredContent": json, "isError": false }),
+            Err(e) => json!({ "content": [{ "type": "text", "text": format!("zo: {e:#}") }], "isError": true }),
+        }
     }
 
-    async fn call_tool(&self, request: CallToolRequestParams, _: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
-        let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
-        let name = request.name.to_string();
-        // A panic in a handler is reported as the tool's error; the server goes on.
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tools::call(self, &name, args)))
-            .unwrap_or_else(|p| {
-                let why = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
-                Err(anyhow::anyhow!("internal error in {name}: {}", why.unwrap_or_else(|| "panic".into())))
-            });
-        Ok(match outcome {
-            Ok((json, text)) => {
-                let mut r = CallToolResult::structured(json);
-                r.content = vec![ContentBlock::text(text)];
-                r
+    /// The answer line for one incoming message, if it gets one.
+    fn reply(&self, msg: Incoming) -> Option<Value> {
+        match msg {
+            Incoming::Request { id, method, params } => {
+                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(&method, params)))
+                    .unwrap_or_else(|_| Err(RpcError::new(wire::INTERNAL_ERROR, format!("Internal error in {method}"))));
+                Some(match answer {
+                    Ok(r) => wire::result(id, r),
+                    Err(e) => wire::error(id, &e),
+                })
             }
-            // The message the CLI would print, as a tool error the agent can read.
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("zo: {e:#}"))]),
+            // notifications/initialized, notifications/cancelled (requests run one at a time,
+            // so the one it names has been answered already), and anything else: no answer.
+            Incoming::Notification { .. } | Incoming::Response => None,
+            Incoming::Invalid { id, error } => Some(wire::error(id, &error)),
         }
-        .into())
     }
 }
 
-/// Serve MCP on stdin/stdout until the client closes stdin.
+/// Serve MCP on stdin/stdout until the client closes stdin (then exit 0).
 pub fn serve(repo: Option<PathBuf>) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    runtime.block_on(async {
-        let server = Server { repo, recaller: Mutex::new(Recaller::new()) };
-        let running = server.serve(rmcp::transport::stdio()).await.map_err(|e| anyhow::anyhow!("MCP: {e}"))?;
-        running.waiting().await.map_err(|e| anyhow::anyhow!("MCP: {e}"))?;
-        Ok(())
-    })
+    let server = Server { repo, recaller: Mutex::new(Recaller::new()) };
+    let mut lines = wire::Lines::new(std::io::stdin().lock(), wire::MAX_LINE);
+    let mut out = std::io::stdout().lock();
+    while let Some(msg) = lines.next_message()? {
+        if let Some(answer) = server.reply(msg) {
+            out.write_all(&wire::line(&answer))?;
+            out.flush()?;
+        }
+    }
+    Ok(())
 }

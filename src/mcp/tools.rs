@@ -7,10 +7,8 @@ use crate::store::memory::{DecisionInput, Memory, PriorInput};
 use crate::search::recall::{Mode, Tier};
 use crate::lifecycle::session::Ending;
 use anyhow::{Result, anyhow, bail};
-use rmcp::model::Tool;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::sync::Arc;
 
 /// A tool: name, when to call it, its parameters (name, JSON type, description), required ones.
 struct Spec {
@@ -175,8 +173,8 @@ pub fn check_args(name: &str, a: Value) -> Result<()> {
     }
 }
 
-/// The tools as `tools/list` gives them.
-pub fn list() -> Vec<Tool> {
+/// The tools as `tools/list` gives them: name, description, input schema.
+pub fn list() -> Vec<Value> {
     SPECS
         .iter()
         .map(|s| {
@@ -192,8 +190,7 @@ pub fn list() -> Vec<Tool> {
             if !s.required.is_empty() {
                 schema["required"] = json!(s.required);
             }
-            let Value::Object(schema) = schema else { unreachable!("built as an object") };
-            Tool::new(s.name, s.about, Arc::new(schema))
+            json!({"name": s.name, "description": s.about, "inputSchema": schema})
         })
         .collect()
 }
@@ -474,15 +471,16 @@ mod tests {
 
     #[test]
     fn the_names_are_the_tools() {
-        let listed: Vec<String> = list().iter().map(|t| t.name.to_string()).collect();
+        let tools = list();
+        let listed: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
         assert_eq!(listed, TOOL_NAMES);
     }
 
     #[test]
     fn every_tool_has_a_short_description_and_an_object_schema() {
         for t in list() {
-            assert!(t.description.as_ref().is_some_and(|d| d.len() <= 200), "{}", t.name);
-            assert_eq!(t.input_schema.get("type"), Some(&json!("object")));
+            assert!(t["description"].as_str().is_some_and(|d| d.len() <= 200), "{}", t["name"]);
+            assert_eq!(t["inputSchema"]["type"], "object");
         }
     }
 }

@@ -137,9 +137,11 @@ pub struct FactInput {
 pub struct Confirmed {
     /// The provisional entry, now active.
     pub confirmed: String,
-    /// The entry that confirms it.
+    /// The entry that confirms it (the entry itself when it was active already).
     pub id: String,
     pub file: String,
+    /// It was active already: nothing was written (confirming twice is a no-op).
+    pub unchanged: bool,
 }
 
 /// What `zo fact set` did.
@@ -318,6 +320,8 @@ impl Memory {
             let ks = key_state(&file, &f.key, threshold);
             match ks.status(&file, i) {
                 "provisional" => {}
+                // Holds already (confirmed before, or never provisional): nothing to do.
+                "active" => return Ok(Some(FactSet { fact: NewFact { id: f.id.clone(), key: f.key.clone(), value: f.value().to_string(), set: String::new(), source: String::new(), confidence: None, supersedes: String::new(), confirms: f.id.clone() }, status: "active", scope, unchanged: true })),
                 "forgotten" => bail!("{} was forgotten; there is nothing to confirm", f.id),
                 other => bail!("{} is not provisional (it is {other}); nothing to confirm", f.id),
             }
@@ -345,11 +349,19 @@ impl Memory {
             let r = self.confirm_fact(id).with_context(|| format!("nothing was written to {file}"))?;
             let r = r.ok_or_else(|| anyhow!("no fact version {id} in {file} or the user's facts"))?;
             let file = self.facts_path(r.scope).map(|p| self.layout.show(&p)).unwrap_or(file);
-            return Ok(Confirmed { confirmed: r.fact.confirms, id: r.fact.id, file });
+            return Ok(Confirmed { confirmed: r.fact.confirms, id: r.fact.id, file, unchanged: r.unchanged });
         }
         let file = self.layout.show(&self.layout.decision_log());
         let r = self.confirm_decision(id).with_context(|| format!("nothing was written to {file}"))?;
-        Ok(Confirmed { confirmed: r.refs, id: r.id, file })
+        Ok(match r {
+            Some(r) => Confirmed { confirmed: r.refs, id: r.id, file, unchanged: false },
+            None => {
+                let log = self.decisions()?;
+                let i = log.find(id).map_err(|e| anyhow!("{e:?}"))?;
+                let id = log.entries[i].id.clone();
+                Confirmed { confirmed: id.clone(), id, file, unchanged: true }
+            }
+        })
     }
 
     /// The lock for a scope's file: the memory lock, or the user directory's own.

@@ -337,7 +337,9 @@ impl Memory {
 
     /// Confirm a provisional decision: append a CONFIRM entry that refers to it, after which
     /// it is active (in the bundle and default recall).
-    pub fn confirm_decision(&self, id: &str) -> Result<NewDecision> {
+    /// Confirm a provisional decision: append a CONFIRM entry. An active one (confirmed
+    /// already, or never provisional) is left as it is: `None`, so `zo confirm` twice is a no-op.
+    pub fn confirm_decision(&self, id: &str) -> Result<Option<NewDecision>> {
         let limits = self.limits()?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
@@ -347,11 +349,12 @@ impl Memory {
         refuse_forgotten(&target.id, target.is_forgotten(), "confirm")?;
         match log.status(i) {
             "provisional" => {}
+            "active" => return Ok(None),
             other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
         }
         let new = NewDecision { status: "active", ..annotation(&log, i, "CONFIRM", limits)? };
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
-        Ok(new)
+        Ok(Some(new))
     }
 
     /// Append `new` to the log `text` (whose last entry closed with `---` or not).
@@ -378,11 +381,12 @@ impl Memory {
         };
         gate::title(&new.title, limits)?;
         if !prior::ROOT_CAUSES.contains(&new.root_cause.as_str()) {
-            bail!(
+            return Err(crate::error::Error::usage(format!(
                 "refused: root cause must be one of {} (got {:?})",
                 prior::ROOT_CAUSES.join(", "),
                 new.root_cause
-            );
+            ))
+            .into());
         }
         gate::require("the failure (--failure)", &new.failure)?;
         if new.rules.is_empty() {

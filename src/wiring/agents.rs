@@ -25,54 +25,135 @@ const SLASH_COMMAND: &str = ".claude/commands/zo-recall.md";
 /// are not invoked as `/memory:recall`, so that command never ran.
 const OLD_SLASH_COMMAND: &str = ".claude/commands/memory/recall.md";
 
-/// Add (or with `remove`, take out) zo's wiring for `agent`. Returns the files changed.
-pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Vec<String>> {
-    let mut changed = Vec::new();
+/// What `wire` did: files (or zo's part of a file) added, removed, and zo wiring left in place
+/// because another agent still relies on it (with why).
+#[derive(Debug, Default)]
+pub struct Changes {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub kept: Vec<String>,
+}
+
+impl Changes {
+    /// A file zo wrote into (`whole`: created, or deleted) or took its part `what` out of.
+    fn file(&mut self, remove: bool, whole: bool, file: &str, what: &str) {
+        match (remove, whole) {
+            (false, _) => self.added.push(file.to_string()),
+            (true, true) => self.removed.push(file.to_string()),
+            (true, false) => self.removed.push(format!("{file} ({what})")),
+        }
+    }
+}
+
+/// Add (or with `remove`, take out) zo's wiring for `agent`.
+pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
+    let mut ch = Changes::default();
     match agent {
         "claude" => {
             let note = "Claude Code's SessionEnd hook records a bare session if you do not";
-            if block(root, "CLAUDE.md", agent, note, remove)? {
-                changed.push("CLAUDE.md".into());
+            block(root, "CLAUDE.md", agent, note, remove, &mut ch)?;
+            if let Some(gone) = claude_settings(root, remove)? {
+                ch.file(remove, gone, ".claude/settings.json", "zo's hooks");
             }
-            if claude_settings(root, remove)? {
-                changed.push(".claude/settings.json".into());
-            }
-            if mcp_json(root, ".mcp.json", remove)? {
-                changed.push(".mcp.json".into());
+            if let Some(gone) = mcp_json(root, ".mcp.json", remove)? {
+                ch.file(remove, gone, ".mcp.json", "zo's server");
             }
             let old = root.join(OLD_SLASH_COMMAND);
             if std::fs::read_to_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\"")) {
                 std::fs::remove_file(&old).with_context(|| format!("could not remove {}", old.display()))?;
                 let _ = std::fs::remove_dir(old.parent().expect("has a parent"));
-                changed.push(OLD_SLASH_COMMAND.into());
+                ch.removed.push(OLD_SLASH_COMMAND.into());
             }
             let cmd = root.join(SLASH_COMMAND);
+            let current = std::fs::read_to_string(&cmd).ok();
             if remove {
-                if std::fs::read_to_string(&cmd).is_ok_and(|t| t == templates::CLAUDE_RECALL) {
+                if current.as_deref().is_some_and(is_our_recall) {
                     std::fs::remove_file(&cmd).with_context(|| format!("could not remove {}", cmd.display()))?;
-                    changed.push(SLASH_COMMAND.into());
+                    ch.removed.push(SLASH_COMMAND.into());
                 }
-            } else if !cmd.exists() {
+            } else if current.is_none() || current.as_deref().is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t)) {
+                // Missing, or an older zo's copy: (re)written. A user's own edit is left alone.
                 fsio::create_dir(cmd.parent().expect("has a parent"))?;
                 fsio::write_atomic(&cmd, templates::CLAUDE_RECALL.as_bytes())?;
-                changed.push(SLASH_COMMAND.into());
+                ch.added.push(SLASH_COMMAND.into());
+            }
+            if remove {
+                remove_empty_dirs(root, &[".claude/commands", ".claude"], &mut ch);
             }
         }
         "cursor" | "codex" | "generic" => {
             let note = "or have your tool's session-end hook run it";
-            if block(root, "AGENTS.md", agent, note, remove)? {
-                changed.push("AGENTS.md".into());
+            // The MCP file goes first, so that the block's users are counted without it.
+            if agent == "cursor" {
+                if let Some(gone) = mcp_json(root, ".cursor/mcp.json", remove)? {
+                    ch.file(remove, gone, ".cursor/mcp.json", "zo's server");
+                }
             }
-            if agent == "cursor" && mcp_json(root, ".cursor/mcp.json", remove)? {
-                changed.push(".cursor/mcp.json".into());
+            if agent == "codex" {
+                if let Some(gone) = codex_config(root, remove)? {
+                    ch.file(remove, gone, ".codex/config.toml", "[mcp_servers.zo]");
+                }
             }
-            if agent == "codex" && codex_config(root, remove)? {
-                changed.push(".codex/config.toml".into());
+            block(root, "AGENTS.md", agent, note, remove, &mut ch)?;
+            if remove {
+                remove_empty_dirs(root, &[".cursor", ".codex"], &mut ch);
             }
         }
         other => bail!("unknown agent {other:?}; supported: {}", AGENTS.join(", ")),
     }
-    Ok(changed)
+    Ok(ch)
+}
+
+/// Remove each of `dirs` (relative to `root`, innermost first) if it is an empty directory:
+/// what zo created for its own files and emptied again. A directory with anything in it stays.
+fn remove_empty_dirs(root: &Path, dirs: &[&str], ch: &mut Changes) {
+    for d in dirs {
+        let path = root.join(d);
+        let empty = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+            && std::fs::read_dir(&path).is_ok_and(|mut it| it.next().is_none());
+        if empty && std::fs::remove_dir(&path).is_ok() {
+            ch.removed.push(format!("{d}/"));
+        }
+    }
+}
+
+/// Whether a `/zo-recall` command file is zo's (this version's, or an older one's that differs
+/// only in the frontmatter's quoting), so `--remove` may delete it and `init` may update it.
+fn is_our_recall(text: &str) -> bool {
+    let plain = |s: &str| s.replace('"', "");
+    text == templates::CLAUDE_RECALL || plain(text) == plain(templates::CLAUDE_RECALL)
+}
+
+/// The agents a block's opening line names: `zo init --agent codex|cursor` (this version), or
+/// an older block's `zo init --agent cursor --remove`.
+fn block_agents(text: &str) -> Vec<String> {
+    let Some(start) = text.find(BEGIN) else { return Vec::new() };
+    let line = text[start..].lines().next().unwrap_or("");
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in line.match_indices("--agent ") {
+        let rest = &line[i + "--agent ".len()..];
+        let word: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '|').collect();
+        for a in word.split('|').filter(|a| AGENTS.contains(a)) {
+            if !out.iter().any(|o| o == a) {
+                out.push(a.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Agents sharing AGENTS.md whose own MCP wiring is in the project: they rely on the block
+/// even when an older block did not list them.
+fn wired_elsewhere(root: &Path) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let has_json = |f: &str| std::fs::read_to_string(root.join(f)).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|v| v["mcpServers"]["zo"].is_object());
+    if has_json(".cursor/mcp.json") {
+        out.push("cursor");
+    }
+    if std::fs::read_to_string(root.join(".codex/config.toml")).is_ok_and(|t| t.lines().any(|l| l.trim() == "[mcp_servers.zo]")) {
+        out.push("codex");
+    }
+    out
 }
 
 /// The text without zo's marked block (and the blank line that preceded it).
@@ -89,26 +170,64 @@ fn without_block(text: &str) -> String {
     }
 }
 
-/// Put zo's block into (or take it out of) a Markdown file the agent reads. True if it wrote.
-fn block(root: &Path, file: &str, agent: &str, note: &str, remove: bool) -> Result<bool> {
+/// Put zo's block into (or take it out of) a Markdown file agents read. AGENTS.md is shared
+/// by cursor, codex and generic: the block's opening line lists the agents wired to it, and
+/// `remove` takes the block out only when no other agent is left (it then names the rest).
+fn block(root: &Path, file: &str, agent: &str, note: &str, remove: bool, ch: &mut Changes) -> Result<()> {
     let path = root.join(file);
     let old = fsio::read_text(&path)?.map(|t| t.as_str().to_string());
-    let base = old.as_deref().map(without_block).unwrap_or_default();
-    let new = if remove {
-        base
-    } else {
-        let block = templates::AGENT_BLOCK.replace("{agent}", agent).replace("{session_note}", note);
-        if base.trim().is_empty() { block } else { format!("{}\n\n{block}", base.trim_end_matches('\n')) }
+    let mut agents = old.as_deref().map(block_agents).unwrap_or_default();
+    if file == "AGENTS.md" {
+        for a in wired_elsewhere(root) {
+            if !agents.iter().any(|x| x == a) {
+                agents.push(a.to_string());
+            }
+        }
+    }
+    agents.retain(|a| a != agent);
+    if !remove {
+        agents.push(agent.to_string());
+    }
+    agents.sort();
+    let had_block = old.as_deref().is_some_and(|t| t.contains(BEGIN));
+    let new = match old.as_deref() {
+        _ if agents.is_empty() => old.as_deref().map(without_block).unwrap_or_default(),
+        // Nothing of zo's to keep up to date where an agent only removes its name.
+        _ if remove && !had_block => old.clone().unwrap_or_default(),
+        old => {
+            let block = templates::AGENT_BLOCK.replace("{agent}", &agents.join("|")).replace("{session_note}", note);
+            with_block(old.unwrap_or(""), &block)
+        }
     };
+    if remove && !agents.is_empty() && had_block {
+        ch.kept.push(format!("{file} (zo's block: {} still use{} it)", agents.join(", "), if agents.len() == 1 { "s" } else { "" }));
+    }
     if old.as_deref().unwrap_or("") == new {
-        return Ok(false);
+        return Ok(());
     }
     if new.trim().is_empty() {
         std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+        ch.removed.push(file.to_string());
     } else {
         fsio::write_atomic(&path, new.as_bytes())?;
+        if remove && agents.is_empty() {
+            ch.removed.push(format!("{file} (zo's block)"));
+        } else if !remove {
+            ch.added.push(file.to_string());
+        }
     }
-    Ok(true)
+    Ok(())
+}
+
+/// The text with zo's block in place of the old one (where it was), or appended.
+fn with_block(text: &str, block: &str) -> String {
+    if let Some(start) = text.find(BEGIN) {
+        let end = text[start..].find(END).map_or(text.len(), |e| start + e + END.len());
+        let end = if text[end..].starts_with('\n') { end + 1 } else { end };
+        let block = if end == text.len() || block.ends_with('\n') { block.to_string() } else { format!("{block}\n") };
+        return format!("{}{block}{}", &text[..start], &text[end..]);
+    }
+    if text.trim().is_empty() { block.to_string() } else { format!("{}\n\n{block}", text.trim_end_matches('\n')) }
 }
 
 /// Whether a hook command is one of zo's (this version's or an older one's).
@@ -117,10 +236,12 @@ fn is_zo_command(c: &str) -> bool {
 }
 
 /// SessionStart/SessionEnd hooks in `.claude/settings.json`, merged with what is there: older
-/// zo entries are replaced, everything else is kept. True if it wrote.
-fn claude_settings(root: &Path, remove: bool) -> Result<bool> {
+/// zo entries are replaced, everything else is kept. None if nothing changed, else whether the
+/// whole file was created or (left empty by the removal) deleted.
+fn claude_settings(root: &Path, remove: bool) -> Result<Option<bool>> {
     let path = root.join(".claude/settings.json");
-    let Some(mut settings) = read_json(&path, remove)? else { return Ok(false) };
+    let existed = path.exists();
+    let Some(mut settings) = read_json(&path, remove)? else { return Ok(None) };
     let before = settings.clone();
     let wanted: Value = serde_json::from_str(templates::CLAUDE_HOOKS).context("templates/claude/hooks.json")?;
     let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
@@ -150,20 +271,26 @@ fn claude_settings(root: &Path, remove: bool) -> Result<bool> {
         }
     }
     if settings == before {
-        return Ok(false);
+        return Ok(None);
+    }
+    if remove && settings.as_object().is_some_and(|o| o.is_empty()) {
+        std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+        return Ok(Some(true));
     }
     fsio::create_dir(&root.join(".claude"))?;
     let mut out = serde_json::to_string_pretty(&settings)?;
     out.push('\n');
     fsio::write_atomic(&path, out.as_bytes())?;
-    Ok(true)
+    Ok(Some(!existed))
 }
 
 /// The `zo` server in a client's `mcpServers` JSON (Claude Code's `.mcp.json`, Cursor's
-/// `.cursor/mcp.json`), merged with the servers already there. True if it wrote.
-fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<bool> {
+/// `.cursor/mcp.json`), merged with the servers already there. None if nothing changed, else
+/// whether the whole file was created or deleted.
+fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<Option<bool>> {
     let path = root.join(file);
-    let Some(mut v) = read_json(&path, remove)? else { return Ok(false) };
+    let existed = path.exists();
+    let Some(mut v) = read_json(&path, remove)? else { return Ok(None) };
     let before = v.clone();
     let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
     let servers = obj.entry("mcpServers").or_insert_with(|| json!({}));
@@ -177,22 +304,23 @@ fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<bool> {
         servers.entry("zo").or_insert_with(|| json!({"command": MCP_COMMAND, "args": ["mcp"]}));
     }
     if v == before {
-        return Ok(false);
+        return Ok(None);
     }
     if remove && v.as_object().is_some_and(|o| o.is_empty()) {
         std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
-        return Ok(true);
+        return Ok(Some(true));
     }
     fsio::create_dir(path.parent().expect("has a parent"))?;
     let mut out = serde_json::to_string_pretty(&v)?;
     out.push('\n');
     fsio::write_atomic(&path, out.as_bytes())?;
-    Ok(true)
+    Ok(Some(!existed))
 }
 
 /// Codex's `[mcp_servers.zo]` table in the project's `.codex/config.toml`, appended (or taken
-/// out) without touching the rest of the file. True if it wrote.
-fn codex_config(root: &Path, remove: bool) -> Result<bool> {
+/// out) without touching the rest of the file. None if nothing changed, else whether the whole
+/// file was created or deleted.
+fn codex_config(root: &Path, remove: bool) -> Result<Option<bool>> {
     let path = root.join(".codex/config.toml");
     let text = fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
     let has = text.lines().any(|l| l.trim() == "[mcp_servers.zo]");
@@ -226,15 +354,45 @@ fn codex_config(root: &Path, remove: bool) -> Result<bool> {
             }
             out.trim_end().to_string() + if out.trim().is_empty() { "" } else { "\n" }
         }
-        _ => return Ok(false),
+        _ => return Ok(None),
     };
     if new.trim().is_empty() {
         std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
-    } else {
-        fsio::create_dir(path.parent().expect("has a parent"))?;
-        fsio::write_atomic(&path, new.as_bytes())?;
+        return Ok(Some(true));
     }
-    Ok(true)
+    fsio::create_dir(path.parent().expect("has a parent"))?;
+    fsio::write_atomic(&path, new.as_bytes())?;
+    Ok(Some(text.is_empty()))
+}
+
+/// Whether Claude Code settings run zo's own hook for `event` (`SessionStart`, …): the
+/// project's `.claude/settings.json` or `.claude/settings.local.json` under any of `dirs`, or the
+/// user's `~/.claude/settings.json` under `home`. The plugin's hooks (`zo hook claude --plugin`)
+/// then do nothing: Claude Code runs a plugin's hook and a settings file's hook both, even with
+/// the same command (it dedupes identical commands only among settings files), so without this
+/// a project wired by `zo init --agent claude` would get every hook twice from the plugin. A
+/// file that cannot be read or parsed counts as not running zo: the plugin's hook runs.
+pub fn settings_run_hook(dirs: &[&Path], home: Option<&Path>, event: &str) -> bool {
+    if event.is_empty() {
+        return false;
+    }
+    let mut files: Vec<std::path::PathBuf> =
+        dirs.iter().flat_map(|d| [d.join(".claude/settings.json"), d.join(".claude/settings.local.json")]).collect();
+    files.extend(home.map(|h| h.join(".claude/settings.json")));
+    files.iter().any(|f| {
+        // Bounded and never through a link: the project's files are a clone's, untrusted.
+        let Ok(Some(file)) = fsio::open_regular(f) else { return false };
+        let Ok(bytes) = fsio::read_bounded(file, f, 1 << 20) else { return false };
+        let Ok(v) = serde_json::from_slice::<Value>(&bytes) else { return false };
+        v["hooks"][event].as_array().is_some_and(|groups| {
+            groups.iter().filter_map(|g| g["hooks"].as_array()).flatten().any(|h| {
+                h["command"].as_str().map(str::trim).is_some_and(|c| {
+                    // zo on PATH, or by its path (`/opt/bin/zo hook claude`).
+                    (is_zo_command(c) || c.contains("/zo hook ") || c.contains("/zo -q hook ")) && !c.contains("--plugin")
+                })
+            })
+        })
+    })
 }
 
 /// What `zo doctor` says of each agent wired in this project: the file, and whether the `zo`
@@ -289,5 +447,51 @@ fn read_json(path: &Path, remove: bool) -> Result<Option<Value>> {
         }),
         None if remove => Ok(None),
         None => Ok(Some(json!({}))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(dir: &Path, rel: &str, text: &str) {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// The plugin's hook steps aside exactly where a settings file already runs zo's hook for
+    /// the same event; everywhere else it is the one that runs.
+    #[test]
+    fn plugin_hooks_step_aside_only_where_settings_run_zo() {
+        let project = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let (p, h) = (project.path(), home.path());
+        assert!(!settings_run_hook(&[p], Some(h), "SessionStart"), "nothing wired: the plugin runs");
+        // What `zo init --agent claude` writes.
+        wire(p, "claude", false).unwrap();
+        assert!(settings_run_hook(&[p], Some(h), "SessionStart"));
+        assert!(settings_run_hook(&[p], Some(h), "SessionEnd"));
+        assert!(!settings_run_hook(&[p], Some(h), "Stop"), "an event settings do not run is the plugin's");
+        assert!(!settings_run_hook(&[p], Some(h), ""));
+        wire(p, "claude", false).unwrap();
+        wire(p, "claude", true).unwrap();
+        assert!(!settings_run_hook(&[p], Some(h), "SessionStart"));
+        // The local settings file and the user's count too; a path to zo as well.
+        let hook = |cmd: &str| format!(r#"{{"hooks": {{"SessionStart": [{{"matcher": "", "hooks": [{{"type": "command", "command": "{cmd}"}}]}}]}}}}"#);
+        settings(p, ".claude/settings.local.json", &hook("/opt/bin/zo hook claude"));
+        assert!(settings_run_hook(&[p], Some(h), "SessionStart"));
+        std::fs::remove_file(p.join(".claude/settings.local.json")).unwrap();
+        settings(h, ".claude/settings.json", &hook("zo hook claude"));
+        assert!(settings_run_hook(&[p], Some(h), "SessionStart"));
+        assert!(!settings_run_hook(&[p], None, "SessionStart"));
+        // The plugin's own command copied into settings, someone else's hook, broken JSON: the
+        // plugin runs.
+        settings(h, ".claude/settings.json", &hook("zo hook claude --plugin"));
+        assert!(!settings_run_hook(&[p], Some(h), "SessionStart"));
+        settings(h, ".claude/settings.json", &hook("echo zo hook claude"));
+        assert!(!settings_run_hook(&[p], Some(h), "SessionStart"));
+        settings(h, ".claude/settings.json", "{ broken");
+        assert!(!settings_run_hook(&[p], Some(h), "SessionStart"));
     }
 }
