@@ -13,7 +13,9 @@ pub mod git;
 pub mod mcp;
 pub mod ops;
 pub mod progress;
+#[cfg(feature = "test-support")]
 pub mod fixtures;
+#[cfg(feature = "test-support")]
 pub mod props;
 pub mod search;
 pub mod store;
