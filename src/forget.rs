@@ -58,6 +58,8 @@ impl Memory {
     pub fn forget(&self, id: &str, reason: &str) -> Result<Forgotten> {
         let reason = normalize_value(reason);
         crate::gate::require("the reason (--reason)", &reason)?;
+        // A tombstone must never keep what it replaces: no --allow-secret here.
+        crate::gate::check_fields(&[("Reason", &reason)], false)?;
         if reason.contains('\n') {
             bail!("refused: the reason must be one line");
         }

@@ -60,9 +60,13 @@ impl Ctx {
         }
     }
 
-    /// Write the command's output to stdout in one go.
+    /// Write the command's output to stdout in one go. On a terminal, control characters in
+    /// it (text from memory a hand edit or an older zo let in) are shown as escapes, never
+    /// replayed; pipes and --json get the bytes as they are.
     pub fn print(&self, text: &str) -> Result<()> {
+        use std::io::IsTerminal;
         let mut out = std::io::stdout().lock();
+        let text = if out.is_terminal() { crate::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
         out.write_all(text.as_bytes())?;
         out.flush()?;
         Ok(())
@@ -79,7 +83,10 @@ impl Ctx {
 /// Write to stderr, ignoring a closed stderr (`zo verify 2>&1 | head -1`): eprintln! would
 /// panic there, and the exit code must stay the documented one.
 pub fn say(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    use std::io::IsTerminal;
+    let mut err = std::io::stderr().lock();
+    let text = if err.is_terminal() { crate::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
+    let _ = err.write_all(text.as_bytes());
 }
 
 pub fn run(cli: Cli) -> Result<()> {
