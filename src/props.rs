@@ -259,7 +259,7 @@ pub fn gate(bytes: &[u8]) {
     let joined = values.join("\n");
     let found = crate::gate::find_secrets(&joined);
     let n = found.len();
-    let left = crate::gate::unallowed(&joined, found, &[0..joined.len()]);
+    let left = crate::gate::unallowed(&joined, found, std::slice::from_ref(&(0..joined.len())));
     assert!(left.len() <= n);
     let shown = crate::gate::visible(&joined);
     assert!(crate::gate::first_control(&shown).is_none(), "visible() left a control character");

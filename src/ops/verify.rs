@@ -59,7 +59,7 @@ fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
         "decisions" => DecisionLog::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
         "priors" => PriorsFile::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
         "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
-        _ => vec![0..text.as_str().len()],
+        _ => std::iter::once(0..text.as_str().len()).collect(),
     };
     for f in crate::gate::unallowed(text.as_str(), found, &spans) {
         problems.push(Problem {
