@@ -1,5 +1,4 @@
 use clap::Parser;
-use std::io::Write;
 
 fn main() {
     // ONNX Runtime from 1.29 on, as published on PyPI (what `zo model install` fetches), sends
@@ -18,8 +17,9 @@ fn main() {
             std::process::exit(0);
         }
         // Not eprintln!: with stderr closed (`zo verify 2>&1 | head -1`) it would panic and
-        // exit 101 instead of the documented code.
-        let _ = writeln!(std::io::stderr(), "zo: {err:#}");
+        // exit 101 instead of the documented code. `say` shows control characters a message
+        // quotes from memory as escapes on a terminal.
+        zo::cmd::say(&format!("zo: {err:#}\n"));
         std::process::exit(exit_code(&err));
     }
 }

@@ -286,3 +286,37 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
         }
     }
 }
+
+/// The write gate on arbitrary fields: the first byte says whether secrets are allowed, the
+/// rest is up to eight fields split at 0xFF (never in UTF-8). It never panics; a refusal names
+/// one of the fields; what it accepts holds no control character (newline, tab and CRLF
+/// aside); allowances are hashes, and only with --allow-secret; scanning and the verify-side
+/// filter never panic on the joined text.
+pub fn gate(bytes: &[u8]) {
+    const NAMES: [&str; 8] = ["Title", "Decision", "Rationale", "Outcome", "Reason", "Agent", "Phase", "Handoff"];
+    let allow = bytes.first().is_some_and(|b| b & 1 == 1);
+    let values: Vec<String> = bytes.get(1..).unwrap_or_default().split(|&b| b == 0xff).take(NAMES.len()).map(text).collect();
+    let fields: Vec<(&str, &str)> = values.iter().enumerate().map(|(i, v)| (NAMES[i], v.as_str())).collect();
+    match crate::gate::check_fields(&fields, allow) {
+        Err(e) => {
+            let m = e.to_string();
+            assert!(fields.iter().any(|(n, _)| m.contains(&format!("the {n} field"))), "a refusal that names no field: {m}");
+        }
+        Ok(allowed) => {
+            for (n, v) in &fields {
+                assert!(crate::gate::first_control(v).is_none(), "{n} accepted with a control character: {v:?}");
+            }
+            assert!(allow || allowed.is_empty(), "allowances without --allow-secret");
+            for a in &allowed {
+                assert!(a.hash.len() == 71 && a.hash.starts_with("sha256:"), "{}", a.hash);
+            }
+        }
+    }
+    let joined = values.join("\n");
+    let found = crate::gate::find_secrets(&joined);
+    let n = found.len();
+    let left = crate::gate::unallowed(&joined, found, std::slice::from_ref(&(0..joined.len())));
+    assert!(left.len() <= n);
+    let shown = crate::gate::visible(&joined);
+    assert!(crate::gate::first_control(&shown).is_none(), "visible() left a control character");
+}

@@ -33,7 +33,7 @@ const CASES: &[Case] = &[
     Case { name: "empty title", setup: none, args: &["decide", "--title", "", "--decision", "d"], code: 1, says: &["title"] },
     Case { name: "title over the limit", setup: none, args: &["decide", "--title", "TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT", "--decision", "d"], code: 1, says: &["the limit is 200"] },
     Case { name: "title on two lines", setup: none, args: &["decide", "--title", "one\ntwo", "--decision", "d"], code: 1, says: &["one line"] },
-    Case { name: "a secret", setup: none, args: &["decide", "--title", "t", "--decision", "AKIAIOSFODNN7EXAMPLE"], code: 1, says: &["AWS access key"] },
+    Case { name: "a secret", setup: none, args: &["decide", "--title", "t", "--decision", "AKIAZ7VRSQ5TJXNBMQ3B"], code: 1, says: &["AWS access key"] },
     Case { name: "an identical decision", setup: none, args: &["decide", "--title", "Existing", "--decision", "already here"], code: 1, says: &["identical decision already exists"] },
     Case { name: "a second decision with an active title", setup: none, args: &["decide", "--title", "Existing", "--decision", "other"], code: 1, says: &["already has this title", "--supersedes"] },
     Case { name: "missing --decision", setup: none, args: &["decide", "--title", "t"], code: 2, says: &["needs --decision"] },

@@ -147,6 +147,7 @@ fn example_memory_round_trips_byte_for_byte() {
             failure: p.field("Failure").unwrap().into(),
             rules: p.rules(),
             solution: p.body.sections.iter().find(|s| s.heading == "Verified Solution").map(|s| s.body.clone()).unwrap_or_default(),
+            allowed: vec![],
         };
         assert_eq!(again.render(), p.raw(&priors), "{} does not round-trip", p.id);
     }

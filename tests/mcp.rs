@@ -140,7 +140,7 @@ fn every_tool_works_and_refuses_bad_arguments_as_a_tool_error() {
     assert!(text.contains(&id) && d["type"] == "ARCHITECTURE");
     // Gate refusals come back as the CLI's message: duplicates, secrets.
     assert!(c.fails("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail"})).contains("identical decision already exists"));
-    assert!(c.fails("decide", json!({"title": "Keys", "decision": "use AKIAIOSFODNN7EXAMPLE"})).contains("secret"));
+    assert!(c.fails("decide", json!({"title": "Keys", "decision": "use AKIAZ7VRSQ5TJXNBMQ3B"})).contains("secret"));
     assert!(c.fails("decide", json!({"title": "No decision"})).contains("decide needs title and decision"));
 
     let (o, _) = c.ok("outcome", json!({"id": id, "text": "Mail goes out in 2 s"}));

@@ -109,6 +109,12 @@ proptest! {
     ], 0..12)) {
         zo::props::mcp_line(&parts.concat());
     }
+
+    #[test]
+    fn the_gate_refuses_naming_a_field_and_accepts_no_control_character(b in prop::collection::vec(any::<u8>(), 0..300), t in field_text()) {
+        zo::props::gate(&b);
+        zo::props::gate(format!("\u{1}{t}\u{ff}{t}").as_bytes());
+    }
 }
 
 /// Found by proptest: the property called it a loss when one side was the ancestor and the

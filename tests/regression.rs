@@ -213,7 +213,7 @@ fn secrets_slipped_in_through_session_state_and_snapshot() {
     r.commit_all("base");
     let e = r.fails(&["session", "end", "--summary", "rotated it, password=hunter22"], 1);
     assert!(e.contains("secret"), "{e}");
-    let e = r.fails(&["state", "set", "--next", "use key AKIAIOSFODNN7EXAMPLE"], 1);
+    let e = r.fails(&["state", "set", "--next", "use key AKIAZ7VRSQ5TJXNBMQ3B"], 1);
     assert!(e.contains("secret") && e.contains("STATE.md was not changed"), "{e}");
     let e = r.fails(&["snapshot", "--phase", "phase_1", "--handoff", "db password=hunter22"], 1);
     assert!(e.contains("secret"), "{e}");

@@ -128,7 +128,7 @@ fn refused_writes_leave_the_files_untouched() {
         (vec!["--title".into(), "big".into(), "--decision".into(), "x".repeat(70_000)], "limit"),
         (vec!["--title".into(), "   ".into(), "--decision".into(), "x".into()], "empty"),
         (vec!["--title".into(), "two\nlines".into(), "--decision".into(), "x".into()], "one line"),
-        (vec!["--title".into(), "aws".into(), "--decision".into(), "key AKIAIOSFODNN7EXAMPLE".into()], "AWS"),
+        (vec!["--title".into(), "aws".into(), "--decision".into(), "key AKIAZ7VRSQ5TJXNBMQ3B".into()], "AWS"),
         (vec!["--title".into(), "gh".into(), "--decision".into(), "ghp_abcdefghijklmnopqrstuvwxyz0123456789".into()], "GitHub"),
         (vec!["--title".into(), "pem".into(), "--decision".into(), "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIE".into()], "private key"),
         (vec!["--title".into(), "pw".into(), "--decision".into(), "x".into(), "--rationale".into(), "set password=hunter22 in prod".into()], "Rationale"),

@@ -56,11 +56,14 @@ impl Ctx {
         }
     }
 
-    /// Write the command's output to stdout in one go. Output that cannot be written is an
-    /// error (exit 1), except a pipe whose reader left (`zo log | head -1`), which `main`
+    /// Write the command's output to stdout in one go. On a terminal, control characters in
+    /// it (text from memory a hand edit or an older zo let in) are shown as escapes, never
+    /// replayed; pipes and --json get the bytes as they are. Output that cannot be written is
+    /// an error (exit 1), except a pipe whose reader left (`zo log | head -1`), which `main`
     /// keeps quiet.
     pub fn print(&self, text: &str) -> Result<()> {
         use anyhow::Context;
+        use std::io::IsTerminal;
         if text.is_empty() {
             return Ok(());
         }
@@ -69,6 +72,7 @@ impl Ctx {
             return Err(std::io::Error::from_raw_os_error(9)).context("could not write to stdout");
         }
         let mut out = std::io::stdout().lock();
+        let text = if out.is_terminal() { crate::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
         out.write_all(text.as_bytes()).context("could not write to stdout")?;
         out.flush().context("could not write to stdout")?;
         Ok(())
@@ -93,7 +97,10 @@ pub fn stdout_was_closed() {
 /// Write to stderr, ignoring a closed stderr (`zo verify 2>&1 | head -1`): eprintln! would
 /// panic there, and the exit code must stay the documented one.
 pub fn say(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    use std::io::IsTerminal;
+    let mut err = std::io::stderr().lock();
+    let text = if err.is_terminal() { crate::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
+    let _ = err.write_all(text.as_bytes());
 }
 
 pub fn run(cli: Cli) -> Result<()> {

@@ -64,22 +64,10 @@ fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
     if updates.iter().any(|(_, v)| matches!(v, Value::Scalar(s) if s.contains('\n'))) {
         return Err(Error::usage("STATE fields are one line each").into());
     }
-    // STATE.md is committed like the logs: the same secret check as every other write.
-    let texts: Vec<(&str, &str)> = updates
-        .iter()
-        .flat_map(|(k, v)| match v {
-            Value::Scalar(s) => vec![(k.as_str(), s.as_str())],
-            Value::List(l) => l.iter().map(|s| (k.as_str(), s.as_str())).collect(),
-        })
-        .collect();
-    crate::gate::secrets(&texts, a.allow_secret).context("STATE.md was not changed")?;
+    // STATE.md is committed like the logs: the library's gate checks every key and value.
+    updates.push(("timestamp".into(), Value::Scalar(crate::time::now())));
     let memory = ctx.memory()?;
-    let state = memory.update_state(|s| {
-        for (k, v) in updates {
-            s.set(&k, v);
-        }
-        s.set("timestamp", Value::Scalar(crate::time::now()));
-    })?;
+    let state = memory.set_state(updates, &[], a.allow_secret).context("STATE.md was not changed")?;
     if ctx.json || !ctx.quiet {
         show(ctx, &state)?;
     }

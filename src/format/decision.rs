@@ -557,6 +557,8 @@ pub struct NewDecision {
     pub status: &'static str,
     /// Active decisions whose titles are nearly this one's (the write went ahead).
     pub similar: Vec<crate::gate::Similar>,
+    /// `sha256:…` of each secret written with --allow-secret (`gate::ALLOWED_FIELD` lines).
+    pub allowed: Vec<String>,
 }
 
 impl NewDecision {
@@ -585,6 +587,9 @@ impl NewDecision {
         let mut out = format!("## Decision: {}\n", self.timestamp);
         for (name, value) in self.fields() {
             fields::render_field(&mut out, name, value);
+        }
+        for h in &self.allowed {
+            fields::render_field(&mut out, "Allowed secret", h);
         }
         out.push_str("\n---\n\n");
         out

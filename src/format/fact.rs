@@ -138,6 +138,9 @@ pub struct NewFact {
     /// The provisional version this one confirms (`zo confirm`).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub confirms: String,
+    /// `sha256:…` of each secret written with --allow-secret (`gate::ALLOWED_FIELD` lines).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
 }
 
 impl NewFact {
@@ -157,6 +160,9 @@ impl NewFact {
         }
         if !self.confirms.is_empty() {
             fields::render_field(&mut out, "Confirms", &self.confirms);
+        }
+        for h in &self.allowed {
+            fields::render_field(&mut out, "Allowed secret", h);
         }
         out.push_str("\n---\n\n");
         out
@@ -189,6 +195,7 @@ mod tests {
             confidence: Some(0.5),
             supersedes: "F-00000001".into(),
             confirms: String::new(),
+            allowed: vec![],
         };
         let text = f.render();
         let file = FactsFile::parse(Text::new(text.clone()));

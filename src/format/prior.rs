@@ -219,6 +219,8 @@ pub struct NewPrior {
     pub failure: String,
     pub rules: Vec<String>,
     pub solution: String,
+    /// `sha256:…` of each secret written with --allow-secret (`gate::ALLOWED_FIELD` lines).
+    pub allowed: Vec<String>,
 }
 
 impl NewPrior {
@@ -230,6 +232,9 @@ impl NewPrior {
         fields::render_field(&mut out, "Root cause category", &self.root_cause);
         fields::render_field(&mut out, "Failure", &self.failure);
         fields::render_field(&mut out, "Superseded by", "null");
+        for h in &self.allowed {
+            fields::render_field(&mut out, "Allowed secret", h);
+        }
         out.push_str("\n### Rules\n");
         for (i, rule) in self.rules.iter().enumerate() {
             let escaped = fields::escape_value(rule);
@@ -267,6 +272,7 @@ mod tests {
             failure: "the agent pane stayed blank".into(),
             rules: vec!["**Keep stderr on the terminal for TUIs.** Always.".into(), "Second rule".into()],
             solution: "Run it in tmux.\n\n```\ntmux new-window\n```".into(),
+            allowed: vec![],
         };
         let text = p.render();
         let f = PriorsFile::parse(Text::new(text.clone()));

@@ -68,6 +68,8 @@ impl Memory {
         }
         let reason = normalize_value(reason);
         crate::gate::require("the reason (--reason)", &reason)?;
+        // A tombstone must never keep what it replaces: no --allow-secret here.
+        crate::gate::check_fields(&[("Reason", &reason)], false)?;
         if reason.contains('\n') {
             bail!("refused: the reason must be one line");
         }

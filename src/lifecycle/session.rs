@@ -125,6 +125,9 @@ pub fn current(memory: &Memory) -> Option<Record> {
 /// Open a session record. Starting again replaces an open record (the previous session
 /// never ended; its decisions are still in the log).
 pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Result<Record> {
+    // The task becomes the session file's "Attempted" when the end says nothing: gate it now.
+    let fields: Vec<(&str, &str)> = agent.iter().map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
+    gate::check_fields(&fields, false).context("no session was started")?;
     let (head, dirty) = worktree_baseline(&memory.layout.root);
     let rec = Record {
         started: crate::time::now(),
@@ -310,17 +313,6 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         let _ = std::fs::remove_file(record_path(memory));
         return Ok(None);
     }
-    let texts: Vec<(&str, &str)> = ending
-        .summary
-        .iter()
-        .map(|s| ("Attempted", s.as_str()))
-        .chain(ending.shipped.iter().map(|s| ("Shipped", s.as_str())))
-        .chain(ending.next.iter().map(|s| ("Next", s.as_str())))
-        .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
-        .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
-        .collect();
-    gate::secrets(&texts, ending.allow_secret)?;
-
     let (state, _) = memory.state();
     let phase = ending.phase.clone().or_else(|| state.scalar("phase")).unwrap_or_else(|| "-".into());
     let now = crate::time::now();
@@ -331,8 +323,23 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         .clone()
         .or_else(|| rec.as_ref().and_then(|r| r.task.clone()))
         .unwrap_or_else(|| "not recorded".into());
+    // Every field the session file and STATE.md get, the record's and STATE's included (a
+    // hand-edited record or STATE.md never went through the gate).
+    let texts: Vec<(&str, &str)> = [("Attempted", attempted.as_str()), ("Phase", phase.as_str()), ("Agent", agent.as_str())]
+        .into_iter()
+        .chain(ending.shipped.iter().map(|s| ("Shipped", s.as_str())))
+        .chain(ending.next.iter().map(|s| ("Next", s.as_str())))
+        .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
+        .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
+        .collect();
+    let allowed = gate::hashes(&gate::check_fields_with(&texts, ending.allow_secret, &gate::allowed_in(&state.render()))?);
+    // Titles copied from the logs: a hand-written control character is shown, not replayed.
     let list = |v: &[Listed]| {
-        if v.is_empty() { "none".to_string() } else { v.iter().map(|l| format!("- {} — {}", l.id, l.title)).collect::<Vec<_>>().join("\n") }
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter().map(|l| format!("- {} — {}", gate::visible(&l.id), gate::visible(&l.title))).collect::<Vec<_>>().join("\n")
+        }
     };
 
     let _lock = fsio::Lock::acquire(&memory.layout.memory)?;
@@ -340,9 +347,13 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let date = &now[..10];
     let name = new_name(memory, &crate::time::now_millis())?;
     let text = format!(
-        "# Session {number:03} — {date}\n\n**Started:** {}\n**Ended:** {now}\n**Machine:** {machine}\n**Phase:** {phase}\n**Agent:** {agent}\n\n\
+        "# Session {number:03} — {date}\n\n**Started:** {}\n**Ended:** {now}\n**Machine:** {}\n**Phase:** {}\n**Agent:** {}\n{}\n\
          ## Attempted\n{}\n\n## Shipped\n{}\n\n## Decisions\n{}\n\n## Priors\n{}\n\n## Blockers\n{}\n\n## Next\n{}\n",
-        rec.as_ref().map_or("unknown", |r| r.started.as_str()),
+        gate::visible(rec.as_ref().map_or("unknown", |r| r.started.as_str())),
+        gate::visible(&machine),
+        phase.replace('\n', " "),
+        agent.replace('\n', " "),
+        gate::allowance_lines(&allowed),
         fields::escape_value(&fields::normalize_value(&attempted)),
         bullets(&ending.shipped),
         list(&decisions),
@@ -356,25 +367,26 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     drop(_lock);
 
     let head = crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.head().head);
-    memory.update_state(|s| {
-        if let Some(p) = &ending.phase {
-            s.set("phase", Value::Scalar(p.clone()));
-        }
-        s.set("timestamp", Value::Scalar(now.clone()));
-        if let Some(h) = &head {
-            s.set("git_head", Value::Scalar(h.clone()));
-        }
-        if let Some(t) = ending.subtask.clone().or_else(|| ending.shipped.last().cloned()) {
-            s.set("last_completed_subtask", Value::Scalar(t));
-        }
-        if !ending.blockers.is_empty() {
-            s.set("active_blockers", Value::List(ending.blockers.clone()));
-        }
-        if !ending.next.is_empty() {
-            s.set("next_steps", Value::List(ending.next.clone()));
-        }
-    })
-    .context("the session file was written but STATE.md was not updated")?;
+    let mut updates: Vec<(String, Value)> = Vec::new();
+    if let Some(p) = &ending.phase {
+        updates.push(("phase".into(), Value::Scalar(p.clone())));
+    }
+    updates.push(("timestamp".into(), Value::Scalar(now.clone())));
+    if let Some(h) = &head {
+        updates.push(("git_head".into(), Value::Scalar(h.clone())));
+    }
+    if let Some(t) = ending.subtask.clone().or_else(|| ending.shipped.last().cloned()) {
+        updates.push(("last_completed_subtask".into(), Value::Scalar(t)));
+    }
+    if !ending.blockers.is_empty() {
+        updates.push(("active_blockers".into(), Value::List(ending.blockers.clone())));
+    }
+    if !ending.next.is_empty() {
+        updates.push(("next_steps".into(), Value::List(ending.next.clone())));
+    }
+    memory
+        .set_state(updates, &allowed, ending.allow_secret)
+        .context("the session file was written but STATE.md was not updated")?;
     let _ = std::fs::remove_file(record_path(memory));
     Ok(Some(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors }))
 }

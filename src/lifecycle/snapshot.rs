@@ -26,9 +26,6 @@ fn previous_lists(text: &str, key: &str) -> Vec<String> {
 }
 
 pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>, allow_secret: bool) -> Result<Written> {
-    if let Some(h) = handoff {
-        crate::gate::secrets(&[("Handoff", h)], allow_secret).context("no snapshot was written")?;
-    }
     if phase.is_empty() || !phase.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
         return Err(crate::error::Error::usage(format!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}")).into());
     }
@@ -53,10 +50,25 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
     let now = crate::time::now();
     let head = crate::git::Repo::discover(&layout.root).and_then(|r| r.head().head).unwrap_or_else(|| "null".into());
     let ids: Vec<String> = decisions.iter().map(|&i| log.entries[i].id.clone()).collect();
+    // Every field the snapshot gets; STATE.md's values and decision titles are copied, so a
+    // secret already allowed there stays allowed here.
+    let mut fields: Vec<(&str, &str)> = vec![("Phase", phase), ("Outcome", outcome)];
+    fields.extend(handoff.map(|h| ("Handoff", h)));
+    let mut allowed = crate::gate::hashes(&crate::gate::check_fields(&fields, allow_secret).context("no snapshot was written")?);
+    if outcome.contains('\n') {
+        bail!("refused: the outcome must be one line; no snapshot was written");
+    }
+    let inherited = crate::gate::allowed_in(&state.render());
     let state_lines: String = state.fields().iter().map(|(k, v)| format!("{k}: {}\n", match v {
         crate::format::state::Value::Scalar(s) => s.clone(),
         crate::format::state::Value::List(l) => format!("[{}]", l.join(", ")),
     })).collect();
+    let copied = crate::gate::check_fields_with(&[("STATE", state_lines.as_str())], false, &inherited).context("no snapshot was written")?;
+    for h in crate::gate::hashes(&copied) {
+        if !allowed.contains(&h) {
+            allowed.push(h);
+        }
+    }
     let decision_lines: String = if decisions.is_empty() {
         "none\n".into()
     } else {
@@ -65,7 +77,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
             .map(|&i| {
                 let e = &log.entries[i];
                 let by = log.superseded_by(i).map(|b| format!(" (superseded by {})", b.id)).unwrap_or_default();
-                format!("- {} — {}{by}\n", e.id, e.title)
+                format!("- {} — {}{by}\n", e.id, crate::gate::visible(&e.title))
             })
             .collect()
     };
@@ -83,10 +95,11 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
     };
     let text = format!(
         "---\nschema_version: 1\nphase: {phase}\ngate_outcome: {outcome}\ncompleted_at: {now}\ngit_head: {head}\ndecisions: {}\npriors: {}\nsessions: {}\n---\n\n\
-         # Snapshot: {phase} → {outcome}\n\n## STATE\n{state_lines}\n## Decisions\n{decision_lines}\n## Handoff\n{handoff}\n",
+         # Snapshot: {phase} → {outcome}\n\n{}## STATE\n{state_lines}\n## Decisions\n{decision_lines}\n## Handoff\n{handoff}\n",
         yaml_list(&ids),
         yaml_list(&priors),
         yaml_list(&sessions),
+        if allowed.is_empty() { String::new() } else { format!("{}\n", allowed.iter().map(|h| format!("{} {h}\n", crate::gate::ALLOWED_FIELD)).collect::<String>()) },
     );
     let name = format!("{phase}_{}.md", now.trim_end_matches('Z').replace(':', "-"));
     fsio::create_dir(&layout.snapshots())?;

@@ -47,14 +47,27 @@ fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &
     }
 }
 
-/// Lines that look like secrets, as problems with the way out.
-fn secrets(label: &str, text: &str, problems: &mut Vec<Problem>) {
-    for (line, what) in crate::gate::find_secrets(text) {
+/// Lines that look like secrets, as problems with the way out. A secret written with
+/// --allow-secret is accepted in its own entry (which records its hash) and nowhere else; a
+/// file without entries (STATE.md, a session, a snapshot) is one entry.
+fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
+    let found = crate::gate::find_secrets(text.as_str());
+    if found.is_empty() {
+        return;
+    }
+    let spans: Vec<std::ops::Range<usize>> = match kind {
+        "decisions" => DecisionLog::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
+        "priors" => PriorsFile::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
+        "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
+        _ => std::iter::once(0..text.as_str().len()).collect(),
+    };
+    for f in crate::gate::unallowed(text.as_str(), found, &spans) {
         problems.push(Problem {
             file: label.to_string(),
-            line,
+            line: f.line,
             message: format!(
-                "this line looks like it holds {what}: rotate the secret, remove the line by hand (commit that edit with --no-verify), and purge it from git history (e.g. git filter-repo --replace-text)"
+                "this line looks like it holds {} (rule {}): rotate the secret, remove the line by hand (commit that edit with --no-verify), and purge it from git history (e.g. git filter-repo --replace-text)",
+                f.what, f.rule
             ),
         });
     }
@@ -205,19 +218,34 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
         }
         counts[n] = check(&label, kind, current.as_ref(), base.as_ref(), "HEAD", &mut problems);
         if let Some(cur) = &current {
-            secrets(&label, cur.as_str(), &mut problems);
+            secrets(&label, kind, cur, &mut problems);
         }
         // Structure problems are found by both checks of a merge; report each once.
         let mut seen = std::collections::HashSet::new();
         problems.retain(|p| seen.insert((p.file.clone(), p.line, p.message.clone())));
     }
-    // Text written by hand never went through the write gate: STATE.md and sessions too.
-    if !history && !staged {
+    // Text written by hand never went through the write gate: every other memory file kind
+    // too (STATE.md, sessions, snapshots), as staged for the pre-commit hook.
+    if !history {
         let mut others = vec![layout.state()];
-        others.extend(memory.session_names()?.iter().map(|n| layout.sessions().join(n)));
-        for path in others {
-            if let Ok(Some(t)) = fsio::read_text(&path) {
-                secrets(&layout.show(&path), t.as_str(), &mut problems);
+        if staged {
+            let Some(repo) = &repo else { anyhow::bail!("--staged needs a git repository") };
+            let dirs = [layout.rel(&layout.sessions()), layout.rel(&layout.snapshots())];
+            let listed = crate::git::run(&layout.root, &["ls-files", "--cached", "--", &dirs[0], &dirs[1]]).unwrap_or_default();
+            others.extend(listed.lines().filter(|l| l.ends_with(".md")).map(|l| layout.root.join(l)));
+            for path in others {
+                let label = layout.show(&path);
+                if let Some(t) = text_of(repo.file_staged(Path::new(&layout.rel(&path)))?, &label, "staged version", &mut problems) {
+                    secrets(&label, "other", &t, &mut problems);
+                }
+            }
+        } else {
+            others.extend(memory.session_names()?.iter().map(|n| layout.sessions().join(n)));
+            others.extend(memory.snapshot_names()?.iter().map(|n| layout.snapshots().join(n)));
+            for path in others {
+                if let Ok(Some(t)) = fsio::read_text(&path) {
+                    secrets(&layout.show(&path), "other", &t, &mut problems);
+                }
             }
         }
     }

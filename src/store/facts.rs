@@ -274,7 +274,7 @@ impl Memory {
             }
         }
         let source = input.source.as_deref().map(normalize_value).unwrap_or_default();
-        gate::secrets(&[("Key", &key), ("Value", &value), ("Source", &source)], allow_secret)?;
+        let allowed = gate::hashes(&gate::check_fields(&[("Key", &key), ("Value", &value), ("Source", &source)], allow_secret)?);
         let path = self.facts_path(scope)?;
         let _lock = self.fact_lock(scope)?;
         let file = FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
@@ -298,6 +298,7 @@ impl Memory {
             // Every head: setting a key after a fork settles it.
             supersedes: if provisional { String::new() } else { heads(&file, &ks) },
             confirms: String::new(),
+            allowed,
         };
         self.append_fact(&path, &file, &new, limits)?;
         Ok(FactSet { fact: new, status: if provisional { "provisional" } else { "active" }, scope, unchanged: false })
@@ -321,11 +322,11 @@ impl Memory {
             match ks.status(&file, i) {
                 "provisional" => {}
                 // Holds already (confirmed before, or never provisional): nothing to do.
-                "active" => return Ok(Some(FactSet { fact: NewFact { id: f.id.clone(), key: f.key.clone(), value: f.value().to_string(), set: String::new(), source: String::new(), confidence: None, supersedes: String::new(), confirms: f.id.clone() }, status: "active", scope, unchanged: true })),
+                "active" => return Ok(Some(FactSet { fact: NewFact { id: f.id.clone(), key: f.key.clone(), value: f.value().to_string(), set: String::new(), source: String::new(), confidence: None, supersedes: String::new(), confirms: f.id.clone(), allowed: Default::default() }, status: "active", scope, unchanged: true })),
                 "forgotten" => bail!("{} was forgotten; there is nothing to confirm", f.id),
                 other => bail!("{} is not provisional (it is {other}); nothing to confirm", f.id),
             }
-            let new = NewFact {
+            let mut new = NewFact {
                 id: gate::new_id("F", |id| file.find(id).is_some())?,
                 key: f.key.clone(),
                 value: f.value().to_string(),
@@ -334,7 +335,12 @@ impl Memory {
                 confidence: None,
                 supersedes: heads(&file, &ks),
                 confirms: f.id.clone(),
+                allowed: vec![],
             };
+            // The value is copied: a secret allowed in the version confirmed stays allowed.
+            let raw = &file.text.as_str()[f.span.start..f.span.end];
+            let check = [("Key", new.key.as_str()), ("Value", new.value.as_str()), ("Source", new.source.as_str())];
+            new.allowed = gate::hashes(&gate::check_fields_with(&check, false, &gate::allowed_in(raw))?);
             self.append_fact(&path, &file, &new, limits)?;
             return Ok(Some(FactSet { fact: new, status: "active", scope, unchanged: false }));
         }

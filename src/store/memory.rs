@@ -266,7 +266,7 @@ impl Memory {
             bail!("refused: record an outcome with `zo outcome ID TEXT`");
         }
         let check: Vec<(&str, &str)> = new.fields();
-        gate::secrets(&check, allow_secret)?;
+        new.allowed = gate::hashes(&gate::check_fields(&check, allow_secret)?);
 
         let _lock = self.lock()?;
         let text = self.read(&self.layout.decision_log())?;
@@ -317,7 +317,7 @@ impl Memory {
         let limits = self.limits()?;
         let text = normalize_value(text);
         gate::require("the outcome text", &text)?;
-        gate::secrets(&[("Outcome", &text)], allow_secret)?;
+        gate::check_fields(&[("Outcome", &text)], allow_secret)?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
         let file = self.layout.show(&self.layout.decision_log());
@@ -330,7 +330,9 @@ impl Memory {
         if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| same_folded(o, &text)) {
             bail!("refused: that outcome is already recorded for {}", target.id);
         }
-        let new = NewDecision { outcome: text, ..annotation(&log, i, "OUTCOME", limits)? };
+        let mut new = NewDecision { outcome: text, ..annotation(&log, i, "OUTCOME", limits)? };
+        // The title is copied from the decision: a secret allowed there stays allowed here.
+        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), allow_secret, &gate::allowed_in(target.raw(&log)))?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(new)
     }
@@ -352,7 +354,8 @@ impl Memory {
             "active" => return Ok(None),
             other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
         }
-        let new = NewDecision { status: "active", ..annotation(&log, i, "CONFIRM", limits)? };
+        let mut new = NewDecision { status: "active", ..annotation(&log, i, "CONFIRM", limits)? };
+        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(target.raw(&log)))?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(Some(new))
     }
@@ -378,6 +381,7 @@ impl Memory {
             failure: normalize_value(&input.failure),
             rules: input.rules.iter().map(|r| normalize_value(r)).filter(|r| !r.is_empty()).collect(),
             solution: normalize_value(&input.solution),
+            allowed: vec![],
         };
         gate::title(&new.title, limits)?;
         if !prior::ROOT_CAUSES.contains(&new.root_cause.as_str()) {
@@ -392,9 +396,15 @@ impl Memory {
         if new.rules.is_empty() {
             bail!("refused: a prior needs at least one --rule");
         }
-        let mut check = vec![("Title", new.title.as_str()), ("Source", &new.source), ("Failure", &new.failure), ("Verified Solution", &new.solution)];
+        let mut check = vec![
+            ("Title", new.title.as_str()),
+            ("Source", &new.source),
+            ("Root cause category", &new.root_cause),
+            ("Failure", &new.failure),
+            ("Verified Solution", &new.solution),
+        ];
         check.extend(new.rules.iter().map(|r| ("Rules", r.as_str())));
-        gate::secrets(&check, allow_secret)?;
+        new.allowed = gate::hashes(&gate::check_fields(&check, allow_secret)?);
 
         let _lock = self.lock()?;
         let file = self.priors()?;
@@ -489,6 +499,37 @@ impl Memory {
         let out = file.text.with_text(text).with_appended("");
         fsio::write_atomic(&self.layout.priors(), out.as_bytes())?;
         Ok((o.id.clone(), n.id.clone()))
+    }
+
+    /// Set STATE.md fields through the gate: every key and value is checked; the hashes of
+    /// secrets written with `allow_secret` join its `allowed_secrets` list (STATE.md is one
+    /// entry to `zo verify`), as do `allowed` (hashes the caller's own check recorded).
+    pub fn set_state(&self, updates: Vec<(String, crate::format::state::Value)>, allowed: &[String], allow_secret: bool) -> Result<State> {
+        use crate::format::state::Value;
+        let mut fields: Vec<(&str, &str)> = Vec::new();
+        for (k, v) in &updates {
+            fields.push(("STATE key", k.as_str()));
+            match v {
+                Value::Scalar(s) => fields.push((k.as_str(), s.as_str())),
+                Value::List(l) => fields.extend(l.iter().map(|s| (k.as_str(), s.as_str()))),
+            }
+        }
+        let mut new = gate::hashes(&gate::check_fields(&fields, allow_secret)?);
+        new.extend(allowed.iter().cloned());
+        self.update_state(|s| {
+            for (k, v) in updates {
+                s.set(&k, v);
+            }
+            if !new.is_empty() {
+                let mut all = s.get(gate::STATE_ALLOWED).map(|v| v.as_list()).unwrap_or_default();
+                for h in new {
+                    if !all.contains(&h) {
+                        all.push(h);
+                    }
+                }
+                s.set(gate::STATE_ALLOWED, Value::List(all));
+            }
+        })
     }
 
     /// Read-modify-write STATE.md under the lock.
