@@ -8,7 +8,6 @@ pub mod cmd;
 pub mod error;
 pub mod format;
 pub mod lifecycle;
-pub mod gate;
 pub mod git;
 pub mod mcp;
 pub mod ops;

@@ -297,14 +297,14 @@ pub fn gate(bytes: &[u8]) {
     let allow = bytes.first().is_some_and(|b| b & 1 == 1);
     let values: Vec<String> = bytes.get(1..).unwrap_or_default().split(|&b| b == 0xff).take(NAMES.len()).map(text).collect();
     let fields: Vec<(&str, &str)> = values.iter().enumerate().map(|(i, v)| (NAMES[i], v.as_str())).collect();
-    match crate::gate::check_fields(&fields, allow) {
+    match crate::store::gate::check_fields(&fields, allow) {
         Err(e) => {
             let m = e.to_string();
             assert!(fields.iter().any(|(n, _)| m.contains(&format!("the {n} field"))), "a refusal that names no field: {m}");
         }
         Ok(allowed) => {
             for (n, v) in &fields {
-                assert!(crate::gate::first_control(v).is_none(), "{n} accepted with a control character: {v:?}");
+                assert!(crate::store::gate::first_control(v).is_none(), "{n} accepted with a control character: {v:?}");
             }
             assert!(allow || allowed.is_empty(), "allowances without --allow-secret");
             for a in &allowed {
@@ -313,10 +313,10 @@ pub fn gate(bytes: &[u8]) {
         }
     }
     let joined = values.join("\n");
-    let found = crate::gate::find_secrets(&joined);
+    let found = crate::store::gate::find_secrets(&joined);
     let n = found.len();
-    let left = crate::gate::unallowed(&joined, found, std::slice::from_ref(&(0..joined.len())));
+    let left = crate::store::gate::unallowed(&joined, found, std::slice::from_ref(&(0..joined.len())));
     assert!(left.len() <= n);
-    let shown = crate::gate::visible(&joined);
-    assert!(crate::gate::first_control(&shown).is_none(), "visible() left a control character");
+    let shown = crate::store::gate::visible(&joined);
+    assert!(crate::store::gate::first_control(&shown).is_none(), "visible() left a control character");
 }

@@ -72,7 +72,7 @@ impl Ctx {
             return Err(std::io::Error::from_raw_os_error(9)).context("could not write to stdout");
         }
         let mut out = std::io::stdout().lock();
-        let text = if out.is_terminal() { crate::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
+        let text = if out.is_terminal() { crate::store::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
         out.write_all(text.as_bytes()).context("could not write to stdout")?;
         out.flush().context("could not write to stdout")?;
         Ok(())
@@ -99,7 +99,7 @@ pub fn stdout_was_closed() {
 pub fn say(text: &str) {
     use std::io::IsTerminal;
     let mut err = std::io::stderr().lock();
-    let text = if err.is_terminal() { crate::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
+    let text = if err.is_terminal() { crate::store::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
     let _ = err.write_all(text.as_bytes());
 }
 

@@ -67,9 +67,9 @@ impl Memory {
             self.check_replace_text(p)?;
         }
         let reason = normalize_value(reason);
-        crate::gate::require("the reason (--reason)", &reason)?;
+        crate::store::gate::require("the reason (--reason)", &reason)?;
         // A tombstone must never keep what it replaces: no --allow-secret here.
-        crate::gate::check_fields(&[("Reason", &reason)], false)?;
+        crate::store::gate::check_fields(&[("Reason", &reason)], false)?;
         if reason.contains('\n') {
             bail!("refused: the reason must be one line");
         }

@@ -8,7 +8,7 @@ use crate::format::prior::PriorsFile;
 use crate::format::session;
 use crate::format::state::Value;
 use crate::store::fsio;
-use crate::gate;
+use crate::store::gate;
 use crate::store::memory::Memory;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};

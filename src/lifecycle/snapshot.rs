@@ -54,17 +54,17 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
     // secret already allowed there stays allowed here.
     let mut fields: Vec<(&str, &str)> = vec![("Phase", phase), ("Outcome", outcome)];
     fields.extend(handoff.map(|h| ("Handoff", h)));
-    let mut allowed = crate::gate::hashes(&crate::gate::check_fields(&fields, allow_secret).context("no snapshot was written")?);
+    let mut allowed = crate::store::gate::hashes(&crate::store::gate::check_fields(&fields, allow_secret).context("no snapshot was written")?);
     if outcome.contains('\n') {
         bail!("refused: the outcome must be one line; no snapshot was written");
     }
-    let inherited = crate::gate::allowed_in(&state.render());
+    let inherited = crate::store::gate::allowed_in(&state.render());
     let state_lines: String = state.fields().iter().map(|(k, v)| format!("{k}: {}\n", match v {
         crate::format::state::Value::Scalar(s) => s.clone(),
         crate::format::state::Value::List(l) => format!("[{}]", l.join(", ")),
     })).collect();
-    let copied = crate::gate::check_fields_with(&[("STATE", state_lines.as_str())], false, &inherited).context("no snapshot was written")?;
-    for h in crate::gate::hashes(&copied) {
+    let copied = crate::store::gate::check_fields_with(&[("STATE", state_lines.as_str())], false, &inherited).context("no snapshot was written")?;
+    for h in crate::store::gate::hashes(&copied) {
         if !allowed.contains(&h) {
             allowed.push(h);
         }
@@ -77,7 +77,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
             .map(|&i| {
                 let e = &log.entries[i];
                 let by = log.superseded_by(i).map(|b| format!(" (superseded by {})", b.id)).unwrap_or_default();
-                format!("- {} — {}{by}\n", e.id, crate::gate::visible(&e.title))
+                format!("- {} — {}{by}\n", e.id, crate::store::gate::visible(&e.title))
             })
             .collect()
     };
@@ -99,7 +99,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         yaml_list(&ids),
         yaml_list(&priors),
         yaml_list(&sessions),
-        if allowed.is_empty() { String::new() } else { format!("{}\n", allowed.iter().map(|h| format!("{} {h}\n", crate::gate::ALLOWED_FIELD)).collect::<String>()) },
+        if allowed.is_empty() { String::new() } else { format!("{}\n", allowed.iter().map(|h| format!("{} {h}\n", crate::store::gate::ALLOWED_FIELD)).collect::<String>()) },
     );
     let name = format!("{phase}_{}.md", now.trim_end_matches('Z').replace(':', "-"));
     fsio::create_dir(&layout.snapshots())?;

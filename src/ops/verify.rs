@@ -51,7 +51,7 @@ fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &
 /// --allow-secret is accepted in its own entry (which records its hash) and nowhere else; a
 /// file without entries (STATE.md, a session, a snapshot) is one entry.
 fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
-    let found = crate::gate::find_secrets(text.as_str());
+    let found = crate::store::gate::find_secrets(text.as_str());
     if found.is_empty() {
         return;
     }
@@ -61,7 +61,7 @@ fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
         "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
         _ => std::iter::once(0..text.as_str().len()).collect(),
     };
-    for f in crate::gate::unallowed(text.as_str(), found, &spans) {
+    for f in crate::store::gate::unallowed(text.as_str(), found, &spans) {
         problems.push(Problem {
             file: label.to_string(),
             line: f.line,

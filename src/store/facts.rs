@@ -8,7 +8,7 @@ use crate::format::fact::{self, Fact, FactsFile, NewFact};
 use crate::format::fields::normalize_value;
 use crate::format::Text;
 use crate::store::fsio::{self, Lock};
-use crate::gate;
+use crate::store::gate;
 use crate::store::memory::Memory;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;

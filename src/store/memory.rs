@@ -8,7 +8,7 @@ use crate::format::session::SessionFile;
 use crate::format::state::State;
 use crate::format::{Text, same_folded};
 use crate::store::fsio::{self, Lock};
-use crate::gate::{self, Limits};
+use crate::store::gate::{self, Limits};
 use crate::store::layout::Layout;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::Path;

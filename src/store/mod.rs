@@ -4,6 +4,8 @@
 //!   up), every path, and `FileKind` (a memory file named from its path).
 //! - `fsio` — the only code that writes memory files: `write_atomic` / `write_atomic_parts`,
 //!   the `Lock`, bounded and link-refusing reads (`read_text`, `open_regular`, `check_path`).
+//! - `gate` — what zo refuses to write (`check_fields`: control characters and secrets, by
+//!   gitleaks' rules and zo's own), the limits, near-duplicate titles and new random IDs.
 //! - `memory` — `Memory::open` and every write operation (decide, outcome, priors, STATE) as
 //!   lock → re-read → gate → render → atomic write.
 //! - `facts` — facts and preferences: scopes (the project's FACTS.md, the user's file), which
@@ -20,6 +22,7 @@ pub mod config;
 pub mod environment;
 pub mod facts;
 pub mod fsio;
+pub mod gate;
 pub mod layout;
 pub mod memory;
 pub mod settings;
