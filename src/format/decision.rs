@@ -556,7 +556,7 @@ pub struct NewDecision {
     /// The decision's status as written (provisional or active), for the report.
     pub status: &'static str,
     /// Active decisions whose titles are nearly this one's (the write went ahead).
-    pub similar: Vec<crate::store::gate::Similar>,
+    pub similar: Vec<crate::format::Similar>,
     /// `sha256:…` of each secret written with --allow-secret (`gate::ALLOWED_FIELD` lines).
     pub allowed: Vec<String>,
 }

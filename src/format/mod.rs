@@ -214,6 +214,16 @@ pub fn same_folded(a: &str, b: &str) -> bool {
     folded(a).eq(folded(b))
 }
 
+/// An entry that looks like the one being written (the gate's near-duplicate check). Here
+/// because a rendered decision carries the list back to its writer.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Similar {
+    pub id: String,
+    pub title: String,
+    /// Word overlap of the two titles (Jaccard, 0 to 1).
+    pub score: f64,
+}
+
 /// Hex SHA-256 of a string.
 pub fn sha256_hex(s: &str) -> String {
     let digest = Sha256::digest(s.as_bytes());

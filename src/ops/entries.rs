@@ -21,7 +21,7 @@ pub struct Decided {
     /// out of the bundle and default recall until `zo confirm`.
     pub status: &'static str,
     /// Active decisions with nearly the same title.
-    pub similar: Vec<crate::store::gate::Similar>,
+    pub similar: Vec<crate::format::Similar>,
 }
 
 impl From<NewDecision> for Decided {
@@ -64,7 +64,7 @@ impl From<NewDecision> for OutcomeRecorded {
 pub struct PriorAdded {
     pub id: String,
     /// Active priors with nearly the same title.
-    pub similar: Vec<crate::store::gate::Similar>,
+    pub similar: Vec<crate::format::Similar>,
 }
 
 impl PriorAdded {

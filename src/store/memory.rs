@@ -95,7 +95,7 @@ fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result
 /// Active decisions whose titles nearly match `title`, from the log's text: the `**Title:**`
 /// lines are compared first (a search for line starts), and the log is parsed only when one
 /// of them is near, so a 10,000-entry log still appends in about the time its copy takes.
-fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<gate::Similar> {
+fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<crate::format::Similar> {
     use crate::format::{line_at, line_starts};
     let t = text.as_str();
     let titles = line_starts(t, "**Title:**").filter_map(|at| fields::parse_field_line(line_at(t, at)).map(|(_, v)| ("", v.trim())));
@@ -109,7 +109,7 @@ fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<gate::Similar> {
 }
 
 /// Active decisions whose titles nearly match `title`.
-fn similar(log: &DecisionLog, title: &str) -> Vec<gate::Similar> {
+fn similar(log: &DecisionLog, title: &str) -> Vec<crate::format::Similar> {
     let others = (0..log.entries.len())
         .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active" && !same_folded(&log.entries[i].title, title))
         .map(|i| (log.entries[i].id.as_str(), log.entries[i].title.as_str()));
@@ -371,7 +371,7 @@ impl Memory {
 
     /// Add a prior under the next free number. Returns its ID and the active priors whose
     /// titles nearly match.
-    pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<(String, Vec<gate::Similar>)> {
+    pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<(String, Vec<crate::format::Similar>)> {
         let limits = self.limits()?;
         let mut new = NewPrior {
             number: 0,

@@ -253,15 +253,6 @@ pub fn unallowed(text: &str, found: Vec<Finding>, entries: &[std::ops::Range<usi
         .collect()
 }
 
-/// An entry that looks like the one being written.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Similar {
-    pub id: String,
-    pub title: String,
-    /// Word overlap of the two titles (Jaccard, 0 to 1).
-    pub score: f64,
-}
-
 /// Word overlap above which two titles name the same thing: "Use Postgres for orders" and
 /// "Use PostgreSQL for the orders service" do not reach it; "Adopt Hono for the API" and
 /// "Adopt Hono for the HTTP API" do. A cheap test that needs no model, at write time.
@@ -277,17 +268,17 @@ fn title_words(t: &str) -> std::collections::HashSet<String> {
 }
 
 /// Titles among `others` that nearly match `title` (not exactly: exact ones are refused).
-pub fn near_duplicates<'a>(title: &str, others: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Similar> {
+pub fn near_duplicates<'a>(title: &str, others: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<crate::format::Similar> {
     let mine = title_words(title);
     if mine.len() < 2 {
         return vec![];
     }
-    let mut out: Vec<Similar> = others
+    let mut out: Vec<crate::format::Similar> = others
         .filter_map(|(id, t)| {
             let theirs = title_words(t);
             let shared = mine.intersection(&theirs).count();
             let score = shared as f64 / mine.union(&theirs).count().max(1) as f64;
-            (score >= NEAR_DUPLICATE && shared >= 2).then(|| Similar { id: id.to_string(), title: t.to_string(), score: (score * 100.0).round() / 100.0 })
+            (score >= NEAR_DUPLICATE && shared >= 2).then(|| crate::format::Similar { id: id.to_string(), title: t.to_string(), score: (score * 100.0).round() / 100.0 })
         })
         .collect();
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
