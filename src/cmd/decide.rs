@@ -3,7 +3,7 @@
 use super::{Ctx, read_input};
 use crate::cli::DecideArgs;
 use crate::error::Error;
-use crate::store::memory::{DecisionInput, StringOrList};
+use crate::store::write::{DecisionInput, StringOrList};
 use anyhow::{Context, Result};
 
 pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {

@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::PriorCommand;
-use crate::store::memory::PriorInput;
+use crate::store::write::PriorInput;
 use anyhow::{Context, Result};
 use serde_json::json;
 

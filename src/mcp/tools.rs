@@ -3,7 +3,8 @@
 
 use super::Server;
 use crate::search::index::Filter;
-use crate::store::memory::{DecisionInput, Memory, PriorInput};
+use crate::store::memory::Memory;
+use crate::store::write::{DecisionInput, PriorInput};
 use crate::search::recall::{Mode, Tier};
 use crate::lifecycle::session::Ending;
 use anyhow::{Result, anyhow, bail};

@@ -27,3 +27,4 @@ pub mod layout;
 pub mod memory;
 pub mod settings;
 pub mod verify;
+pub mod write;

@@ -1,0 +1,456 @@
+//! Every write to the memory's Markdown files: what a writer asks for (`DecisionInput`,
+//! `PriorInput`) and the operations on `Memory` that record it (decide, outcome, confirm,
+//! add / supersede a prior, set STATE), each as lock → re-read → gate → render → atomic write.
+//! Facts are written the same way in `facts`.
+
+use super::memory::{Memory, find_error};
+use crate::format::decision::{self, DecisionLog, NewDecision};
+use crate::format::fields::{self, normalize_value};
+use crate::format::prior::{self, NewPrior};
+use crate::format::state::State;
+use crate::format::{Text, same_folded};
+use crate::store::fsio;
+use crate::store::gate::{self, Limits};
+use anyhow::{Context, Result, anyhow, bail};
+
+/// What a user asks to record with `zo decide`.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionInput {
+    #[serde(default, alias = "kind")]
+    pub r#type: Option<String>,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub decision: String,
+    #[serde(default)]
+    pub rationale: Option<String>,
+    #[serde(default)]
+    pub alternatives: Option<String>,
+    #[serde(default)]
+    pub outcome: Option<String>,
+    #[serde(default)]
+    pub supersedes: Option<String>,
+    #[serde(default)]
+    pub tags: Option<StringOrList>,
+    #[serde(default)]
+    pub session: Option<String>,
+    #[serde(default)]
+    pub confidence: Option<f64>,
+    #[serde(default)]
+    pub paths: Option<StringOrList>,
+}
+
+/// `"tags": "a, b"` or `"tags": ["a", "b"]`.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum StringOrList {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl StringOrList {
+    pub fn joined(&self) -> String {
+        match self {
+            StringOrList::One(s) => s.clone(),
+            StringOrList::Many(v) => v.join(", "),
+        }
+    }
+}
+
+/// What a user asks to record with `zo prior add`.
+#[derive(Debug, Clone, Default)]
+pub struct PriorInput {
+    pub title: String,
+    pub root_cause: String,
+    pub failure: String,
+    pub rules: Vec<String>,
+    pub source: String,
+    pub solution: String,
+}
+
+/// A new entry of `kind` (OUTCOME, CONFIRM) that refers to decision `i`: a fresh ID, now, and
+/// a title naming the decision (cut to the title limit).
+fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result<NewDecision> {
+    let target = &log.entries[i];
+    let word = if kind == "OUTCOME" { "Outcome" } else { "Confirm" };
+    let mut title = format!("{word}: {}", target.title);
+    if title.chars().count() > limits.title_chars {
+        title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
+    }
+    Ok(NewDecision {
+        id: gate::new_id("D", |id| log.has_id(id))?,
+        timestamp: crate::time::now(),
+        kind: kind.into(),
+        title,
+        refs: target.id.clone(),
+        ..Default::default()
+    })
+}
+
+/// Active decisions whose titles nearly match `title`, from the log's text: the `**Title:**`
+/// lines are compared first (a search for line starts), and the log is parsed only when one
+/// of them is near, so a 10,000-entry log still appends in about the time its copy takes.
+fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<crate::format::Similar> {
+    use crate::format::{line_at, line_starts};
+    let t = text.as_str();
+    let titles = line_starts(t, "**Title:**").filter_map(|at| fields::parse_field_line(line_at(t, at)).map(|(_, v)| ("", v.trim())));
+    let near = !gate::near_duplicates(title, titles).is_empty();
+    // Older logs keep titles in their headings, which that search does not see: parse them.
+    let older = line_starts(t, "## Decision:").any(|at| !crate::time::starts_with_date(line_at(t, at)["## Decision:".len()..].trim()));
+    if !near && !older {
+        return vec![];
+    }
+    similar(&DecisionLog::parse(text).with_threshold(threshold), title)
+}
+
+/// Active decisions whose titles nearly match `title`.
+fn similar(log: &DecisionLog, title: &str) -> Vec<crate::format::Similar> {
+    let others = (0..log.entries.len())
+        .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active" && !same_folded(&log.entries[i].title, title))
+        .map(|i| (log.entries[i].id.as_str(), log.entries[i].title.as_str()));
+    gate::near_duplicates(title, others)
+}
+
+/// `a, b ,c/` → `a, b, c` (paths relative to the repository root, `/`-separated).
+fn normalize_paths(v: &str) -> String {
+    v.split([',', '\n'])
+        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Memory {
+    /// Append a decision. Returns what was written.
+    pub fn decide(&self, input: &DecisionInput, allow_secret: bool) -> Result<NewDecision> {
+        let limits = self.limits()?;
+        let norm = |o: &Option<String>| o.as_deref().map(normalize_value).unwrap_or_default();
+        let mut new = NewDecision {
+            kind: input.r#type.as_deref().map(normalize_value).unwrap_or_default().to_uppercase(),
+            title: normalize_value(&input.title),
+            decision: normalize_value(&input.decision),
+            rationale: norm(&input.rationale),
+            alternatives: norm(&input.alternatives),
+            outcome: norm(&input.outcome),
+            supersedes: norm(&input.supersedes),
+            tags: input.tags.as_ref().map(|t| normalize_value(&t.joined())).unwrap_or_default(),
+            session: norm(&input.session),
+            confidence: input.confidence.map(crate::format::fact::format_confidence).unwrap_or_default(),
+            paths: input.paths.as_ref().map(|p| normalize_paths(&p.joined())).unwrap_or_default(),
+            ..Default::default()
+        };
+        if let Some(c) = input.confidence {
+            if !(0.0..=1.0).contains(&c) {
+                return Err(crate::error::Error::Usage(format!("refused: --confidence must be from 0 to 1 (got {c})")).into());
+            }
+        }
+        if !new.paths.is_empty() {
+            // The commit the decision was made at: `zo stale` measures change since then.
+            new.commit = crate::git::Repo::discover(&self.layout.root).and_then(|r| r.head_full()).unwrap_or_default();
+        }
+        if new.kind.is_empty() {
+            new.kind = "DECISION".into();
+        }
+        if new.outcome.is_empty() {
+            new.outcome = "pending".into();
+        }
+        let threshold = self.threshold()?;
+        new.status = if decision::Decision::would_be_tentative(&new.kind, input.confidence, threshold) { "provisional" } else { "active" };
+        gate::title(&new.title, limits)?;
+        gate::require("the decision text (--decision)", &new.decision)?;
+        if new.kind.contains('\n') || new.kind.is_empty() {
+            bail!("refused: the type must be one word or phrase on one line");
+        }
+        if new.kind == "OUTCOME" {
+            bail!("refused: record an outcome with `zo outcome ID TEXT`");
+        }
+        let check: Vec<(&str, &str)> = new.fields();
+        new.allowed = gate::hashes(&gate::check_fields(&check, allow_secret)?);
+
+        let _lock = self.lock()?;
+        let text = self.read(&self.layout.decision_log())?;
+        if new.supersedes.is_empty() && !decision::may_hold_title(text.as_str(), &new.title) {
+            // No entry can have this title, so there is no duplicate to look for and the log
+            // need not be parsed: a 10,000-entry log appends in the time its copy takes.
+            new.id = gate::new_id("D", |id| decision::mentions(text.as_str(), id))?;
+            new.timestamp = crate::time::now();
+            self.append_decision(&text, decision::last_separated(text.as_str()), &new, limits)?;
+            drop(_lock);
+            new.similar = similar_in(text, &new.title, threshold);
+            return Ok(new);
+        }
+        let log = DecisionLog::parse(text).with_threshold(self.threshold()?);
+        let file = self.layout.show(&self.layout.decision_log());
+        if !new.supersedes.is_empty() {
+            let i = log.find(&new.supersedes).map_err(|e| find_error(e, &new.supersedes, &file))?;
+            refuse_forgotten(&log.entries[i].id, log.entries[i].is_forgotten(), "supersede")?;
+            new.supersedes = log.entries[i].id.clone();
+        }
+        for (i, e) in log.entries.iter().enumerate() {
+            if !(same_folded(&e.title, &new.title) && log.status(i) == "active" && !e.is_annotation()) {
+                continue;
+            }
+            if same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision) {
+                bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
+            }
+            // Two active decisions under one title leave recall and people guessing which holds.
+            if new.supersedes != e.id {
+                bail!(
+                    "refused: the active decision {} already has this title ({}); to change it, record the new one with --supersedes {}, or give it a title of its own",
+                    e.id,
+                    e.title,
+                    e.id
+                );
+            }
+        }
+        new.id = gate::new_id("D", |id| log.has_id(id))?;
+        new.timestamp = crate::time::now();
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
+        let replaced = log.find(&new.supersedes).ok();
+        new.similar = similar(&log, &new.title).into_iter().filter(|s| replaced.is_none_or(|i| log.entries[i].id != s.id)).collect();
+        Ok(new)
+    }
+
+    /// Append an OUTCOME entry for decision `id`.
+    pub fn outcome(&self, id: &str, text: &str, allow_secret: bool) -> Result<NewDecision> {
+        let limits = self.limits()?;
+        let text = normalize_value(text);
+        gate::require("the outcome text", &text)?;
+        gate::check_fields(&[("Outcome", &text)], allow_secret)?;
+        let _lock = self.lock()?;
+        let log = self.decisions()?;
+        let file = self.layout.show(&self.layout.decision_log());
+        let i = log.find(id).map_err(|e| find_error(e, id, &file))?;
+        let target = &log.entries[i];
+        if target.is_outcome() {
+            bail!("{} is itself an OUTCOME entry; name the decision it refers to", target.id);
+        }
+        refuse_forgotten(&target.id, target.is_forgotten(), "record an outcome for")?;
+        if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| same_folded(o, &text)) {
+            bail!("refused: that outcome is already recorded for {}", target.id);
+        }
+        let mut new = NewDecision { outcome: text, ..annotation(&log, i, "OUTCOME", limits)? };
+        // The title is copied from the decision: a secret allowed there stays allowed here.
+        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), allow_secret, &gate::allowed_in(target.raw(&log)))?);
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
+        Ok(new)
+    }
+
+    /// Confirm a provisional decision: append a CONFIRM entry that refers to it, after which
+    /// it is active (in the bundle and default recall).
+    /// Confirm a provisional decision: append a CONFIRM entry. An active one (confirmed
+    /// already, or never provisional) is left as it is: `None`, so `zo confirm` twice is a no-op.
+    pub fn confirm_decision(&self, id: &str) -> Result<Option<NewDecision>> {
+        let limits = self.limits()?;
+        let _lock = self.lock()?;
+        let log = self.decisions()?;
+        let file = self.layout.show(&self.layout.decision_log());
+        let i = log.find(id).map_err(|e| find_error(e, id, &file))?;
+        let target = &log.entries[i];
+        refuse_forgotten(&target.id, target.is_forgotten(), "confirm")?;
+        match log.status(i) {
+            "provisional" => {}
+            "active" => return Ok(None),
+            other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
+        }
+        let mut new = NewDecision { status: "active", ..annotation(&log, i, "CONFIRM", limits)? };
+        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(target.raw(&log)))?);
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
+        Ok(Some(new))
+    }
+
+    /// Append `new` to the log `text` (whose last entry closed with `---` or not).
+    fn append_decision(&self, text: &Text, last_separated: Option<bool>, new: &NewDecision, limits: Limits) -> Result<()> {
+        let entry = new.render();
+        gate::entry_size(&entry, limits)?;
+        let joint = if text.as_str().is_empty() { "" } else { text.joint(last_separated) };
+        let parts = text.appended_parts(&format!("{joint}{entry}"));
+        fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])
+    }
+
+    /// Add a prior under the next free number. Returns its ID and the active priors whose
+    /// titles nearly match.
+    pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<(String, Vec<crate::format::Similar>)> {
+        let limits = self.limits()?;
+        let mut new = NewPrior {
+            number: 0,
+            title: normalize_value(&input.title),
+            source: normalize_value(&input.source),
+            root_cause: normalize_value(&input.root_cause).to_lowercase(),
+            failure: normalize_value(&input.failure),
+            rules: input.rules.iter().map(|r| normalize_value(r)).filter(|r| !r.is_empty()).collect(),
+            solution: normalize_value(&input.solution),
+            allowed: vec![],
+        };
+        gate::title(&new.title, limits)?;
+        if !prior::ROOT_CAUSES.contains(&new.root_cause.as_str()) {
+            return Err(crate::error::Error::usage(format!(
+                "refused: root cause must be one of {} (got {:?})",
+                prior::ROOT_CAUSES.join(", "),
+                new.root_cause
+            ))
+            .into());
+        }
+        gate::require("the failure (--failure)", &new.failure)?;
+        if new.rules.is_empty() {
+            bail!("refused: a prior needs at least one --rule");
+        }
+        let mut check = vec![
+            ("Title", new.title.as_str()),
+            ("Source", &new.source),
+            ("Root cause category", &new.root_cause),
+            ("Failure", &new.failure),
+            ("Verified Solution", &new.solution),
+        ];
+        check.extend(new.rules.iter().map(|r| ("Rules", r.as_str())));
+        new.allowed = gate::hashes(&gate::check_fields(&check, allow_secret)?);
+
+        let _lock = self.lock()?;
+        let file = self.priors()?;
+        if let Some(p) = file.entries.iter().find(|p| p.superseded_by().is_none() && same_folded(&p.title, &new.title)) {
+            bail!("refused: a prior with this title already exists: {} ({})", p.id, p.title);
+        }
+        new.number = file.next_number();
+        let entry = new.render();
+        gate::entry_size(&entry, limits)?;
+        let text = if file.text.as_str().is_empty() {
+            Text::new(crate::templates::PRIORS.to_string())
+        } else {
+            file.text.clone()
+        };
+        let joint = text.joint(file.last_separated());
+        fsio::write_atomic(&self.layout.priors(), text.with_appended(&format!("{joint}{entry}")).as_bytes())?;
+        let others = file.entries.iter().filter(|p| p.superseded_by().is_none() && !p.is_forgotten()).map(|p| (p.id.as_str(), p.title.as_str()));
+        Ok((prior::format_id(new.number), gate::near_duplicates(&new.title, others)))
+    }
+
+    /// Mark prior `old` as superseded by `new`: the one edit zo makes to an existing prior,
+    /// setting its `Superseded by` field (the append-only check allows exactly this).
+    pub fn supersede_prior(&self, old: &str, new: &str) -> Result<(String, String)> {
+        let _lock = self.lock()?;
+        let file = self.priors()?;
+        let path = self.layout.show(&self.layout.priors());
+        let oi = file.find(old).ok_or_else(|| anyhow!("no prior {old} in {path}"))?;
+        let ni = file.find(new).ok_or_else(|| anyhow!("no prior {new} in {path}"))?;
+        let (o, n) = (&file.entries[oi], &file.entries[ni]);
+        if oi == ni {
+            bail!("a prior cannot supersede itself");
+        }
+        // Editing a tombstone would make `verify` (and so the pre-commit hook) fail for good.
+        refuse_forgotten(&o.id, o.is_forgotten(), "supersede")?;
+        refuse_forgotten(&n.id, n.is_forgotten(), "supersede another prior with")?;
+        if let Some(by) = o.superseded_by() {
+            bail!("{} is already superseded by {by}", o.id);
+        }
+        // A prior superseded, directly or down a chain, by the one it would replace: a cycle,
+        // after which neither counts as active.
+        let mut next = n.superseded_by();
+        for _ in 0..=file.entries.len() {
+            let Some(id) = next else { break };
+            if file.find(id) == Some(oi) {
+                bail!("refused: {} is already superseded (via {id}) by {}; superseding it back would make a cycle", n.id, o.id);
+            }
+            next = file.find(id).and_then(|i| file.entries[i].superseded_by());
+        }
+        let raw = o.raw(&file);
+        let eol = if file.text.crlf { "\r\n" } else { "\n" };
+        let field_name = if o.number.is_some() { "**Superseded by:**" } else { "**Superseded By**:" };
+        let new_line = format!("{field_name} {}{eol}", n.id);
+        let mut lines: Vec<&str> = raw.split_inclusive('\n').collect();
+        let mut fence = fields::Fence::default();
+        let mut replace_at = None;
+        let mut insert_at = lines.len();
+        for (i, l) in lines.iter().enumerate().skip(1) {
+            let l = fields::strip_eol(l);
+            if fence.feed(l) {
+                continue;
+            }
+            if let Some((name, _)) = fields::parse_field_line(l) {
+                if name.eq_ignore_ascii_case("Superseded by") {
+                    replace_at = Some(i);
+                    break;
+                }
+            }
+            if fields::heading(l, 3).is_some() || fields::is_separator(l) {
+                insert_at = i;
+                break;
+            }
+        }
+        let edited = match replace_at {
+            Some(i) => {
+                lines[i] = &new_line;
+                lines.concat()
+            }
+            None => {
+                // Attach the field to the others: before the blank lines that precede the section.
+                while insert_at > 1 && lines[insert_at - 1].trim().is_empty() {
+                    insert_at -= 1;
+                }
+                let mut l = lines.clone();
+                let needs_eol = insert_at > 0 && !l[insert_at - 1].ends_with('\n');
+                let joined = if needs_eol { format!("{eol}{new_line}") } else { new_line.clone() };
+                l.insert(insert_at, &joined);
+                l.concat()
+            }
+        };
+        let t = file.text.as_str();
+        let text = format!("{}{}{}", &t[..o.span.start], edited, &t[o.span.end..]);
+        let out = file.text.with_text(text).with_appended("");
+        fsio::write_atomic(&self.layout.priors(), out.as_bytes())?;
+        Ok((o.id.clone(), n.id.clone()))
+    }
+
+    /// Set STATE.md fields through the gate: every key and value is checked; the hashes of
+    /// secrets written with `allow_secret` join its `allowed_secrets` list (STATE.md is one
+    /// entry to `zo verify`), as do `allowed` (hashes the caller's own check recorded).
+    pub fn set_state(&self, updates: Vec<(String, crate::format::state::Value)>, allowed: &[String], allow_secret: bool) -> Result<State> {
+        use crate::format::state::Value;
+        let mut fields: Vec<(&str, &str)> = Vec::new();
+        for (k, v) in &updates {
+            fields.push(("STATE key", k.as_str()));
+            match v {
+                Value::Scalar(s) => fields.push((k.as_str(), s.as_str())),
+                Value::List(l) => fields.extend(l.iter().map(|s| (k.as_str(), s.as_str()))),
+            }
+        }
+        let mut new = gate::hashes(&gate::check_fields(&fields, allow_secret)?);
+        new.extend(allowed.iter().cloned());
+        self.update_state(|s| {
+            for (k, v) in updates {
+                s.set(&k, v);
+            }
+            if !new.is_empty() {
+                let mut all = s.get(gate::STATE_ALLOWED).map(|v| v.as_list()).unwrap_or_default();
+                for h in new {
+                    if !all.contains(&h) {
+                        all.push(h);
+                    }
+                }
+                s.set(gate::STATE_ALLOWED, Value::List(all));
+            }
+        })
+    }
+
+    /// Read-modify-write STATE.md under the lock.
+    pub fn update_state(&self, f: impl FnOnce(&mut State)) -> Result<State> {
+        let _lock = self.lock()?;
+        let path = self.layout.state();
+        let text = match fsio::read_text(&path)? {
+            Some(t) => t,
+            None => Text::new(crate::templates::STATE.replace("{project}", &self.layout.project())),
+        };
+        let mut state = State::parse(text);
+        f(&mut state);
+        fsio::write_atomic(&path, state.render().as_bytes()).with_context(|| "STATE.md was not changed")?;
+        Ok(state)
+    }
+}
+
+/// A forgotten entry is a tombstone: nothing may point at it or edit it (SPEC §2).
+fn refuse_forgotten(id: &str, forgotten: bool, what: &str) -> Result<()> {
+    if forgotten {
+        bail!("refused: {id} was forgotten (`zo forget`); there is nothing left to {what}");
+    }
+    Ok(())
+}
