@@ -1,4 +1,10 @@
-//! One file per command; this module dispatches and holds what they share: where output goes.
+//! The CLI front-end: one file per command (`zo decide` is `decide.rs`); this module dispatches
+//! and holds what they share: where output goes (`Ctx`). The clap definitions are in `cli.rs`.
+//!
+//! Invariants: a command parses nothing itself and computes nothing the MCP server would need
+//! too: it calls the library (`ops`, `Memory`, …) and renders the report as text or `--json`.
+//! Text both front-ends show is in `ops::text`. Nothing in the library imports this module
+//! (tests/architecture.rs); errors stay typed, and only `main` turns them into exit codes.
 
 mod checkpoint;
 mod completions;

@@ -1,5 +1,18 @@
 //! Parsers and renderers for the memory files, side by side. Each keeps the exact text it read
 //! (`raw`), so whatever zo does not understand survives untouched; only new entries are rendered.
+//!
+//! - `fields` — the line grammar every file shares (`**Field:**` lines, headings, `---`,
+//!   fences) and the escaping that lets any Markdown live in a field, read back byte for byte.
+//! - `decision` — DECISION_LOG.md: `DecisionLog::parse`, statuses and supersession, and
+//!   `NewDecision::render`; `decision/scan.rs` is the quick walk and the checks `decide` makes
+//!   without a parse.
+//! - `prior`, `fact`, `state`, `session` — PRIORS.md, FACTS.md, STATE.md and session files.
+//! - here — `Text` (BOM and line ends remembered, large files memory-mapped), the entry
+//!   splitter, `tombstone` (what `zo forget` leaves in place of an entry of any kind), `Similar`.
+//!
+//! Invariants: parsing never fails (unknown text is kept; `zo verify` reports what does not
+//! parse); every renderer's output parses back to what was rendered (round-trip tests here,
+//! properties in `props`). This folder does no I/O and depends only on `time`.
 
 pub mod decision;
 pub mod fact;

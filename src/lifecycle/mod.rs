@@ -1,13 +1,13 @@
 //! The memory's lifecycle over time: what a session starts with and leaves behind, what ages
 //! and what is taken back.
 //!
-//! - `session` — the open-session record, `zo session end` (its baseline: the open record, else
+//! - `session` — `start` leaves the open-session record, `end` (its baseline: the open record, else
 //!   the last session file) and the repair of files an older merge filled with two sessions.
 //! - `context` — the token-budgeted bundle an agent starts with (and, for a task, recall).
 //! - `snapshot` — phase snapshots of STATE and the recent decisions.
 //! - `stale` — active decisions whose `Paths` changed since their `Commit` (`stale`,
 //!   `stale_ids` for status, recall hits and the bundle; no git read when no decision names paths).
-//! - `forget` — an entry replaced by its tombstone under the lock, the index purged, the
+//! - `forget` — `Memory::forget`: an entry replaced by its tombstone under the lock, the index purged, the
 //!   history plan, and the erasures `verify --history` accepts.
 //!
 //! Invariants: every file is written through `store` (lock, gate, atomic write); a forgotten

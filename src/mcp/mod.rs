@@ -8,6 +8,10 @@
 //! line a client can send — bad JSON, bad UTF-8, a line of any length — and an SDK's transport
 //! drops what it cannot decode, leaving the client waiting forever. A server with tools only
 //! needs four methods, answered one at a time in order, so no async runtime is involved.
+//!
+//! `tools` holds each tool's schema and its adapter over the library; `wire` the JSON-RPC loop.
+//! Like `cmd/`, it only renders what the library returns (shared text in `ops::text`), and
+//! nothing in the library imports it.
 
 mod tools;
 pub mod wire;
