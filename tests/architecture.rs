@@ -132,11 +132,11 @@ fn no_circle_between_folders() {
     }
     let mut colour = BTreeMap::new();
     for n in g.keys() {
-        if !colour.contains_key(n.as_str()) {
-            if let Some(circle) = visit(n, &g, &mut colour, &mut Vec::new()) {
-                let why: Vec<String> = circle.windows(2).map(|w| format!("{} → {} in {:?}", w[0], w[1], g[&w[0]][&w[1]])).collect();
-                panic!("a circle between folders: {}\n{}", circle.join(" → "), why.join("\n"));
-            }
+        if !colour.contains_key(n.as_str())
+            && let Some(circle) = visit(n, &g, &mut colour, &mut Vec::new())
+        {
+            let why: Vec<String> = circle.windows(2).map(|w| format!("{} → {} in {:?}", w[0], w[1], g[&w[0]][&w[1]])).collect();
+            panic!("a circle between folders: {}\n{}", circle.join(" → "), why.join("\n"));
         }
     }
 }
