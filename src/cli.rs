@@ -108,8 +108,13 @@ pub enum Command {
         /// The shell to complete for
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff), e.g. `zo man > ~/.local/share/man/man1/zo.1`
-    Man,
+    /// Print the man page (roff), or write zo(1) and one page per command into a directory
+    #[command(after_help = "Examples:\n  zo man > zo.1\n  mkdir -p ~/.local/share/man/man1 && zo man --dir ~/.local/share/man/man1")]
+    Man {
+        /// Write zo.1 and zo-<command>.1 for every command into DIR instead of printing zo.1
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
     /// What an agent's hooks run: reads the agent's hook event (JSON) on stdin
     Hook(HookArgs),
     /// Serve the memory to agents over MCP (Model Context Protocol) on stdin/stdout

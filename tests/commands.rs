@@ -235,7 +235,7 @@ fn priors_add_list_supersede() {
     assert!(text.contains("## PR-001: Never redirect stderr of an interactive TUI\n**Source:** session-041 (2026-11-21)\n**Root cause category:** missing_rule\n**Failure:** the agent pane stayed blank\n**Superseded by:** null\n\n### Rules\n1. Keep stderr on the terminal for TUIs.\n2. Check the pane after launch.\n\n### Verified Solution\nUse tmux send-keys.\n"), "{text}");
     let j = r.json(&["prior", "add", "--title", "Better lesson", "--root-cause", "incomplete_rule", "--failure", "f", "--rule", "r"]);
     assert_eq!(j["id"], "PR-002");
-    let e = r.fails(&["prior", "add", "--title", "T", "--root-cause", "bad_luck", "--failure", "f", "--rule", "r"], 1);
+    let e = r.fails(&["prior", "add", "--title", "T", "--root-cause", "bad_luck", "--failure", "f", "--rule", "r"], 2);
     assert!(e.contains("missing_rule"), "{e}");
     let e = r.fails(&["prior", "add", "--title", "Better lesson", "--root-cause", "regression", "--failure", "f", "--rule", "r"], 1);
     assert!(e.contains("PR-002"), "{e}");

@@ -114,8 +114,16 @@ fn a_provisional_entry_stays_out_of_the_bundle_and_recall_until_confirmed() {
 
     // Confirming twice is refused the second time; the first promotes.
     r.ok(&["confirm", &id]);
-    assert!(r.fails(&["confirm", &id], 1).contains("not provisional"));
+    // Confirming again is a no-op (it exited 1 "not provisional" before): nothing is written.
+    let log = r.read(r.log_path());
+    let again = r.run(&["--json", "confirm", &id]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(again.json()["unchanged"], true);
+    assert_eq!(r.read(r.log_path()), log);
     r.ok(&["confirm", &fid]);
+    let facts = r.read(".zo/memory/FACTS.md");
+    assert_eq!(r.json(&["confirm", &fid])["unchanged"], true);
+    assert_eq!(r.read(".zo/memory/FACTS.md"), facts);
     assert_eq!(r.ok(&["fact", "get", "infra:cache"]), "maybe Redis\n");
     let md = r.ok(&["context"]);
     assert!(md.contains("Maybe try Redis for sessions") && md.contains("- infra:cache = maybe Redis"), "{md}");

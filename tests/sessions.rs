@@ -142,7 +142,7 @@ fn snapshot_has_front_matter_decisions_and_handoff() {
     assert!(text.contains(&format!("## Decisions\n- {a} — Phase one choice\n")));
     assert!(text.contains("## Handoff\nNext steps:\n- start phase two\n"));
     assert!(r.ok(&["context"]).contains("## Handoff (phase_1_"));
-    r.fails(&["snapshot", "--phase", "bad phase/name"], 1);
+    r.fails(&["snapshot", "--phase", "bad phase/name"], 2);
 }
 
 #[test]

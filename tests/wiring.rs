@@ -201,3 +201,58 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     let checks = doctor.json()["checks"].as_array().unwrap().clone();
     assert!(checks.iter().any(|c| c["check"] == "git hooks" && c["level"] == "fail"), "{checks:?}");
 }
+
+#[test]
+fn man_pages_exist_for_every_command_the_main_page_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(ZO).args(["man", "--dir"]).arg(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let main = std::fs::read_to_string(dir.path().join("zo.1")).unwrap().replace("\\-", "-");
+    let named: Vec<String> = main.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| w.starts_with("zo-") && w.len() > 3).map(str::to_string).collect();
+    assert!(named.len() > 10, "zo.1 names its commands: {named:?}");
+    for page in named {
+        assert!(dir.path().join(format!("{page}.1")).is_file(), "zo.1 names {page}(1) but it was not written");
+    }
+    let r = Run::from(Command::new(ZO).args(["man", "--dir", "/nonexistent/zo-man"]).output().unwrap());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+#[test]
+fn doctor_outside_a_repository_checks_the_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = Run::from(Command::new(ZO).args(["--json", "doctor"]).current_dir(dir.path()).env_remove("ZO_REPO").output().unwrap());
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let checks: Vec<String> = r.json()["checks"].as_array().unwrap().iter().map(|c| c["check"].as_str().unwrap().to_string()).collect();
+    for want in ["layout", "git", "zo on PATH", "model"] {
+        assert!(checks.iter().any(|c| c == want), "{want} not checked: {checks:?}");
+    }
+}
+
+#[test]
+fn setup_asks_for_the_model_only_when_it_is_missing() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |cache: &Path| {
+        Run::from(
+            Command::new(ZO)
+                .arg("setup")
+                .current_dir(home.path())
+                .env("HOME", home.path())
+                .env("XDG_CONFIG_HOME", home.path().join(".config"))
+                .env("ZO_CACHE", cache)
+                .env_remove("ZO_MODEL_DIR")
+                .env_remove("ORT_DYLIB_PATH")
+                .output()
+                .unwrap(),
+        )
+    };
+    let r = run(&home.path().join("no-cache"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("zo model install"), "{}", r.stdout);
+    util::require_model();
+    let real = std::env::var_os("ZO_CACHE").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::env::var_os("XDG_CACHE_HOME").map(std::path::PathBuf::from).unwrap_or_else(|| Path::new(&std::env::var_os("HOME").unwrap()).join(".cache")).join("zo")
+    });
+    let r = run(&real);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("zo model install"), "the model is installed, yet: {}", r.stdout);
+}

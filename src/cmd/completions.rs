@@ -11,8 +11,39 @@ pub fn completions(ctx: &Ctx, shell: clap_complete::Shell) -> Result<()> {
     ctx.print(&String::from_utf8_lossy(&out))
 }
 
-pub fn man(ctx: &Ctx) -> Result<()> {
-    let mut out = Vec::new();
-    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut out)?;
-    ctx.print(&String::from_utf8_lossy(&out))
+/// zo(1) on stdout, or with a directory every page the main one names: zo(1) lists its
+/// commands as zo-init(1) and so on, so those pages exist too.
+pub fn man(ctx: &Ctx, dir: Option<&std::path::Path>) -> Result<()> {
+    let mut cmd = crate::cli::Cli::command();
+    // Built, so clap's own `help` command (which zo.1 names too) is among the subcommands.
+    cmd.build();
+    let Some(dir) = dir else {
+        let mut out = Vec::new();
+        clap_mangen::Man::new(cmd).render(&mut out)?;
+        return ctx.print(&String::from_utf8_lossy(&out));
+    };
+    if !dir.is_dir() {
+        return Err(crate::error::Error::usage(format!("{} is not a directory (mkdir -p it first)", dir.display())).into());
+    }
+    let mut written = Vec::new();
+    let mut page = |name: String, c: clap::Command| -> Result<()> {
+        let mut out = Vec::new();
+        clap_mangen::Man::new(c).render(&mut out)?;
+        let path = dir.join(format!("{name}.1"));
+        std::fs::write(&path, out).map_err(|e| anyhow::anyhow!("could not write {}: {e}", path.display()))?;
+        written.push(path.display().to_string());
+        Ok(())
+    };
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("zo-{}", sub.get_name());
+        // clap names are &'static str; a page per command, once per process.
+        let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
+        page(name, sub.clone().name(leaked).version(env!("CARGO_PKG_VERSION")))?;
+    }
+    page("zo".into(), cmd.clone())?;
+    if ctx.json {
+        return ctx.print_json(&serde_json::json!({ "pages": written }));
+    }
+    ctx.note(format!("wrote {} man pages into {}", written.len(), dir.display()));
+    Ok(())
 }

@@ -141,7 +141,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Migrate(a) => migrate::run(&ctx, a),
         Command::Model(c) => model::run(&ctx, c),
         Command::Completions { shell } => completions::completions(&ctx, shell),
-        Command::Man => completions::man(&ctx),
+        Command::Man { dir } => completions::man(&ctx, dir.as_deref()),
         Command::Hook(a) => hook::run(&ctx, a),
         Command::Mcp => crate::mcp::serve(ctx.repo.clone()),
         Command::MergeDriver(a) => merge_driver::run(a),

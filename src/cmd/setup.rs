@@ -18,12 +18,16 @@ pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
         return ctx.print_json(&json!({ "merge_driver": if a.undo { "removed" } else { "global" } }));
     }
     if !ctx.quiet {
-        ctx.print(if a.undo {
+        let mut text = String::from(if a.undo {
             "removed zo's merge driver from your global git config\n"
         } else {
-            "registered zo's merge driver in your global git config (every clone on this machine)\n\
-             semantic recall also needs the model: zo model install\n"
-        })?;
+            "registered zo's merge driver in your global git config (every clone on this machine)\n"
+        });
+        // Only when it is missing: the model is found like every command finds it.
+        if !a.undo && crate::search::embedding::locate(&crate::store::config::Config::default()).paths().is_err() {
+            text.push_str(&format!("semantic recall also needs the model: {}\n", crate::search::embedding::INSTALL_HINT));
+        }
+        ctx.print(&text)?;
     }
     Ok(())
 }

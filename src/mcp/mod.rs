@@ -18,7 +18,6 @@ pub mod wire;
 
 pub use tools::{TOOL_NAMES, check_args};
 
-use crate::store::layout::Layout;
 use crate::search::recall::Recaller;
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -55,11 +54,11 @@ impl Server {
         }
     }
 
+    /// Initialises anywhere: a user-scope server (the Claude Code plugin) starts in every
+    /// project, and failing here would show a broken server in each one without memory. The
+    /// tools say "no zo memory in DIR" instead, and find the memory once `zo init` made it
+    /// (the memory is opened per call), without a restart.
     fn initialize(&self, params: Option<&Value>) -> Result<Value, RpcError> {
-        // No memory, no server: say so at once rather than on every tool call.
-        if let Err(e) = Layout::discover(self.repo.as_deref()) {
-            return Err(RpcError::new(wire::SERVER_ERROR, format!("zo: {e:#}")));
-        }
         let asked = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str);
         let version = PROTOCOL_VERSIONS.iter().find(|v| Some(**v) == asked).unwrap_or(&PROTOCOL_VERSIONS[0]);
         Ok(json!({
@@ -102,8 +101,12 @@ impl Server {
     }
 }
 
-/// Serve MCP on stdin/stdout until the client closes stdin (then exit 0).
+/// Serve MCP on stdin/stdout until the client closes stdin (then exit 0). The project:
+/// `--repo` / `ZO_REPO`, else `$CLAUDE_PROJECT_DIR` (Claude Code's project, whatever directory
+/// it started the server in), else the process directory.
 pub fn serve(repo: Option<PathBuf>) -> Result<()> {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let repo = repo.or_else(|| env("ZO_REPO")).or_else(|| env("CLAUDE_PROJECT_DIR").filter(|d| d.is_dir()));
     let server = Server { repo, recaller: Mutex::new(Recaller::new()) };
     let mut lines = wire::Lines::new(std::io::stdin().lock(), wire::MAX_LINE);
     let mut out = std::io::stdout().lock();

@@ -58,6 +58,8 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         Err(e) => {
             let no_memory = matches!(crate::error::kind(&e), Some(Error::NoMemory(_)));
             checks.push(("layout", FAIL, format!("{e:#}")));
+            // Outside a repository (or in a broken one) the machine is still worth checking.
+            machine(&crate::store::config::Config::default(), &mut checks);
             return report(checks, no_memory);
         }
     };
@@ -75,33 +77,7 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         let list: Vec<String> = strangers.iter().map(|p| format!("{} ({})", p.file, p.message)).collect();
         checks.push(("links", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
     }
-    let search = embedding::locate(&l.config);
-    match (&search.model_dir, search.disabled) {
-        (_, true) => checks.push(("model", OK, "semantic search is off (index.embedding: off); recall is lexical".into())),
-        (Some(d), _) => checks.push(("model", OK, format!("{} in {}", embedding::MODEL_NAME, d.display()))),
-        (None, _) => checks.push((
-            "model",
-            WARN,
-            format!("not found, recall is lexical only (looked in {}); fix: {}", join(&search.model_candidates), embedding::INSTALL_HINT),
-        )),
-    }
-    if !search.disabled {
-        match &search.runtime {
-            Some(r) => checks.push(("runtime", OK, format!("ONNX Runtime at {}", r.display()))),
-            None => checks.push((
-                "runtime",
-                WARN,
-                format!("no ONNX Runtime library (looked for {}); fix: {}", join(&search.runtime_candidates), embedding::INSTALL_HINT),
-            )),
-        }
-    }
-    if let Ok(paths) = search.paths() {
-        let t = std::time::Instant::now();
-        match embedding::Embedder::load(&paths) {
-            Ok(_) => checks.push(("embeddings", OK, format!("model loads in {:.2}s", t.elapsed().as_secs_f64()))),
-            Err(e) => checks.push(("embeddings", FAIL, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
-        }
-    }
+    machine(&l.config, &mut checks);
     let h = crate::ops::index_health(&memory);
     match (&h.error, h.built) {
         (Some(e), _) => checks.push(("index", FAIL, format!("{e}; fix: zo index rebuild"))),
@@ -177,4 +153,49 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
 
 fn join(p: &[std::path::PathBuf]) -> String {
     p.iter().map(|x| x.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// This machine: git, the model, ONNX Runtime, and whether the model loads.
+fn machine(config: &crate::store::config::Config, checks: &mut Vec<(&'static str, Level, String)>) {
+    match std::process::Command::new("git").arg("--version").output() {
+        Ok(o) if o.status.success() => checks.push(("git", OK, String::from_utf8_lossy(&o.stdout).trim().to_string())),
+        _ => checks.push(("git", FAIL, "git does not run here; zo reads and merges memory through git: install git".into())),
+    }
+    // Agent hooks, MCP configs and git hooks all run `zo` from PATH.
+    let on_path = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("zo")).find(|f| f.is_file()));
+    match on_path {
+        Some(p) => checks.push(("zo on PATH", OK, p.display().to_string())),
+        None => checks.push((
+            "zo on PATH",
+            WARN,
+            "no `zo` on PATH: agent hooks, MCP configs and git hooks run it from there; fix: cargo install --locked --path . (from zo's source)".into(),
+        )),
+    }
+    let search = embedding::locate(config);
+    match (&search.model_dir, search.disabled) {
+        (_, true) => checks.push(("model", OK, "semantic search is off (index.embedding: off); recall is lexical".into())),
+        (Some(d), _) => checks.push(("model", OK, format!("{} in {}", embedding::MODEL_NAME, d.display()))),
+        (None, _) => checks.push((
+            "model",
+            WARN,
+            format!("not found, recall is lexical only (looked in {}); fix: {}", join(&search.model_candidates), embedding::INSTALL_HINT),
+        )),
+    }
+    if !search.disabled {
+        match &search.runtime {
+            Some(r) => checks.push(("runtime", OK, format!("ONNX Runtime at {}", r.display()))),
+            None => checks.push((
+                "runtime",
+                WARN,
+                format!("no ONNX Runtime library (looked for {}); fix: {}", join(&search.runtime_candidates), embedding::INSTALL_HINT),
+            )),
+        }
+    }
+    if let Ok(paths) = search.paths() {
+        let t = std::time::Instant::now();
+        match embedding::Embedder::load(&paths) {
+            Ok(_) => checks.push(("embeddings", OK, format!("model loads in {:.2}s", t.elapsed().as_secs_f64()))),
+            Err(e) => checks.push(("embeddings", FAIL, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
+        }
+    }
 }

@@ -319,6 +319,11 @@ impl Memory {
             let Some(i) = file.find(id) else { continue };
             let f = &file.entries[i];
             let ks = key_state(&file, &f.key, threshold);
+            // Confirmed before: a later version says it confirms this one. Nothing to do.
+            if let Some(j) = file.entries.iter().position(|e| e.field("Confirms").is_some_and(|c| c.trim().eq_ignore_ascii_case(&f.id))) {
+                let c = &file.entries[j];
+                return Ok(Some(FactSet { fact: NewFact { id: c.id.clone(), key: c.key.clone(), value: c.value().to_string(), set: String::new(), source: String::new(), confidence: None, supersedes: String::new(), confirms: f.id.clone(), allowed: Default::default() }, status: "active", scope, unchanged: true }));
+            }
             match ks.status(&file, i) {
                 "provisional" => {}
                 // Holds already (confirmed before, or never provisional): nothing to do.

@@ -472,7 +472,7 @@ mod tests {
         wire(p, "claude", false).unwrap();
         assert!(settings_run_hook(&[p], Some(h), "SessionStart"));
         assert!(settings_run_hook(&[p], Some(h), "SessionEnd"));
-        assert!(!settings_run_hook(&[p], Some(h), "Stop"), "an event settings do not run is the plugin's");
+        assert!(!settings_run_hook(&[p], Some(h), "UserPromptSubmit"), "an event settings do not run is the plugin's");
         assert!(!settings_run_hook(&[p], Some(h), ""));
         wire(p, "claude", false).unwrap();
         wire(p, "claude", true).unwrap();
