@@ -256,3 +256,17 @@ fn setup_asks_for_the_model_only_when_it_is_missing() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("zo model install"), "the model is installed, yet: {}", r.stdout);
 }
+
+/// A session ended without `session start` (a crashed agent, a fresh clone) guessed its
+/// baseline from the last session file and claimed every entry after it, even ones pulled from
+/// another clone or committed before. Committed entries are never the session's now.
+#[test]
+fn a_session_ended_without_start_claimed_entries_pulled_from_another_clone() {
+    let r = Repo::init();
+    let theirs = r.decide("Written on another clone", "and pulled here");
+    r.commit_all("pulled");
+    let mine = r.decide("Written in this session", "not committed yet");
+    let ended = r.json(&["session", "end", "--summary", "crashed agent's session"]);
+    let ids: Vec<&str> = ended["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [mine.trim()], "claimed {ids:?}; {} was committed before", theirs.trim());
+}
