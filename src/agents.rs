@@ -412,7 +412,7 @@ pub fn settings_run_hook(dirs: &[&Path], home: Option<&Path>, event: &str) -> bo
 /// it names runs here. (agent, file, problem or None).
 pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
     let mut out = Vec::new();
-    let on_path = which(MCP_COMMAND);
+    let on_path = crate::environment::on_path(MCP_COMMAND);
     for (agent, file) in MCP_FILES {
         let Ok(text) = std::fs::read_to_string(root.join(file)) else { continue };
         let command = if file.ends_with(".toml") {
@@ -444,11 +444,6 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
         }
     }
     out
-}
-
-/// The first `name` on PATH.
-fn which(name: &str) -> Option<std::path::PathBuf> {
-    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
 }
 
 /// A client's JSON settings file: its value, `{}` when missing or empty, None when there is
