@@ -16,6 +16,8 @@ pub const MERGE_DRIVER: &str = include_str!("../templates/merge-driver.sh");
 pub const STOP_REMINDER: &str = include_str!("../templates/stop-reminder.md");
 /// The Claude Code hook entries zo adds to `.claude/settings.json`, by event.
 pub const CLAUDE_HOOKS: &str = include_str!("../templates/claude/hooks.json");
+/// The Codex hook entries zo adds to `.codex/hooks.json`, by event.
+pub const CODEX_HOOKS: &str = include_str!("../templates/codex/hooks.json");
 
 /// The section STATE.md starts with: a hint for a person opening the file, not state. The
 /// context bundle leaves it out while it is unchanged.

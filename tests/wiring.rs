@@ -256,3 +256,53 @@ fn setup_asks_for_the_model_only_when_it_is_missing() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("zo model install"), "the model is installed, yet: {}", r.stdout);
 }
+
+/// A session ended without `session start` (a crashed agent, a fresh clone) guessed its
+/// baseline from the last session file and claimed every entry after it, even ones pulled from
+/// another clone or committed before. Committed entries are never the session's now.
+#[test]
+fn a_session_ended_without_start_claimed_entries_pulled_from_another_clone() {
+    let r = Repo::init();
+    let theirs = r.decide("Written on another clone", "and pulled here");
+    r.commit_all("pulled");
+    let mine = r.decide("Written in this session", "not committed yet");
+    let ended = r.json(&["session", "end", "--summary", "crashed agent's session"]);
+    let ids: Vec<&str> = ended["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [mine.trim()], "claimed {ids:?}; {} was committed before", theirs.trim());
+}
+
+/// Codex took Claude Code's hook format: `init --agent codex` wires SessionStart, PreCompact,
+/// Stop and SessionEnd in `.codex/hooks.json`, and `zo hook codex` answers SessionStart in the
+/// JSON Codex reads (`hookSpecificOutput.additionalContext`), Stop in the same protocol.
+#[test]
+fn codex_hooks_are_wired_and_answer_in_codexs_json() {
+    let r = Repo::init();
+    tracked(&r, "lib.rs", "fn a() {}\n");
+    r.decide("Use Postgres for orders", "one database");
+    r.commit_all("memory");
+    r.ok(&["init", "--agent", "codex"]);
+    let hooks: serde_json::Value = serde_json::from_str(&r.read(".codex/hooks.json")).unwrap();
+    for event in ["SessionStart", "PreCompact", "Stop", "SessionEnd"] {
+        assert!(hooks["hooks"][event].to_string().contains("zo") && hooks["hooks"][event].to_string().contains("hook codex"), "{event}: {hooks}");
+    }
+    let run = |name: &str| {
+        let mut c = Command::new(ZO);
+        c.args(["hook", "codex"]).current_dir(r.path()).env_remove("ZO_REPO").env("ZO_USER_DIR", r.path().join(".git/zo-user"));
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(event(name, r.path()).to_string().as_bytes()).unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    };
+    let start = run("SessionStart");
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    let v: serde_json::Value = serde_json::from_str(&start.stdout).unwrap_or_else(|e| panic!("{e}: {}", start.stdout));
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    assert!(v["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("Use Postgres for orders"), "{v}");
+    assert_eq!(v.as_object().unwrap().len(), 1, "Codex refuses extra fields: {v}");
+    r.write("lib.rs", "fn b() {}\n");
+    let stop = run("Stop");
+    let v: serde_json::Value = serde_json::from_str(&stop.stdout).unwrap_or_else(|e| panic!("{e}: {}", stop.stdout));
+    assert_eq!(v["decision"], "block");
+    let removed = r.json(&["init", "--agent", "codex", "--remove"]);
+    assert!(removed["removed"].to_string().contains(".codex/hooks.json"), "{removed}");
+    assert!(!r.path().join(".codex").exists(), ".codex/ emptied and removed");
+}

@@ -1,4 +1,5 @@
-//! `zo hook claude`: what Claude Code's hooks run, with the event as JSON on stdin
+//! `zo hook claude|codex`: what Claude Code's and Codex's hooks run (Codex took Claude Code's
+//! events and JSON; its SessionStart context goes in `hookSpecificOutput.additionalContext`), with the event as JSON on stdin
 //! (`hook_event_name`, `cwd`, `session_id`; `source` for SessionStart; `stop_hook_active` for
 //! Stop). The plugin is installed per user, so these hooks run in every project: where there is
 //! no zo memory they print nothing and exit 0 (`--verbose` says why, on stderr).
@@ -48,8 +49,9 @@ fn project_dir(ctx: &Ctx, event: &Event) -> Option<PathBuf> {
 }
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
-    if a.agent != "claude" {
-        return Err(Error::usage(format!("zo hook supports claude, not {:?}", a.agent)).into());
+    let agent = a.agent.as_str();
+    if agent != "claude" && agent != "codex" {
+        return Err(Error::usage(format!("zo hook supports claude and codex, not {agent:?}")).into());
     }
     let input = super::read_input(std::path::Path::new("-"))?;
     let event: Event = if input.trim().is_empty() {
@@ -81,7 +83,7 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     };
     match event.hook_event_name.as_str() {
         "SessionEnd" => {
-            let ending = Ending { agent: Some("claude".into()), ..Default::default() };
+            let ending = Ending { agent: Some(agent.into()), ..Default::default() };
             if let Some(ended) = session::end(&memory, &ending, true)? {
                 ctx.note(format!("{} written", ended.file));
             }
@@ -91,7 +93,7 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
             let resumed = matches!(event.source.as_deref(), Some("resume" | "compact"));
             let open = session::current(&memory).filter(|_| resumed);
             if open.is_none() {
-                let mut rec = session::start(&memory, Some("claude".into()), None)?;
+                let mut rec = session::start(&memory, Some(agent.into()), None)?;
                 if event.session_id.is_some() {
                     rec.session_id = event.session_id.clone();
                     session::save(&memory, &rec)?;
@@ -104,6 +106,13 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
                 }
             }
             b.fit_chars(bundle_chars(&memory));
+            if agent == "codex" {
+                // Codex adds a SessionStart hook's context only from this JSON (its output
+                // schema refuses other fields); plain stdout is not read.
+                let r = crate::ops::ContextReport::from(b);
+                let out = serde_json::json!({ "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": r.markdown } });
+                return ctx.print(&format!("{out}\n"));
+            }
             super::context::print(ctx, b)
         }
         "PreCompact" => {
@@ -117,7 +126,7 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
         // A hook must never break the agent's session: other events are not zo's business.
         other => {
             if a.verbose {
-                super::say(&format!("zo hook claude: nothing to do for {other:?}\n"));
+                super::say(&format!("zo hook {agent}: nothing to do for {other:?}\n"));
             }
             Ok(())
         }

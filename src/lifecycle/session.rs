@@ -255,6 +255,23 @@ fn bullets(items: &[String]) -> String {
     }
 }
 
+/// IDs of the decisions and priors in HEAD's versions of the files (empty without git).
+fn committed_ids(memory: &Memory) -> std::collections::HashSet<String> {
+    let l = &memory.layout;
+    let Some(repo) = crate::git::Repo::discover(&l.root) else { return Default::default() };
+    let at_head = |path: std::path::PathBuf| {
+        repo.file_at_head(std::path::Path::new(&l.rel(&path))).ok().flatten().map(|b| crate::format::Text::new(String::from_utf8_lossy(&b).into_owned()))
+    };
+    let mut ids = std::collections::HashSet::new();
+    if let Some(t) = at_head(l.decision_log()) {
+        ids.extend(DecisionLog::parse(t).entries.iter().map(|e| e.id.clone()));
+    }
+    if let Some(t) = at_head(l.priors()) {
+        ids.extend(PriorsFile::parse(t).entries.iter().map(|p| p.id.clone()));
+    }
+    ids
+}
+
 /// Where the current session's entries begin in the log and in the priors: the open record's
 /// counts; without one (a fresh clone, a crashed agent), after the last session file — after
 /// the last decision it listed, else from the time it ended.
@@ -306,9 +323,16 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let log = memory.decisions()?;
     let priors = memory.priors()?;
     let (from_d, from_p) = baseline(memory, rec.as_ref(), &log, &priors)?;
-    let decisions: Vec<Listed> =
-        log.entries[from_d..].iter().filter(|e| !e.is_annotation()).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
-    let new_priors: Vec<Listed> = priors.entries[from_p..].iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
+    // Without a start, the baseline is a guess from the last session file; entries already
+    // committed (by this clone before, or pulled from another) are never this session's.
+    let committed = if rec.is_none() { committed_ids(memory) } else { Default::default() };
+    let decisions: Vec<Listed> = log.entries[from_d..]
+        .iter()
+        .filter(|e| !e.is_annotation() && !committed.contains(&e.id))
+        .map(|e| Listed { id: e.id.clone(), title: e.title.clone() })
+        .collect();
+    let new_priors: Vec<Listed> =
+        priors.entries[from_p..].iter().filter(|p| !committed.contains(&p.id)).map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
     if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && log.entries.len() == from_d && ending.is_empty() {
         let _ = std::fs::remove_file(record_path(memory));
         return Ok(None);

@@ -162,8 +162,7 @@ fn machine(config: &crate::store::config::Config, checks: &mut Vec<(&'static str
         _ => checks.push(("git", FAIL, "git does not run here; zo reads and merges memory through git: install git".into())),
     }
     // Agent hooks, MCP configs and git hooks all run `zo` from PATH.
-    let on_path = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("zo")).find(|f| f.is_file()));
-    match on_path {
+    match crate::store::environment::on_path("zo") {
         Some(p) => checks.push(("zo on PATH", OK, p.display().to_string())),
         None => checks.push((
             "zo on PATH",

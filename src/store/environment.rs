@@ -1,6 +1,7 @@
 //! What this machine is, for `.zo/local.yaml` (SPEC §1). Every probe that fails yields null;
 //! nothing here can fail the command that asked.
 
+use std::path::{Path, PathBuf};
 use serde::Serialize;
 use std::process::{Command, Stdio};
 
@@ -84,4 +85,21 @@ pub fn detect() -> Environment {
         zo_version: env!("CARGO_PKG_VERSION").to_string(),
         detected_at: crate::time::now(),
     }
+}
+
+/// Whether `path` is a file this user could run (on Unix: any execute bit).
+pub fn executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    path.is_file()
+}
+
+/// The first executable `name` on PATH, as a shell would find it (hooks and agents run `zo`
+/// from there).
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| executable(f)))
 }

@@ -93,6 +93,9 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
                 if let Some(gone) = codex_config(root, remove)? {
                     ch.file(remove, gone, ".codex/config.toml", "[mcp_servers.zo]");
                 }
+                if let Some(gone) = codex_hooks(root, remove)? {
+                    ch.file(remove, gone, ".codex/hooks.json", "zo's hooks");
+                }
             }
             block(root, "AGENTS.md", agent, note, remove, &mut ch)?;
             if remove {
@@ -235,15 +238,25 @@ fn is_zo_command(c: &str) -> bool {
     ["zo hook ", "zo -q hook ", "zo session start --agent claude", "zo -q session end --agent claude"].iter().any(|p| c.starts_with(p))
 }
 
-/// SessionStart/SessionEnd hooks in `.claude/settings.json`, merged with what is there: older
-/// zo entries are replaced, everything else is kept. None if nothing changed, else whether the
-/// whole file was created or (left empty by the removal) deleted.
+/// zo's hooks in `.claude/settings.json`, merged with what is there: older zo entries are
+/// replaced, everything else is kept. None if nothing changed, else whether the whole file was
+/// created or (left empty by the removal) deleted.
 fn claude_settings(root: &Path, remove: bool) -> Result<Option<bool>> {
-    let path = root.join(".claude/settings.json");
+    hooks_file(root, ".claude/settings.json", templates::CLAUDE_HOOKS, remove)
+}
+
+/// The same for Codex's `.codex/hooks.json` (Codex took Claude Code's hook format: event →
+/// matcher groups → commands).
+fn codex_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
+    hooks_file(root, ".codex/hooks.json", templates::CODEX_HOOKS, remove)
+}
+
+fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<Option<bool>> {
+    let path = root.join(file);
     let existed = path.exists();
     let Some(mut settings) = read_json(&path, remove)? else { return Ok(None) };
     let before = settings.clone();
-    let wanted: Value = serde_json::from_str(templates::CLAUDE_HOOKS).context("templates/claude/hooks.json")?;
+    let wanted: Value = serde_json::from_str(template).context("zo's hooks template")?;
     let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
     let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
     let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object", path.display()))?;
@@ -277,7 +290,7 @@ fn claude_settings(root: &Path, remove: bool) -> Result<Option<bool>> {
         std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
         return Ok(Some(true));
     }
-    fsio::create_dir(&root.join(".claude"))?;
+    fsio::create_dir(path.parent().expect("a file in a directory"))?;
     let mut out = serde_json::to_string_pretty(&settings)?;
     out.push('\n');
     fsio::write_atomic(&path, out.as_bytes())?;
@@ -399,7 +412,7 @@ pub fn settings_run_hook(dirs: &[&Path], home: Option<&Path>, event: &str) -> bo
 /// it names runs here. (agent, file, problem or None).
 pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
     let mut out = Vec::new();
-    let on_path = which(MCP_COMMAND);
+    let on_path = crate::store::environment::on_path(MCP_COMMAND);
     for (agent, file) in MCP_FILES {
         let Ok(text) = std::fs::read_to_string(root.join(file)) else { continue };
         let command = if file.ends_with(".toml") {
@@ -431,11 +444,6 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
         }
     }
     out
-}
-
-/// The first `name` on PATH.
-fn which(name: &str) -> Option<std::path::PathBuf> {
-    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
 }
 
 /// A client's JSON settings file: its value, `{}` when missing or empty, None when there is

@@ -198,20 +198,11 @@ fn hook_zo(text: &str) -> Option<Option<PathBuf>> {
     let older = !first.starts_with(FIND_ZO);
     let quoted = if older { first.split("' ").next().unwrap_or("") } else { &first[FIND_ZO.len()..] };
     let fallback = PathBuf::from(quoted.trim_matches('\'').replace("'\\''", "'"));
-    let runs = |p: &Path| {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        }
-        #[cfg(not(unix))]
-        p.is_file()
-    };
+    let runs = crate::store::environment::executable(&fallback);
     if older {
-        return Some(runs(&fallback).then_some(fallback));
+        return Some(runs.then_some(fallback));
     }
-    let on_path = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("zo")).find(|f| runs(f)));
-    Some(on_path.or_else(|| runs(&fallback).then_some(fallback)))
+    Some(crate::store::environment::on_path("zo").or_else(|| runs.then_some(fallback)))
 }
 
 /// The text without zo's block.
