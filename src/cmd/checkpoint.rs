@@ -3,6 +3,7 @@
 
 use super::Ctx;
 use crate::cli::CheckpointArgs;
+use anyhow::Context as _;
 use anyhow::{Result, bail};
 use serde_json::json;
 
@@ -23,6 +24,10 @@ pub fn run(ctx: &Ctx, a: CheckpointArgs) -> Result<()> {
         }
         ctx.note(format!("nothing to commit: {dir}/ has no changes"));
         return Ok(());
+    }
+    // The message is committed too: the gate's rules (no control characters, no secrets).
+    if let Some(m) = &a.message {
+        crate::store::gate::check_fields(&[("message (-m)", m)], false).context("nothing was committed")?;
     }
     let (state, _) = memory.state();
     let message = a.message.unwrap_or_else(|| {

@@ -69,7 +69,20 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         OK,
         format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" }),
     ));
-    checks.push(("config", OK, format!("project {:?}", l.project())));
+    let ignored = embedding::ignored_paths(&l.config);
+    if ignored.is_empty() {
+        checks.push(("config", OK, format!("project {:?}", l.project())));
+    } else {
+        checks.push((
+            "config",
+            WARN,
+            format!(
+                "{} in {} ignored: a repository cannot choose the model or the library zo loads; set ZO_MODEL_DIR / ORT_DYLIB_PATH in your environment instead",
+                ignored.iter().map(|k| format!("index.{k}")).collect::<Vec<_>>().join(", "),
+                l.show(&l.config_file())
+            ),
+        ));
+    }
     let strangers = crate::ops::verify::strangers(l);
     if strangers.is_empty() {
         checks.push(("links", OK, "no links or special files in the memory".into()));

@@ -84,7 +84,16 @@ fn model_complete(dir: &Path) -> bool {
     MODEL_FILES.iter().all(|f| dir.join(f).is_file())
 }
 
-/// Look for the model folder and the runtime library, in the documented order.
+/// Keys a repository's config may hold but zo ignores because they would choose code to load.
+pub fn ignored_paths(config: &Config) -> Vec<&'static str> {
+    ["model_dir", "runtime"].into_iter().filter(|k| config.get(&["index", k]).is_some()).collect()
+}
+
+/// Look for the model folder and the runtime library, in the documented order: the user's
+/// environment (`ZO_MODEL_DIR`, `ORT_DYLIB_PATH`), beside the zo binary, zo's cache. Never from
+/// a repository: ONNX Runtime is a library zo loads, and a committed `index.runtime` pointing at
+/// a library of the repository's own ran its code in every clone (a found attack). Those keys in
+/// `.zo/config.yaml` are ignored; `ignored_paths` names them for `doctor`.
 pub fn locate(config: &Config) -> Search {
     let disabled = config.str(&["index", "embedding"]).is_some_and(|v| v == "off" || v == "false");
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
@@ -92,13 +101,11 @@ pub fn locate(config: &Config) -> Search {
 
     let mut model_candidates = Vec::new();
     model_candidates.extend(env("ZO_MODEL_DIR"));
-    model_candidates.extend(config.str(&["index", "model_dir"]).map(|d| expand(&d)));
     model_candidates.extend(cache.as_ref().map(|c| c.join("models").join(MODEL_NAME)));
     let model_dir = model_candidates.iter().find(|d| model_complete(d)).cloned();
 
     let mut runtime_candidates = Vec::new();
     runtime_candidates.extend(env("ORT_DYLIB_PATH"));
-    runtime_candidates.extend(config.str(&["index", "runtime"]).map(|d| expand(&d)));
     if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
         runtime_candidates.push(dir.join(ORT_LIB));
     }
@@ -106,13 +113,6 @@ pub fn locate(config: &Config) -> Search {
     let runtime = runtime_candidates.iter().find(|p| p.is_file()).cloned();
 
     Search { disabled, model_dir, model_candidates, runtime, runtime_candidates }
-}
-
-fn expand(p: &str) -> PathBuf {
-    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ => PathBuf::from(p),
-    }
 }
 
 /// The model loaded with graph optimisation, for embedding many texts (and questions in a

@@ -342,6 +342,38 @@ pub fn read_text(path: &Path) -> Result<Option<Text>> {
     Ok(Some(Text::new(decode(path, bytes)?)))
 }
 
+/// A file's whole text through `read_text` (checked, bounded, never through a link); a missing
+/// file is an error too. For the few files outside `.zo/` zo reads and rewrites (agent wiring,
+/// `.gitattributes`): the same rules as memory files.
+pub fn read_string(path: impl AsRef<Path>) -> Result<String> {
+    let path = path.as_ref();
+    match read_text(path)? {
+        Some(t) => Ok(t.as_str().to_string()),
+        None => Err(anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::NotFound)).context(format!("{} does not exist", path.display()))),
+    }
+}
+
+/// Remove a file zo wrote, never through a link on the way (a linked `.cursor/` would have zo
+/// delete a file in the user's home). A link as the file itself is removed as a link.
+pub fn remove_file(path: &Path) -> Result<()> {
+    check_dirs(path)?;
+    fs::remove_file(path).with_context(|| format!("could not remove {}", path.display()))
+}
+
+/// Remove an empty directory zo created, likewise.
+pub fn remove_dir(path: &Path) -> Result<()> {
+    check_path(path)?;
+    fs::remove_dir(path).with_context(|| format!("could not remove {}", path.display()))
+}
+
+/// `check_path` for the directories above `path` only.
+fn check_dirs(path: &Path) -> Result<()> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => check_path(dir),
+        _ => Ok(()),
+    }
+}
+
 /// A file that is not UTF-8, and where.
 #[derive(Debug)]
 pub struct BadUtf8 {

@@ -178,9 +178,17 @@ impl Layout {
 /// `.zo/` (`../../out` or `/tmp/x` would send every write out of the repository). Anything
 /// else is a usage error naming the file and line.
 fn memory_root(config: &Config, file: &Path) -> Result<PathBuf> {
-    let value = config.memory_root();
+    // Not a string at all (`[1, 2]`, a mapping) is as wrong as a path that leaves `.zo/`.
+    let value = match config.get(&["memory_root"]) {
+        None => config.memory_root(),
+        Some(crate::store::config::Value::String(s)) => s.clone(),
+        Some(other) => crate::store::config::show(other),
+    };
     let path = Path::new(&value);
-    let plain = !value.trim().is_empty() && path.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+    let plain = !value.trim().is_empty()
+        && !value.chars().any(char::is_control)
+        && matches!(config.get(&["memory_root"]), None | Some(crate::store::config::Value::String(_)))
+        && path.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
     if !plain || path.components().all(|c| c == std::path::Component::CurDir) {
         let line = config.line_of(&["memory_root"]);
         return Err(Error::usage(format!(

@@ -59,16 +59,16 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
                 ch.file(remove, gone, ".mcp.json", "zo's server");
             }
             let old = root.join(OLD_SLASH_COMMAND);
-            if std::fs::read_to_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\"")) {
-                std::fs::remove_file(&old).with_context(|| format!("could not remove {}", old.display()))?;
-                let _ = std::fs::remove_dir(old.parent().expect("has a parent"));
+            if fsio::read_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\"")) {
+                fsio::remove_file(&old)?;
+                let _ = fsio::remove_dir(old.parent().expect("has a parent"));
                 ch.removed.push(OLD_SLASH_COMMAND.into());
             }
             let cmd = root.join(SLASH_COMMAND);
-            let current = std::fs::read_to_string(&cmd).ok();
+            let current = fsio::read_string(&cmd).ok();
             if remove {
                 if current.as_deref().is_some_and(is_our_recall) {
-                    std::fs::remove_file(&cmd).with_context(|| format!("could not remove {}", cmd.display()))?;
+                    fsio::remove_file(&cmd)?;
                     ch.removed.push(SLASH_COMMAND.into());
                 }
             } else if current.is_none() || current.as_deref().is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t)) {
@@ -114,7 +114,7 @@ fn remove_empty_dirs(root: &Path, dirs: &[&str], ch: &mut Changes) {
         let path = root.join(d);
         let empty = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
             && std::fs::read_dir(&path).is_ok_and(|mut it| it.next().is_none());
-        if empty && std::fs::remove_dir(&path).is_ok() {
+        if empty && fsio::remove_dir(&path).is_ok() {
             ch.removed.push(format!("{d}/"));
         }
     }
@@ -149,11 +149,11 @@ fn block_agents(text: &str) -> Vec<String> {
 /// even when an older block did not list them.
 fn wired_elsewhere(root: &Path) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let has_json = |f: &str| std::fs::read_to_string(root.join(f)).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|v| v["mcpServers"]["zo"].is_object());
+    let has_json = |f: &str| fsio::read_string(root.join(f)).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|v| v["mcpServers"]["zo"].is_object());
     if has_json(".cursor/mcp.json") {
         out.push("cursor");
     }
-    if std::fs::read_to_string(root.join(".codex/config.toml")).is_ok_and(|t| t.lines().any(|l| l.trim() == "[mcp_servers.zo]")) {
+    if fsio::read_string(root.join(".codex/config.toml")).is_ok_and(|t| t.lines().any(|l| l.trim() == "[mcp_servers.zo]")) {
         out.push("codex");
     }
     out
@@ -209,7 +209,7 @@ fn block(root: &Path, file: &str, agent: &str, note: &str, remove: bool, ch: &mu
         return Ok(());
     }
     if new.trim().is_empty() {
-        std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+        fsio::remove_file(&path)?;
         ch.removed.push(file.to_string());
     } else {
         fsio::write_atomic(&path, new.as_bytes())?;
@@ -287,7 +287,7 @@ fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<O
         return Ok(None);
     }
     if remove && settings.as_object().is_some_and(|o| o.is_empty()) {
-        std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+        fsio::remove_file(&path)?;
         return Ok(Some(true));
     }
     fsio::create_dir(path.parent().expect("a file in a directory"))?;
@@ -320,7 +320,7 @@ fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<Option<bool>> {
         return Ok(None);
     }
     if remove && v.as_object().is_some_and(|o| o.is_empty()) {
-        std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+        fsio::remove_file(&path)?;
         return Ok(Some(true));
     }
     fsio::create_dir(path.parent().expect("has a parent"))?;
@@ -370,7 +370,7 @@ fn codex_config(root: &Path, remove: bool) -> Result<Option<bool>> {
         _ => return Ok(None),
     };
     if new.trim().is_empty() {
-        std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+        fsio::remove_file(&path)?;
         return Ok(Some(true));
     }
     fsio::create_dir(path.parent().expect("has a parent"))?;
@@ -414,7 +414,7 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
     let mut out = Vec::new();
     let on_path = crate::store::environment::on_path(MCP_COMMAND);
     for (agent, file) in MCP_FILES {
-        let Ok(text) = std::fs::read_to_string(root.join(file)) else { continue };
+        let Ok(text) = fsio::read_string(root.join(file)) else { continue };
         let command = if file.ends_with(".toml") {
             text.lines().any(|l| l.trim() == "[mcp_servers.zo]").then(|| MCP_COMMAND.to_string())
         } else {
@@ -430,7 +430,7 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
         };
         out.push((*agent, *file, problem));
     }
-    if let Ok(text) = std::fs::read_to_string(root.join(".claude/settings.json")) {
+    if let Ok(text) = fsio::read_string(root.join(".claude/settings.json")) {
         let wired = text.contains("zo hook claude");
         let problem = if !wired {
             Some(".claude/settings.json has no zo hooks; fix: zo init --agent claude".to_string())
@@ -449,7 +449,9 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
 /// A client's JSON settings file: its value, `{}` when missing or empty, None when there is
 /// nothing to remove from; broken JSON is an error naming file:line:col, and nothing changes.
 fn read_json(path: &Path, remove: bool) -> Result<Option<Value>> {
-    match std::fs::read_to_string(path).ok().filter(|t| !t.trim().is_empty()) {
+    // A link, a FIFO or a huge file is refused by name, never read as "missing".
+    let text = fsio::read_text(path)?.map(|t| t.as_str().to_string());
+    match text.filter(|t| !t.trim().is_empty()) {
         Some(t) => serde_json::from_str(&t).map(Some).map_err(|e| {
             anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())
         }),

@@ -87,7 +87,7 @@ fn migrate_root_attributes(layout: &Layout) -> Result<bool> {
         return Ok(false);
     }
     if kept.trim().is_empty() {
-        std::fs::remove_file(&root).with_context(|| format!("could not remove {}", root.display()))?;
+        fsio::remove_file(&root)?;
     } else {
         fsio::write_atomic(&root, kept.as_bytes())?;
     }
@@ -104,7 +104,7 @@ pub fn routing_state(layout: &Layout, repo: &crate::git::Repo) -> &'static str {
     let committed = repo.file_at_head(Path::new(&rel)).ok().flatten().is_some_and(|b| has(&String::from_utf8_lossy(&b)));
     if committed {
         "committed"
-    } else if std::fs::read_to_string(&file).is_ok_and(|t| has(&t)) {
+    } else if fsio::read_string(&file).is_ok_and(|t| has(&t)) {
         "uncommitted"
     } else {
         "missing"
@@ -242,7 +242,7 @@ pub fn install(root: &Path) -> Result<Vec<HookState>> {
     fsio::create_dir(&dir)?;
     for hook in HOOKS {
         let path = dir.join(hook);
-        let existing = std::fs::read_to_string(&path).ok();
+        let existing = fsio::read_string(&path).ok();
         let text = match &existing {
             Some(t) => {
                 let clean = strip_block(t);
@@ -273,13 +273,13 @@ pub fn uninstall(root: &Path) -> Result<Vec<HookState>> {
     let dir = hooks_dir(root)?;
     for hook in HOOKS {
         let path = dir.join(hook);
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(text) = fsio::read_string(&path) else { continue };
         let clean = strip_block(&text);
         if clean == text {
             continue;
         }
         if clean.trim() == "#!/bin/sh" || clean.trim().is_empty() {
-            std::fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display()))?;
+            fsio::remove_file(&path)?;
         } else {
             fsio::write_atomic(&path, clean.as_bytes())?;
         }
@@ -293,7 +293,7 @@ pub fn status(root: &Path) -> Result<Vec<HookState>> {
         .iter()
         .map(|h| {
             let path = dir.join(h);
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = fsio::read_string(&path).unwrap_or_default();
             HookState {
                 hook: h.to_string(),
                 path: path.display().to_string(),

@@ -239,3 +239,108 @@ fn agent_wiring_never_writes_through_a_link() {
     assert!(r.stderr.contains(".claude") && r.stderr.contains("symbolic link"), "{}", r.stderr);
     assert!(std::fs::read_dir(h.out("dotclaude")).unwrap().next().is_none(), "nothing written through the .claude link");
 }
+
+// Found by the fresh-eyes attack review (each test is named after what it broke).
+
+#[test]
+fn committed_index_runtime_loaded_a_library_of_the_repository() {
+    let h = Hostile::new();
+    let sentinel = h.out("PWNED");
+    let src = h.root().join("evil.c");
+    std::fs::write(
+        &src,
+        format!(
+            "#include <stdio.h>\n__attribute__((constructor)) static void p(void){{FILE*f=fopen(\"{}\",\"a\");if(f){{fputs(\"code ran\\n\",f);fclose(f);}}}}\n",
+            sentinel.display()
+        ),
+    )
+    .unwrap();
+    let m = h.root().join(".zo/m");
+    std::fs::create_dir_all(&m).unwrap();
+    let cc = Command::new("cc").args(["-shared", "-fPIC", "-o"]).arg(m.join("libonnxruntime.so")).arg(&src).status().unwrap();
+    assert!(cc.success(), "a C compiler is needed for this test");
+    for f in ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"] {
+        std::fs::write(m.join(f), "{}").unwrap();
+    }
+    let cfg = h.repo.read(".zo/config.yaml");
+    h.repo.write(".zo/config.yaml", &format!("{cfg}index:\n  model_dir: .zo/m\n  runtime: .zo/m/libonnxruntime.so\n"));
+    h.repo.decide("Use Postgres", "one database");
+    for args in [&["recall", "anything"][..], &["index", "rebuild"], &["continue"]] {
+        let r = h.run(args);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        assert!(!sentinel.exists(), "zo {args:?} loaded the repository's library");
+    }
+    let r = h.run(&["--json", "doctor"]);
+    assert!(!sentinel.exists(), "doctor loaded the repository's library");
+    let config = r.json()["checks"].as_array().unwrap().iter().find(|c| c["check"] == "config").cloned().unwrap();
+    assert!(config["level"] == "warn" && config["detail"].as_str().unwrap().contains("index.runtime"), "{config}");
+    h.assert_outside_unchanged();
+}
+
+#[test]
+fn agent_remove_deleted_files_through_a_linked_directory() {
+    let mut h = Hostile::new();
+    std::fs::create_dir_all(h.out("dotcursor")).unwrap();
+    std::fs::write(h.out("dotcursor/mcp.json"), r#"{"mcpServers":{"zo":{"command":"zo","args":["mcp"]}}}"#).unwrap();
+    std::fs::create_dir_all(h.out("dotclaude/commands/memory")).unwrap();
+    std::fs::write(h.out("dotclaude/commands/memory/recall.md"), "---\ndescription: x\n---\nzo recall \"$ARGUMENTS\"\n").unwrap();
+    std::fs::write(h.out("dotclaude/settings.json"), r#"{"hooks":{"SessionStart":[{"matcher":"","hooks":[{"type":"command","command":"zo hook claude"}]}]}}"#).unwrap();
+    h.rebase_outside();
+    symlink(h.out("dotcursor"), h.root().join(".cursor")).unwrap();
+    symlink(h.out("dotclaude"), h.root().join(".claude")).unwrap();
+    for args in [&["init", "--agent", "cursor", "--remove"][..], &["init", "--agent", "claude"], &["init", "--agent", "claude", "--remove"]] {
+        let r = h.expect(args, 1);
+        assert!(r.stderr.contains("symbolic link"), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn links_outside_zo_hung_or_flooded_status_doctor_and_mcp() {
+    let h = Hostile::new();
+    std::fs::remove_file(h.root().join(".zo/.gitattributes")).unwrap();
+    symlink("/dev/zero", h.root().join(".zo/.gitattributes")).unwrap();
+    symlink("/dev/zero", h.root().join(".mcp.json")).unwrap();
+    mkfifo(&h.root().join(".cursor-fifo"));
+    std::fs::create_dir_all(h.root().join(".claude")).unwrap();
+    symlink(h.root().join(".cursor-fifo"), h.root().join(".claude/settings.json")).unwrap();
+    for args in [&["status"][..], &["doctor"], &["init", "--agent", "claude"]] {
+        let r = h.run(args);
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+    }
+    let lines = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"status\",\"arguments\":{}}}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}\n";
+    let r = h.run_in(&["mcp"], lines);
+    assert_eq!(r.stdout.lines().count(), 3, "every request answered: {}", r.stdout);
+    h.assert_outside_unchanged();
+}
+
+#[test]
+fn doctor_printed_a_value_from_a_linked_mcp_json_outside() {
+    let mut h = Hostile::new();
+    std::fs::write(h.out(".claude.json"), r#"{"mcpServers":{"zo":{"command":"/opt/SECRET-from-outside-file"}}}"#).unwrap();
+    h.rebase_outside();
+    symlink(h.out(".claude.json"), h.root().join(".mcp.json")).unwrap();
+    let r = h.run(&["doctor"]);
+    assert!(!r.stdout.contains("SECRET-from-outside") && !r.stderr.contains("SECRET-from-outside"), "{}{}", r.stdout, r.stderr);
+    h.assert_outside_unchanged();
+}
+
+#[test]
+fn checkpoint_message_skipped_the_gate() {
+    let h = Hostile::new();
+    h.repo.decide("Something", "to commit");
+    for m in ["esc\u{1b}]0;PWNED\u{7}x", "key AKIAZ7VRSQ5TJXNBMQ3B"] {
+        let r = h.expect(&["checkpoint", "-m", m], 1);
+        assert!(r.stderr.contains("message"), "{}", r.stderr);
+    }
+    assert!(!h.repo.git(&["log", "--format=%B"]).contains("PWNED"));
+}
+
+#[test]
+fn memory_root_that_is_not_a_plain_string_was_accepted() {
+    let h = Hostile::new();
+    for bad in ["[1, 2]", "{a: b}", "\"a\\u0000b\"", "\"memory\\e]2;x\""] {
+        h.repo.write(".zo/config.yaml", &format!("project: test\nmemory_root: {bad}\n"));
+        let r = h.expect(&["status"], 2);
+        assert!(r.stderr.contains("config.yaml:2: memory_root must be"), "{bad}: {}", r.stderr);
+    }
+}
