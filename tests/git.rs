@@ -514,3 +514,102 @@ fn unresolved_conflict_markers_are_named_as_such() {
     assert!(err.contains("unresolved merge conflict marker"), "{err}");
     assert!(!err.contains("--supersedes"), "not reported as an edit: {err}");
 }
+
+/// The priors a session lists in a text, as `(ID, title)`: the `## Priors` lines.
+fn listed_priors(text: &str) -> Vec<(String, String)> {
+    let section = text.split("## Priors\n").nth(1).unwrap_or("").split("\n## ").next().unwrap_or("");
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("- "))
+        .map(|l| {
+            let (id, title) = l.split_once(" — ").unwrap();
+            (id.to_string(), title.split(" <!--").next().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// Every session in `dir` lists exactly the lesson it wrote (`lesson_of(summary)`), under the
+/// number that lesson has now, in every reader that shows a session.
+fn assert_sessions_name_their_lessons(dir: &Path, lesson_of: &dyn Fn(&str) -> String) {
+    let priors = json(dir, &["prior", "list"]);
+    let title_of = |id: &str| -> String {
+        priors["priors"].as_array().unwrap().iter().find(|p| p["id"] == id).map(|p| p["title"].as_str().unwrap().to_string()).unwrap_or_default()
+    };
+    let bundle = zo(dir, &["context"]);
+    for s in json(dir, &["session", "list"])["sessions"].as_array().unwrap() {
+        let name = s["name"].as_str().unwrap().trim_end_matches(".md");
+        let shown = json(dir, &["session", "show", name]);
+        let summary = shown["sections"].as_array().unwrap().iter().find(|x| x["heading"] == "Attempted").unwrap()["text"].as_str().unwrap().to_string();
+        let want = lesson_of(&summary);
+        let section = shown["sections"].as_array().unwrap().iter().find(|x| x["heading"] == "Priors").unwrap()["text"].as_str().unwrap().to_string();
+        for (reader, text) in [
+            ("zo session show", zo(dir, &["session", "show", name])),
+            ("zo --json session show (text)", shown["text"].as_str().unwrap().to_string()),
+            ("zo --json session show (sections)", format!("## Priors\n{section}\n")),
+            ("zo show", zo(dir, &["show", name])),
+        ] {
+            let listed = listed_priors(&text);
+            assert_eq!(listed.len(), 1, "{reader} of {name}: {text}");
+            let (id, title) = &listed[0];
+            assert_eq!(title, &want, "{reader} of {name} lists the lesson it wrote");
+            assert_eq!(title_of(id), want, "{reader} of {name}: {id} is the lesson it wrote, not another ({text})");
+            assert!(bundle.contains(&format!("- {id} {want}")), "the bundle names {id} as {want}: {bundle}");
+        }
+    }
+}
+
+/// One machine's session that writes one lesson.
+fn lesson_session(dir: &Path, who: &str, round: usize) {
+    zo(dir, &["session", "start", "--agent", who]);
+    zo(dir, &["prior", "add", "--title", &format!("{who} lesson {round}"), "--root-cause", "novel_case", "--failure", "f", "--rule", &format!("rule from {who}")]);
+    zo(dir, &["session", "end", "--summary", &format!("{who} round {round}")]);
+    commit_all(dir, &format!("{who} round {round}"));
+}
+
+/// A prior numbered alike on two clones is renumbered on one side by the merge driver (in a
+/// merge, theirs; in a rebase, the replayed commit's), but that side's session file arrived
+/// whole and kept the old number: "PR-001 — beta lesson" while PR-001 was alpha's lesson.
+#[test]
+fn session_records_kept_a_renumbered_priors_old_number() {
+    let w = World::new();
+    let a = w.clone("a");
+    zo(&a, &["init", "--project", "shared"]);
+    commit_all(&a, "base");
+    git(&a, &["push", "-q", "origin", "main"]);
+    let b = w.clone("b");
+    zo(&b, &["continue"]);
+    let lesson_of = |summary: &str| summary.replace(" round ", " lesson ");
+
+    // A merge: both write PR-001; B pushes, A pulls and B's becomes PR-002.
+    lesson_session(&a, "alpha", 1);
+    lesson_session(&b, "beta", 1);
+    git(&b, &["push", "-q", "origin", "main"]);
+    git(&a, &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"]);
+    assert_eq!(json(&a, &["show", "PR-002"])["title"], "beta lesson 1", "the driver renumbered theirs");
+    assert_sessions_name_their_lessons(&a, &lesson_of);
+    zo(&a, &["verify"]);
+    git(&a, &["push", "-q", "origin", "main"]);
+
+    // A rebase: both write PR-003; A pushes, B rebases its commit onto A's, and B's is PR-004.
+    git(&b, &["pull", "-q", "--no-rebase", "origin", "main"]);
+    lesson_session(&a, "alpha", 2);
+    lesson_session(&b, "beta", 2);
+    git(&a, &["push", "-q", "origin", "main"]);
+    git(&b, &["pull", "-q", "--rebase", "origin", "main"]);
+    assert_eq!(json(&b, &["show", "PR-004"])["title"], "beta lesson 2", "the driver renumbered the replayed commit's");
+    assert_sessions_name_their_lessons(&b, &lesson_of);
+    zo(&b, &["verify"]);
+
+    // Recall shows session hits the same way.
+    let hits = json(&b, &["recall", "--mode", "lexical", "--kind", "session", "beta round 2"]);
+    let hit = hits["results"].as_array().unwrap().iter().find(|h| h["text"].as_str().unwrap().contains("beta round 2")).expect("the session is found");
+    let listed = listed_priors(hit["text"].as_str().unwrap());
+    assert_eq!(listed, vec![("PR-004".to_string(), "beta lesson 2".to_string())]);
+
+    // A session ended without a start after the rebase finds its baseline by the renumbered
+    // prior: it claims only what came after.
+    zo(&b, &["prior", "add", "--title", "beta lesson 3", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]);
+    let ended = json(&b, &["session", "end", "--summary", "beta round 3"]);
+    let ids: Vec<&str> = ended["priors"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, vec!["PR-005"], "{ended}");
+}

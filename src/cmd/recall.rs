@@ -38,6 +38,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     }
     let mut report = crate::ops::RecallReport::new(query, found, a.explain);
     report.flag_stale(&memory)?;
+    report.resolve_sessions(&memory)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&report)?);
     }

@@ -152,6 +152,26 @@ impl Prior {
     pub fn content_without_supersession(&self, file: &PriorsFile) -> String {
         without_supersession(&self.content(file))
     }
+
+    /// What names this prior whatever its number: a hash of its text with every prior number
+    /// taken out (and `Superseded by`, which `prior supersede` may set). The merge driver
+    /// renumbers a prior that got the same number on two clones, references included; that
+    /// changes only numbers, so not this. Session files record it beside the ID they list.
+    pub fn fingerprint(&self, file: &PriorsFile) -> String {
+        sha256_hex(&without_numbers(&self.content_without_supersession(file)))[..12].to_string()
+    }
+}
+
+/// `PR-046` → `PR-` everywhere in `text`.
+fn without_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("PR-") {
+        out.push_str(&rest[..i + 3]);
+        rest = rest[i + 3..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
 }
 
 fn without_supersession(content: &str) -> String {
@@ -286,6 +306,20 @@ mod tests {
         let solution = e.body.sections.iter().find(|s| s.heading == "Verified Solution").unwrap();
         assert_eq!(solution.body, p.solution);
         assert_eq!(e.raw(&f), text);
+    }
+
+    #[test]
+    fn fingerprint_survives_renumbering_only() {
+        let p = NewPrior { number: 1, title: "A lesson".into(), root_cause: "novel_case".into(), failure: "see PR-001".into(), rules: vec!["r".into()], ..Default::default() };
+        let fp = |text: &str| {
+            let f = PriorsFile::parse(Text::new(text.to_string()));
+            f.entries[0].fingerprint(&f)
+        };
+        let text = p.render();
+        let renumbered = text.replace("PR-001", "PR-012");
+        assert_eq!(fp(&text), fp(&renumbered));
+        assert_eq!(fp(&text), fp(&text.replace("**Superseded by:** null", "**Superseded by:** PR-002")));
+        assert_ne!(fp(&text), fp(&text.replace("A lesson", "Another lesson")));
     }
 
     #[test]

@@ -117,6 +117,29 @@ impl SessionFile {
     }
 }
 
+/// What a session file's `## Priors` line carries after the title: the prior's fingerprint
+/// (`Prior::fingerprint`). A merge may renumber a prior after the session listed it; readers
+/// find the prior by this, so a session always names the lesson it wrote. An HTML comment, so
+/// rendered Markdown shows only `- PR-001 — title`.
+pub fn prior_marker(fingerprint: &str) -> String {
+    format!("<!-- zo:prior {fingerprint} -->")
+}
+
+/// A line of a session's list, `- ID — title` with an optional `prior_marker` after the title:
+/// (ID, title, fingerprint). Older lists may hold the ID alone.
+pub fn parse_listed(line: &str) -> Option<(&str, &str, Option<&str>)> {
+    let rest = fields::strip_eol(line).trim().strip_prefix("- ")?.trim_start();
+    let (id, title) = match rest.split_once(" — ") {
+        Some((id, title)) if !id.contains(char::is_whitespace) => (id, title),
+        _ => (rest.split_whitespace().next()?, ""),
+    };
+    let marked = title.strip_suffix(" -->").and_then(|t| t.rsplit_once(" <!-- zo:prior "));
+    Some(match marked {
+        Some((title, fp)) if !fp.is_empty() && fp.bytes().all(|b| b.is_ascii_hexdigit()) => (id, title, Some(fp)),
+        _ => (id, title, None),
+    })
+}
+
 /// The heading of a session file `zo forget` emptied.
 pub const FORGOTTEN_HEADING: &str = "# Session: [forgotten]";
 
@@ -128,4 +151,19 @@ pub fn tombstone(when: &str, reason: &str) -> String {
 /// Whether a session file's text is a tombstone.
 pub fn is_forgotten(text: &str) -> bool {
     text.trim_start_matches('\u{feff}').starts_with(FORGOTTEN_HEADING)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listed_lines_parse_with_and_without_a_marker() {
+        assert_eq!(parse_listed("- PR-001 — A lesson <!-- zo:prior 0a1b2c3d4e5f -->\n"), Some(("PR-001", "A lesson", Some("0a1b2c3d4e5f"))));
+        assert_eq!(parse_listed("- PR-001 — A lesson"), Some(("PR-001", "A lesson", None)));
+        assert_eq!(parse_listed("- PR-001"), Some(("PR-001", "", None)));
+        // A title that only looks like a marker keeps its text.
+        assert_eq!(parse_listed("- PR-001 — x <!-- zo:prior not hex -->"), Some(("PR-001", "x <!-- zo:prior not hex -->", None)));
+        assert_eq!(parse_listed("none"), None);
+    }
 }

@@ -297,11 +297,94 @@ fn baseline(memory: &Memory, rec: Option<&Record>, log: &DecisionLog, priors: &P
         Some(i) => i + 1,
         None => after(&|i| log.entries[i].timestamp.clone(), log.entries.len()),
     };
-    let p = match listed("priors", &|id| priors.find(id)) {
+    let p = match last.section(&["priors"]).and_then(|body| listed_priors(body, priors).into_iter().max()) {
         Some(i) => i + 1,
         None => priors.entries.len(),
     };
     Ok((d, p))
+}
+
+/// Fingerprints of every prior, computed on first need.
+struct Fingerprints<'a> {
+    priors: &'a PriorsFile,
+    all: std::cell::OnceCell<Vec<String>>,
+}
+
+impl Fingerprints<'_> {
+    fn get(&self) -> &[String] {
+        self.all.get_or_init(|| self.priors.entries.iter().map(|p| p.fingerprint(self.priors)).collect())
+    }
+}
+
+/// The prior a session's list names as `id` — `title`: the one whose fingerprint the line
+/// recorded (the listed ID first, since a merge renumbers only one side's prior); for an older
+/// line without one, or a prior since forgotten, the listed ID while its title still matches,
+/// else the one prior with that title; else the listed ID.
+fn listed_prior(fps: &Fingerprints, id: &str, title: &str, fingerprint: Option<&str>) -> Option<usize> {
+    let priors = fps.priors;
+    let at_id = priors.find(id);
+    if let Some(fp) = fingerprint {
+        if let Some(i) = at_id.filter(|&i| fps.get()[i] == fp) {
+            return Some(i);
+        }
+        if let Some(i) = fps.get().iter().position(|f| f == fp) {
+            return Some(i);
+        }
+    }
+    let titled = |i: usize| gate::visible(&priors.entries[i].title) == title;
+    if title.is_empty() || at_id.is_some_and(titled) {
+        return at_id;
+    }
+    let mut same = (0..priors.entries.len()).filter(|&i| titled(i));
+    match (same.next(), same.next()) {
+        (Some(i), None) => Some(i),
+        _ => at_id,
+    }
+}
+
+/// The priors a `## Priors` section body lists, as they are numbered now.
+fn listed_priors(body: &str, priors: &PriorsFile) -> Vec<usize> {
+    let fps = Fingerprints { priors, all: Default::default() };
+    body.lines().filter_map(session::parse_listed).filter_map(|(id, title, fp)| listed_prior(&fps, id, title, fp)).collect()
+}
+
+/// A session file's text with each prior its `## Priors` list names under the number it has
+/// now. A merge renumbers a prior two clones numbered alike, but the session files that list
+/// it arrive whole, unseen by the merge driver, and keep the old number; every reader that
+/// shows a session goes through this. Borrowed when nothing changed.
+pub fn resolve_priors<'a>(text: &'a str, priors: &PriorsFile) -> std::borrow::Cow<'a, str> {
+    let fps = Fingerprints { priors, all: Default::default() };
+    let mut out: Option<String> = None;
+    let mut in_priors = false;
+    let mut fence = fields::Fence::default();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let l = fields::strip_eol(line);
+        let in_fence = fence.feed(l);
+        let mut replaced = None;
+        if !in_fence {
+            if let Some((level, h)) = fields::heading(l, 2) {
+                in_priors = level == 2 && h.to_ascii_lowercase().starts_with("priors");
+            } else if in_priors {
+                if let Some((id, title, fp)) = session::parse_listed(l) {
+                    let now = listed_prior(&fps, id, title, fp).map(|i| &priors.entries[i].id);
+                    if let Some(new) = now.filter(|n| n.as_str() != id) {
+                        // The ID is the first word after `- `; only it changes.
+                        let start = line.find(id).unwrap_or(0);
+                        replaced = Some(format!("{}{new}{}", &line[..start], &line[start + id.len()..]));
+                    }
+                }
+            }
+        }
+        match (replaced, &mut out) {
+            (Some(r), Some(o)) => o.push_str(&r),
+            (Some(r), None) => out = Some(format!("{}{r}", &text[..at])),
+            (None, Some(o)) => o.push_str(line),
+            (None, None) => {}
+        }
+        at += line.len();
+    }
+    out.map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
 }
 
 impl Ending {
@@ -331,8 +414,18 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         .filter(|e| !e.is_annotation() && !committed.contains(&e.id))
         .map(|e| Listed { id: e.id.clone(), title: e.title.clone() })
         .collect();
-    let new_priors: Vec<Listed> =
-        priors.entries[from_p..].iter().filter(|p| !committed.contains(&p.id)).map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
+    let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..].iter().filter(|p| !committed.contains(&p.id)).collect();
+    let new_priors: Vec<Listed> = mine.iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
+    // Each prior with its fingerprint: a merge may renumber it later, and readers find it by
+    // that (`resolve_priors`).
+    let prior_lines = if mine.is_empty() {
+        "none".to_string()
+    } else {
+        mine.iter()
+            .map(|p| format!("- {} — {} {}", gate::visible(&p.id), gate::visible(&p.title), session::prior_marker(&p.fingerprint(&priors))))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && log.entries.len() == from_d && ending.is_empty() {
         let _ = std::fs::remove_file(record_path(memory));
         return Ok(None);
@@ -381,7 +474,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         fields::escape_value(&fields::normalize_value(&attempted)),
         bullets(&ending.shipped),
         list(&decisions),
-        list(&new_priors),
+        prior_lines,
         bullets(&ending.blockers),
         bullets(&ending.next),
     );
@@ -454,4 +547,38 @@ pub fn split_merged(memory: &Memory) -> Result<Vec<(String, Vec<String>)>> {
         out.push((name, created));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::prior::NewPrior;
+
+    fn priors(titles: &[&str]) -> PriorsFile {
+        let text: String = titles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| NewPrior { number: i as u32 + 1, title: t.to_string(), root_cause: "novel_case".into(), failure: "f".into(), rules: vec![format!("rule {t}")], ..Default::default() }.render())
+            .collect();
+        PriorsFile::parse(crate::format::Text::new(format!("# PRIORS\n\n{text}")))
+    }
+
+    #[test]
+    fn listed_priors_follow_a_renumbering() {
+        // Written on a clone where "beta" was PR-001; a merge made it PR-002.
+        let before = priors(&["beta"]);
+        let fp = before.entries[0].fingerprint(&before);
+        let after = priors(&["alpha", "beta"]);
+        let marked = format!("# Session 001\n\n## Priors\n- PR-001 — beta {}\n\n## Next\n- PR-001 — beta\n", session::prior_marker(&fp));
+        let resolved = resolve_priors(&marked, &after);
+        assert_eq!(resolved, marked.replacen("- PR-001 — beta <", "- PR-002 — beta <", 1), "only the Priors list changes");
+        // An older line without a fingerprint: the one prior with its title.
+        assert_eq!(resolve_priors("## Priors\n- PR-001 — beta\n", &after), "## Priors\n- PR-002 — beta\n");
+        // Nothing to change: the text is borrowed as it is.
+        let same = "## Priors\n- PR-001 — alpha\n- PR-009 — gone\nnone\n";
+        assert!(matches!(resolve_priors(same, &after), std::borrow::Cow::Borrowed(_)));
+        // Two priors with one title and no fingerprint: the listed ID holds.
+        let twins = priors(&["x", "beta", "beta"]);
+        assert_eq!(resolve_priors("## Priors\n- PR-001 — beta\n", &twins), "## Priors\n- PR-001 — beta\n");
+    }
 }

@@ -314,6 +314,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             }
             let mut report = crate::ops::RecallReport::new(a.query, found, false);
             report.flag_stale(&memory)?;
+            report.resolve_sessions(&memory)?;
             let text: Vec<String> = report.note(min_tier).into_iter().chain(Some(report.render()).filter(|t| !t.is_empty())).collect();
             (serde_json::to_value(&report)?, text.join("\n"))
         }

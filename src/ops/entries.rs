@@ -261,7 +261,11 @@ pub fn show_session(memory: &Memory, name: &str) -> Result<Value> {
     };
     let path = memory.layout.sessions().join(n);
     let text = memory.session_text(n)?;
-    let s = SessionFile::parse(n, text.as_str());
+    // Priors under the numbers they have now (a merge may have renumbered one since); an
+    // unreadable PRIORS.md leaves the session as written, it never hides it.
+    let priors = memory.priors().unwrap_or_default();
+    let text = crate::session::resolve_priors(text.as_str(), &priors);
+    let s = SessionFile::parse(n, &text);
     Ok(json!({
         "kind": "session",
         "name": n,
@@ -271,7 +275,7 @@ pub fn show_session(memory: &Memory, name: &str) -> Result<Value> {
         "title": s.title,
         "ended": s.ended,
         "sections": s.sections.iter().map(|(h, b)| json!({"heading": h, "text": b})).collect::<Vec<_>>(),
-        "text": text.as_str(),
+        "text": text,
     }))
 }
 
@@ -319,6 +323,21 @@ impl RecallReport {
             results.iter_mut().for_each(|h| h.explain = None);
         }
         RecallReport { mode: r.mode.name(), query, answered: r.answered, pass: r.pass, results, note: r.note, explained: explain }
+    }
+
+    /// Name the priors a session hit lists by the numbers they have now, as `zo show` does
+    /// (the index keeps each session file's text as written).
+    pub fn resolve_sessions(&mut self, memory: &Memory) -> Result<()> {
+        if !self.results.iter().any(|h| h.row.kind == "session") {
+            return Ok(());
+        }
+        let priors = memory.priors().unwrap_or_default();
+        for h in self.results.iter_mut().filter(|h| h.row.kind == "session") {
+            if let std::borrow::Cow::Owned(t) = crate::session::resolve_priors(&h.row.text, &priors) {
+                h.row.text = t;
+            }
+        }
+        Ok(())
     }
 
     /// Mark the decisions whose governed paths moved on since they were made.
