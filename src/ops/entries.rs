@@ -264,7 +264,7 @@ pub fn show_session(memory: &Memory, name: &str) -> Result<Value> {
     // Priors under the numbers they have now (a merge may have renumbered one since); an
     // unreadable PRIORS.md leaves the session as written, it never hides it.
     let priors = memory.priors().unwrap_or_default();
-    let text = crate::session::resolve_priors(text.as_str(), &priors);
+    let text = crate::lifecycle::session::resolve_priors(text.as_str(), &priors);
     let s = SessionFile::parse(n, &text);
     Ok(json!({
         "kind": "session",
@@ -333,7 +333,7 @@ impl RecallReport {
         }
         let priors = memory.priors().unwrap_or_default();
         for h in self.results.iter_mut().filter(|h| h.row.kind == "session") {
-            if let std::borrow::Cow::Owned(t) = crate::session::resolve_priors(&h.row.text, &priors) {
+            if let std::borrow::Cow::Owned(t) = crate::lifecycle::session::resolve_priors(&h.row.text, &priors) {
                 h.row.text = t;
             }
         }
