@@ -19,9 +19,10 @@ const MAX_NOW: i64 = 253_402_300_799;
 pub fn check_env() -> Result<()> {
     lock_timeout()?;
     now()?;
-    for name in ["ZO_REPO", "ZO_USER_DIR", "ZO_MODEL_DIR", "ZO_CACHE"] {
+    for name in ["ZO_REPO", "ZO_USER_DIR", "ZO_MODEL_DIR", "ZO_CACHE", "ZO_VECTOR_CACHE"] {
         dir_var(name)?;
     }
+    crate::index::vectors::max_bytes()?;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! One file per command; this module dispatches and holds what they share: where output goes.
 
+mod cache;
 mod checkpoint;
 mod completions;
 mod confirm;
@@ -138,6 +139,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Setup(a) => setup::run(&ctx, a),
         Command::Migrate(a) => migrate::run(&ctx, a),
         Command::Model(c) => model::run(&ctx, c),
+        Command::Cache(c) => cache::run(&ctx, c),
         Command::Completions { shell } => completions::completions(&ctx, shell),
         Command::Man { dir } => completions::man(&ctx, dir.as_deref()),
         Command::Hook(a) => hook::run(&ctx, a),
