@@ -254,3 +254,20 @@ fn a_link_where_the_vector_cache_lives_is_not_written_through() {
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0, "nothing written through the link");
     semantic_ok(&m, r.path());
 }
+
+/// `zo forget` keeps no copy of the erased text anywhere: its vectors leave the machine's cache
+/// too (another checkout then embeds it again, if it still holds the text).
+#[test]
+fn forget_erases_the_entry_from_the_vector_cache() {
+    let m = Machine::new();
+    let r = source();
+    m.refresh(r.path());
+    assert_eq!(m.entries(), 20);
+    let out = m.run(r.path(), &["forget", "D-02e4fb86", "--reason", "held a credential"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(m.entries(), 19);
+    // A clone of the commit before the forget still holds the text: embedded again.
+    let dirs = tempfile::tempdir().unwrap();
+    let second = clone(r.path(), &dirs.path().join("second"));
+    assert_eq!(m.refresh(&second), (1, 19));
+}

@@ -505,9 +505,23 @@ impl Index {
     /// pages are zeroed), drop vectors no row uses, merge the full-text index's segments (a
     /// deleted row's terms live on in old segments until then), and rewrite the database and
     /// its write-ahead log so no free page or log frame keeps the erased text.
+    ///
+    /// The erased texts' vectors leave the machine's vector cache too (`vectors::forget`).
     pub fn purge(&mut self, memory: &Memory) -> Result<()> {
         self.conn.pragma_update(None, "secure_delete", "ON")?;
+        let before: Vec<(String, String)> = {
+            let mut stmt = self.conn.prepare("SELECT DISTINCT vhash, embed_text FROM entries")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
         self.refresh(memory)?;
+        let live: std::collections::HashSet<String> = {
+            let mut stmt = self.conn.prepare("SELECT DISTINCT vhash FROM entries")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let gone: Vec<&str> = before.iter().filter(|(h, _)| !live.contains(h)).map(|(_, t)| t.as_str()).collect();
+        vectors::forget(&gone).context("could not erase the entry's vectors from the machine's vector cache")?;
         self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
         self.conn.execute("INSERT INTO fts (fts) VALUES ('optimize')", [])?;
         self.conn.execute_batch("VACUUM")?;

@@ -182,10 +182,7 @@ impl VectorCache {
     }
 
     fn key(&self, text: &str) -> [u8; 32] {
-        let mut h = Sha256::new();
-        h.update(self.model);
-        h.update(text.as_bytes());
-        h.finalize().into()
+        key_of(&self.model, text)
     }
 
     /// The stored vectors (as the index stores them: little-endian f32 bytes) for `texts`, None
@@ -248,6 +245,39 @@ impl VectorCache {
     }
 }
 
+/// Erase the vectors of `texts` (entries `zo forget` erased) for every model this cache has
+/// known, with SQLite's secure delete and the log truncated, so no page keeps them. Creates
+/// nothing: no cache, nothing to erase.
+pub fn forget(texts: &[&str]) -> Result<usize> {
+    let Some(dir) = dir() else { return Ok(0) };
+    if texts.is_empty() || std::fs::symlink_metadata(dir.join(DB)).is_err() {
+        return Ok(0);
+    }
+    let conn = open_db(&dir)?;
+    conn.pragma_update(None, "secure_delete", "ON")?;
+    let models: Vec<Vec<u8>> = {
+        let mut stmt = conn.prepare("SELECT DISTINCT digest FROM models")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let tx = rusqlite::Transaction::new_unchecked(&conn, rusqlite::TransactionBehavior::Immediate)?;
+    let mut removed = 0;
+    {
+        let mut del = tx.prepare("DELETE FROM vectors WHERE key = ?1")?;
+        for model in &models {
+            for text in texts {
+                removed += del.execute([&key_of(model, text)[..]])?;
+            }
+        }
+    }
+    tx.commit()?;
+    if removed > 0 {
+        conn.execute_batch("PRAGMA incremental_vacuum")?;
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+    }
+    Ok(removed)
+}
+
 /// Give `index` every missing vector the machine's cache holds for the installed model, before
 /// anything loads the model: a checkout of a memory this machine has seen needs no model load
 /// at all. Returns how many it took; without a model, or when the cache cannot be used (said
@@ -268,6 +298,14 @@ pub fn fill(index: &mut super::Index, config: &crate::config::Config, note: &dyn
             Ok(0)
         }
     }
+}
+
+/// An entry's key: sha256 of the model's identity and the exact text.
+fn key_of(model: &[u8], text: &str) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(model);
+    h.update(text.as_bytes());
+    h.finalize().into()
 }
 
 fn checksum(key: &[u8], vec: &[u8]) -> [u8; 32] {
