@@ -32,8 +32,7 @@ fn semantic(dir: &Path) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["mode"], "semantic", "{v}");
-    let hit = v["results"][0]["id"].as_str().expect("a semantic hit").to_string();
-    hit
+    v["results"][0]["id"].as_str().expect("a semantic hit").to_string()
 }
 
 fn main() {
