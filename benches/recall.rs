@@ -27,6 +27,7 @@ fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
 }
 
 fn main() {
+    let _cache = own_vector_cache();
     // As zo's own main does: no ONNX Runtime telemetry from the model loaded in this process.
     // SAFETY: no other thread exists yet.
     unsafe { std::env::set_var("ORT_DISABLE_TELEMETRY", "1") };

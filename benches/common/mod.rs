@@ -126,3 +126,13 @@ pub fn selected(n: usize) -> bool {
 pub fn fmt((m, p): (f64, f64)) -> String {
     format!("{m:.1} / {p:.1}")
 }
+
+/// Give this bench process (and every zo it runs) a vector cache of its own, empty: a bench
+/// never reads or fills the person's cache, and its first build is a cold one. Keep the
+/// returned directory alive for the whole bench.
+pub fn own_vector_cache() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    // SAFETY: called first thing in main, before any other thread exists.
+    unsafe { std::env::set_var("ZO_VECTOR_CACHE", dir.path()) };
+    dir
+}

@@ -3,7 +3,7 @@
 use super::Ctx;
 use crate::cli::IndexCommand;
 use crate::search::embedding;
-use crate::search::index::Index;
+use crate::search::index::{Index, vectors};
 use crate::search::recall;
 use anyhow::Result;
 use serde_json::json;
@@ -37,8 +37,13 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
         // still says why.
         let mut fresh = Index::build(&memory.layout)?;
         let mut r = fresh.refresh(&memory)?;
-        if let Some(mut e) = recall::embedder(&memory, &note) {
-            r.embedded = recall::embed_pending(&mut fresh, &mut e, &note)?;
+        r.from_cache = vectors::fill(&mut fresh, &memory.layout.config, &note)?;
+        if fresh.pending_embeddings()? > 0 {
+            if let Some(mut e) = recall::embedder(&memory, &note) {
+                r.embedded = recall::embed_pending(&mut fresh, &mut e, &note)?;
+                mode = "hybrid";
+            }
+        } else if embedding::locate(&memory.layout.config).paths().is_ok() {
             mode = "hybrid";
         }
         r.rebuilt = Some("asked for by `zo index rebuild`".into());
@@ -46,6 +51,9 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     } else {
         let (mut index, mut r) = recall::open_fresh(&memory, &note)?;
         let rows_only = matches!(c, IndexCommand::Refresh { rows_only: true });
+        if !rows_only {
+            r.from_cache = vectors::fill(&mut index, &memory.layout.config, &note)?;
+        }
         if rows_only {
         } else if index.pending_embeddings()? > 0 {
             if let Some(mut e) = recall::embedder(&memory, &note) {
@@ -62,14 +70,14 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
     if ctx.json {
         return ctx.print_json(&json!({
             "mode": mode, "entries": entries, "embedded_total": embedded, "inserted": r.inserted,
-            "updated": r.updated, "deleted": r.deleted, "embedded": r.embedded, "rebuilt": r.rebuilt,
+            "updated": r.updated, "deleted": r.deleted, "embedded": r.embedded, "from_cache": r.from_cache, "rebuilt": r.rebuilt,
             "seconds": secs,
         }));
     }
     if !ctx.quiet {
         ctx.print(&format!(
-            "{entries} entries ({} new, {} changed, {} removed), {} embedded now, {embedded} with embeddings; {mode} mode; {secs:.2}s\n",
-            r.inserted, r.updated, r.deleted, r.embedded
+            "{entries} entries ({} new, {} changed, {} removed), {} embedded now, {} from the vector cache, {embedded} with embeddings; {mode} mode; {secs:.2}s\n",
+            r.inserted, r.updated, r.deleted, r.embedded, r.from_cache
         ))?;
     }
     Ok(())

@@ -6,6 +6,7 @@
 //! Text both front-ends show is in `ops::text`. Nothing in the library imports this module
 //! (tests/architecture.rs); errors stay typed, and only `main` turns them into exit codes.
 
+mod cache;
 mod checkpoint;
 mod completions;
 mod confirm;
@@ -140,6 +141,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Setup(a) => setup::run(&ctx, a),
         Command::Migrate(a) => migrate::run(&ctx, a),
         Command::Model(c) => model::run(&ctx, c),
+        Command::Cache(c) => cache::run(&ctx, c),
         Command::Completions { shell } => completions::completions(&ctx, shell),
         Command::Man { dir } => completions::man(&ctx, dir.as_deref()),
         Command::Hook(a) => hook::run(&ctx, a),

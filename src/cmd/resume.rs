@@ -39,6 +39,8 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     let note = |m: &str| ctx.note(m);
     match crate::search::recall::open_fresh(&memory, &note) {
         Ok((mut index, _)) => {
+            // Vectors this machine computed for another checkout first: often all of them.
+            crate::search::index::vectors::fill(&mut index, &layout.config, &note)?;
             if index.pending_embeddings()? > 0 {
                 if let Some(mut e) = crate::search::recall::embedder(&memory, &note) {
                     crate::search::recall::embed_pending(&mut index, &mut e, &note)?;

@@ -21,7 +21,8 @@ pub const VECTORS_PER_ENTRY: usize = 2;
 pub fn vectors_id() -> String {
     format!("{MODEL_NAME}:{DIM}:head{HEAD_WORDS}w+{MAX_TOKENS}t")
 }
-const MODEL_FILES: [&str; 5] = ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
+/// The files of a model folder; the vector cache hashes them all (weights and tokenizer).
+pub const MODEL_FILES: [&str; 5] = ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
 pub const INSTALL_HINT: &str = "`zo model install`";
 
 #[cfg(target_os = "macos")]
@@ -130,6 +131,7 @@ pub struct Embedder {
     first: fastembed::TextEmbedding,
     helpers: Vec<fastembed::TextEmbedding>,
     source: SessionSource,
+    paths: Paths,
 }
 
 /// What a session is made from, kept to load helpers.
@@ -167,17 +169,29 @@ const BULK: usize = 16;
 /// Either embedder: unit-length vectors, one per text.
 pub trait Embed {
     fn embed_texts(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+    /// Where the model was loaded from: the machine's vector cache is keyed by it. None (a
+    /// test double) keeps the cache out of it.
+    fn paths(&self) -> Option<&Paths> {
+        None
+    }
 }
 
 impl Embed for Embedder {
     fn embed_texts(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         self.embed(texts)
     }
+    fn paths(&self) -> Option<&Paths> {
+        // A measurement at another window computes other vectors than the cache's key says.
+        (self.source.max_tokens == MAX_TOKENS).then_some(&self.paths)
+    }
 }
 
 impl Embed for QueryEmbedder {
     fn embed_texts(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         texts.iter().map(|t| self.embed(t)).collect()
+    }
+    fn paths(&self) -> Option<&Paths> {
+        Some(&self.paths)
     }
 }
 
@@ -223,6 +237,7 @@ fn environment(paths: &Paths) -> Result<ort::environment::Environment> {
 pub struct QueryEmbedder {
     session: ort::session::Session,
     tokenizer: tokenizers::Tokenizer,
+    paths: Paths,
 }
 
 impl QueryEmbedder {
@@ -244,7 +259,7 @@ impl QueryEmbedder {
             .with_truncation(Some(tokenizers::TruncationParams { max_length: MAX_TOKENS, ..Default::default() }))
             .map_err(|e| anyhow!("could not set up the tokenizer from {}: {e}", tok_path.display()))?;
         tokenizer.with_padding(None);
-        Ok(QueryEmbedder { session, tokenizer })
+        Ok(QueryEmbedder { session, tokenizer, paths: paths.clone() })
     }
 
     /// The unit-length embedding of one text (mean of the token vectors, as fastembed pools).
@@ -303,7 +318,7 @@ impl Embedder {
             .with_pooling(fastembed::Pooling::Mean);
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
         let source = SessionSource { model, env, max_tokens, model_dir: paths.model_dir.clone(), cores };
-        Ok(Embedder { first: source.session(cores)?, helpers: Vec::new(), source })
+        Ok(Embedder { first: source.session(cores)?, helpers: Vec::new(), source, paths: paths.clone() })
     }
 
     /// Unit-length embeddings, one per text, in the order of `texts`; the sessions take the

@@ -17,9 +17,10 @@ const MAX_LOCK_TIMEOUT_SECS: f64 = 3600.0;
 pub fn check_env() -> Result<()> {
     lock_timeout()?;
     crate::time::pinned()?;
-    for name in ["ZO_REPO", "ZO_USER_DIR", "ZO_MODEL_DIR", "ZO_CACHE"] {
+    for name in ["ZO_REPO", "ZO_USER_DIR", "ZO_MODEL_DIR", "ZO_CACHE", "ZO_VECTOR_CACHE"] {
         dir_var(name)?;
     }
+    cache_max()?;
     Ok(())
 }
 
@@ -130,6 +131,34 @@ fn fits(kind: &Kind, v: &Value) -> bool {
         Kind::Section => v.is_mapping(),
     }
 }
+
+/// The machine's vector cache is bounded to 1 GiB unless `ZO_CACHE_MAX` says otherwise.
+pub const CACHE_MAX_DEFAULT: u64 = 1 << 30;
+
+/// The size bound: `ZO_CACHE_MAX` (bytes, or with K, M, G suffix), else 1 GiB.
+pub fn cache_max() -> Result<u64> {
+    match std::env::var("ZO_CACHE_MAX").ok().filter(|v| !v.trim().is_empty()) {
+        None => Ok(CACHE_MAX_DEFAULT),
+        Some(v) => parse_size(&v).ok_or_else(|| {
+            crate::error::Error::Usage(format!("ZO_CACHE_MAX: {v:?} is not a size (bytes, or a number with K, M or G)")).into()
+        }),
+    }
+}
+
+/// `1234`, `500K`, `64M`, `1G` (binary multiples; a trailing `B` or `iB` allowed).
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let s = s.strip_suffix("iB").or_else(|| s.strip_suffix('B')).unwrap_or(s);
+    let (num, mult) = match s.chars().last()?.to_ascii_uppercase() {
+        'K' => (&s[..s.len() - 1], 1u64 << 10),
+        'M' => (&s[..s.len() - 1], 1 << 20),
+        'G' => (&s[..s.len() - 1], 1 << 30),
+        'T' => (&s[..s.len() - 1], 1 << 40),
+        _ => (s, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
 
 #[cfg(test)]
 mod tests {

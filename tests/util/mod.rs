@@ -70,6 +70,9 @@ impl Repo {
         c.args(args).current_dir(self.path()).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_LOCK_TIMEOUT", "60");
         // User-scope facts: this test's own, never the person's running the suite.
         c.env("ZO_USER_DIR", self.path().join(".git").join("zo-user"));
+        // The machine's vector cache: this test's own, so nothing reads or fills the person's
+        // and each test counts its own embeddings.
+        c.env("ZO_VECTOR_CACHE", self.path().join(".git").join("zo-vectors"));
         c
     }
 
@@ -209,7 +212,7 @@ pub fn git_in(dir: &Path, args: &[&str]) -> String {
 
 /// Run zo in a clone (its user facts under its .git); returns the whole run.
 pub fn zo_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(ZO).args(args).current_dir(dir).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_USER_DIR", dir.join(".git/zo-user")).output().unwrap();
+    let out = Command::new(ZO).args(args).current_dir(dir).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_USER_DIR", dir.join(".git/zo-user")).env("ZO_VECTOR_CACHE", dir.join(".git/zo-vectors")).output().unwrap();
     Run::from(out)
 }
 

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 mod query;
 mod rows;
+pub mod vectors;
+pub use vectors::VectorCache;
 pub use query::{Brief, Filter, Vectors};
 use rows::{apply, decision_rows, fact_rows, prior_rows, session_rows};
 
@@ -79,7 +81,10 @@ pub struct Refresh {
     pub inserted: usize,
     pub updated: usize,
     pub deleted: usize,
+    /// Texts sent to the model.
     pub embedded: usize,
+    /// Texts whose vectors came from the machine's vector cache (`index::vectors`).
+    pub from_cache: usize,
 }
 
 pub struct Index {
@@ -500,9 +505,23 @@ impl Index {
     /// pages are zeroed), drop vectors no row uses, merge the full-text index's segments (a
     /// deleted row's terms live on in old segments until then), and rewrite the database and
     /// its write-ahead log so no free page or log frame keeps the erased text.
+    ///
+    /// The erased texts' vectors leave the machine's vector cache too (`vectors::forget`).
     pub fn purge(&mut self, memory: &Memory) -> Result<()> {
         self.conn.pragma_update(None, "secure_delete", "ON")?;
+        let before: Vec<(String, String)> = {
+            let mut stmt = self.conn.prepare("SELECT DISTINCT vhash, embed_text FROM entries")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
         self.refresh(memory)?;
+        let live: std::collections::HashSet<String> = {
+            let mut stmt = self.conn.prepare("SELECT DISTINCT vhash FROM entries")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let gone: Vec<&str> = before.iter().filter(|(h, _)| !live.contains(h)).map(|(_, t)| t.as_str()).collect();
+        vectors::forget(&gone).context("could not erase the entry's vectors from the machine's vector cache")?;
         self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
         self.conn.execute("INSERT INTO fts (fts) VALUES ('optimize')", [])?;
         self.conn.execute_batch("VACUUM")?;
@@ -537,29 +556,64 @@ impl Index {
         Ok(())
     }
 
-    /// Embed every row whose text has no vector yet. Returns how many texts were embedded.
+    /// The texts that have no vector yet, one per distinct text.
+    fn missing(&self) -> Result<Vec<(String, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT vhash, min(embed_text) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors) GROUP BY vhash")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Store vectors (index bytes) for text hashes, in one transaction.
+    fn store(&mut self, got: &[(&str, &[u8])]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        for (h, bytes) in got {
+            tx.execute("INSERT OR REPLACE INTO vectors (vhash, vec) VALUES (?1, ?2)", params![h, bytes])?;
+            tx.execute("UPDATE entries SET vec = ?2 WHERE vhash = ?1", params![h, bytes])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Take every missing vector the machine's cache holds. Returns how many it gave. Call
+    /// after `check_model` (a model change discards the index's vectors first).
+    pub fn take_cached(&mut self, cache: &VectorCache) -> Result<usize> {
+        let todo = self.missing()?;
+        if todo.is_empty() {
+            return Ok(0);
+        }
+        let texts: Vec<&str> = todo.iter().map(|(_, t)| t.as_str()).collect();
+        let found = cache.get(&texts)?;
+        let got: Vec<(&str, &[u8])> =
+            todo.iter().zip(&found).filter_map(|((h, _), v)| v.as_deref().map(|v| (h.as_str(), v))).collect();
+        self.store(&got)?;
+        Ok(got.len())
+    }
+
+    /// Embed every row whose text has no vector yet: from the machine's vector cache when it
+    /// holds the text (for this model), else by the model, and then into the cache. Returns
+    /// how many texts were sent to the model. The cache never fails an index build: when it
+    /// cannot be used, everything is embedded as before.
     pub fn embed_missing(&mut self, embedder: &mut dyn Embed) -> Result<usize> {
-        let todo: Vec<(String, String)> = {
-            let mut stmt = self.conn.prepare(
-                "SELECT vhash, min(embed_text) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors) GROUP BY vhash",
-            )?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+        let cache = embedder.paths().and_then(|p| VectorCache::open(p).ok());
+        if let Some(c) = &cache {
+            let _ = self.take_cached(c);
+        }
+        let todo = self.missing()?;
         let bar = crate::progress::bar(todo.len(), "embedding");
         // Small chunks: the progress bar moves every few seconds, and an interrupted build keeps
-        // what it embedded.
+        // what it embedded (here and in the cache).
         for chunk in todo.chunks(16) {
             let texts: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
             let vecs = embedding::embed_entries(embedder, &texts)?;
             bar.inc(chunk.len() as u64);
-            let tx = self.conn.transaction()?;
-            for ((h, _), v) in chunk.iter().zip(vecs) {
-                let bytes = embedding::to_bytes(&v);
-                tx.execute("INSERT OR REPLACE INTO vectors (vhash, vec) VALUES (?1, ?2)", params![h, bytes])?;
-                tx.execute("UPDATE entries SET vec = ?2 WHERE vhash = ?1", params![h, bytes])?;
+            let bytes: Vec<Vec<u8>> = vecs.iter().map(|v| embedding::to_bytes(v)).collect();
+            let got: Vec<(&str, &[u8])> = chunk.iter().zip(&bytes).map(|((h, _), b)| (h.as_str(), b.as_slice())).collect();
+            self.store(&got)?;
+            if let Some(c) = &cache {
+                let _ = c.put(&texts.iter().copied().zip(bytes.iter().map(Vec::as_slice)).collect::<Vec<_>>());
             }
-            tx.commit()?;
         }
         bar.finish_and_clear();
         self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
