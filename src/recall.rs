@@ -271,7 +271,7 @@ pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filt
                 } else {
                     embed_pending(&mut index, &mut quick, note)?
                 };
-                // Every phrasing in one call.
+                // The question and its phrasings in one run of the model.
                 let qs = quick.embed_batch(&texts)?;
                 // Ranked and read in one snapshot: row ids are those of the vectors read.
                 return index.snapshot(|| {

@@ -321,7 +321,20 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     assert_eq!(h["recall_at_1"], 0.5, "{h}");
     assert_eq!(h["no_answer_flagged"], 1, "{h}");
     let table = r.ok(&["eval", "q.jsonl"]);
-    assert!(table.contains("| hybrid | 0.500 |"), "{table}");
+    assert!(table.contains("| hybrid | question alone | 0.500 |"), "{table}");
+    assert!(!table.contains("with phrasings"), "no phrasings, no such rows: {table}");
+    // With `"also"`, each mode is measured alone and with the phrasings, side by side.
+    r.write("also.jsonl", "{\"q\": \"why did we stop using the old web framework\", \"relevant\": [\"D-795f9731\"], \"also\": [\"Move the API from Express to Hono\"]}\n{\"q\": \"how many vacation days do employees get\", \"relevant\": [], \"also\": [\"annual leave allowance\"]}\n");
+    let j = r.json(&["eval", "also.jsonl"]);
+    let runs: Vec<(&str, bool)> = j["modes"].as_array().unwrap().iter().map(|m| (m["mode"].as_str().unwrap(), m["phrasings"].as_bool().unwrap())).collect();
+    assert_eq!(runs, [("hybrid", false), ("hybrid", true), ("semantic", false), ("semantic", true), ("lexical", false), ("lexical", true)]);
+    let p = &j["modes"][1];
+    assert_eq!((p["recall_at_3"].as_f64(), p["no_answer_flagged"].as_u64()), (Some(1.0), Some(1)), "{p}");
+    assert!(r.ok(&["eval", "also.jsonl"]).contains("| hybrid | with phrasings | "));
+    r.write("six.jsonl", "{\"q\": \"q\", \"also\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"]}\n");
+    let out = r.run(&["eval", "six.jsonl"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("six.jsonl:1:") && out.stderr.contains("\"also\""), "{}", out.stderr);
     r.write("bad.jsonl", "{\"q\": \"fine\", \"relevant\": []}\n{\"query\": \"wrong key\"}\n");
     let out = r.run(&["eval", "bad.jsonl"]);
     assert_eq!(out.code, 2);
