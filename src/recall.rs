@@ -145,7 +145,8 @@ pub struct Recalled {
     pub answered: bool,
     /// Which pass of the cascade answered: `key` (an exact fact key), `first` (the ranking),
     /// or `expanded` (nothing reached `standard`, so the question was widened with the best
-    /// hits' title words and ranked again; tiers still judge the original question).
+    /// hits' title words and ranked again; tiers still judge the original question), or
+    /// `phrasings` (the question searched with the phrasings given with it).
     pub pass: &'static str,
     pub hits: Vec<Hit>,
     /// Why the answer is lexical from a temporary index (the index could not be used).

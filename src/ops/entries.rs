@@ -303,7 +303,7 @@ pub struct RecallReport {
     /// False when nothing reached the `standard` tier: the memory does not seem to hold an
     /// answer (the hits, if any, are the nearest it has).
     pub answered: bool,
-    /// Which pass of the cascade answered: key, first or expanded.
+    /// Which pass of the cascade answered: key, first, expanded or phrasings.
     pub pass: &'static str,
     pub results: Vec<crate::recall::Hit>,
     /// Why the search was lexical from the files: the index could not be used or written.
