@@ -507,6 +507,10 @@ pub struct RecallArgs {
     /// The question, in plain language
     #[arg(required = true)]
     pub query: Vec<String>,
+    /// Another phrasing of the question, searched with it (up to 5): the names a record would
+    /// use (products, vendors, a likely title such as "Use X for Y"); one list comes back
+    #[arg(long, value_name = "PHRASING")]
+    pub also: Vec<String>,
     /// How many entries (default: recall.top_k in config, else 3)
     #[arg(short = 'k', value_name = "N")]
     pub k: Option<usize>,

@@ -167,3 +167,19 @@ fn an_older_recall_command_is_updated_and_removable() {
     r.ok(&["init", "--agent", "claude", "--remove"]);
     assert_eq!(r.read(".claude/commands/zo-recall.md"), "my own\n");
 }
+
+/// `/zo-recall` as written before it taught `--also` is still zo's: `init` brings it up to date
+/// (else agents set up earlier would never learn to pass phrasings) and `--remove` removes it.
+#[test]
+fn the_recall_command_from_before_phrasings_is_updated() {
+    let r = Repo::init();
+    r.ok(&["init", "--agent", "claude"]);
+    let current = r.read(".claude/commands/zo-recall.md");
+    assert!(current.contains("--also"), "{current}");
+    r.write(".claude/commands/zo-recall.md", zo::wiring::agents::RECALL_BEFORE_ALSO);
+    r.ok(&["init", "--agent", "claude"]);
+    assert_eq!(r.read(".claude/commands/zo-recall.md"), current);
+    r.write(".claude/commands/zo-recall.md", zo::wiring::agents::RECALL_BEFORE_ALSO);
+    r.ok(&["init", "--agent", "claude", "--remove"]);
+    assert!(!r.path().join(".claude/commands/zo-recall.md").exists());
+}

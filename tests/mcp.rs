@@ -434,3 +434,32 @@ fn lifecycle_tools_set_facts_confirm_forget_and_report_staleness() {
     assert!(c.close().success());
     r.ok(&["verify"]);
 }
+
+/// The recall tool takes phrasings (`also`): one list of k comes back, judged on them all;
+/// more than five, or an empty one, is a tool error; a repeated recall answers the same.
+#[test]
+fn recall_takes_phrasings_in_also() {
+    util::require_model();
+    let r = Repo::example();
+    let mut c = Client::start(r.path());
+    c.initialize();
+    let tools = c.request("tools/list", json!({}));
+    let recall = tools["result"]["tools"].as_array().unwrap().iter().find(|t| t["name"] == "recall").unwrap().clone();
+    assert_eq!(recall["inputSchema"]["properties"]["also"]["type"], "array", "{recall}");
+    let args = json!({"query": "why did we stop using the old web framework", "also": ["Express to Hono migration", "Move the API from Express to Hono"], "k": 2});
+    let (v, text) = c.ok("recall", args.clone());
+    assert_eq!((v["pass"].as_str(), v["answered"].as_bool()), (Some("phrasings"), Some(true)), "{v}");
+    assert_eq!(v["results"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["results"][0]["id"], "D-795f9731", "{v}");
+    assert!(text.contains("D-795f9731"), "{text}");
+    // Asked again (the server keeps the query vectors): the same answer.
+    let (again, _) = c.ok("recall", args);
+    assert_eq!(again["results"], v["results"]);
+    let (none, text) = c.ok("recall", json!({"query": "how many vacation days do employees get", "also": ["annual leave allowance"]}));
+    assert_eq!(none["answered"], false, "{none}");
+    assert!(text.contains("the memory holds no answer"), "{text}");
+    assert!(c.fails("recall", json!({"query": "q", "also": ["a", "b", "c", "d", "e", "f"]})).contains("at most 5"));
+    assert!(c.fails("recall", json!({"query": "q", "also": [""]})).contains("a phrasing is empty"));
+    assert!(c.fails("recall", json!({"query": "q", "also": "one string"})).contains("bad arguments for recall"));
+    assert!(c.close().success());
+}

@@ -321,7 +321,20 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     assert_eq!(h["recall_at_1"], 0.5, "{h}");
     assert_eq!(h["no_answer_flagged"], 1, "{h}");
     let table = r.ok(&["eval", "q.jsonl"]);
-    assert!(table.contains("| hybrid | 0.500 |"), "{table}");
+    assert!(table.contains("| hybrid | question alone | 0.500 |"), "{table}");
+    assert!(!table.contains("with phrasings"), "no phrasings, no such rows: {table}");
+    // With `"also"`, each mode is measured alone and with the phrasings, side by side.
+    r.write("also.jsonl", "{\"q\": \"why did we stop using the old web framework\", \"relevant\": [\"D-795f9731\"], \"also\": [\"Move the API from Express to Hono\"]}\n{\"q\": \"how many vacation days do employees get\", \"relevant\": [], \"also\": [\"annual leave allowance\"]}\n");
+    let j = r.json(&["eval", "also.jsonl"]);
+    let runs: Vec<(&str, bool)> = j["modes"].as_array().unwrap().iter().map(|m| (m["mode"].as_str().unwrap(), m["phrasings"].as_bool().unwrap())).collect();
+    assert_eq!(runs, [("hybrid", false), ("hybrid", true), ("semantic", false), ("semantic", true), ("lexical", false), ("lexical", true)]);
+    let p = &j["modes"][1];
+    assert_eq!((p["recall_at_3"].as_f64(), p["no_answer_flagged"].as_u64()), (Some(1.0), Some(1)), "{p}");
+    assert!(r.ok(&["eval", "also.jsonl"]).contains("| hybrid | with phrasings | "));
+    r.write("six.jsonl", "{\"q\": \"q\", \"also\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"]}\n");
+    let out = r.run(&["eval", "six.jsonl"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("six.jsonl:1:") && out.stderr.contains("\"also\""), "{}", out.stderr);
     r.write("bad.jsonl", "{\"q\": \"fine\", \"relevant\": []}\n{\"query\": \"wrong key\"}\n");
     let out = r.run(&["eval", "bad.jsonl"]);
     assert_eq!(out.code, 2);
@@ -346,5 +359,89 @@ fn quick_and_full_embedders_agree() {
         let b = quick.embed(text).unwrap();
         let cos: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         assert!(cos > 0.999, "{cos} for {text:.40}");
+    }
+}
+
+/// Several phrasings of a question (issue 23): one list of k, each hit's rank under every
+/// phrasing with `--explain`, and `answered` judged on them all; a question the memory cannot
+/// answer still says so, and tells the agent what to try and when to stop.
+#[test]
+fn phrasings_are_searched_together_explained_and_judged() {
+    util::require_model();
+    let r = Repo::example();
+    let also = ["--also", "Express to Hono migration", "--also", "Move the API from Express to Hono"];
+    let j = r.json(&[&["recall", "--explain", "-k", "2", "why did we stop using the old web framework"][..], &also].concat());
+    assert_eq!((j["pass"].as_str(), j["answered"].as_bool()), (Some("phrasings"), Some(true)), "{j}");
+    assert_eq!(j["also"], serde_json::json!(["Express to Hono migration", "Move the API from Express to Hono"]));
+    let hits = j["results"].as_array().unwrap();
+    assert_eq!(hits.len(), 2, "one list of k, not k per phrasing: {j}");
+    assert_eq!(hits[0]["id"], "D-795f9731", "{j}");
+    assert_ne!(hits[0]["tier"], "low", "{j}");
+    let each = hits[0]["explain"]["phrasings"].as_array().unwrap();
+    assert_eq!(each.len(), 3, "the question and its two phrasings: {j}");
+    assert!(each.iter().all(|p| p["rank"].as_u64().unwrap() >= 1 && p["similarity"].is_number()), "{j}");
+    let shown = r.ok(&[&["recall", "--explain", "-k", "1", "why did we stop using the old web framework"][..], &also].concat());
+    assert!(shown.contains("each phrasing (question first): #") && shown.contains("phrasings pass"), "{shown}");
+    // Without --explain, no explanation; the question alone is ranked as before.
+    assert!(r.json(&[&["recall", "why did we stop using the old web framework"][..], &also].concat())["results"][0].get("explain").is_none());
+    assert_eq!(r.json(&["recall", "why did we leave Express"])["pass"], "first");
+
+    let none = r.run(&["--json", "recall", "how many vacation days do employees get", "--also", "annual leave allowance", "--also", "holiday entitlement policy"]);
+    assert_eq!(none.code, 0, "{}", none.stderr);
+    let j = none.json();
+    assert_eq!(j["answered"], false, "{j}");
+    assert!(j["results"].as_array().unwrap().iter().all(|h| h["tier"] == "low"), "{j}");
+    let text = r.run(&["recall", "how many vacation days do employees get", "--also", "annual leave allowance"]);
+    assert!(text.stderr.contains("not in memory") && text.stderr.contains("the memory holds no answer"), "{}", text.stderr);
+    // The question alone is told to try phrasings that name things.
+    let alone = r.run(&["recall", "how many vacation days do employees get"]);
+    assert!(alone.stderr.contains("--also"), "{}", alone.stderr);
+}
+
+/// At most five phrasings besides the question, none empty: a usage error (exit 2) before
+/// anything loads.
+#[test]
+fn also_takes_at_most_five_phrasings_and_none_empty() {
+    let r = Repo::example();
+    let mut args = vec!["recall", "q"];
+    for _ in 0..6 {
+        args.extend(["--also", "p"]);
+    }
+    let six = r.run(&args);
+    assert_eq!(six.code, 2, "{}", six.stderr);
+    assert!(six.stderr.contains("at most 5"), "{}", six.stderr);
+    let empty = r.run(&["recall", "q", "--also", " "]);
+    assert_eq!(empty.code, 2, "{}", empty.stderr);
+    assert!(empty.stderr.contains("--also needs a phrasing"), "{}", empty.stderr);
+}
+
+/// Without a model, phrasings still help: their words join one lexical search.
+#[test]
+fn phrasings_without_a_model_search_every_phrasing_s_words() {
+    let r = Repo::example();
+    let run = util::Run::from(r.cmd(&["--json", "recall", "why the new framework", "--also", "Hono", "--kind", "decision", "-k", "1"]).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let j = run.json();
+    assert_eq!((j["mode"].as_str(), j["pass"].as_str()), (Some("lexical"), Some("phrasings")), "{j}");
+    assert_eq!(j["results"][0]["id"], "D-795f9731", "{j}");
+}
+
+/// The phrasings are embedded in one run of the model, padded to the longest: each vector
+/// must be the one the text gets alone, from either embedder.
+#[test]
+fn batched_phrasings_embed_as_one_at_a_time() {
+    util::require_model();
+    let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
+    let mut full = zo::search::embedding::Embedder::load(&paths).unwrap();
+    let mut quick = zo::search::embedding::QueryEmbedder::load(&paths).unwrap();
+    let texts = ["why did we leave Express", "x", "Größe und Zeitzone — 時間帯", "Use PagerDuty for out-of-hours on-call alerting and escalation"];
+    let (qb, fb) = (quick.embed_batch(&texts).unwrap(), full.embed_batch(&texts).unwrap());
+    assert_eq!((qb.len(), fb.len()), (4, 4));
+    for (i, text) in texts.iter().enumerate() {
+        let alone = quick.embed(text).unwrap();
+        for (which, v) in [("quick", &qb[i]), ("full", &fb[i])] {
+            let cos: f32 = alone.iter().zip(v).map(|(x, y)| x * y).sum();
+            assert!(cos > 0.999, "{which}: {cos} for {text}");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Retrieval quality with the real model: 326 real decision records and the labelled questions
 //! in tests/fixtures/adr-questions.jsonl (98 written in plain language that avoid their
-//! targets' title words, 12 the memory cannot answer), measured through `zo eval`. Hybrid must
+//! targets' title words, 12 the memory cannot answer), measured through `zo eval`, alone and
+//! with the blind phrasings of tests/fixtures/adr-questions-also.jsonl (issue 23). Hybrid must
 //! beat lexical and hold its measured level; the no-answer signal must hold.
 //! Run `cargo test --release --test retrieval -- --nocapture` to see the table.
 
@@ -69,13 +70,28 @@ fn adr_corpus_eval_hybrid_beats_lexical_and_flags_questions_without_an_answer() 
         let ids: Vec<String> = v["relevant"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
         assert_eq!(ids, corpus.iter().map(|c| decision_id(c)).collect::<Vec<_>>(), "{line}");
     }
+    // The blind phrasings, written from the question texts alone (same order), join each
+    // question as `"also"`, as an agent passes them: one `zo eval` measures both ways.
+    let also = std::fs::read_to_string(util::fixtures().join("adr-questions-also.jsonl")).unwrap();
+    let mut merged = String::new();
+    for (line, phrased) in std::fs::read_to_string(&questions).unwrap().lines().zip(also.lines()) {
+        let (mut v, p): (serde_json::Value, serde_json::Value) = (serde_json::from_str(line).unwrap(), serde_json::from_str(phrased).unwrap());
+        assert_eq!(v["q"], p["q"], "the phrasings file follows the questions file line by line");
+        v["also"] = p["also"].clone();
+        merged.push_str(&format!("{v}\n"));
+    }
+    let questions = r.path().join(".git/questions-with-also.jsonl");
+    std::fs::write(&questions, merged).unwrap();
     let out = r.run(&["eval", questions.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     println!("{}", out.stdout);
     let j = r.json(&["eval", questions.to_str().unwrap()]);
     assert_eq!(j["questions"], 110);
     assert_eq!(j["unknown_ids"].as_array().unwrap().len(), 0, "{j}");
-    let mode = |name: &str| j["modes"].as_array().unwrap().iter().find(|m| m["mode"] == name).unwrap_or_else(|| panic!("{name} missing: {j}")).clone();
+    let run = |name: &str, phrasings: bool| {
+        j["modes"].as_array().unwrap().iter().find(|m| m["mode"] == name && m["phrasings"] == phrasings).unwrap_or_else(|| panic!("{name} missing: {j}")).clone()
+    };
+    let mode = |name: &str| run(name, false);
     let (h, l) = (mode("hybrid"), mode("lexical"));
     let f = |m: &serde_json::Value, k: &str| m[k].as_f64().unwrap();
     assert!(f(&h, "recall_at_3") > f(&l, "recall_at_3") && f(&h, "mrr") > f(&l, "mrr"), "hybrid must beat lexical: {j}");
@@ -87,6 +103,17 @@ fn adr_corpus_eval_hybrid_beats_lexical_and_flags_questions_without_an_answer() 
     // of the 98 with one are wrongly flagged.
     assert!(h["no_answer_flagged"].as_u64().unwrap() >= 10, "{j}");
     assert!(h["answered_flagged"].as_u64().unwrap() <= 5, "{j}");
+
+    // With the phrasings (docs/RECALL.md): measured R@3 1.000, MRR 0.947, 12 of 12 without an
+    // answer flagged, 0 of 98 with one, first hit `high` for 63 questions, 61 of them right.
+    // Floors two questions below that (the issue's targets are R@3 ≥ 0.97, MRR ≥ 0.94,
+    // `high` ≥ 60 % of questions and ≥ 95 % right, ≤ 1 in 10 and ≤ 2 in 80 flags).
+    let p = run("hybrid", true);
+    assert!(f(&p, "recall_at_3") >= 0.97 && f(&p, "mrr") >= 0.93, "recall with phrasings regressed: {j}");
+    assert!(f(&p, "recall_at_3") > f(&h, "recall_at_3") && f(&p, "mrr") > f(&h, "mrr"), "phrasings must beat the question alone: {j}");
+    assert!(p["no_answer_flagged"].as_u64().unwrap() >= 11 && p["answered_flagged"].as_u64().unwrap() <= 2, "{j}");
+    let (high, right) = (p["high_top"].as_u64().unwrap(), p["high_top_right"].as_u64().unwrap());
+    assert!(high >= 57 && right as f64 >= 0.93 * high as f64, "`high` with phrasings: {right} right of {high}: {j}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         ctx.note(format!("{}: {} relevant IDs are not in this memory: {}", r.file, r.unknown_ids.len(), r.unknown_ids.join(", ")));
     }
     let mut s = format!(
-        "{}: {} questions ({} with an answer, {} without){}\n\n| mode | Recall@1 | Recall@3 | Recall@10 | MRR | no-answer flagged | answered flagged | top `high`: right | median ms | p95 ms |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "{}: {} questions ({} with an answer, {} without){}\n\n| mode | searched | Recall@1 | Recall@3 | Recall@10 | MRR | no-answer flagged | answered flagged | top `high`: right | median ms | p95 ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         r.file,
         r.questions,
         r.with_answer,
@@ -26,8 +26,9 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     );
     for m in &r.modes {
         s.push_str(&format!(
-            "| {} | {:.3} | {:.3} | {:.3} | {:.3} | {}/{} | {}/{} | {}/{} | {:.1} | {:.1} |\n",
+            "| {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {}/{} | {}/{} | {}/{} | {:.1} | {:.1} |\n",
             m.mode.name(),
+            if m.phrasings { "with phrasings" } else { "question alone" },
             m.recall_at_1,
             m.recall_at_3,
             m.recall_at_10,

@@ -13,6 +13,12 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     if query.trim().is_empty() {
         return Err(Error::usage("zo recall needs a query, e.g. zo recall \"why did we pick Postgres\"").into());
     }
+    if a.also.len() > recall::MAX_ALSO {
+        return Err(Error::usage(format!("--also takes at most {} phrasings besides the question, not {}", recall::MAX_ALSO, a.also.len())).into());
+    }
+    if a.also.iter().any(|p| p.trim().is_empty()) {
+        return Err(Error::usage("--also needs a phrasing, not an empty string").into());
+    }
     if a.k == Some(0) {
         return Err(Error::usage("-k must be at least 1 (how many entries to return)").into());
     }
@@ -25,7 +31,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all, provisional: a.provisional, scope: a.scope, ..Default::default() };
     let mode = a.mode.unwrap_or(Mode::Hybrid);
     let note = |m: &str| ctx.note(m);
-    let found = recall::recall(&memory, &query, k, &filter, mode, &note)?.at_least(a.min_tier);
+    let found = recall::recall_with(&memory, &query, &a.also, k, &filter, mode, &note)?.at_least(a.min_tier);
     // Only the default falls back to lexical search; a mode the user asked for is a promise.
     if a.mode.is_some() && found.mode != mode {
         if let Some(why) = &found.note {
@@ -36,7 +42,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
             mode.name()
         );
     }
-    let mut report = crate::ops::RecallReport::new(query, found, a.explain);
+    let mut report = crate::ops::RecallReport::new(query, found, a.explain).with_also(a.also);
     report.flag_stale(&memory)?;
     report.resolve_sessions(&memory)?;
     if ctx.json {

@@ -22,9 +22,10 @@ struct Spec {
 const SPECS: &[Spec] = &[
     Spec {
         name: "recall",
-        about: "Search project memory (decisions, lessons, sessions) for what answers a question. Call before deciding anything that may have been decided before.",
+        about: "Search project memory for what answers a question; call before deciding anything decided before. If answered is false, retry once with other names in also, then accept it is not there.",
         params: &[
             ("query", "string", "the question, in plain words"),
+            ("also", "array", "2-3 more phrasings with the names a record would use: products, vendors, a likely title (Use X for Y)"),
             ("k", "integer", "how many entries (default 3)"),
             ("kind", "string", "decision | prior | session | fact | all"),
             ("type", "string", "only decisions of this type"),
@@ -205,6 +206,8 @@ fn args<T: for<'de> Deserialize<'de>>(tool: &str, v: Value) -> Result<T> {
 #[serde(deny_unknown_fields)]
 struct RecallArgs {
     query: String,
+    #[serde(default)]
+    also: Vec<String>,
     k: Option<usize>,
     kind: Option<String>,
     #[serde(rename = "type")]
@@ -308,11 +311,11 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             };
             let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
             let filter = Filter { kind, kind_type: a.kind_type, ..Default::default() };
-            let found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall(&memory, &a.query, k, &filter, mode, &note)?.at_least(min_tier);
+            let found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall_with(&memory, &a.query, &a.also, k, &filter, mode, &note)?.at_least(min_tier);
             if a.mode.is_some() && found.mode != mode {
                 bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
             }
-            let mut report = crate::ops::RecallReport::new(a.query, found, false);
+            let mut report = crate::ops::RecallReport::new(a.query, found, false).with_also(a.also);
             report.flag_stale(&memory)?;
             report.resolve_sessions(&memory)?;
             let text: Vec<String> = report.note(min_tier).into_iter().chain(Some(report.render()).filter(|t| !t.is_empty())).collect();

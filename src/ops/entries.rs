@@ -301,10 +301,13 @@ pub fn sessions(memory: &Memory) -> Result<Vec<SessionListed>> {
 pub struct RecallReport {
     pub mode: &'static str,
     pub query: String,
+    /// The other phrasings searched with the question (`--also`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     /// False when nothing reached the `standard` tier: the memory does not seem to hold an
     /// answer (the hits, if any, are the nearest it has).
     pub answered: bool,
-    /// Which pass of the cascade answered: key, first or expanded.
+    /// Which pass of the cascade answered: key, first, expanded or phrasings.
     pub pass: &'static str,
     pub results: Vec<crate::search::recall::Hit>,
     /// Why the search was lexical from the files: the index could not be used or written.
@@ -322,7 +325,13 @@ impl RecallReport {
         if !explain {
             results.iter_mut().for_each(|h| h.explain = None);
         }
-        RecallReport { mode: r.mode.name(), query, answered: r.answered, pass: r.pass, results, note: r.note, explained: explain }
+        RecallReport { mode: r.mode.name(), query, also: vec![], answered: r.answered, pass: r.pass, results, note: r.note, explained: explain }
+    }
+
+    /// The report of a query searched with other phrasings too.
+    pub fn with_also(mut self, also: Vec<String>) -> RecallReport {
+        self.also = also;
+        self
     }
 
     /// Name the priors a session hit lists by the numbers they have now, as `zo show` does
@@ -357,11 +366,21 @@ impl RecallReport {
         Ok(())
     }
 
-    /// The line that says the memory holds no answer, when it does not.
+    /// The line that says the memory holds no answer, when it does not, and what to try next:
+    /// a question alone is worth one more search with phrasings that name things; after that,
+    /// the memory has no answer (the agent should stop searching).
     pub fn not_answered(&self) -> Option<String> {
-        (!self.answered).then(|| match self.results.len() {
-            0 => format!("not in memory: nothing matches ({} search)", self.mode),
-            _ => format!("not in memory: nothing scored above the low tier ({} search); the nearest entries follow", self.mode),
+        (!self.answered).then(|| {
+            let found = match self.results.len() {
+                0 => format!("not in memory: nothing matches ({} search)", self.mode),
+                _ => format!("not in memory: nothing scored above the low tier ({} search); the nearest entries follow", self.mode),
+            };
+            let next = if self.also.is_empty() {
+                "search once more with 2-3 phrasings (--also) that name what a record would: products, vendors, a likely title such as \"Use X for Y\""
+            } else {
+                "one more try with different names may help; if that finds nothing either, the memory holds no answer"
+            };
+            format!("{found}; {next}")
         })
     }
 
@@ -382,6 +401,7 @@ impl RecallReport {
             let why = match self.pass {
                 "key" => "the question is a fact key",
                 "expanded" => "nothing reached standard, so the question was widened with the best hits' title words",
+                "phrasings" => "the question and its phrasings, one ranking",
                 _ => "one ranking",
             };
             s.push_str(&format!("(answered by the {} pass: {why})\n\n", self.pass));
@@ -396,6 +416,10 @@ impl RecallReport {
                     _ => format!("{what} –"),
                 };
                 s.push_str(&format!("   why: {} · {} · fused {:.3}\n", rank(x.lexical_rank, "bm25", x.bm25), rank(x.semantic_rank, "similarity", x.similarity), x.fused));
+                if !x.phrasings.is_empty() {
+                    let each: Vec<String> = x.phrasings.iter().map(|p| format!("#{} ({:.3})", p.rank, p.similarity)).collect();
+                    s.push_str(&format!("   each phrasing (question first): {}\n", each.join(" · ")));
+                }
             }
             s.push_str(&format!("{}\n\n", h.row.text));
         }

@@ -1,7 +1,9 @@
 //! `zo eval FILE.jsonl`: how well recall answers a user's own labelled questions on their own
 //! memory. Each line is `{"q": "…", "relevant": ["D-…", …]}`; an empty `relevant` marks a
-//! question the memory should not answer. Every mode the machine can run is measured on the
-//! same index, the model loaded once, each question embedded once.
+//! question the memory should not answer; `"also": ["…", …]` gives other phrasings of the
+//! question (as an agent would pass with `--also`), and each mode is then measured on the
+//! question alone and with its phrasings, side by side. Every mode the machine can run is
+//! measured on the same index, the model loaded once, each question embedded once.
 
 use crate::error::Error;
 use crate::search::index::Filter;
@@ -21,6 +23,9 @@ struct Question {
     q: String,
     #[serde(default)]
     relevant: Vec<String>,
+    /// Other phrasings, searched with the question (`zo recall --also`).
+    #[serde(default)]
+    also: Vec<String>,
     /// Free text for the person who wrote the file (e.g. where the label came from).
     #[serde(default, rename = "corpus")]
     _corpus: Option<serde_json::Value>,
@@ -32,6 +37,8 @@ struct Question {
 #[derive(Debug, Clone, Serialize)]
 pub struct ModeScore {
     pub mode: Mode,
+    /// Whether each question was searched with its phrasings (`"also"`), or alone.
+    pub phrasings: bool,
     /// Over the questions that have an answer.
     pub recall_at_1: f64,
     pub recall_at_3: f64,
@@ -74,6 +81,9 @@ fn read(path: &Path, text: &str) -> Result<Vec<Question>> {
         if q.q.trim().is_empty() {
             return Err(Error::usage(format!("{}:{}: the question is empty", path.display(), i + 1)).into());
         }
+        if q.also.len() > recall::MAX_ALSO || q.also.iter().any(|a| a.trim().is_empty()) {
+            return Err(Error::usage(format!("{}:{}: \"also\" takes 1 to {} phrasings, none empty", path.display(), i + 1, recall::MAX_ALSO)).into());
+        }
         out.push(q);
     }
     if out.is_empty() {
@@ -104,6 +114,11 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
     let mut model_load_s = None;
     let mut vectors: Vec<Option<Vec<f32>>> = vec![None; questions.len()];
     let mut embed_ms = vec![0.0; questions.len()];
+    // With phrasings: the question's and theirs, embedded in one call as recall does.
+    let mut all_vectors: Vec<Option<Vec<Vec<f32>>>> = vec![None; questions.len()];
+    let mut all_embed_ms = vec![0.0; questions.len()];
+    let texts: Vec<Vec<&str>> = questions.iter().map(|q| std::iter::once(q.q.as_str()).chain(q.also.iter().map(String::as_str)).collect()).collect();
+    let phrased = questions.iter().any(|q| !q.also.is_empty());
     if !index.is_temporary() {
         let t = Instant::now();
         if let Some(mut e) = recall::embedder(memory, note) {
@@ -113,21 +128,35 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
                 let t = Instant::now();
                 vectors[i] = Some(e.embed(&[q.q.as_str()])?.remove(0));
                 embed_ms[i] = t.elapsed().as_secs_f64() * 1000.0;
+                if phrased {
+                    let t = Instant::now();
+                    all_vectors[i] = Some(e.embed_batch(&texts[i])?);
+                    all_embed_ms[i] = t.elapsed().as_secs_f64() * 1000.0;
+                }
             }
         }
     }
     let modes: &[Mode] = if model_load_s.is_some() { &[Mode::Hybrid, Mode::Semantic, Mode::Lexical] } else { &[Mode::Lexical] };
     let with_answer = questions.iter().filter(|q| !q.relevant.is_empty()).count();
     let mut scores = Vec::new();
-    let bar = crate::progress::bar(questions.len() * modes.len(), "evaluating");
-    for &mode in modes {
+    let runs: Vec<(Mode, bool)> = modes.iter().flat_map(|&m| std::iter::once((m, false)).chain(phrased.then_some((m, true)))).collect();
+    let bar = crate::progress::bar(questions.len() * runs.len(), "evaluating");
+    for &(mode, with_also) in &runs {
         let (mut r1, mut r3, mut r10, mut rr) = (0.0, 0.0, 0.0, 0.0);
         let (mut no_answer_flagged, mut answered_flagged, mut high_top, mut high_top_right) = (0, 0, 0, 0);
         let mut times = Vec::new();
         for (i, q) in questions.iter().enumerate() {
             let t = Instant::now();
-            let found = recall::rank(&index, &q.q, vectors[i].as_deref(), DEPTH, &filter, mode)?;
-            let extra = if mode == Mode::Lexical { 0.0 } else { embed_ms[i] };
+            let found = if with_also {
+                recall::rank_all(&index, &texts[i], all_vectors[i].as_deref(), DEPTH, &filter, mode)?
+            } else {
+                recall::rank(&index, &q.q, vectors[i].as_deref(), DEPTH, &filter, mode)?
+            };
+            let extra = match (mode, with_also) {
+                (Mode::Lexical, _) => 0.0,
+                (_, true) => all_embed_ms[i],
+                (_, false) => embed_ms[i],
+            };
             times.push(t.elapsed().as_secs_f64() * 1000.0 + extra);
             bar.inc(1);
             if q.relevant.is_empty() {
@@ -152,6 +181,7 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
         let p95 = percentile(&mut times, 0.95);
         scores.push(ModeScore {
             mode,
+            phrasings: with_also,
             recall_at_1: r1 / n,
             recall_at_3: r3 / n,
             recall_at_10: r10 / n,

@@ -124,8 +124,28 @@ fn remove_empty_dirs(root: &Path, dirs: &[&str], ch: &mut Changes) {
 /// only in the frontmatter's quoting), so `--remove` may delete it and `init` may update it.
 fn is_our_recall(text: &str) -> bool {
     let plain = |s: &str| s.replace('"', "");
-    text == templates::CLAUDE_RECALL || plain(text) == plain(templates::CLAUDE_RECALL)
+    [templates::CLAUDE_RECALL, RECALL_BEFORE_ALSO].iter().any(|ours| text == *ours || plain(text) == plain(ours))
 }
+
+/// `/zo-recall` as zo wrote it before it taught `--also` (issue 23): still zo's, so updated.
+pub const RECALL_BEFORE_ALSO: &str = r#"---
+description: "Recall from the project's memory (zo): the decisions, lessons and sessions that answer a question"
+argument-hint: <question in plain language>
+allowed-tools: Bash(zo recall:*)
+---
+Look up the question below in the project's memory with zo.
+
+<question>
+$ARGUMENTS
+</question>
+
+Run `zo recall` with that question as one single-quoted shell argument, writing each `'` inside
+it as `'\''` (for example `zo recall 'why did we pick Postgres?'`). Never put the question in
+double quotes: `$` and backquotes in it must stay text.
+
+Answer from the entries it prints and cite their IDs (D-…, PR-…). If they do not answer the
+question, say so; `zo recall -k 10 '…'`, `zo log` and `zo show ID` show more.
+"#;
 
 /// The agents a block's opening line names: `zo init --agent codex|cursor` (this version), or
 /// an older block's `zo init --agent cursor --remove`.
