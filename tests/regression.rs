@@ -182,6 +182,8 @@ fn long_work_was_silent_on_a_terminal() {
         .args(["-qec", &format!("{} index rebuild", util::ZO), "/dev/null"])
         .current_dir(r.path())
         .env_remove("ZO_REPO")
+        // Its own empty vector cache, so the rebuild embeds (and shows the bar for it).
+        .env("ZO_VECTOR_CACHE", r.path().join(".git/zo-vectors-tty"))
         .output()
         .unwrap();
     let screen = String::from_utf8_lossy(&tty.stdout);

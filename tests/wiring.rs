@@ -306,3 +306,26 @@ fn codex_hooks_are_wired_and_answer_in_codexs_json() {
     assert!(removed["removed"].to_string().contains(".codex/hooks.json"), "{removed}");
     assert!(!r.path().join(".codex").exists(), ".codex/ emptied and removed");
 }
+
+/// A session started, then a pull brought another clone's decision in: the session's file
+/// listed it as its own (the baseline was a count of entries). It lists what it wrote.
+#[test]
+fn a_session_listed_a_decision_pulled_during_it_as_its_own() {
+    let w = util::World::new();
+    let a = w.clone("a");
+    util::zo_ok(&a, &["init", "--project", "p"]);
+    util::commit_in(&a, "memory");
+    util::git_in(&a, &["push", "-q", "origin", "HEAD:main"]);
+    let b = w.clone("b");
+    util::zo_ok(&a, &["session", "start", "--agent", "t"]);
+    let mine = util::zo_ok(&a, &["decide", "--title", "Mine", "--decision", "written in the session"]);
+    let theirs = util::zo_ok(&b, &["decide", "--title", "Theirs", "--decision", "from the other clone"]);
+    util::commit_in(&b, "theirs");
+    util::git_in(&b, &["push", "-q", "origin", "HEAD:main"]);
+    util::commit_in(&a, "mine");
+    util::git_in(&a, &["pull", "-q", "--no-rebase", "origin", "main"]);
+    let ended = util::zo_ok(&a, &["--json", "session", "end", "--summary", "s"]);
+    let v: serde_json::Value = serde_json::from_str(&ended).unwrap();
+    let ids: Vec<&str> = v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [mine.trim()], "{} came from the other clone", theirs.trim());
+}

@@ -35,6 +35,10 @@ pub struct Record {
     /// write anything" for a hook that runs at every turn (the files only grow).
     #[serde(default)]
     pub sizes: [u64; 3],
+    /// IDs of the decisions and priors written while this record was open (zo's writers add
+    /// them): the session's file lists exactly these. None in a record from an older zo.
+    #[serde(default)]
+    pub written: Option<Vec<String>>,
     /// The Stop hook asked the agent to record its decisions once already.
     #[serde(default)]
     pub stop_asked: bool,
@@ -138,6 +142,7 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
         head,
         dirty,
         sizes: sizes(memory),
+        written: Some(Vec::new()),
         ..Default::default()
     };
     save(memory, &rec)?;
@@ -409,12 +414,16 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     // Without a start, the baseline is a guess from the last session file; entries already
     // committed (by this clone before, or pulled from another) are never this session's.
     let committed = if rec.is_none() { committed_ids(memory) } else { Default::default() };
+    // With a record that kept what zo's writers wrote, exactly those: a pull during the
+    // session brings entries after the baseline that another clone wrote.
+    let written: Option<std::collections::HashSet<&str>> = rec.as_ref().and_then(|r| r.written.as_ref()).map(|w| w.iter().map(String::as_str).collect());
+    let ours = |id: &str| written.as_ref().is_none_or(|w| w.contains(id)) && !committed.contains(id);
     let decisions: Vec<Listed> = log.entries[from_d..]
         .iter()
-        .filter(|e| !e.is_annotation() && !committed.contains(&e.id))
+        .filter(|e| !e.is_annotation() && ours(&e.id))
         .map(|e| Listed { id: e.id.clone(), title: e.title.clone() })
         .collect();
-    let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..].iter().filter(|p| !committed.contains(&p.id)).collect();
+    let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..].iter().filter(|p| ours(&p.id)).collect();
     let new_priors: Vec<Listed> = mine.iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
     // Each prior with its fingerprint: a merge may renumber it later, and readers find it by
     // that (`resolve_priors`).
@@ -426,7 +435,11 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
             .collect::<Vec<_>>()
             .join("\n")
     };
-    if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && log.entries.len() == from_d && ending.is_empty() {
+    let nothing_written = match &written {
+        Some(w) => w.is_empty(),
+        None => log.entries.len() == from_d,
+    };
+    if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && nothing_written && ending.is_empty() {
         let _ = std::fs::remove_file(record_path(memory));
         return Ok(None);
     }

@@ -261,12 +261,35 @@ impl Memory {
     }
 
     /// Append `new` to the log `text` (whose last entry closed with `---` or not).
+    /// Add `id` to the open session's record (`written`, in `.zo/memory/.session`), so the
+    /// session's file lists exactly what it wrote — not what a pull brought in meanwhile.
+    /// Called with the memory lock held, after the entry is written; best effort: a record that
+    /// cannot be updated never fails the write (session end then falls back to its baseline).
+    fn note_written(&self, id: &str) {
+        let path = self.layout.session_record();
+        let Ok(Some(text)) = fsio::read_text(&path) else { return };
+        let Ok(mut record) = serde_json::from_str::<serde_json::Value>(text.as_str()) else { return };
+        let Some(obj) = record.as_object_mut() else { return };
+        let list = obj.entry("written").or_insert(serde_json::Value::Null);
+        if list.is_null() {
+            *list = serde_json::json!([]);
+        }
+        if let Some(ids) = list.as_array_mut() {
+            ids.push(id.into());
+        }
+        if let Ok(out) = serde_json::to_string_pretty(&record) {
+            let _ = fsio::write_atomic(&path, out.as_bytes());
+        }
+    }
+
     fn append_decision(&self, text: &Text, last_separated: Option<bool>, new: &NewDecision, limits: Limits) -> Result<()> {
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
         let joint = if text.as_str().is_empty() { "" } else { text.joint(last_separated) };
         let parts = text.appended_parts(&format!("{joint}{entry}"));
-        fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])
+        fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])?;
+        self.note_written(&new.id);
+        Ok(())
     }
 
     /// Add a prior under the next free number. Returns its ID and the active priors whose
@@ -321,6 +344,7 @@ impl Memory {
         };
         let joint = text.joint(file.last_separated());
         fsio::write_atomic(&self.layout.priors(), text.with_appended(&format!("{joint}{entry}")).as_bytes())?;
+        self.note_written(&prior::format_id(new.number));
         let others = file.entries.iter().filter(|p| p.superseded_by().is_none() && !p.is_forgotten()).map(|p| (p.id.as_str(), p.title.as_str()));
         Ok((prior::format_id(new.number), gate::near_duplicates(&new.title, others)))
     }
