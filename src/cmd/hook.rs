@@ -19,6 +19,7 @@ use super::Ctx;
 use crate::cli::HookArgs;
 use crate::error::Error;
 use crate::store::memory::Memory;
+use crate::lifecycle::record;
 use crate::lifecycle::session::{self, Ending};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -91,12 +92,12 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
         }
         "SessionStart" | "" => {
             let resumed = matches!(event.source.as_deref(), Some("resume" | "compact"));
-            let open = session::current(&memory).filter(|_| resumed);
+            let open = record::current(&memory).filter(|_| resumed);
             if open.is_none() {
-                let mut rec = session::start(&memory, Some(agent.into()), None)?;
+                let mut rec = record::start(&memory, Some(agent.into()), None)?;
                 if event.session_id.is_some() {
                     rec.session_id = event.session_id.clone();
-                    session::save(&memory, &rec)?;
+                    record::save(&memory, &rec)?;
                 }
             }
             let mut b = super::context::bundle(ctx, &memory, None, None)?;
@@ -116,9 +117,9 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
             super::context::print(ctx, b)
         }
         "PreCompact" => {
-            if let Some(mut rec) = session::current(&memory) {
-                rec.progress = Some(session::progress(&memory, &rec)?);
-                session::save(&memory, &rec)?;
+            if let Some(mut rec) = record::current(&memory) {
+                rec.progress = Some(record::progress(&memory, &rec)?);
+                record::save(&memory, &rec)?;
             }
             Ok(())
         }
@@ -145,16 +146,16 @@ fn stop(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
     if !on || event.stop_hook_active {
         return Ok(());
     }
-    let Some(mut rec) = session::current(memory) else { return Ok(()) };
-    if rec.stop_asked || session::wrote_since(memory, &rec) {
+    let Some(mut rec) = record::current(memory) else { return Ok(()) };
+    if rec.stop_asked || record::wrote_since(memory, &rec) {
         return Ok(());
     }
-    let files = session::touched(memory, &rec);
+    let files = record::touched(memory, &rec);
     if files.is_empty() {
         return Ok(());
     }
     rec.stop_asked = true;
-    session::save(memory, &rec)?;
+    record::save(memory, &rec)?;
     let mut shown: Vec<&str> = files.iter().take(8).map(String::as_str).collect();
     let more = files.len().saturating_sub(shown.len());
     let mut list = shown.drain(..).collect::<Vec<_>>().join(", ");

@@ -40,7 +40,7 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
     let memory = ctx.memory()?;
     match c {
         SessionCommand::Start(a) => {
-            session::start(&memory, a.agent.clone(), a.task.clone())?;
+            crate::lifecycle::record::start(&memory, a.agent.clone(), a.task.clone())?;
             let b = super::context::bundle(ctx, &memory, a.task.as_deref(), a.budget)?;
             super::context::print(ctx, b)
         }

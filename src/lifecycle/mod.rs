@@ -15,6 +15,7 @@
 
 pub mod context;
 pub mod forget;
+pub mod record;
 pub mod session;
 pub mod snapshot;
 pub mod stale;

@@ -13,71 +13,7 @@ use crate::store::memory::Memory;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
-pub struct Record {
-    pub started: String,
-    pub agent: Option<String>,
-    pub task: Option<String>,
-    /// Entries in DECISION_LOG.md / PRIORS.md when the session started: the logs are
-    /// append-only, so what comes after is what this session (or a pull during it) added.
-    pub decisions: usize,
-    pub priors: usize,
-    /// The agent's own session ID, when a hook started it.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// HEAD when the session started, and the tracked files already changed then (path →
-    /// git blob ID), so "files this session touched" leaves out work it found in progress.
-    #[serde(default)]
-    pub head: Option<String>,
-    #[serde(default)]
-    pub dirty: std::collections::BTreeMap<String, String>,
-    /// Sizes of DECISION_LOG.md, PRIORS.md and FACTS.md at the start: a cheap "did this session
-    /// write anything" for a hook that runs at every turn (the files only grow).
-    #[serde(default)]
-    pub sizes: [u64; 3],
-    /// IDs of the decisions and priors written while this record was open (zo's writers add
-    /// them): the session's file lists exactly these. None in a record from an older zo.
-    #[serde(default)]
-    pub written: Option<Vec<String>>,
-    /// The Stop hook asked the agent to record its decisions once already.
-    #[serde(default)]
-    pub stop_asked: bool,
-    /// What the session had done when the agent's context was last compacted.
-    #[serde(default)]
-    pub progress: Option<Progress>,
-}
-
-/// A session's progress so far, saved before the agent compacts its context so the context
-/// after it starts from what was done.
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
-pub struct Progress {
-    pub at: String,
-    pub decisions: Vec<Listed>,
-    pub priors: Vec<Listed>,
-    pub files: Vec<String>,
-}
-
-impl Progress {
-    /// As the context bundle shows it.
-    pub fn markdown(&self) -> String {
-        let list = |v: &[Listed]| if v.is_empty() { "none".to_string() } else { v.iter().map(|l| format!("{} ({})", l.id, l.title)).collect::<Vec<_>>().join(", ") };
-        let files = if self.files.is_empty() {
-            "none".to_string()
-        } else {
-            let mut f = self.files.iter().take(30).cloned().collect::<Vec<_>>().join(", ");
-            if self.files.len() > 30 {
-                f.push_str(&format!(" and {} more", self.files.len() - 30));
-            }
-            f
-        };
-        format!(
-            "Saved at {} before the context was compacted.\n- Decisions recorded: {}\n- Priors recorded: {}\n- Tracked files changed: {files}",
-            self.at,
-            list(&self.decisions),
-            list(&self.priors)
-        )
-    }
-}
+use super::record::{Record, current, record_path};
 
 /// What the user says at the end of a session.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -115,111 +51,6 @@ pub struct Ended {
     pub number: u32,
     pub decisions: Vec<Listed>,
     pub priors: Vec<Listed>,
-}
-
-fn record_path(memory: &Memory) -> std::path::PathBuf {
-    memory.layout.session_record()
-}
-
-pub fn current(memory: &Memory) -> Option<Record> {
-    let text = fsio::read_text(&record_path(memory)).ok()??;
-    serde_json::from_str(text.as_str()).ok()
-}
-
-/// Open a session record. Starting again replaces an open record (the previous session
-/// never ended; its decisions are still in the log).
-pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Result<Record> {
-    // The task becomes the session file's "Attempted" when the end says nothing: gate it now.
-    let fields: Vec<(&str, &str)> = agent.iter().map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
-    gate::check_fields(&fields, false).context("no session was started")?;
-    let (head, dirty) = worktree_baseline(&memory.layout.root);
-    let rec = Record {
-        started: crate::time::now(),
-        agent,
-        task,
-        decisions: memory.decisions()?.entries.len(),
-        priors: memory.priors()?.entries.len(),
-        head,
-        dirty,
-        sizes: sizes(memory),
-        written: Some(Vec::new()),
-        ..Default::default()
-    };
-    save(memory, &rec)?;
-    Ok(rec)
-}
-
-/// Write the open session's record.
-pub fn save(memory: &Memory, rec: &Record) -> Result<()> {
-    fsio::write_atomic(&record_path(memory), serde_json::to_string_pretty(rec)?.as_bytes())
-}
-
-/// Sizes of the append-only files (0 when missing).
-pub fn sizes(memory: &Memory) -> [u64; 3] {
-    let l = &memory.layout;
-    let size = |p: std::path::PathBuf| std::fs::symlink_metadata(p).map_or(0, |m| m.len());
-    [size(l.decision_log()), size(l.priors()), size(l.facts())]
-}
-
-/// Whether anything was appended to the decisions, priors or facts since the record's start.
-pub fn wrote_since(memory: &Memory, rec: &Record) -> bool {
-    sizes(memory) != rec.sizes
-}
-
-/// HEAD and the tracked files changed in the work tree now (path → blob ID), outside `.zo/`.
-fn worktree_baseline(root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>) {
-    let Ok(head) = crate::git::run(root, &["rev-parse", "--verify", "-q", "HEAD"]) else { return (None, Default::default()) };
-    let head = head.trim().to_string();
-    let changed = changed_since(root, &head);
-    (Some(head), hashes(root, &changed))
-}
-
-/// Tracked files that differ from `commit` in the work tree (committed since or not), outside
-/// `.zo/`.
-fn changed_since(root: &std::path::Path, commit: &str) -> Vec<String> {
-    crate::git::run(root, &["diff", "--name-only", "-z", "--no-renames", commit, "--", ".", ":(exclude).zo"])
-        .map(|o| o.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect())
-        .unwrap_or_default()
-}
-
-/// Blob IDs of work-tree files (a deleted file is "deleted").
-fn hashes(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMap<String, String> {
-    if paths.is_empty() {
-        return Default::default();
-    }
-    let mut args = vec!["hash-object", "--"];
-    let present: Vec<&String> = paths.iter().filter(|p| root.join(p).is_file()).collect();
-    args.extend(present.iter().map(|p| p.as_str()));
-    let ids: Vec<String> = if present.is_empty() { vec![] } else { crate::git::run(root, &args).map(|o| o.lines().map(str::to_string).collect()).unwrap_or_default() };
-    let mut out: std::collections::BTreeMap<String, String> = paths.iter().map(|p| (p.clone(), "deleted".to_string())).collect();
-    for (p, id) in present.iter().zip(ids) {
-        out.insert((*p).clone(), id);
-    }
-    out
-}
-
-/// Tracked files this session changed: those that differ from HEAD at its start, less those
-/// already changed then and not changed since.
-pub fn touched(memory: &Memory, rec: &Record) -> Vec<String> {
-    let root = &memory.layout.root;
-    let Some(head) = &rec.head else { return vec![] };
-    let changed = changed_since(root, head);
-    let was_dirty: Vec<String> = changed.iter().filter(|p| rec.dirty.contains_key(*p)).cloned().collect();
-    let now = hashes(root, &was_dirty);
-    changed.into_iter().filter(|p| rec.dirty.get(p).is_none_or(|before| now.get(p) != Some(before))).collect()
-}
-
-/// What the open session has recorded and changed so far (for the agent's PreCompact hook).
-pub fn progress(memory: &Memory, rec: &Record) -> Result<Progress> {
-    let log = memory.decisions()?;
-    let priors = memory.priors()?;
-    let (from_d, from_p) = baseline(memory, Some(rec), &log, &priors)?;
-    Ok(Progress {
-        at: crate::time::now(),
-        decisions: log.entries[from_d..].iter().filter(|e| !e.is_annotation()).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect(),
-        priors: priors.entries[from_p..].iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect(),
-        files: touched(memory, rec),
-    })
 }
 
 /// The next session number: one more than the highest in any session's name or title. Numbers
@@ -280,7 +111,7 @@ fn committed_ids(memory: &Memory) -> std::collections::HashSet<String> {
 /// Where the current session's entries begin in the log and in the priors: the open record's
 /// counts; without one (a fresh clone, a crashed agent), after the last session file — after
 /// the last decision it listed, else from the time it ended.
-fn baseline(memory: &Memory, rec: Option<&Record>, log: &DecisionLog, priors: &PriorsFile) -> Result<(usize, usize)> {
+pub(super) fn baseline(memory: &Memory, rec: Option<&Record>, log: &DecisionLog, priors: &PriorsFile) -> Result<(usize, usize)> {
     if let Some(r) = rec {
         return Ok((r.decisions.min(log.entries.len()), r.priors.min(priors.entries.len())));
     }

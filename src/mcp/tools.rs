@@ -443,7 +443,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "session_start" => {
             let a: StartArgs = args(name, a)?;
-            crate::lifecycle::session::start(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone())?;
+            crate::lifecycle::record::start(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone())?;
             let r = crate::ops::ContextReport::from(bundle(server, &memory, a.task.as_deref(), None, &note)?);
             let text = r.markdown.clone();
             (serde_json::to_value(r)?, text)
