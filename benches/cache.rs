@@ -6,20 +6,7 @@ mod common;
 use common::*;
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
-/// Wall seconds and peak RSS (MB) of one zo run, measured with GNU time.
-fn measured(dir: &Path, args: &[&str]) -> (f64, f64) {
-    let mut c = Command::new("/usr/bin/time");
-    c.args(["-f", "%M", ZO]).args(args).current_dir(dir).env_remove("ZO_REPO");
-    let t = Instant::now();
-    let out = c.output().unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "zo {args:?}: {err}");
-    let kb: f64 = err.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
-    (secs, kb / 1024.0)
-}
 
 /// Semantic recall answers in `dir` (the vectors are there): the mode and the first hit.
 fn semantic(dir: &Path) -> String {
@@ -39,17 +26,17 @@ fn main() {
     let _cache = own_vector_cache();
     let (_keep, path, _) = repo_with_adr_corpus();
     let d = path.as_path();
-    let cold = measured(d, &["-q", "continue"]);
+    let cold = measured(d, &["-q", "continue"], &[]);
 
     let clones = tempfile::tempdir().unwrap();
     let clone = clones.path().join("second");
     git(clones.path(), &["clone", "-q", d.to_str().unwrap(), clone.to_str().unwrap()]);
-    let warm = measured(&clone, &["-q", "continue"]);
+    let warm = measured(&clone, &["-q", "continue"], &[]);
     let hit = semantic(&clone);
 
     let wt = clones.path().join("worktree");
     git(d, &["worktree", "add", "-q", wt.to_str().unwrap()]);
-    let worktree = measured(&wt, &["-q", "continue"]);
+    let worktree = measured(&wt, &["-q", "continue"], &[]);
     assert_eq!(semantic(&wt), hit);
 
     println!("\n`zo continue` on the 326 ADRs, vector cache (wall s / peak MB)\n");

@@ -6,25 +6,9 @@
 
 mod common;
 use common::*;
-use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-/// Wall seconds and peak RSS (MB) of one zo run, measured with GNU time.
-fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
-    let mut c = Command::new("/usr/bin/time");
-    c.args(["-f", "%M", ZO]).args(args).current_dir(dir).env_remove("ZO_REPO");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let t = Instant::now();
-    let out = c.output().unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "zo {args:?}: {err}");
-    let kb: f64 = err.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
-    (secs, kb / 1024.0)
-}
 
 fn main() {
     let _cache = own_vector_cache();

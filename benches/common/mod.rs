@@ -136,3 +136,19 @@ pub fn own_vector_cache() -> tempfile::TempDir {
     unsafe { std::env::set_var("ZO_VECTOR_CACHE", dir.path()) };
     dir
 }
+
+/// Wall seconds and peak RSS (MB) of one zo run, measured with GNU time.
+pub fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
+    let mut c = std::process::Command::new("/usr/bin/time");
+    c.args(["-f", "%M", ZO]).args(args).current_dir(dir).env_remove("ZO_REPO");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let t = std::time::Instant::now();
+    let out = c.output().unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "zo {args:?}: {err}");
+    let kb: f64 = err.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
+    (secs, kb / 1024.0)
+}

@@ -122,8 +122,8 @@ fn schema_version(conn: &Connection) -> Result<Option<String>> {
 }
 
 /// (inode, size, mtime ns) of a file: cheap to read, and every zo write (a rename) or in-place
-/// edit changes it.
-fn stamp(path: &Path) -> String {
+/// edit changes it. Also the vector cache's stamp of the model files.
+pub(crate) fn stamp(path: &Path) -> String {
     match std::fs::metadata(path) {
         Ok(m) => {
             #[cfg(unix)]

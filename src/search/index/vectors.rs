@@ -304,17 +304,7 @@ fn model_stamp(model_dir: &Path) -> String {
     for f in embedding::MODEL_FILES {
         let p = model_dir.join(f);
         let canon = std::fs::canonicalize(&p).unwrap_or(p);
-        match std::fs::metadata(&canon) {
-            Ok(m) => {
-                #[cfg(unix)]
-                let ino = std::os::unix::fs::MetadataExt::ino(&m);
-                #[cfg(not(unix))]
-                let ino = 0u64;
-                let mtime = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
-                s.push_str(&format!("{}:{ino}:{}:{mtime};", canon.display(), m.len()));
-            }
-            Err(_) => s.push_str("missing;"),
-        }
+        s.push_str(&format!("{}:{};", canon.display(), super::stamp(&canon)));
     }
     s
 }
