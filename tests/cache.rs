@@ -271,3 +271,20 @@ fn forget_erases_the_entry_from_the_vector_cache() {
     let second = clone(r.path(), &dirs.path().join("second"));
     assert_eq!(m.refresh(&second), (1, 19));
 }
+
+/// A recall in a fresh clone, before any `continue`, takes the vectors the cache holds before it
+/// counts what is left to embed (it used to load the full model for them), and answers in
+/// hybrid mode with nothing left to embed afterwards.
+#[test]
+fn recall_in_a_fresh_clone_answers_from_the_cache() {
+    let m = Machine::new();
+    let src = source();
+    assert_eq!(m.refresh(src.path()), (20, 0));
+    let dir = tempfile::tempdir().unwrap();
+    let c = clone(src.path(), &dir.path().join("c"));
+    let r = m.run(&c, &["--json", "recall", "how do we keep secrets out of the repository"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("embedding"), "{}", r.stderr);
+    assert_eq!(r.json()["mode"], "hybrid", "{}", r.stdout);
+    assert_eq!(m.refresh(&c), (0, 0), "nothing left to embed or take");
+}

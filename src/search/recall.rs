@@ -265,9 +265,12 @@ pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filt
             Ok(mut quick) => {
                 // Counted after the model check: a change of model discards every vector.
                 index.check_model(note)?;
+                // What this machine embedded before (another clone, a worktree) comes from its
+                // vector cache, before counting what is left to embed.
+                let cached = crate::search::index::vectors::fill(&mut index, &memory.layout.config, note)?;
                 // A few new entries (a decision since the last query) are embedded here; many
-                // (a fresh clone) are worth the full, optimised model.
-                let embedded = if index.pending_embeddings()? > QUICK_EMBED {
+                // (a fresh clone of a memory never seen here) are worth the full, optimised model.
+                let embedded = cached + if index.pending_embeddings()? > QUICK_EMBED {
                     embed_pending(&mut index, &mut Embedder::load(&paths)?, note)?
                 } else {
                     embed_pending(&mut index, &mut quick, note)?
