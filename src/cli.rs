@@ -62,6 +62,9 @@ pub enum Command {
     Log(LogArgs),
     /// Show one decision in full, with its latest outcome
     Show(ShowArgs),
+    /// A decision's whole life: written (when, session, agent, commit), outcomes,
+    /// confirmations, supersessions, a forget
+    History(HistoryArgs),
     /// Lessons learned from failures: add, list, supersede
     #[command(subcommand)]
     Prior(PriorCommand),
@@ -314,10 +317,24 @@ pub struct LogArgs {
     /// Include OUTCOME entries (otherwise folded into the decisions they refer to)
     #[arg(long)]
     pub all: bool,
+    /// The memory as it stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or a
+    /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
+    /// The decision's ID, a unique prefix of it, or its heading timestamp
+    pub id: String,
+    /// The memory as it stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or a
+    /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
     /// The decision's ID, a unique prefix of it, or its heading timestamp
     pub id: String,
 }
