@@ -382,6 +382,10 @@ pub struct FactGetArgs {
     /// A newer provisional version wins over the confirmed one
     #[arg(long)]
     pub provisional: bool,
+    /// The facts as they stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or
+    /// a commit (its FACTS.md is read; user facts as of the commit's time)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -394,6 +398,10 @@ pub struct FactListArgs {
     /// Every version: provisional, superseded and shadowed ones too
     #[arg(long)]
     pub all: bool,
+    /// The facts as they stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or
+    /// a commit (its FACTS.md is read; user facts as of the commit's time)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Args, Debug)]

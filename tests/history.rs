@@ -159,3 +159,43 @@ fn as_of_a_commit_outside_git_is_a_usage_error() {
     assert!(r.stderr.contains("no git repository"), "{}", r.stderr);
     assert!(util::zo_in(dir.path(), &["log", "--as-of", "2026-01-01"]).code == 0);
 }
+
+#[test]
+fn fact_get_and_list_as_of_give_the_version_that_held_then() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    at(&r, MAR1, &["fact", "set", "stack:db", "Postgres"]);
+    r.commit_all("db is Postgres");
+    at(&r, APR1, &["fact", "set", "stack:db", "CockroachDB"]);
+    at(&r, APR10, &["fact", "set", "stack:cache", "Redis"]);
+    r.commit_all("db is CockroachDB, cache Redis");
+    assert_eq!(r.ok(&["fact", "get", "stack:db"]).trim(), "CockroachDB");
+    assert_eq!(r.ok(&["fact", "get", "stack:db", "--as-of", "2026-03-20"]).trim(), "Postgres");
+    assert_eq!(r.ok(&["fact", "get", "stack:db", "--as-of", "HEAD~1"]).trim(), "Postgres");
+    let err = r.fails(&["fact", "get", "stack:cache", "--as-of", "2026-04-05"], 1);
+    assert!(err.contains("as of 2026-04-05"), "{err}");
+    let v = r.json(&["fact", "list", "--as-of", "2026-04-05"]);
+    let pairs: Vec<(&str, &str)> =
+        v["facts"].as_array().unwrap().iter().map(|f| (f["key"].as_str().unwrap(), f["value"].as_str().unwrap())).collect();
+    assert_eq!(pairs, [("stack:db", "CockroachDB")], "{v}");
+    assert!(r.json(&["fact", "list", "--as-of", "2026-02-01"])["facts"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn user_facts_as_of_a_commit_are_read_as_of_its_time() {
+    let r = Repo::init();
+    at(&r, MAR1, &["fact", "set", "pref:tabs", "4", "--scope", "user"]);
+    r.git(&["add", "-A"]);
+    // A commit dated 15 March: the user's version of 1 April had not been set then.
+    let c = std::process::Command::new("git")
+        .args(["commit", "-q", "-m", "mid-March"])
+        .current_dir(r.path())
+        .env("GIT_COMMITTER_DATE", "2026-03-15T10:00:00Z")
+        .env("GIT_AUTHOR_DATE", "2026-03-15T10:00:00Z")
+        .status()
+        .unwrap();
+    assert!(c.success());
+    at(&r, APR1, &["fact", "set", "pref:tabs", "2", "--scope", "user"]);
+    assert_eq!(r.ok(&["fact", "get", "pref:tabs"]).trim(), "2");
+    assert_eq!(r.ok(&["fact", "get", "pref:tabs", "--as-of", "HEAD"]).trim(), "4");
+}

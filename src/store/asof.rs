@@ -61,6 +61,14 @@ impl AsOf {
         }
     }
 
+    /// The moment as a unix second: the date's, or the commit's time.
+    fn secs(&self) -> i64 {
+        match self {
+            AsOf::Date { secs, .. } => *secs,
+            AsOf::Commit { commit, .. } => crate::time::parse_instant(&commit.time, false).unwrap_or(i64::MAX),
+        }
+    }
+
     /// How reports name the moment: the date as given, or the commit's short id.
     pub fn label(&self) -> String {
         match self {
@@ -106,6 +114,25 @@ impl Memory {
             Some(at @ AsOf::Date { .. }) => {
                 let f = self.facts(scope)?;
                 Ok(FactsFile::parse(kept(&f.text, f.entries.iter().map(|e| (e.span.start, e.span.end, at.holds(e.set()))))))
+            }
+        }
+    }
+}
+
+impl Memory {
+    /// One scope's facts as they stood then (None: now; a missing user directory reads as no
+    /// user facts). The user's file is in no repository, so at a commit it is read as of the
+    /// commit's time.
+    pub fn scope_facts_as_of(&self, scope: crate::store::facts::Scope, at: Option<&AsOf>) -> Result<FactsFile> {
+        use crate::store::facts::Scope;
+        match (scope, at) {
+            (Scope::Project, _) => self.facts_as_of(at),
+            (Scope::User, None) => Ok(self.user_facts()),
+            (Scope::User, Some(at)) => {
+                let f = self.user_facts();
+                let until = at.secs();
+                let holds = |set: &str| crate::time::parse_instant(set, false).is_some_and(|t| t <= until);
+                Ok(FactsFile::parse(kept(&f.text, f.entries.iter().map(|e| (e.span.start, e.span.end, holds(e.set()))))))
             }
         }
     }
