@@ -565,6 +565,10 @@ pub struct RecallArgs {
     /// similarity, and the fused score
     #[arg(long)]
     pub explain: bool,
+    /// Only what the memory held then, with the statuses of then: a date (YYYY-MM-DD, the
+    /// whole day), an RFC 3339 time, or a commit
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -199,3 +199,23 @@ fn user_facts_as_of_a_commit_are_read_as_of_its_time() {
     assert_eq!(r.ok(&["fact", "get", "pref:tabs"]).trim(), "2");
     assert_eq!(r.ok(&["fact", "get", "pref:tabs", "--as-of", "HEAD"]).trim(), "4");
 }
+
+#[test]
+fn recall_as_of_finds_what_held_then_with_its_status_of_then() {
+    let (r, a, b) = three_commits();
+    // Now: A is superseded, so default recall leaves it out.
+    let now = r.json(&["recall", "Postgres orders service", "--mode", "lexical"]);
+    assert!(now["results"].as_array().unwrap().iter().all(|h| h["id"] != a.as_str()), "{now}");
+    // On 20 March A held, and B did not exist yet.
+    let then = r.json(&["recall", "Postgres orders service", "--mode", "lexical", "--as-of", "2026-03-20"]);
+    let hits = then["results"].as_array().unwrap();
+    assert_eq!(hits[0]["id"], a.as_str(), "{then}");
+    assert_eq!(hits[0]["status"], "active");
+    assert!(hits.iter().all(|h| h["id"] != b.as_str()));
+    // At the first commit too; before anything, nothing.
+    let then = r.json(&["recall", "Postgres orders service", "--mode", "lexical", "--as-of", "HEAD~2"]);
+    assert_eq!(then["results"][0]["id"], a.as_str(), "{then}");
+    let before = r.json(&["recall", "Postgres orders service", "--mode", "lexical", "--as-of", "2026-02-01"]);
+    assert!(before["results"].as_array().unwrap().is_empty(), "{before}");
+    assert_eq!(before["answered"], false);
+}

@@ -62,7 +62,7 @@ impl AsOf {
     }
 
     /// The moment as a unix second: the date's, or the commit's time.
-    fn secs(&self) -> i64 {
+    pub fn secs(&self) -> i64 {
         match self {
             AsOf::Date { secs, .. } => *secs,
             AsOf::Commit { commit, .. } => crate::time::parse_instant(&commit.time, false).unwrap_or(i64::MAX),
@@ -134,6 +134,17 @@ impl Memory {
                 let holds = |set: &str| crate::time::parse_instant(set, false).is_some_and(|t| t <= until);
                 Ok(FactsFile::parse(kept(&f.text, f.entries.iter().map(|e| (e.span.start, e.span.end, holds(e.set()))))))
             }
+        }
+    }
+}
+
+impl Memory {
+    /// PRIORS.md as it stood at a commit; None for a date (priors carry no time of their own,
+    /// so no date can say whether one was there).
+    pub fn priors_as_of(&self, at: &AsOf) -> Result<Option<crate::format::prior::PriorsFile>> {
+        match at {
+            AsOf::Commit { commit, .. } => Ok(Some(crate::format::prior::PriorsFile::parse(self.text_at(commit, &self.layout.priors())?))),
+            AsOf::Date { .. } => Ok(None),
         }
     }
 }
