@@ -62,6 +62,9 @@ pub enum Command {
     Log(LogArgs),
     /// Show one decision in full, with its latest outcome
     Show(ShowArgs),
+    /// A decision's whole life: written (when, session, agent, commit), outcomes,
+    /// confirmations, supersessions, a forget
+    History(HistoryArgs),
     /// Lessons learned from failures: add, list, supersede
     #[command(subcommand)]
     Prior(PriorCommand),
@@ -314,10 +317,24 @@ pub struct LogArgs {
     /// Include OUTCOME entries (otherwise folded into the decisions they refer to)
     #[arg(long)]
     pub all: bool,
+    /// The memory as it stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or a
+    /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
+    /// The decision's ID, a unique prefix of it, or its heading timestamp
+    pub id: String,
+    /// The memory as it stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or a
+    /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
     /// The decision's ID, a unique prefix of it, or its heading timestamp
     pub id: String,
 }
@@ -365,6 +382,10 @@ pub struct FactGetArgs {
     /// A newer provisional version wins over the confirmed one
     #[arg(long)]
     pub provisional: bool,
+    /// The facts as they stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or
+    /// a commit (its FACTS.md is read; user facts as of the commit's time)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -377,6 +398,10 @@ pub struct FactListArgs {
     /// Every version: provisional, superseded and shadowed ones too
     #[arg(long)]
     pub all: bool,
+    /// The facts as they stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or
+    /// a commit (its FACTS.md is read; user facts as of the commit's time)
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -540,6 +565,10 @@ pub struct RecallArgs {
     /// similarity, and the fused score
     #[arg(long)]
     pub explain: bool,
+    /// Only what the memory held then, with the statuses of then: a date (YYYY-MM-DD, the
+    /// whole day), an RFC 3339 time, or a commit
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -120,6 +120,51 @@ pub fn is_date(s: &str) -> bool {
     (1..=days).contains(&d)
 }
 
+/// A calendar date or an RFC 3339 time as unix seconds (UTC; a `±HH:MM` offset is applied,
+/// a fraction of a second dropped). A bare date is its first second; `end_of_day` makes it its
+/// last, so "as of 2026-03-01" holds everything written that day. None for anything else.
+pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
+    let s = s.trim();
+    if !is_date(&s[..s.len().min(10)]) {
+        return None;
+    }
+    let day = days_from_civil(s[..4].parse().ok()?, s[5..7].parse().ok()?, s[8..10].parse().ok()?) * 86_400;
+    if s.len() == 10 {
+        return Some(if end_of_day { day + 86_399 } else { day });
+    }
+    let rest = s[10..].strip_prefix(['T', 't', ' '])?;
+    let b = rest.as_bytes();
+    if b.len() < 8 || b[2] != b':' || b[5] != b':' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = rest.get(r)?;
+        t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok()).flatten()
+    };
+    let (h, m, sec) = (num(0..2)?, num(3..5)?, num(6..8)?);
+    if h > 23 || m > 59 || sec > 60 {
+        return None;
+    }
+    let mut zone = &rest[8..];
+    if let Some(frac) = zone.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        zone = &frac[digits..];
+    }
+    let offset = match zone {
+        "Z" | "z" => 0,
+        z if z.len() == 6 && (z.starts_with('+') || z.starts_with('-')) && z.as_bytes()[3] == b':' => {
+            let (oh, om) = (z[1..3].parse::<i64>().ok()?, z[4..6].parse::<i64>().ok()?);
+            let o = oh * 3600 + om * 60;
+            if z.starts_with('-') { -o } else { o }
+        }
+        _ => return None,
+    };
+    Some(day + h * 3600 + m * 60 + sec - offset)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,6 +182,18 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(1_795_273_445), "2026-11-21T15:04:05Z");
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn parses_instants() {
+        assert_eq!(parse_instant("2026-11-21T15:04:05Z", false), Some(1_795_273_445));
+        assert_eq!(parse_instant("2026-11-21T15:04:05.123Z", false), Some(1_795_273_445));
+        assert_eq!(parse_instant("2026-11-21T17:04:05+02:00", false), Some(1_795_273_445));
+        assert_eq!(parse_instant("1970-01-01", true), Some(86_399));
+        assert_eq!(parse_instant("1970-01-01", false), Some(0));
+        for bad in ["", "HEAD", "2026-13-01", "2026-11-21T15:04", "2026-11-21T15:04:05", "2026-11-21Tab:cd:efZ", "2026-11-21T15:04:05.Z"] {
+            assert_eq!(parse_instant(bad, false), None, "{bad}");
+        }
     }
 
     #[test]

@@ -25,23 +25,13 @@ pub fn run(ctx: &Ctx, c: FactCommand) -> Result<()> {
             }
             ctx.print(&format!("{}\n", r.fact.id))
         }
-        FactCommand::Get(a) => match memory.fact_get(&a.key, a.scope, a.provisional)? {
-            Some(v) => {
-                if ctx.json {
-                    return ctx.print_json(&serde_json::to_value(&v)?);
-                }
-                ctx.print(&format!("{}\n", v.value))
-            }
-            None => {
-                if ctx.json {
-                    ctx.print_json(&json!({ "key": a.key, "found": false }))?;
-                }
-                let hint = if memory.fact_get(&a.key, a.scope, true)?.is_some() { " (only a provisional value: see `zo fact get --provisional`)" } else { "" };
-                Err(Error::Failed(format!("no fact {}{hint}", a.key)).into())
-            }
-        },
+        FactCommand::Get(a) => {
+            let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
+            get(ctx, &memory, a, at.as_ref())
+        }
         FactCommand::List(a) => {
-            let list = memory.fact_list(a.prefix.as_deref(), a.scope, a.all)?;
+            let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
+            let list = memory.fact_list_as_of(a.prefix.as_deref(), a.scope, a.all, at.as_ref())?;
             if ctx.json {
                 return ctx.print_json(&json!({ "facts": list }));
             }
@@ -49,6 +39,25 @@ pub fn run(ctx: &Ctx, c: FactCommand) -> Result<()> {
                 ctx.note("no facts yet; set one with `zo fact set category:entity VALUE`");
             }
             ctx.print(&crate::ops::text::facts(&list, a.all))
+        }
+    }
+}
+
+fn get(ctx: &Ctx, memory: &crate::store::memory::Memory, a: crate::cli::FactGetArgs, at: Option<&crate::store::asof::AsOf>) -> Result<()> {
+    match memory.fact_get_as_of(&a.key, a.scope, a.provisional, at)? {
+        Some(v) => {
+            if ctx.json {
+                return ctx.print_json(&serde_json::to_value(&v)?);
+            }
+            ctx.print(&format!("{}\n", v.value))
+        }
+        None => {
+            if ctx.json {
+                ctx.print_json(&json!({ "key": a.key, "found": false }))?;
+            }
+            let hint = if memory.fact_get_as_of(&a.key, a.scope, true, at)?.is_some() { " (only a provisional value: see `zo fact get --provisional`)" } else { "" };
+            let then = at.map(|at| format!(" as of {}", at.label())).unwrap_or_default();
+            Err(Error::Failed(format!("no fact {}{then}{hint}", a.key)).into())
         }
     }
 }

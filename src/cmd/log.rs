@@ -29,8 +29,10 @@ pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
     for p in memory.conflict_markers() {
         ctx.note(p.to_string());
     }
-    let log = memory.decisions()?;
-    let r = crate::ops::log(&log, &q)?;
+    let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
+    let log = memory.decisions_as_of(at.as_ref())?;
+    let mut r = crate::ops::log(&log, &q)?;
+    r.as_of = at;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }

@@ -17,6 +17,7 @@ mod eval;
 mod fact;
 mod forget;
 mod hook;
+mod history;
 mod hooks;
 mod index;
 mod init;
@@ -126,6 +127,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Outcome(a) => outcome::run(&ctx, a),
         Command::Log(a) => log::run(&ctx, a),
         Command::Show(a) => show::run(&ctx, a),
+        Command::History(a) => history::run(&ctx, a),
         Command::Prior(c) => prior::run(&ctx, c),
         Command::Fact(c) => fact::run(&ctx, c),
         Command::Confirm(a) => confirm::run(&ctx, a),

@@ -31,7 +31,20 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all, provisional: a.provisional, scope: a.scope, ..Default::default() };
     let mode = a.mode.unwrap_or(Mode::Hybrid);
     let note = |m: &str| ctx.note(m);
-    let found = recall::recall_with(&memory, &query, &a.also, k, &filter, mode, &note)?.at_least(a.min_tier);
+    let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
+    let found = match &at {
+        None => recall::recall_with(&memory, &query, &a.also, k, &filter, mode, &note)?.at_least(a.min_tier),
+        Some(at) => {
+            // Entries superseded or provisional now may have held then: search them all, more
+            // deeply, and let the memory of then decide.
+            let wide = Filter { all: true, ..filter.clone() };
+            let mut found = recall::recall_with(&memory, &query, &a.also, k.saturating_mul(4), &wide, mode, &note)?.at_least(a.min_tier);
+            found.hits = crate::ops::asof::recall_hits(&memory, std::mem::take(&mut found.hits), at, &filter)?;
+            found.hits.truncate(k);
+            found.answered &= !found.hits.is_empty();
+            found
+        }
+    };
     // Only the default falls back to lexical search; a mode the user asked for is a promise.
     if a.mode.is_some() && found.mode != mode {
         if let Some(why) = &found.note {

@@ -8,7 +8,8 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: ShowArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    print(ctx, &crate::ops::show(&memory, &a.id)?)
+    let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
+    print(ctx, &crate::ops::show_as_of(&memory, &a.id, at.as_ref())?)
 }
 
 /// Print what `ops::show` found: the JSON as it is, or the entry's text with, for a decision,

@@ -150,6 +150,56 @@ impl Repo {
         Ok(out)
     }
 
+    /// The commit a revision names (anything `git rev-parse` takes: a hash or a prefix of
+    /// one, a branch, a tag, `HEAD~2`), None when it names none.
+    pub fn resolve_commit(&self, spec: &str) -> Option<CommitRef> {
+        let id = self.repo.rev_parse_single(spec).ok()?.object().ok()?.peel_to_commit().ok()?.id;
+        self.commit_ref(id).ok()
+    }
+
+    fn commit_ref(&self, id: gix::ObjectId) -> Result<CommitRef> {
+        let commit = self.repo.find_object(id)?.try_into_commit()?;
+        let subject = commit.message_raw_sloppy().to_string().lines().next().unwrap_or("").to_string();
+        let time = commit.time().map(|t| t.seconds).unwrap_or(0);
+        Ok(CommitRef { id: id.to_string(), short: id.to_hex_with_len(7).to_string(), subject, time: crate::time::rfc3339(time) })
+    }
+
+    /// The bytes of `path` at the commit `c` names.
+    pub fn file_at_ref(&self, c: &CommitRef, path: &Path) -> Result<Option<Vec<u8>>> {
+        self.file_at(gix::ObjectId::from_hex(c.id.as_bytes())?, path)
+    }
+
+    /// The earliest commit (by commit time) reachable from HEAD whose version of `path` holds
+    /// `needle`: where an entry entered history. Each distinct version is searched once.
+    pub fn first_commit_holding(&self, path: &Path, needle: &str) -> Result<Option<CommitRef>> {
+        let Ok(head) = self.repo.head_id() else { return Ok(None) };
+        let mut seen: std::collections::HashMap<gix::ObjectId, bool> = std::collections::HashMap::new();
+        let mut best: Option<(i64, gix::ObjectId)> = None;
+        for info in self.repo.rev_walk([head.detach()]).all()? {
+            let info = info?;
+            let commit = self.repo.find_object(info.id)?.try_into_commit()?;
+            let tree = commit.tree()?;
+            let Some(entry) = tree.lookup_entry_by_path(path)? else { continue };
+            let blob = entry.object_id();
+            let holds = match seen.get(&blob) {
+                Some(&h) => h,
+                None => {
+                    let data = entry.object()?.detach().data;
+                    let h = memchr::memmem::find(&data, needle.as_bytes()).is_some();
+                    seen.insert(blob, h);
+                    h
+                }
+            };
+            if holds {
+                let t = commit.time().map(|t| t.seconds).unwrap_or(0);
+                if best.is_none_or(|(bt, _)| t <= bt) {
+                    best = Some((t, info.id));
+                }
+            }
+        }
+        best.map(|(_, id)| self.commit_ref(id)).transpose()
+    }
+
     /// Whether anything under `dir` (relative to the work tree) differs from HEAD: staged,
     /// modified, deleted, or new and not ignored.
     pub fn is_dirty_under(&self, dir: &str) -> Result<bool> {
@@ -249,6 +299,16 @@ pub struct Movement {
     pub commits: usize,
     pub lines: u64,
     pub since_short: String,
+}
+
+/// A commit as reports name it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CommitRef {
+    pub id: String,
+    pub short: String,
+    pub subject: String,
+    /// The commit time, RFC 3339 UTC.
+    pub time: String,
 }
 
 /// One commit that changed a file (see `Repo::history_of`).

@@ -119,6 +119,9 @@ pub struct LogQuery {
 #[derive(Debug, Clone, Serialize)]
 pub struct LogReport {
     pub decisions: Vec<DecisionSummary>,
+    /// The moment the log was read at (`--as-of`), absent for now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<crate::store::asof::AsOf>,
     /// The log's indices of the listed decisions, for renderers that need more of each.
     #[serde(skip)]
     pub picked: Vec<usize>,
@@ -152,7 +155,7 @@ pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
     if let Some(n) = q.limit {
         picked.truncate(n);
     }
-    Ok(LogReport { decisions: picked.iter().map(|&i| summary(log, i)).collect(), picked })
+    Ok(LogReport { decisions: picked.iter().map(|&i| summary(log, i)).collect(), as_of: None, picked })
 }
 
 /// snake_case key for a field name: "Alternatives considered" → "alternatives_considered".
@@ -172,6 +175,17 @@ fn key(name: &str) -> String {
 /// field, its latest outcome and what superseded it; a prior (`PR-…`); a session (its file
 /// name, a unique prefix, or `last`). The JSON `zo show` prints; `text` is the entry itself.
 pub fn show(memory: &Memory, id: &str) -> Result<Value> {
+    show_as_of(memory, id, None)
+}
+
+/// `show` as the memory stood at a past moment (`--as-of`): the decision as then written,
+/// with the outcome and supersession recorded by then. Decisions only: priors, facts and
+/// sessions have their own as-of reads (or none yet).
+pub fn show_as_of(memory: &Memory, id: &str, at: Option<&crate::store::asof::AsOf>) -> Result<Value> {
+    let upper = id.to_ascii_uppercase();
+    if at.is_some() && (upper.starts_with("PR-") || upper.starts_with("F-") || id.starts_with("session") || id == "last") {
+        return Err(Error::usage(format!("--as-of shows decisions; {id} is not one (`zo fact get KEY --as-of` reads a fact then)")).into());
+    }
     if id.to_ascii_uppercase().starts_with("PR-") {
         return show_prior(memory, id);
     }
@@ -181,9 +195,12 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
     if id.starts_with("session") || id == "last" {
         return show_session(memory, id);
     }
-    let log = memory.decisions()?;
+    let log = memory.decisions_as_of(at)?;
     let file = memory.layout.show(&memory.layout.decision_log());
-    let i = log.find(id).map_err(|e| crate::store::memory::find_error(e, id, &file))?;
+    let i = log.find(id).map_err(|e| match at {
+        Some(at) => anyhow!("{:#} as of {}", crate::store::memory::find_error(e, id, &file), at.label()),
+        None => crate::store::memory::find_error(e, id, &file),
+    })?;
     let e = &log.entries[i];
     let mut v = serde_json::to_value(summary(&log, i))?;
     let obj = v.as_object_mut().expect("a summary is an object");
@@ -202,6 +219,9 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
     if let Some(by) = log.superseded_by(i) {
         obj.insert("superseded_by_title".into(), by.title.clone().into());
         obj.insert("superseded_by_timestamp".into(), by.timestamp.clone().into());
+    }
+    if let Some(at) = at {
+        obj.insert("as_of".into(), serde_json::to_value(at)?);
     }
     Ok(v)
 }

@@ -8,12 +8,16 @@
 //!   MERGE_HEAD; after a merge commit each parent) and the report.
 //! - `entries` — log, show of any entry kind, the write reports (`Decided`, `PriorAdded`, …),
 //!   recall and context reports.
+//! - `asof` — recall's hits as of a past moment (`zo recall --as-of`).
+//! - `history` — `history()`: a decision's whole life (`zo history`).
 //! - `text` — the text both front-ends show for a report (never in one front-end).
 //!
 //! Invariants: nothing here parses arguments, prints or knows which front-end called it.
 
+pub mod asof;
 pub mod doctor;
 pub mod entries;
+pub mod history;
 pub mod status;
 pub mod text;
 pub mod verify;

@@ -172,7 +172,7 @@ impl Memory {
     }
 
     /// The user's facts, or an empty file when there is no user directory.
-    fn user_facts(&self) -> FactsFile {
+    pub(crate) fn user_facts(&self) -> FactsFile {
         self.facts(Scope::User).unwrap_or_default()
     }
 
@@ -210,12 +210,17 @@ impl Memory {
     /// The value that holds for `key`: the project's, else the user's (`scope` narrows it).
     /// With `provisional`, a newer provisional version is returned over the active one.
     pub fn fact_get(&self, key: &str, scope: Option<Scope>, provisional: bool) -> Result<Option<FactView>> {
+        self.fact_get_as_of(key, scope, provisional, None)
+    }
+
+    /// `fact_get` as the facts stood at a past moment (`--as-of`; None: now).
+    pub fn fact_get_as_of(&self, key: &str, scope: Option<Scope>, provisional: bool, at: Option<&crate::store::asof::AsOf>) -> Result<Option<FactView>> {
         let threshold = self.threshold()?;
         for s in [Scope::Project, Scope::User] {
             if scope.is_some_and(|want| want != s) {
                 continue;
             }
-            let file = if s == Scope::User { self.user_facts() } else { self.facts(s)? };
+            let file = self.scope_facts_as_of(s, at)?;
             let ks = key_state(&file, key, threshold);
             let pick = if provisional {
                 ks.versions.iter().rev().copied().find(|&i| matches!(ks.status(&file, i), "active" | "provisional"))
@@ -233,6 +238,11 @@ impl Memory {
     /// first, keys starting with `prefix`. A user fact whose key the project also sets is left
     /// out (the project's holds) unless `all`.
     pub fn fact_list(&self, prefix: Option<&str>, scope: Option<Scope>, all: bool) -> Result<Vec<FactView>> {
+        self.fact_list_as_of(prefix, scope, all, None)
+    }
+
+    /// `fact_list` as the facts stood at a past moment (`--as-of`; None: now).
+    pub fn fact_list_as_of(&self, prefix: Option<&str>, scope: Option<Scope>, all: bool, at: Option<&crate::store::asof::AsOf>) -> Result<Vec<FactView>> {
         let threshold = self.threshold()?;
         let mut out: Vec<FactView> = Vec::new();
         let prefix = prefix.unwrap_or("").to_ascii_lowercase();
@@ -240,7 +250,7 @@ impl Memory {
             if scope.is_some_and(|want| want != s) {
                 continue;
             }
-            let file = if s == Scope::User { self.user_facts() } else { self.facts(s)? };
+            let file = self.scope_facts_as_of(s, at)?;
             for key in file.keys() {
                 if !key.to_ascii_lowercase().starts_with(&prefix) {
                     continue;

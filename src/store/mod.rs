@@ -18,6 +18,7 @@
 //! readers never take it; a refused write leaves every file byte-identical. The store knows
 //! nothing of the index or the front-ends (of git it reads only HEAD, for a decision's commit).
 
+pub mod asof;
 pub mod config;
 pub mod environment;
 pub mod facts;
