@@ -163,9 +163,9 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     let bin = tempfile::tempdir().unwrap();
     let zo = bin.path().join("zo");
     util::copy_executable(Path::new(ZO), &zo);
-    let path = format!("/usr/bin:/bin");
+    let path = "/usr/bin:/bin";
     let run = |args: &[&str], exe: &Path| {
-        Run::from(Command::new(exe).args(args).current_dir(r.path()).env("PATH", &path).env_remove("ZO_REPO").output().unwrap())
+        Run::from(Command::new(exe).args(args).current_dir(r.path()).env("PATH", path).env_remove("ZO_REPO").output().unwrap())
     };
     let installed = run(&["hooks", "install"], &zo);
     assert_eq!(installed.code, 0, "{}", installed.stderr);
@@ -189,7 +189,7 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     // zo is gone entirely: commits go through, with a warning, and status/doctor say so.
     r.write("y.txt", "y\n");
     r.git(&["add", "y.txt"]);
-    let c = Command::new("git").args(["commit", "-qm", "y"]).current_dir(r.path()).env("PATH", &path).output().unwrap();
+    let c = Command::new("git").args(["commit", "-qm", "y"]).current_dir(r.path()).env("PATH", path).output().unwrap();
     assert!(c.status.success(), "a missing zo blocked a commit: {}", String::from_utf8_lossy(&c.stderr));
     assert!(String::from_utf8_lossy(&c.stderr).contains("zo is not on PATH"), "{}", String::from_utf8_lossy(&c.stderr));
     let status = run(&["--json", "hooks", "status"], Path::new(ZO));

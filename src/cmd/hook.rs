@@ -156,9 +156,9 @@ fn stop(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
     }
     rec.stop_asked = true;
     record::save(memory, &rec)?;
-    let mut shown: Vec<&str> = files.iter().take(8).map(String::as_str).collect();
+    let shown: Vec<&str> = files.iter().take(8).map(String::as_str).collect();
     let more = files.len().saturating_sub(shown.len());
-    let mut list = shown.drain(..).collect::<Vec<_>>().join(", ");
+    let mut list = shown.join(", ");
     if more > 0 {
         list.push_str(&format!(" and {more} more"));
     }

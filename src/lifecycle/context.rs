@@ -195,7 +195,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     if let Some(name) = memory.snapshot_names()?.last() {
         let text = crate::store::fsio::read_text(&layout.snapshots().join(name)).ok().flatten().unwrap_or_default();
         let text = text.as_str();
-        let snapshot = crate::format::session::SessionFile::parse(name, &text);
+        let snapshot = crate::format::session::SessionFile::parse(name, text);
         if let Some(h) = snapshot.section(&["handoff"]).filter(|h| !h.is_empty()).map(str::to_string) {
             let title = format!("Handoff ({})", name.trim_end_matches(".md"));
             if f.fits(&title, &h) {
@@ -211,7 +211,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     if let Some(name) = sessions.last() {
         let text = crate::store::fsio::read_text(&layout.sessions().join(name)).ok().flatten().unwrap_or_default();
         let text = text.as_str();
-        let s = crate::format::session::SessionFile::parse(name, &text);
+        let s = crate::format::session::SessionFile::parse(name, text);
         if let Some(next) = s.section(&["next", "what's next", "next steps"]) {
             let title = format!("Next, from {}", name.trim_end_matches(".md"));
             if f.fits(&title, next) {

@@ -33,6 +33,7 @@ pub struct Hostile {
 impl Hostile {
     /// `zo init` done, a commit made, and the outside directory seeded with files an attacker
     /// would like to read or overwrite.
+    #[allow(clippy::new_without_default)]
     pub fn new() -> Hostile {
         let repo = Repo::init();
         repo.commit_all("memory");
