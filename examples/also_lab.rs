@@ -25,7 +25,7 @@ fn main() {
         let vecs = e.embed(&texts).unwrap();
         let mut lists = Vec::new();
         for (t, v) in texts.iter().zip(&vecs) {
-            let r = recall::rank(&index, t, Some(v), 50, &filter, Mode::Hybrid).unwrap();
+            let r = zo::search::rank::rank(&index, t, Some(v), 50, &filter, Mode::Hybrid).unwrap();
             let best_sim = index.semantic(v, &filter).unwrap().first().map_or(0.0, |x| x.1);
             let hits: Vec<serde_json::Value> = r
                 .hits

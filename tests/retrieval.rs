@@ -24,7 +24,7 @@ fn evaluate(index: &zo::search::index::Index, embedder: &mut zo::search::embeddi
     let (mut hit3, mut rr) = (0.0, 0.0);
     for (q, relevant) in questions {
         let qv = embedder.embed(&[q]).unwrap().remove(0);
-        let hits = recall::rank(index, q, Some(&qv), 10, &Filter { all: true, ..Default::default() }, mode).unwrap().hits;
+        let hits = zo::search::rank::rank(index, q, Some(&qv), 10, &Filter { all: true, ..Default::default() }, mode).unwrap().hits;
         if let Some(pos) = hits.iter().position(|h| relevant.contains(&h.row.id)) {
             rr += 1.0 / (pos as f64 + 1.0);
             if pos < 3 {

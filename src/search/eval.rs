@@ -148,9 +148,9 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
         for (i, q) in questions.iter().enumerate() {
             let t = Instant::now();
             let found = if with_also {
-                recall::rank_all(&index, &texts[i], all_vectors[i].as_deref(), DEPTH, &filter, mode)?
+                crate::search::rank::rank_all(&index, &texts[i], all_vectors[i].as_deref(), DEPTH, &filter, mode)?
             } else {
-                recall::rank(&index, &q.q, vectors[i].as_deref(), DEPTH, &filter, mode)?
+                crate::search::rank::rank(&index, &q.q, vectors[i].as_deref(), DEPTH, &filter, mode)?
             };
             let extra = match (mode, with_also) {
                 (Mode::Lexical, _) => 0.0,

@@ -6,8 +6,12 @@
 //!   ranks (BM25, similarity, filters before ranking).
 //! - `embedding` — finding and loading the model and ONNX Runtime; `Embedder` for entries,
 //!   `QueryEmbedder` for one question.
-//! - `recall` — the cascade, z-score fusion, tiers and the "answered" signal: `recall()` for one
-//!   query, `Recaller` for a long-lived process, `open_reading` for an index that cannot be used.
+//! - `recall` — what to rank: the cascade, the index to read, the model, tiers' constants:
+//!   `recall()` for one query (and its phrasings), `Recaller` for a long-lived process,
+//!   `open_reading` for an index that cannot be used.
+//! - `rank` — how: z-score fusion of BM25 and similarity for a question or a question and its
+//!   phrasings, tiers and "answered" judged on the result, supersession and decay after fusion
+//!   (`rank`, `rank_all`: what `zo eval` measures).
 //! - `eval` — `zo eval`: the same ranking measured on labelled questions.
 //!
 //! Invariants: the index is never the source of truth (any doubt: rebuild it from the files);
@@ -17,4 +21,5 @@
 pub mod embedding;
 pub mod eval;
 pub mod index;
+pub mod rank;
 pub mod recall;
