@@ -131,9 +131,15 @@ pub fn check_path(path: &Path) -> Result<()> {
 /// Open a file for reading: checked (`check_path`), never through a link (`O_NOFOLLOW`), never
 /// blocking on a FIFO (`O_NONBLOCK`), and only if it is a regular file. Missing → None.
 pub fn open_regular(path: &Path) -> Result<Option<File>> {
+    open_checked(path, OpenOptions::new().read(true), "could not read", "zo reads only regular files")
+}
+
+/// Open `path` with `options` the confined way: checked (`check_path`), the last component
+/// with `O_NOFOLLOW | O_NONBLOCK` (a link put there after the check is refused, a FIFO never
+/// blocks), and only a regular file kept. Missing → None. `fail` starts the message of other
+/// errors; `regular` says why a special file is refused.
+fn open_checked(path: &Path, options: &mut OpenOptions, fail: &str, regular: &str) -> Result<Option<File>> {
     check_path(path)?;
-    let mut options = OpenOptions::new();
-    options.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -145,12 +151,12 @@ pub fn open_regular(path: &Path) -> Result<Option<File>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         #[cfg(unix)]
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(refused(root.as_deref(), path, LINK_WHY)),
-        Err(e) => return Err(anyhow!(e).context(format!("could not read {}", path.display()))),
+        Err(e) => return Err(anyhow!(e).context(format!("{fail} {}", path.display()))),
     };
-    let m = file.metadata().with_context(|| format!("could not read {}", path.display()))?;
+    let m = file.metadata().with_context(|| format!("{fail} {}", path.display()))?;
     if !m.is_file() {
         let kind = special_kind(&m.file_type()).unwrap_or("a directory");
-        return Err(refused(root.as_deref(), path, format!("is {kind}; zo reads only regular files")));
+        return Err(refused(root.as_deref(), path, format!("is {kind}; {regular}")));
     }
     Ok(Some(file))
 }
@@ -477,26 +483,9 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
 /// Open (or create) a lock file: never through a link (a committed `.lock` link to `~/x` would
 /// have zo truncate `~/x`), and only a regular file.
 fn open_lock_file(path: &Path) -> Result<File> {
-    check_path(path)?;
-    let mut options = OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let file = match options.open(path) {
-        Ok(f) => f,
-        #[cfg(unix)]
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(refused(root_of(path).as_deref(), path, LINK_WHY)),
-        Err(e) => return Err(anyhow!(e).context(format!("could not open the lock file {}", path.display()))),
-    };
-    let m = file.metadata().with_context(|| format!("could not open the lock file {}", path.display()))?;
-    if !m.is_file() {
-        let kind = special_kind(&m.file_type()).unwrap_or("a directory");
-        return Err(refused(root_of(path).as_deref(), path, format!("is {kind}; a lock file must be a regular file")));
-    }
-    Ok(file)
+    const FAIL: &str = "could not open the lock file";
+    open_checked(path, OpenOptions::new().read(true).write(true).create(true).truncate(false), FAIL, "a lock file must be a regular file")?
+        .ok_or_else(|| anyhow!("{FAIL} {}: its directory does not exist", path.display()))
 }
 
 /// Whether process `pid` is running, where that can be told (Linux's /proc).

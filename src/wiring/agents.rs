@@ -303,18 +303,7 @@ fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<O
             obj.remove("hooks");
         }
     }
-    if settings == before {
-        return Ok(None);
-    }
-    if remove && settings.as_object().is_some_and(|o| o.is_empty()) {
-        fsio::remove_file(&path)?;
-        return Ok(Some(true));
-    }
-    fsio::create_dir(path.parent().expect("a file in a directory"))?;
-    let mut out = serde_json::to_string_pretty(&settings)?;
-    out.push('\n');
-    fsio::write_atomic(&path, out.as_bytes())?;
-    Ok(Some(!existed))
+    save_json(&path, &settings, &before, existed, remove)
 }
 
 /// The `zo` server in a client's `mcpServers` JSON (Claude Code's `.mcp.json`, Cursor's
@@ -336,17 +325,24 @@ fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<Option<bool>> {
     } else {
         servers.entry("zo").or_insert_with(|| json!({"command": MCP_COMMAND, "args": ["mcp"]}));
     }
-    if v == before {
+    save_json(&path, &v, &before, existed, remove)
+}
+
+/// Write a client's JSON file back after zo changed `value` (from `before`): nothing when
+/// unchanged (None); removed when a removal left it an empty object (Some(true)); else
+/// written, Some(whether it was created).
+fn save_json(path: &Path, value: &Value, before: &Value, existed: bool, remove: bool) -> Result<Option<bool>> {
+    if value == before {
         return Ok(None);
     }
-    if remove && v.as_object().is_some_and(|o| o.is_empty()) {
-        fsio::remove_file(&path)?;
+    if remove && value.as_object().is_some_and(|o| o.is_empty()) {
+        fsio::remove_file(path)?;
         return Ok(Some(true));
     }
-    fsio::create_dir(path.parent().expect("has a parent"))?;
-    let mut out = serde_json::to_string_pretty(&v)?;
+    fsio::create_dir(path.parent().expect("a file in a directory"))?;
+    let mut out = serde_json::to_string_pretty(value)?;
     out.push('\n');
-    fsio::write_atomic(&path, out.as_bytes())?;
+    fsio::write_atomic(path, out.as_bytes())?;
     Ok(Some(!existed))
 }
 
