@@ -172,9 +172,9 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Claude Code: `zo init --agent claude` adds SessionStart and SessionEnd hooks that run `zo hook claude`.")]
+#[command(after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nWhere there is no zo memory, every hook prints nothing and exits 0.")]
 pub struct HookArgs {
-    /// The agent whose event format stdin holds: claude
+    /// The agent whose event format stdin holds: claude, codex or cursor
     pub agent: String,
     /// Say on stderr why nothing was done (no memory here, an event zo does not handle)
     #[arg(long, short)]
@@ -191,7 +191,7 @@ pub struct InitArgs {
     #[arg(long)]
     pub project: Option<String>,
     /// Wire an agent: claude (MCP server, hooks, /zo-recall, a CLAUDE.md block), cursor or codex
-    /// (MCP server, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP stanza)
+    /// (MCP server, hooks, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP stanza)
     #[arg(long, value_name = "AGENT")]
     pub agent: Option<String>,
     /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)

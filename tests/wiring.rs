@@ -329,3 +329,65 @@ fn a_session_listed_a_decision_pulled_during_it_as_its_own() {
     let ids: Vec<&str> = v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
     assert_eq!(ids, [mine.trim()], "{} came from the other clone", theirs.trim());
 }
+
+/// Cursor's hooks have their own names and fields: `init --agent cursor` wires beforeSubmitPrompt
+/// and stop in `.cursor/hooks.json` (Cursor's flat format, `version: 1`), the first prompt of a
+/// conversation opens its session, and stop sends the reminder once as `followup_message` —
+/// never after an aborted loop or a loop that was itself a follow-up. A second conversation ends
+/// the first one's session. `--remove` leaves the user's own hooks and nothing of zo's.
+#[test]
+fn cursor_hooks_open_the_session_and_follow_up_once() {
+    let r = Repo::init();
+    tracked(&r, "lib.rs", "fn a() {}\n");
+    r.commit_all("memory");
+    // A hook of the user's own is kept.
+    r.write(".cursor/hooks.json", r#"{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}"#);
+    r.ok(&["init", "--agent", "cursor"]);
+    r.ok(&["init", "--agent", "cursor"]);
+    let hooks: serde_json::Value = serde_json::from_str(&r.read(".cursor/hooks.json")).unwrap();
+    assert_eq!(hooks["version"], 1, "{hooks}");
+    assert_eq!(hooks["hooks"]["afterFileEdit"][0]["command"], "./format.sh", "{hooks}");
+    for ev in ["beforeSubmitPrompt", "stop"] {
+        let list = hooks["hooks"][ev].as_array().unwrap_or_else(|| panic!("{ev}: {hooks}"));
+        assert_eq!(list.len(), 1, "wired once, however often init runs: {hooks}");
+        assert_eq!(list[0]["command"], "zo -q hook cursor");
+    }
+    // Cursor's own payloads: no cwd, the project in workspace_roots; run from elsewhere.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let cursor = |payload: serde_json::Value| {
+        let mut c = Command::new(ZO);
+        c.args(["-q", "hook", "cursor"]).current_dir(elsewhere.path()).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR");
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+        let out = Run::from(child.wait_with_output().unwrap());
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out
+    };
+    let roots = serde_json::json!([r.path()]);
+    let prompt = |conv: &str| serde_json::json!({"hook_event_name": "beforeSubmitPrompt", "conversation_id": conv, "generation_id": "g", "workspace_roots": roots, "prompt": "fix it"});
+    let stop = |conv: &str, status: &str, loops: u64| serde_json::json!({"hook_event_name": "stop", "conversation_id": conv, "generation_id": "g", "workspace_roots": roots, "status": status, "loop_count": loops});
+    let p = cursor(prompt("c-1"));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&p.stdout).unwrap(), serde_json::json!({"continue": true}));
+    assert!(r.path().join(".zo/memory/.session").exists(), "the first prompt opened the session");
+    // Nothing changed yet: no reminder.
+    assert_eq!(cursor(stop("c-1", "completed", 0)).stdout, "");
+    r.write("lib.rs", "fn b() {}\n");
+    assert_eq!(cursor(stop("c-1", "aborted", 0)).stdout, "", "an aborted loop is not asked");
+    assert_eq!(cursor(stop("c-1", "completed", 1)).stdout, "", "a follow-up's own loop is not asked again");
+    let asked = cursor(stop("c-1", "completed", 0));
+    let v: serde_json::Value = serde_json::from_str(&asked.stdout).unwrap_or_else(|e| panic!("{e}: {}", asked.stdout));
+    assert!(v["followup_message"].as_str().unwrap().contains("lib.rs"), "{v}");
+    assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
+    assert_eq!(cursor(stop("c-1", "completed", 0)).stdout, "", "asked once per session");
+    // Later prompts of the same conversation keep its session; a new conversation ends it.
+    cursor(prompt("c-1"));
+    r.decide("Use Postgres for orders", "one database");
+    cursor(prompt("c-2"));
+    let sessions: Vec<String> = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    assert!(sessions.iter().any(|s| s.contains("cursor") && s.contains("Use Postgres for orders")), "{sessions:?}");
+    // Taken out again: the user's hook stays, zo's go, and so does nothing else.
+    let removed = r.json(&["init", "--agent", "cursor", "--remove"]);
+    assert!(removed["removed"].to_string().contains(".cursor/hooks.json"), "{removed}");
+    let hooks: serde_json::Value = serde_json::from_str(&r.read(".cursor/hooks.json")).unwrap();
+    assert_eq!(hooks, serde_json::json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}));
+}

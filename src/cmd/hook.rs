@@ -1,5 +1,6 @@
-//! `zo hook claude|codex`: what Claude Code's and Codex's hooks run (Codex took Claude Code's
-//! events and JSON; its SessionStart context goes in `hookSpecificOutput.additionalContext`), with the event as JSON on stdin
+//! `zo hook claude|codex|cursor`: what Claude Code's, Codex's and Cursor's hooks run (Codex took
+//! Claude Code's events and JSON; its SessionStart context goes in
+//! `hookSpecificOutput.additionalContext`), with the event as JSON on stdin
 //! (`hook_event_name`, `cwd`, `session_id`; `source` for SessionStart; `stop_hook_active` for
 //! Stop). The plugin is installed per user, so these hooks run in every project: where there is
 //! no zo memory they print nothing and exit 0 (`--verbose` says why, on stderr).
@@ -14,6 +15,15 @@
 //!   `agents.stop_reminder: false` in .zo/config.yaml.
 //! - SessionEnd: writes a session file only when something happened, and never loads the model
 //!   (Claude Code kills SessionEnd hooks after about 1.5 s).
+//!
+//! Cursor has its own events and fields (`conversation_id`, `workspace_roots`; `status` and
+//! `loop_count` for `stop`) and no session start or end that all its versions accept, so:
+//! - beforeSubmitPrompt: the first prompt of a conversation opens its session record (ending the
+//!   record of Cursor's previous conversation, written only if something happened); answers
+//!   `{"continue": true}`.
+//! - stop: the same once-per-session reminder, as Cursor's `{"followup_message": …}` (sent as
+//!   the next user message), only when the loop completed and was not itself a follow-up
+//!   (`loop_count` 0; zo's entry also sets `loop_limit: 1`).
 
 use super::Ctx;
 use crate::cli::HookArgs;
@@ -40,26 +50,36 @@ struct Event {
     session_id: Option<String>,
     #[serde(default)]
     stop_hook_active: bool,
+    /// Cursor's fields.
+    #[serde(default)]
+    conversation_id: Option<String>,
+    #[serde(default)]
+    workspace_roots: Vec<PathBuf>,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    loop_count: u64,
 }
 
-/// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd`, else
-/// `$CLAUDE_PROJECT_DIR`, else the process directory.
+/// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd` (Cursor: its
+/// first workspace root), else `$CLAUDE_PROJECT_DIR`, else the process directory.
 fn project_dir(ctx: &Ctx, event: &Event) -> Option<PathBuf> {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    ctx.repo.clone().or_else(|| env("ZO_REPO")).or_else(|| event.cwd.clone().filter(|c| c.is_dir())).or_else(|| env("CLAUDE_PROJECT_DIR"))
+    let cwd = event.cwd.clone().or_else(|| event.workspace_roots.first().cloned());
+    ctx.repo.clone().or_else(|| env("ZO_REPO")).or_else(|| cwd.filter(|c| c.is_dir())).or_else(|| env("CLAUDE_PROJECT_DIR"))
 }
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     let agent = a.agent.as_str();
-    if agent != "claude" && agent != "codex" {
-        return Err(Error::usage(format!("zo hook supports claude and codex, not {agent:?}")).into());
+    if !matches!(agent, "claude" | "codex" | "cursor") {
+        return Err(Error::usage(format!("zo hook supports claude, codex and cursor, not {agent:?}")).into());
     }
     let input = super::read_input(std::path::Path::new("-"))?;
     let event: Event = if input.trim().is_empty() {
         Event::default()
     } else {
         serde_json::from_str(&input)
-            .map_err(|e| Error::usage(format!("<stdin>:{}:{}: not a Claude Code hook event: {e}", e.line(), e.column())))?
+            .map_err(|e| Error::usage(format!("<stdin>:{}:{}: not a hook event: {e}", e.line(), e.column())))?
     };
     let project = project_dir(ctx, &event);
     // Claude Code merges identical hooks from settings files but runs a plugin's copy as well
@@ -123,7 +143,19 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
             }
             Ok(())
         }
-        "Stop" => stop(ctx, &memory, &event),
+        "Stop" => match reminder(&memory, &event)? {
+            Some(reason) => ctx.print(&format!("{}\n", serde_json::json!({ "decision": "block", "reason": reason }))),
+            None => Ok(()),
+        },
+        "beforeSubmitPrompt" if agent == "cursor" => {
+            cursor_conversation(ctx, &memory, &event)?;
+            ctx.print("{\"continue\":true}\n")
+        }
+        // Cursor's loop ended: remind only after a completed loop that was not itself a follow-up.
+        "stop" if agent == "cursor" => match reminder(&memory, &event)? {
+            Some(reason) => ctx.print(&format!("{}\n", serde_json::json!({ "followup_message": reason }))),
+            None => Ok(()),
+        },
         // A hook must never break the agent's session: other events are not zo's business.
         other => {
             if a.verbose {
@@ -139,20 +171,41 @@ fn bundle_chars(memory: &Memory) -> usize {
     memory.layout.config.u64(&["agents", "bundle_chars"]).map_or(BUNDLE_CHARS, |n| n as usize)
 }
 
-/// The Stop hook: once per session, ask the agent to record what it decided.
-fn stop(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
+/// Cursor's first prompt of a conversation opens its session record. A record Cursor opened
+/// for another conversation is that conversation's session, ended now (a file only if
+/// something happened); a record someone opened by hand (`zo session start`) or another agent
+/// opened is left as it is and serves this conversation too.
+fn cursor_conversation(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
+    let Some(id) = event.conversation_id.clone() else { return Ok(()) };
+    if let Some(rec) = record::current(memory) {
+        if rec.session_id.as_deref() == Some(id.as_str()) || rec.agent.as_deref() != Some("cursor") {
+            return Ok(());
+        }
+        let ending = Ending { agent: Some("cursor".into()), ..Default::default() };
+        if let Some(ended) = session::end(memory, &ending, true)? {
+            ctx.note(format!("{} written", ended.file));
+        }
+    }
+    let mut rec = record::start(memory, Some("cursor".into()), None)?;
+    rec.session_id = Some(id);
+    record::save(memory, &rec)
+}
+
+/// The stop reminder, once per session: what to ask the agent when the session changed tracked
+/// files but recorded nothing (None: nothing to ask). Marks the record as asked.
+fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     // Checked when the config was read (settings).
     let on = memory.layout.config.get(&["agents", "stop_reminder"]).and_then(|v| v.as_bool()) != Some(false);
-    if !on || event.stop_hook_active {
-        return Ok(());
+    if !on || event.stop_hook_active || event.loop_count > 0 || event.status.as_deref().is_some_and(|s| s != "completed") {
+        return Ok(None);
     }
-    let Some(mut rec) = record::current(memory) else { return Ok(()) };
+    let Some(mut rec) = record::current(memory) else { return Ok(None) };
     if rec.stop_asked || record::wrote_since(memory, &rec) {
-        return Ok(());
+        return Ok(None);
     }
     let files = record::touched(memory, &rec);
     if files.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     rec.stop_asked = true;
     record::save(memory, &rec)?;
@@ -163,6 +216,5 @@ fn stop(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
         list.push_str(&format!(" and {more} more"));
     }
     let reason = crate::templates::STOP_REMINDER.replace("{n}", &files.len().to_string()).replace("{files}", &list);
-    let out = serde_json::json!({ "decision": "block", "reason": reason.trim_end() });
-    ctx.print(&format!("{out}\n"))
+    Ok(Some(reason.trim_end().to_string()))
 }

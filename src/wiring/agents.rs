@@ -88,6 +88,9 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
                 if let Some(gone) = mcp_json(root, ".cursor/mcp.json", remove)? {
                     ch.file(remove, gone, ".cursor/mcp.json", "zo's server");
                 }
+                if let Some(gone) = cursor_hooks(root, remove)? {
+                    ch.file(remove, gone, ".cursor/hooks.json", "zo's hooks");
+                }
             }
             if agent == "codex" {
                 if let Some(gone) = codex_config(root, remove)? {
@@ -306,6 +309,44 @@ fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<O
     save_json(&path, &settings, &before, existed, remove)
 }
 
+/// zo's hooks in Cursor's `.cursor/hooks.json` (`{"version": 1, "hooks": {event: [{"command":
+/// …}, …]}}`: one flat list of commands per event), merged like the others: zo's older entries
+/// replaced, everything else kept. The `version` zo adds goes again with the last hook.
+fn cursor_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
+    let path = root.join(".cursor/hooks.json");
+    let existed = path.exists();
+    let Some(mut settings) = read_json(&path, remove)? else { return Ok(None) };
+    let before = settings.clone();
+    let wanted: Value = serde_json::from_str(templates::CURSOR_HOOKS).context("zo's Cursor hooks template")?;
+    let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
+    if !remove {
+        obj.entry("version").or_insert(json!(1));
+    }
+    let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
+    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object", path.display()))?;
+    for (event, entry) in wanted.as_object().expect("template is an object") {
+        let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
+        let list = list.as_array_mut().ok_or_else(|| anyhow!("`hooks.{event}` in {} is not a list", path.display()))?;
+        if !remove && list.iter().any(|h| h == entry) {
+            continue;
+        }
+        list.retain(|h| !h["command"].as_str().is_some_and(is_zo_command));
+        if !remove {
+            list.push(entry.clone());
+        }
+    }
+    if remove {
+        hooks.retain(|_, v| v.as_array().is_none_or(|l| !l.is_empty()));
+        if hooks.is_empty() {
+            obj.remove("hooks");
+            if obj.len() == 1 && obj.get("version") == Some(&json!(1)) {
+                obj.remove("version");
+            }
+        }
+    }
+    save_json(&path, &settings, &before, existed, remove)
+}
+
 /// The `zo` server in a client's `mcpServers` JSON (Claude Code's `.mcp.json`, Cursor's
 /// `.cursor/mcp.json`), merged with the servers already there. None if nothing changed, else
 /// whether the whole file was created or deleted.
@@ -439,24 +480,30 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
         let problem = match command {
             None => Some(format!("{file} has no zo server; fix: zo init --agent {agent}")),
             Some(c) if c == MCP_COMMAND && on_path.is_none() => {
-                Some(format!("{file} runs `zo`, which is not on PATH here; fix: cargo install --path . (or put zo on PATH)"))
+                Some(format!("{file} runs `zo`, which is not on PATH here; fix: cargo install --locked --path . (or put zo on PATH)"))
             }
             Some(c) if c != MCP_COMMAND && !Path::new(&c).is_file() => Some(format!("{file} runs {c}, which does not exist")),
             Some(_) => None,
         };
         out.push((*agent, *file, problem));
     }
-    if let Ok(text) = fsio::read_string(root.join(".claude/settings.json")) {
-        let wired = text.contains("zo hook claude");
+    // The hook files: zo's hooks run `zo` from PATH too.
+    for (agent, file, marker, companion) in [
+        ("claude", ".claude/settings.json", "zo hook claude", ".mcp.json"),
+        ("cursor", ".cursor/hooks.json", "hook cursor", ".cursor/mcp.json"),
+        ("codex", ".codex/hooks.json", "hook codex", ".codex/config.toml"),
+    ] {
+        let Ok(text) = fsio::read_string(root.join(file)) else { continue };
+        let wired = text.contains(marker);
         let problem = if !wired {
-            Some(".claude/settings.json has no zo hooks; fix: zo init --agent claude".to_string())
+            Some(format!("{file} has no zo hooks; fix: zo init --agent {agent}"))
         } else if on_path.is_none() {
-            Some(".claude/settings.json hooks run `zo`, which is not on PATH here; fix: cargo install --path .".to_string())
+            Some(format!("{file} hooks run `zo`, which is not on PATH here; fix: cargo install --locked --path ."))
         } else {
             None
         };
-        if wired || root.join(".mcp.json").exists() {
-            out.push(("claude", ".claude/settings.json", problem));
+        if wired || root.join(companion).exists() {
+            out.push((agent, file, problem));
         }
     }
     out
