@@ -285,7 +285,7 @@ fn agents_get_the_server_wired_and_doctor_checks_it() {
     let d = util::Run::from(r.cmd(&["--json", "doctor"]).env("PATH", "/usr/bin:/bin").output().unwrap());
     let checks = d.json()["checks"].as_array().unwrap().clone();
     let agents: Vec<&Value> = checks.iter().filter(|c| c["check"].as_str().unwrap().starts_with("agent")).collect();
-    assert_eq!(agents.len(), 4, "{checks:?}");
+    assert_eq!(agents.len(), 6, "{checks:?}");
     assert!(agents.iter().all(|c| c["level"] == "warn" && c["detail"].as_str().unwrap().contains("not on PATH")), "{agents:?}");
     // With zo on PATH they are fine.
     let bin = tempfile::tempdir().unwrap();

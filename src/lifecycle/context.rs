@@ -55,18 +55,39 @@ impl Bundle {
     }
 
     /// Keep the Markdown within `max` characters (an agent's limit on hook output: Claude Code
-    /// keeps output over about 10,000 characters in a file and shows the model a preview). The
-    /// last sections go first, whole; STATE and the facts always stay. The footer says what
-    /// went and how to get it.
+    /// keeps output over about 10,000 characters in a file and shows the model a preview). Whole
+    /// entries go from the end of the last section first (the oldest of the recent decisions, the
+    /// last priors), then sections whose entries all went; STATE and the facts always stay. The
+    /// footer says what went and how to get it.
     pub fn fit_chars(&mut self, max: usize) {
-        let mut dropped = Vec::new();
-        while self.markdown().chars().count() > max {
+        let mut dropped: Vec<String> = Vec::new();
+        let mut cut: Vec<(String, usize)> = Vec::new();
+        let mut len = self.markdown().chars().count();
+        while len > max {
             let Some(i) = self.sections.iter().rposition(|s| s.name != "State" && s.name != "Facts") else { break };
-            dropped.push(self.sections.remove(i).name);
+            let text = &self.sections[i].text;
+            match entry_starts(text).last() {
+                Some(&at) if at > 0 => {
+                    let name = self.sections[i].name.clone();
+                    self.sections[i].text = text[..at].trim_end().to_string();
+                    match cut.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, k)) => *k += 1,
+                        None => cut.push((name, 1)),
+                    }
+                }
+                _ => {
+                    let name = self.sections.remove(i).name;
+                    cut.retain(|(n, _)| *n != name);
+                    dropped.push(name);
+                }
+            }
+            len = self.markdown().chars().count();
         }
-        if !dropped.is_empty() {
+        if !dropped.is_empty() || !cut.is_empty() {
             dropped.reverse();
-            let note = format!(" Left out to stay within {max} characters: {} (`zo context` prints them).", dropped.join("; "));
+            let mut parts: Vec<String> = cut.iter().map(|(n, k)| format!("the last {k} of {n}")).collect();
+            parts.extend(dropped);
+            let note = format!(" Left out to stay within {max} characters: {} (`zo context` prints them).", parts.join("; "));
             self.footer.push_str(&note);
             self.tokens = tokens(&self.markdown());
         }
@@ -81,6 +102,15 @@ impl Bundle {
         s.push('\n');
         s
     }
+}
+
+/// Where each entry of a section's Markdown starts: lines opening a heading (`## Decision: …`)
+/// when the section has headings, else top-level list items (`- PR-001 …`); an entry's own
+/// lists inside a heading's entry are not entries. The first is usually 0.
+fn entry_starts(text: &str) -> Vec<usize> {
+    let lines = || text.split_inclusive('\n').scan(0, |at, l| { let start = *at; *at += l.len(); Some((start, l)) });
+    let marker = ["## ", "### ", "- "].into_iter().find(|m| lines().any(|(_, l)| l.starts_with(m)));
+    marker.map_or_else(Vec::new, |m| lines().filter(|(_, l)| l.starts_with(m)).map(|(at, _)| at).collect())
 }
 
 struct Filler {
