@@ -124,23 +124,7 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
 
 /// The session whose `## Decisions` list names `id`, and the agent it names (`-` is none).
 fn session_of(memory: &Memory, id: &str) -> Result<(Option<String>, Option<String>)> {
-    for s in memory.sessions()? {
-        let listed = s
-            .section(&["decisions"])
-            .is_some_and(|b| b.lines().filter_map(crate::format::session::parse_listed).any(|(l, _, _)| l == id));
-        if !listed {
-            continue;
-        }
-        let text = memory.session_text(&s.file_name)?;
-        let agent = text
-            .as_str()
-            .lines()
-            .take_while(|l| !l.starts_with("## "))
-            .find_map(|l| crate::format::fields::parse_field_line(l).filter(|(k, _)| *k == "Agent").map(|(_, v)| v.trim().to_string()))
-            .filter(|a| !a.is_empty() && a != "-");
-        return Ok((Some(s.file_name), agent));
-    }
-    Ok((None, None))
+    Ok(session_listing(memory, &["decisions"], id)?.map_or((None, None), |l| (Some(l.file), l.agent)))
 }
 
 impl History {
@@ -303,7 +287,7 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
         "active"
     };
     let (session, session_ended, agent) = match session_listing(memory, &["priors"], &p.id)? {
-        Some((s, ended, agent)) => (Some(s), ended, agent),
+        Some(l) => (Some(l.file), l.ended, l.agent),
         None => (None, None, None),
     };
     Ok(PriorHistory {
@@ -319,13 +303,20 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
     })
 }
 
-/// The session whose `## <section>` list names `id`: its file, its end, its agent.
-fn session_listing(memory: &Memory, section: &[&str], id: &str) -> Result<Option<(String, Option<String>, Option<String>)>> {
+/// A session file that lists an entry: its name, its end, its agent.
+struct Listing {
+    file: String,
+    ended: Option<String>,
+    agent: Option<String>,
+}
+
+/// The session whose `## <section>` list names `id`.
+fn session_listing(memory: &Memory, section: &[&str], id: &str) -> Result<Option<Listing>> {
     for s in memory.sessions()? {
         let listed = s.section(section).is_some_and(|b| b.lines().filter_map(crate::format::session::parse_listed).any(|(l, _, _)| l == id));
         if listed {
             let agent = session_agent(memory, &s.file_name)?;
-            return Ok(Some((s.file_name, s.ended, agent)));
+            return Ok(Some(Listing { file: s.file_name, ended: s.ended, agent }));
         }
     }
     Ok(None)
@@ -460,8 +451,8 @@ pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
             let (session, agent) = set
                 .as_deref()
                 .and_then(|s| crate::time::parse_instant(s, false))
-                .and_then(|t| sessions.iter().find(|(_, a, b, _)| *a <= t && t <= *b))
-                .map(|(n, _, _, a)| (Some(n.clone()), a.clone()))
+                .and_then(|t| sessions.iter().find(|s| s.start <= t && t <= s.end))
+                .map(|s| (Some(s.file.clone()), s.agent.clone()))
                 .unwrap_or((None, None));
             let commit = match (&repo, scope) {
                 (Some(r), Scope::Project) if !e.id.is_empty() => r.first_commit_holding(Path::new(&rel), &format!("**ID:** {}", e.id))?,
@@ -493,9 +484,16 @@ pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
     Ok(FactHistory { entry: "fact", key, asked: asked.to_string(), holds, versions })
 }
 
-/// Every session's span: (file, start, end, agent), from the `**Started:**` and `**Ended:**`
-/// fields (a session without both readable is left out).
-fn session_spans(memory: &Memory) -> Result<Vec<(String, i64, i64, Option<String>)>> {
+/// A session's span, from its `**Started:**` and `**Ended:**` fields (unix seconds).
+struct SessionSpan {
+    file: String,
+    start: i64,
+    end: i64,
+    agent: Option<String>,
+}
+
+/// Every session's span (a session without both times readable is left out).
+fn session_spans(memory: &Memory) -> Result<Vec<SessionSpan>> {
     let mut out = Vec::new();
     for name in memory.session_names()? {
         let text = memory.session_text(&name)?;
@@ -508,7 +506,7 @@ fn session_spans(memory: &Memory) -> Result<Vec<(String, i64, i64, Option<String
         let at = |k: &str| field(k).and_then(|v| crate::time::parse_instant(&v, false));
         if let (Some(a), Some(b)) = (at("Started"), at("Ended")) {
             let agent = field("Agent").filter(|a| !a.is_empty() && a != "-");
-            out.push((name, a, b, agent));
+            out.push(SessionSpan { file: name, start: a, end: b, agent });
         }
     }
     Ok(out)
