@@ -339,22 +339,24 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         }
     }
 
+    // The commands that print what was left out, for the same moment.
+    let then = at.map(|a| format!(" --as-of {}", a.label())).unwrap_or_default();
     let mut parts = Vec::new();
     if left.state_sections > 0 {
         parts.push(format!("{} sections of STATE.md (`zo state show` for the fields, the file for the rest)", left.state_sections));
     }
     if left.decisions > 0 {
-        parts.push(format!("{} older decisions (`zo log`, `zo show ID`)", left.decisions));
+        parts.push(format!("{} older decisions (`zo log{then}`, `zo show ID{then}`)", left.decisions));
     }
     if left.task_matches > 0 {
         parts.push(format!(
-            "{} more matches for the task (`zo recall \"{}\" -k 10`)",
+            "{} more matches for the task (`zo recall \"{}\" -k 10{then}`)",
             left.task_matches,
             task_query.as_deref().unwrap_or("")
         ));
     }
     if left.facts > 0 {
-        parts.push(format!("{} facts (`zo fact list`)", left.facts));
+        parts.push(format!("{} facts (`zo fact list{then}`)", left.facts));
     }
     if left.priors_compacted {
         parts.push("the priors' full rules (`zo prior list`)".into());
