@@ -62,8 +62,8 @@ pub enum Command {
     Log(LogArgs),
     /// Show one decision in full, with its latest outcome
     Show(ShowArgs),
-    /// A decision's whole life: written (when, session, agent, commit), outcomes,
-    /// confirmations, supersessions, a forget
+    /// An entry's whole life: a decision's (written: when, session, agent, commit; outcomes,
+    /// confirmations, supersessions, a forget), a prior's, or every version of a fact key
     History(HistoryArgs),
     /// Lessons learned from failures: add, list, supersede
     #[command(subcommand)]
@@ -335,7 +335,8 @@ pub struct ShowArgs {
 
 #[derive(Args, Debug)]
 pub struct HistoryArgs {
-    /// The decision's ID, a unique prefix of it, or its heading timestamp
+    /// A decision (its ID, a unique prefix of it, or its heading timestamp), a prior (PR-…), a
+    /// fact version (F-…) or a fact key (category:entity): every version of the key
     pub id: String,
 }
 
@@ -593,6 +594,12 @@ pub struct ContextArgs {
     /// Token budget (default: context.budget_tokens in config, else 4000)
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
+    /// The bundle as the memory held it then: a date (YYYY-MM-DD, the whole day) or an RFC 3339
+    /// time keeps what the entries' own times say existed (STATE.md and the priors, which have
+    /// none, come from the last commit at or before it); a commit (anything `git rev-parse`
+    /// takes) reads its files, nothing checked out
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
