@@ -160,6 +160,8 @@ pub struct Recalled {
     pub pending: usize,
 }
 
+/// For serde: a count of zero is left out of the JSON (`pending` here, `pending_embeddings` in
+/// `ops::RecallReport`).
 pub fn is_zero(n: &usize) -> bool {
     *n == 0
 }
