@@ -441,6 +441,9 @@ fn lifecycle_tools_set_facts_confirm_forget_and_report_staleness() {
 fn recall_takes_phrasings_in_also() {
     util::require_model();
     let r = Repo::example();
+    // Embedded first: a server facing entries without vectors answers lexically for them while
+    // it catches up (tests/catch_up.rs); this test is about phrasings.
+    r.ok(&["-q", "index", "refresh"]);
     let mut c = Client::start(r.path());
     c.initialize();
     let tools = c.request("tools/list", json!({}));

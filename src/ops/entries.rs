@@ -333,6 +333,9 @@ pub struct RecallReport {
     /// Why the search was lexical from the files: the index could not be used or written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Entries not yet embedded, ranked lexically only (the MCP server catches up meanwhile).
+    #[serde(skip_serializing_if = "crate::search::recall::is_zero")]
+    pub pending_embeddings: usize,
     /// Whether the reader asked why (`--explain`): `render` then says which pass answered.
     #[serde(skip)]
     pub explained: bool,
@@ -345,7 +348,7 @@ impl RecallReport {
         if !explain {
             results.iter_mut().for_each(|h| h.explain = None);
         }
-        RecallReport { mode: r.mode.name(), query, also: vec![], answered: r.answered, pass: r.pass, results, note: r.note, explained: explain }
+        RecallReport { mode: r.mode.name(), query, also: vec![], answered: r.answered, pass: r.pass, results, note: r.note, pending_embeddings: r.pending, explained: explain }
     }
 
     /// The report of a query searched with other phrasings too.
