@@ -142,7 +142,8 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
             }
         })
         .collect();
-    let lives = log.entries.iter().enumerate().map(|(i, e)| if files[i].is_some() { life(memory, &e.id) } else { None }).collect();
+    let ids: Vec<Option<&str>> = log.entries.iter().zip(&files).map(|(e, f)| f.as_ref().map(|_| e.id.as_str())).collect();
+    let lives = lives(memory, &ids);
     let (state, _) = memory.state();
     let sessions = memory
         .sessions()?
@@ -175,8 +176,19 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
     Ok((src, skipped))
 }
 
-/// An entry's life, as `zo history` tells it: the one call of `ops::history`, so what it
+/// Each entry's life, as `zo history` tells it: the one call of `ops::history`, so what it
 /// learns to tell shows on the pages too. An entry it cannot tell (an ambiguous ID) has none.
-fn life(memory: &Memory, id: &str) -> Option<crate::ops::history::History> {
-    crate::ops::history::history(memory, id).ok()
+/// `history` reads the log, the sessions and git's history for every entry, so the entries are
+/// shared out over the cores.
+fn lives(memory: &Memory, ids: &[Option<&str>]) -> Vec<Option<crate::ops::history::History>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let chunk = ids.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = ids
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(|id| id.and_then(|id| crate::ops::history::history(memory, id).ok())).collect::<Vec<_>>()))
+            .collect();
+        // A thread that panicked loses only its entries' lives, never the site.
+        parts.into_iter().zip(ids.chunks(chunk)).flat_map(|(h, part)| h.join().unwrap_or_else(|_| vec![None; part.len()])).collect()
+    })
 }
