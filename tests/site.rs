@@ -234,3 +234,42 @@ fn rebuild_replaces_an_old_site() {
     r.ok(&["init"]);
     assert!(r.read(".zo/.gitignore").lines().any(|l| l == "site/"));
 }
+
+/// `ops::lives::all` (what the site shows) must tell each entry's life exactly as
+/// `ops::history::history` (what `zo history` prints) does: over several commits, outcomes,
+/// a confirmation, a supersession, a forget and sessions naming agents.
+#[test]
+fn lives_agree_with_history_for_every_entry() {
+    let r = Repo::example();
+    r.commit_all("example memory");
+    let maybe = r.json(&["decide", "--title", "Maybe cache berth lists", "--decision", "Redis for berth lists", "--confidence", "0.4"]);
+    let maybe = maybe["id"].as_str().unwrap().to_string();
+    r.commit_all("a provisional decision");
+    r.ok(&["confirm", &maybe]);
+    r.ok(&["outcome", &maybe, "Cache hit rate 93 %"]);
+    let old = r.decide("Poll carriers every minute", "cron job");
+    let new = r.json(&["decide", "--title", "Carriers push to a webhook", "--decision", "webhook", "--supersedes", &old]);
+    let new = new["id"].as_str().unwrap().to_string();
+    r.commit_all("supersession");
+    let gone = r.decide("Held a secret by mistake", "text to erase");
+    r.ok(&["forget", &gone, "--reason", "test"]);
+    let memory = zo::store::memory::Memory::open(Some(r.path())).unwrap();
+    let log = memory.decisions().unwrap();
+    let lives = zo::ops::lives::all(&memory, &log).unwrap();
+    assert_eq!(lives.len(), log.entries.len());
+    let mut checked = 0;
+    for (e, life) in log.entries.iter().zip(&lives) {
+        let one = zo::ops::history::history(&memory, &e.id).ok().map(|h| serde_json::to_value(h).unwrap());
+        let all = life.as_ref().map(|h| serde_json::to_value(h).unwrap());
+        assert_eq!(all, one, "{}: the site's life differs from zo history's", e.id);
+        checked += 1;
+    }
+    assert!(checked >= 16, "{checked}");
+    // The cases are there: a commit, a session with an agent, an outcome, a supersession, a forget.
+    let life = |id: &str| lives[log.find(id).unwrap()].clone().unwrap();
+    assert!(life("D-99598e35").written.agent.is_some() && life("D-99598e35").written.commit.is_some());
+    assert_eq!(life(&maybe).outcomes.len(), 1);
+    assert_eq!(life(&maybe).confirmations.len(), 1);
+    assert_eq!(life(&old).superseded_by.as_ref().map(|e| e.id.clone()), Some(new.clone()));
+    assert!(life(&gone).forgotten.is_some() && life(&gone).written.commit.is_none());
+}

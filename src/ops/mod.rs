@@ -11,6 +11,7 @@
 //! - `asof` — recall's hits as of a past moment (`zo recall --as-of`).
 //! - `history` — `history()`: a decision's whole life (`zo history`).
 //! - `text` — the text both front-ends show for a report (never in one front-end).
+//! - `lives` — `all()`: every decision's `history` at once, in one pass (`zo site`).
 //!
 //! Invariants: nothing here parses arguments, prints or knows which front-end called it.
 
@@ -18,6 +19,7 @@ pub mod asof;
 pub mod doctor;
 pub mod entries;
 pub mod history;
+pub mod lives;
 pub mod status;
 pub mod text;
 pub mod verify;

@@ -142,8 +142,7 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
             }
         })
         .collect();
-    let ids: Vec<Option<&str>> = log.entries.iter().zip(&files).map(|(e, f)| f.as_ref().map(|_| e.id.as_str())).collect();
-    let lives = lives(memory, &ids);
+    let lives = lives(memory, &log, &files)?;
     let (state, _) = memory.state();
     let sessions = memory
         .sessions()?
@@ -176,19 +175,15 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
     Ok((src, skipped))
 }
 
-/// Each entry's life, as `zo history` tells it: the one call of `ops::history`, so what it
-/// learns to tell shows on the pages too. An entry it cannot tell (an ambiguous ID) has none.
-/// `history` reads the log, the sessions and git's history for every entry, so the entries are
-/// shared out over the cores.
-fn lives(memory: &Memory, ids: &[Option<&str>]) -> Vec<Option<crate::ops::history::History>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let chunk = ids.len().div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        let parts: Vec<_> = ids
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(|id| id.and_then(|id| crate::ops::history::history(memory, id).ok())).collect::<Vec<_>>()))
-            .collect();
-        // A thread that panicked loses only its entries' lives, never the site.
-        parts.into_iter().zip(ids.chunks(chunk)).flat_map(|(h, part)| h.join().unwrap_or_else(|_| vec![None; part.len()])).collect()
-    })
+/// Each entry's life, as `zo history` tells it: the one place the site asks for it.
+/// `ops::lives::all` is `ops::history` for every entry at once (one parse of the log, one walk
+/// of git history, instead of one each per entry); a test holds the two to the same answers.
+fn lives(memory: &Memory, log: &crate::format::decision::DecisionLog, files: &[Option<String>]) -> Result<Vec<Option<crate::ops::history::History>>> {
+    let mut all = crate::ops::lives::all(memory, log)?;
+    for (life, file) in all.iter_mut().zip(files) {
+        if file.is_none() {
+            *life = None;
+        }
+    }
+    Ok(all)
 }

@@ -29,8 +29,10 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
             counts[k][slot(t)] += 1;
         }
     }
-    let max = counts.iter().map(|c| c.iter().sum::<usize>()).max().unwrap_or(1).max(1);
-    let (w, h, left, bottom, top) = (720.0f64, 200.0f64, 34.0f64, 28.0f64, 10.0f64);
+    let most = counts.iter().map(|c| c.iter().sum::<usize>()).max().unwrap_or(1).max(1);
+    // The axis ends on a tick at or above the tallest bar.
+    let max = most.div_ceil(step(most)) * step(most);
+    let (w, h, left, bottom, top) = (720.0f64, 170.0f64, 34.0f64, 28.0f64, 10.0f64);
     let bw = (w - left) / months.len() as f64;
     let scale = (h - bottom - top) / max as f64;
     // A bar no wider than a thumb: one month alone must not fill the chart.
@@ -38,7 +40,7 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
     let mut s = format!(
         "<svg class=\"chart\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"chart-t\"><title id=\"chart-t\">Decisions per month by type</title>"
     );
-    for tick in ticks(max) {
+    for tick in (0..=max / step(max)).map(|k| k * step(max)) {
         let y = h - bottom - tick as f64 * scale;
         s.push_str(&format!(
             "<line class=\"grid\" x1=\"{left}\" x2=\"{w}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/><text class=\"axis\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{tick}</text>",
@@ -88,6 +90,9 @@ fn month_range<'a>(months: impl Iterator<Item = &'a str>) -> Vec<String> {
         .filter_map(|m| Some((m.get(..4)?.parse().ok()?, m.get(5..7)?.parse().ok().filter(|n| (1..=12).contains(n))?)))
         .collect();
     let (Some(&first), Some(&last)) = (parsed.iter().min(), parsed.iter().max()) else { return Vec::new() };
+    // At least half a year, so that one busy month reads as a month and not as the whole chart.
+    let back = if last.1 > 5 { (last.0, last.1 - 5) } else { (last.0 - 1, last.1 + 7) };
+    let first = first.min(back);
     let mut out = Vec::new();
     let (mut y, mut m) = first;
     // Bounded: a hand-typed year 0001 next to 2026 must not make 24,000 bars.
@@ -107,9 +112,9 @@ fn month_range<'a>(months: impl Iterator<Item = &'a str>) -> Vec<String> {
     out
 }
 
-fn ticks(max: usize) -> Vec<usize> {
-    let step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].into_iter().find(|s| max / s <= 4).unwrap_or(max.max(1));
-    (0..=max / step).map(|k| k * step).collect()
+/// A round step that cuts `0..=max` into at most five parts.
+fn step(max: usize) -> usize {
+    [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000].into_iter().find(|s| max / s <= 4).unwrap_or(max.max(1))
 }
 
 /// One link in a supersession chain.
@@ -175,7 +180,9 @@ mod tests {
 
     #[test]
     fn months_fill_gaps_and_stay_bounded() {
-        assert_eq!(month_range(["2026-11", "2026-09"].into_iter()), ["2026-09", "2026-10", "2026-11"]);
+        assert_eq!(month_range(["2026-11", "2026-09"].into_iter()), ["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"]);
+        assert_eq!(month_range(["2026-02"].into_iter())[0], "2025-09");
+        assert_eq!(month_range(["2025-01", "2026-02"].into_iter()).len(), 14);
         assert_eq!(month_range(["0001-01", "2026-11"].into_iter()).len(), 229);
         assert!(month_range(["nonsense"].into_iter()).is_empty());
     }
