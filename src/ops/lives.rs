@@ -86,10 +86,13 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
     Ok(out)
 }
 
+/// (session file, agent) as `Written` holds them.
+type Listing = (Option<String>, Option<String>);
+
 /// For each ID a session's `## Decisions` lists: the first such session (oldest first) and the
 /// agent it names (`-` is none).
-fn sessions_listing(memory: &Memory) -> Result<HashMap<String, (Option<String>, Option<String>)>> {
-    let mut out: HashMap<String, (Option<String>, Option<String>)> = HashMap::new();
+fn sessions_listing(memory: &Memory) -> Result<HashMap<String, Listing>> {
+    let mut out: HashMap<String, Listing> = HashMap::new();
     for s in memory.sessions()? {
         let Some(listed) = s.section(&["decisions"]) else { continue };
         let ids: Vec<String> = listed.lines().filter_map(crate::format::session::parse_listed).map(|(l, _, _)| l.to_string()).filter(|l| !out.contains_key(l)).collect();

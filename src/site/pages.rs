@@ -365,7 +365,12 @@ pub fn lessons(src: &Source) -> String {
             }
             b.push_str(&format!("<article class=\"entry\" id=\"{}\"><h3><span class=\"id\">{}</span> {} {marks}</h3>", esc(&p.id), esc(&p.id), esc(&p.title)));
             b.push_str("<dl class=\"fields\">");
-            for f in &p.body.fields {
+            // The group names the root cause; a "Superseded by: null" says nothing.
+            let said = |f: &&crate::format::fields::Field| {
+                let null_link = f.name.eq_ignore_ascii_case("Superseded by") && p.superseded_by().is_none();
+                !(f.name.eq_ignore_ascii_case("Root cause category") || null_link)
+            };
+            for f in p.body.fields.iter().filter(said) {
                 b.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(&f.name), md(&f.value)));
             }
             b.push_str("</dl>");
