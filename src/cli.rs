@@ -62,8 +62,8 @@ pub enum Command {
     Log(LogArgs),
     /// Show one decision in full, with its latest outcome
     Show(ShowArgs),
-    /// A decision's whole life: written (when, session, agent, commit), outcomes,
-    /// confirmations, supersessions, a forget
+    /// An entry's whole life: a decision's (written: when, session, agent, commit; outcomes,
+    /// confirmations, supersessions, a forget), a prior's, or every version of a fact key
     History(HistoryArgs),
     /// Lessons learned from failures: add, list, supersede
     #[command(subcommand)]
@@ -175,9 +175,9 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Claude Code: `zo init --agent claude` adds SessionStart and SessionEnd hooks that run `zo hook claude`.")]
+#[command(after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nWhere there is no zo memory, every hook prints nothing and exits 0.")]
 pub struct HookArgs {
-    /// The agent whose event format stdin holds: claude
+    /// The agent whose event format stdin holds: claude, codex or cursor
     pub agent: String,
     /// Say on stderr why nothing was done (no memory here, an event zo does not handle)
     #[arg(long, short)]
@@ -194,7 +194,7 @@ pub struct InitArgs {
     #[arg(long)]
     pub project: Option<String>,
     /// Wire an agent: claude (MCP server, hooks, /zo-recall, a CLAUDE.md block), cursor or codex
-    /// (MCP server, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP stanza)
+    /// (MCP server, hooks, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP stanza)
     #[arg(long, value_name = "AGENT")]
     pub agent: Option<String>,
     /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)
@@ -358,7 +358,8 @@ pub struct SiteArgs {
 
 #[derive(Args, Debug)]
 pub struct HistoryArgs {
-    /// The decision's ID, a unique prefix of it, or its heading timestamp
+    /// A decision (its ID, a unique prefix of it, or its heading timestamp), a prior (PR-…), a
+    /// fact version (F-…) or a fact key (category:entity): every version of the key
     pub id: String,
 }
 
@@ -616,6 +617,12 @@ pub struct ContextArgs {
     /// Token budget (default: context.budget_tokens in config, else 4000)
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
+    /// The bundle as the memory held it then: a date (YYYY-MM-DD, the whole day) or an RFC 3339
+    /// time keeps what the entries' own times say existed (STATE.md and the priors, which have
+    /// none, come from the last commit at or before it); a commit (anything `git rev-parse`
+    /// takes) reads its files, nothing checked out
+    #[arg(long, value_name = "DATE|COMMIT")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]

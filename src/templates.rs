@@ -18,6 +18,9 @@ pub const STOP_REMINDER: &str = include_str!("../templates/stop-reminder.md");
 pub const CLAUDE_HOOKS: &str = include_str!("../templates/claude/hooks.json");
 /// The Codex hook entries zo adds to `.codex/hooks.json`, by event.
 pub const CODEX_HOOKS: &str = include_str!("../templates/codex/hooks.json");
+/// The Cursor hook entries zo adds to `.cursor/hooks.json`, by event (Cursor's own format: a
+/// flat list of commands per event, no matcher groups).
+pub const CURSOR_HOOKS: &str = include_str!("../templates/cursor/hooks.json");
 
 /// The section STATE.md starts with: a hint for a person opening the file, not state. The
 /// context bundle leaves it out while it is unchanged.

@@ -219,3 +219,295 @@ fn recall_as_of_finds_what_held_then_with_its_status_of_then() {
     assert!(before["results"].as_array().unwrap().is_empty(), "{before}");
     assert_eq!(before["answered"], false);
 }
+
+/// Commit everything with both git dates pinned: a date's STATE.md and priors come from the
+/// last commit at or before it, by commit time.
+fn commit_at(r: &Repo, msg: &str, when: &str) {
+    r.git(&["add", "-A"]);
+    let ok = std::process::Command::new("git")
+        .args(["commit", "-q", "-m", msg])
+        .current_dir(r.path())
+        .env("GIT_COMMITTER_DATE", when)
+        .env("GIT_AUTHOR_DATE", when)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+/// 1 March: decision A, phase alpha, prior PR-001, stack:db = Postgres (committed that day);
+/// 15 March: A's outcome (committed); 1 April: B supersedes A, phase beta, PR-002 supersedes
+/// PR-001, stack:db = CockroachDB (committed). Returns (A, B).
+fn a_memory_that_changed() -> (Repo, String, String) {
+    let r = Repo::init();
+    commit_at(&r, "zo init", "2026-02-20T10:00:00Z");
+    let a = at(&r, MAR1, &["decide", "--title", "Use Postgres", "--decision", "Postgres for the orders service"]);
+    at(&r, MAR1, &["state", "set", "--phase", "alpha"]);
+    at(&r, MAR1, &["prior", "add", "--title", "Migrations need a dry run", "--root-cause", "missing_rule", "--failure", "a migration locked the orders table", "--rule", "dry-run every migration"]);
+    at(&r, MAR1, &["fact", "set", "stack:db", "Postgres"]);
+    commit_at(&r, "decide Postgres", "2026-03-01T11:00:00Z");
+    at(&r, MAR15, &["outcome", &a, "worked under load"]);
+    commit_at(&r, "outcome for Postgres", "2026-03-15T11:00:00Z");
+    let b = at(&r, APR1, &["decide", "--title", "Use CockroachDB", "--decision", "CockroachDB, multi-region", "--supersedes", &a]);
+    at(&r, APR1, &["state", "set", "--phase", "beta"]);
+    at(&r, APR1, &["prior", "add", "--title", "Migrations need a dry run on a copy of production", "--root-cause", "incomplete_rule", "--failure", "the dry run passed on an empty database", "--rule", "dry-run on a production-sized copy"]);
+    at(&r, APR1, &["prior", "supersede", "PR-001", "PR-002"]);
+    at(&r, APR1, &["fact", "set", "stack:db", "CockroachDB"]);
+    commit_at(&r, "move to CockroachDB", "2026-04-01T11:00:00Z");
+    (r, a, b)
+}
+
+/// The bundle's sections by name (the name's first word: `Next, from …` is `Next,`).
+fn section(v: &serde_json::Value, name: &str) -> String {
+    v["sections"].as_array().unwrap().iter().filter(|s| s["name"].as_str().unwrap().starts_with(name)).map(|s| s["text"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn context_as_of_a_date_is_the_bundle_of_then() {
+    let (r, a, b) = a_memory_that_changed();
+    let v = r.json(&["context", "--as-of", "2026-03-10"]);
+    let (state, priors, recent, facts) = (section(&v, "State"), section(&v, "Priors"), section(&v, "Recent"), section(&v, "Facts"));
+    assert!(state.contains("phase: alpha") && !state.contains("beta"), "{state}");
+    assert!(priors.contains("PR-001") && priors.contains("dry-run every migration") && !priors.contains("PR-002"), "{priors}");
+    // A was active then (superseded only in April), and its outcome was not yet written.
+    assert!(recent.contains(&a) && !recent.contains(&b) && !recent.contains("worked under load"), "{recent}");
+    assert_eq!(facts.trim(), "- stack:db = Postgres");
+    // State and priors have no time of their own: the bundle names the commit they come from.
+    assert_eq!(v["as_of"]["at"]["kind"], "date");
+    assert_eq!(v["as_of"]["state_and_priors_from"]["subject"], "decide Postgres", "{v}");
+    let md = v["markdown"].as_str().unwrap();
+    assert!(md.contains("carry no time of their own") && md.contains("last at or before"), "{md}");
+    // After the outcome, before the move: the outcome is there, A still active.
+    let recent = section(&r.json(&["context", "--as-of", "2026-03-20"]), "Recent");
+    assert!(recent.contains(&a) && recent.contains("worked under load") && !recent.contains(&b), "{recent}");
+    // Now: B, beta, CockroachDB, PR-002 only.
+    let now = r.json(&["context"]);
+    assert!(now["as_of"].is_null());
+    assert!(section(&now, "State").contains("phase: beta"));
+    assert!(section(&now, "Recent").contains(&b) && !section(&now, "Recent").contains(&format!("**ID:** {a}")));
+    assert!(section(&now, "Priors").contains("PR-002") && !section(&now, "Priors").contains("PR-001"));
+    assert_eq!(section(&now, "Facts").trim(), "- stack:db = CockroachDB");
+    // Before the first commit, nothing says what STATE.md and the priors held: left out, said so.
+    let v = r.json(&["context", "--as-of", "2026-02-01"]);
+    assert!(v["as_of"]["state_and_priors_from"].is_null(), "{v}");
+    assert!(section(&v, "State").contains("no STATE.md then") && section(&v, "Priors").is_empty(), "{v}");
+    assert!(v["markdown"].as_str().unwrap().contains("left out"));
+}
+
+#[test]
+fn context_as_of_a_commit_reads_that_commits_files() {
+    let (r, a, b) = a_memory_that_changed();
+    let v = r.json(&["context", "--as-of", "HEAD~1"]);
+    assert_eq!(v["as_of"]["at"]["kind"], "commit");
+    assert_eq!(v["as_of"]["at"]["commit"]["subject"], "outcome for Postgres");
+    let recent = section(&v, "Recent");
+    assert!(recent.contains(&a) && recent.contains("worked under load") && !recent.contains(&b), "{recent}");
+    assert!(section(&v, "State").contains("phase: alpha"));
+    assert!(section(&v, "Priors").contains("PR-001") && !section(&v, "Priors").contains("PR-002"));
+    assert_eq!(section(&v, "Facts").trim(), "- stack:db = Postgres");
+    let text = r.ok(&["context", "--as-of", "HEAD~2"]);
+    assert!(text.contains("As of commit") && text.contains("decide Postgres") && !text.contains("worked under load"), "{text}");
+    assert!(r.git(&["status", "--porcelain"]).trim().is_empty(), "nothing checked out or written");
+}
+
+#[test]
+fn context_as_of_a_date_keeps_the_sessions_of_then() {
+    let r = Repo::init();
+    at(&r, MAR1, &["session", "start"]);
+    at(&r, MAR1, &["session", "end", "--summary", "march work", "--next", "ship the March thing"]);
+    at(&r, APR1, &["session", "start"]);
+    at(&r, APR1, &["session", "end", "--summary", "april work", "--next", "ship the April thing"]);
+    r.commit_all("sessions");
+    let then = section(&r.json(&["context", "--as-of", "2026-03-20"]), "Next");
+    assert!(then.contains("March thing") && !then.contains("April thing"), "{then}");
+    assert!(section(&r.json(&["context"]), "Next").contains("April thing"));
+    assert!(section(&r.json(&["context", "--as-of", "2026-02-20"]), "Next").is_empty());
+}
+
+#[test]
+fn context_as_of_that_is_not_a_moment_of_this_repository_is_a_usage_error() {
+    let (r, _, _) = a_memory_that_changed();
+    for (bad, says) in [("no-such-branch", "not a date"), ("2026-02-30x", "not a date"), ("2999-01-01", "in the future"), ("2999-01-01T00:00:00Z", "in the future")] {
+        let err = r.fails(&["context", "--as-of", bad], 2);
+        assert!(err.contains("--as-of") && err.contains(says), "{bad}: {err}");
+    }
+    // Today is not the future, though its last second is; tomorrow is.
+    at(&r, MAR15, &["context", "--as-of", "2026-03-15"]);
+    let out = r.cmd(&["context", "--as-of", "2026-03-16"]).env("ZO_NOW", MAR15).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in the future"));
+}
+
+#[test]
+fn history_of_a_prior_names_its_commit_and_what_superseded_it() {
+    let (r, _, _) = a_memory_that_changed();
+    let h = r.json(&["history", "PR-001"]);
+    assert_eq!(h["entry"], "prior");
+    assert_eq!(h["status"], "superseded");
+    assert_eq!(h["root_cause"], "missing_rule");
+    assert_eq!(h["written"]["commit"]["subject"], "decide Postgres", "{h}");
+    assert_eq!(h["superseded_by"]["id"], "PR-002");
+    assert_eq!(h["superseded_by"]["commit"]["subject"], "move to CockroachDB");
+    let h2 = r.json(&["history", "pr-2"]);
+    assert_eq!(h2["status"], "active");
+    assert_eq!(h2["supersedes"][0]["id"], "PR-001");
+    let text = r.ok(&["history", "PR-001"]);
+    assert!(text.contains("carry no time of their own") && text.contains("by PR-002") && text.contains("decide Postgres"), "{text}");
+    assert!(r.fails(&["history", "PR-009"], 1).contains("no prior PR-009"));
+}
+
+#[test]
+fn history_of_a_prior_names_the_session_that_listed_it() {
+    let r = Repo::init();
+    at(&r, MAR1, &["session", "start", "--agent", "claude-test"]);
+    at(&r, MAR1, &["prior", "add", "--title", "Pin the toolchain", "--root-cause", "novel_case", "--failure", "a new compiler broke CI", "--rule", "pin rustc"]);
+    at(&r, MAR1, &["session", "end", "--summary", "ci", "--agent", "claude-test"]);
+    let h = r.json(&["history", "PR-001"]);
+    assert!(h["written"]["session"].as_str().is_some_and(|s| s.starts_with("session-")), "{h}");
+    assert_eq!(h["written"]["session_ended"], "2026-03-01T10:00:00Z");
+    assert_eq!(h["written"]["agent"], "claude-test");
+    assert!(h["written"]["commit"].is_null());
+}
+
+#[test]
+fn history_of_a_fact_key_lists_every_version() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    at(&r, MAR1, &["session", "start", "--agent", "claude-test"]);
+    at(&r, MAR1, &["fact", "set", "stack:db", "Postgres", "--source", "kickoff"]);
+    at(&r, MAR1, &["session", "end", "--summary", "db", "--agent", "claude-test"]);
+    r.commit_all("db is Postgres");
+    at(&r, APR1, &["fact", "set", "stack:db", "CockroachDB"]);
+    at(&r, APR10, &["fact", "set", "stack:db", "CockroachDB 24", "--confidence", "0.4"]);
+    r.commit_all("db moves");
+    let h = r.json(&["history", "stack:db"]);
+    assert_eq!(h["entry"], "fact");
+    assert_eq!(h["key"], "stack:db");
+    let v = h["versions"].as_array().unwrap();
+    let values: Vec<&str> = v.iter().map(|x| x["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["Postgres", "CockroachDB", "CockroachDB 24"], "{h}");
+    let status: Vec<&str> = v.iter().map(|x| x["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["superseded", "active", "provisional"]);
+    assert_eq!(h["holds"], v[1]["id"]);
+    assert_eq!(v[0]["set"], "2026-03-01T10:00:00.000Z");
+    assert_eq!(v[0]["source"], "kickoff");
+    assert_eq!(v[0]["agent"], "claude-test", "{h}");
+    assert!(v[0]["session"].as_str().is_some_and(|s| s.starts_with("session-")));
+    assert_eq!(v[0]["commit"]["subject"], "db is Postgres");
+    assert_eq!(v[0]["superseded_by"][0], v[1]["id"]);
+    assert_eq!(v[1]["supersedes"][0], v[0]["id"]);
+    assert_eq!(v[2]["confidence"], 0.4);
+    // Asked by a version's ID: the same key's life.
+    let by_id = r.json(&["history", v[0]["id"].as_str().unwrap()]);
+    assert_eq!(by_id["versions"].as_array().unwrap().len(), 3);
+    assert_eq!(by_id["asked"], v[0]["id"]);
+    // Confirming the provisional one appends a confirmed copy that names it (an hour later:
+    // versions of one second are ordered by their random IDs).
+    at(&r, "1775818800", &["confirm", v[2]["id"].as_str().unwrap()]);
+    let h = r.json(&["history", "stack:db"]);
+    let v = h["versions"].as_array().unwrap();
+    assert_eq!(v.len(), 4, "{h}");
+    assert_eq!(v[2]["confirmed_by"], v[3]["id"]);
+    assert_eq!(h["holds"], v[3]["id"]);
+    let text = r.ok(&["history", "stack:db"]);
+    assert!(text.contains("= Postgres") && text.contains("confirmed by") && text.contains("superseded by"), "{text}");
+    assert!(r.fails(&["history", "stack:nothing"], 1).contains("no fact stack:nothing"));
+}
+
+#[test]
+fn history_of_a_forgotten_prior_or_fact_shows_the_tombstone_never_the_text() {
+    let (r, _, _) = a_memory_that_changed();
+    let old = r.json(&["history", "stack:db"])["versions"][0]["id"].as_str().unwrap().to_string();
+    at(&r, APR10, &["forget", "PR-001", "--reason", "held a hostname"]);
+    at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
+    let p = r.json(&["history", "PR-001"]);
+    assert_eq!(p["status"], "forgotten");
+    assert_eq!(p["forgotten"]["reason"], "held a hostname");
+    assert!(p["root_cause"].is_null());
+    let f = r.json(&["history", "stack:db"]);
+    let v0 = &f["versions"][0];
+    assert_eq!(v0["id"], old.as_str(), "the tombstone stays in the key's life: {f}");
+    assert_eq!(v0["status"], "forgotten");
+    assert_eq!(v0["forgotten"]["reason"], "held a password");
+    assert!(v0["value"].is_null() && v0["set"].is_null());
+    let by_id = r.json(&["history", &old]);
+    let all = format!("{p}{f}{by_id}{}{}{}", r.ok(&["history", "PR-001"]), r.ok(&["history", "stack:db"]), r.ok(&["history", &old]));
+    for erased in ["Migrations need a dry run\n", "\"Migrations need a dry run\"", "dry-run every migration", "orders table", "Postgres\n", "\"Postgres\""] {
+        assert!(!all.contains(erased), "{erased:?} came back: {all}");
+    }
+    assert!(!all.contains("= Postgres"), "{all}");
+}
+
+/// A commit's files still hold what was forgotten since; reading them for `--as-of` showed the
+/// erased value again (`fact get --as-of HEAD~2` printed it).
+#[test]
+fn as_of_a_commit_does_not_bring_back_forgotten_text() {
+    let (r, a, _) = a_memory_that_changed();
+    let old = r.json(&["history", "stack:db"])["versions"][0]["id"].as_str().unwrap().to_string();
+    at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
+    at(&r, APR10, &["forget", &a, "--reason", "named a customer"]);
+    at(&r, APR10, &["forget", "PR-001", "--reason", "held a hostname"]);
+    let err = r.fails(&["fact", "get", "stack:db", "--as-of", "HEAD~1"], 1);
+    assert!(!err.contains("Postgres"), "{err}");
+    let shown = r.json(&["show", &a, "--as-of", "HEAD~1"]);
+    assert_eq!(shown["status"], "forgotten", "{shown}");
+    let ctx = r.ok(&["--json", "context", "--as-of", "HEAD~1"]);
+    for erased in ["Postgres for the orders service", "worked under load", "dry-run every migration", "= Postgres"] {
+        assert!(!ctx.contains(erased), "{erased:?} came back: {ctx}");
+    }
+    let log = r.ok(&["--json", "log", "--as-of", "HEAD~2"]);
+    assert!(!log.contains("Use Postgres"), "{log}");
+}
+
+#[test]
+fn mcp_tools_take_as_of_and_history() {
+    let (r, a, b) = a_memory_that_changed();
+    let calls = [
+        ("log", serde_json::json!({"as_of": "2026-03-20"})),
+        ("fact_get", serde_json::json!({"key": "stack:db", "as_of": "HEAD~1"})),
+        ("fact_list", serde_json::json!({"as_of": "2026-03-20"})),
+        ("show", serde_json::json!({"id": a, "as_of": "2026-03-20"})),
+        ("context", serde_json::json!({"as_of": "2026-03-10"})),
+        ("recall", serde_json::json!({"query": "Postgres orders service", "mode": "lexical", "as_of": "2026-03-20"})),
+        ("history", serde_json::json!({"id": "PR-001"})),
+        ("log", serde_json::json!({"as_of": "no-such-branch"})),
+        ("context", serde_json::json!({"as_of": "2999-01-01"})),
+    ];
+    let mut input = String::from(
+        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n",
+    );
+    for (i, (name, args)) in calls.iter().enumerate() {
+        let req = serde_json::json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": name, "arguments": args}});
+        input.push_str(&format!("{req}\n"));
+    }
+    let out = r.run_stdin(&["mcp"], &input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut res: Vec<serde_json::Value> = vec![serde_json::Value::Null; calls.len() + 1];
+    for line in out.stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        res[v["id"].as_u64().unwrap() as usize] = v["result"].clone();
+    }
+    let ok = |i: usize| {
+        assert!(res[i]["isError"] != true, "{:?}: {}", calls[i - 1], res[i]);
+        res[i]["structuredContent"].clone()
+    };
+    let log = ok(1);
+    assert_eq!(log["decisions"].as_array().unwrap().len(), 1, "{log}");
+    assert_eq!(log["decisions"][0]["id"], a.as_str());
+    assert_eq!(log["decisions"][0]["status"], "active");
+    assert_eq!(log["as_of"]["kind"], "date");
+    assert_eq!(ok(2)["value"], "Postgres");
+    assert_eq!(ok(3)["facts"][0]["value"], "Postgres");
+    assert!(ok(4)["superseded_by"].is_null());
+    let ctx = ok(5);
+    assert_eq!(ctx["as_of"]["state_and_priors_from"]["subject"], "decide Postgres");
+    assert!(!ctx["markdown"].as_str().unwrap().contains(&b));
+    let hits = ok(6)["results"].as_array().unwrap().clone();
+    assert_eq!(hits[0]["id"], a.as_str(), "{hits:?}");
+    assert_eq!(hits[0]["status"], "active");
+    assert_eq!(ok(7)["superseded_by"]["id"], "PR-002");
+    for i in [8, 9] {
+        assert_eq!(res[i]["isError"], true, "{}", res[i]);
+        let text = res[i]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("--as-of"), "{text}");
+    }
+}

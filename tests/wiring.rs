@@ -329,3 +329,248 @@ fn a_session_listed_a_decision_pulled_during_it_as_its_own() {
     let ids: Vec<&str> = v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
     assert_eq!(ids, [mine.trim()], "{} came from the other clone", theirs.trim());
 }
+
+/// Cursor's hooks have their own names and fields: `init --agent cursor` wires beforeSubmitPrompt
+/// and stop in `.cursor/hooks.json` (Cursor's flat format, `version: 1`), the first prompt of a
+/// conversation opens its session, and stop sends the reminder once as `followup_message` —
+/// never after an aborted loop or a loop that was itself a follow-up. A second conversation ends
+/// the first one's session. `--remove` leaves the user's own hooks and nothing of zo's.
+#[test]
+fn cursor_hooks_open_the_session_and_follow_up_once() {
+    let r = Repo::init();
+    tracked(&r, "lib.rs", "fn a() {}\n");
+    r.commit_all("memory");
+    // A hook of the user's own is kept.
+    r.write(".cursor/hooks.json", r#"{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}"#);
+    r.ok(&["init", "--agent", "cursor"]);
+    r.ok(&["init", "--agent", "cursor"]);
+    let hooks: serde_json::Value = serde_json::from_str(&r.read(".cursor/hooks.json")).unwrap();
+    assert_eq!(hooks["version"], 1, "{hooks}");
+    assert_eq!(hooks["hooks"]["afterFileEdit"][0]["command"], "./format.sh", "{hooks}");
+    for ev in ["beforeSubmitPrompt", "stop"] {
+        let list = hooks["hooks"][ev].as_array().unwrap_or_else(|| panic!("{ev}: {hooks}"));
+        assert_eq!(list.len(), 1, "wired once, however often init runs: {hooks}");
+        assert_eq!(list[0]["command"], "zo -q hook cursor");
+    }
+    // Cursor's own payloads: no cwd, the project in workspace_roots; run from elsewhere.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let cursor = |payload: serde_json::Value| {
+        let mut c = Command::new(ZO);
+        c.args(["-q", "hook", "cursor"]).current_dir(elsewhere.path()).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR");
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+        let out = Run::from(child.wait_with_output().unwrap());
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out
+    };
+    let roots = serde_json::json!([r.path()]);
+    let prompt = |conv: &str| serde_json::json!({"hook_event_name": "beforeSubmitPrompt", "conversation_id": conv, "generation_id": "g", "workspace_roots": roots, "prompt": "fix it"});
+    let stop = |conv: &str, status: &str, loops: u64| serde_json::json!({"hook_event_name": "stop", "conversation_id": conv, "generation_id": "g", "workspace_roots": roots, "status": status, "loop_count": loops});
+    let p = cursor(prompt("c-1"));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&p.stdout).unwrap(), serde_json::json!({"continue": true}));
+    assert!(r.path().join(".zo/memory/.session").exists(), "the first prompt opened the session");
+    // Nothing changed yet: no reminder.
+    assert_eq!(cursor(stop("c-1", "completed", 0)).stdout, "");
+    r.write("lib.rs", "fn b() {}\n");
+    assert_eq!(cursor(stop("c-1", "aborted", 0)).stdout, "", "an aborted loop is not asked");
+    assert_eq!(cursor(stop("c-1", "completed", 1)).stdout, "", "a follow-up's own loop is not asked again");
+    let asked = cursor(stop("c-1", "completed", 0));
+    let v: serde_json::Value = serde_json::from_str(&asked.stdout).unwrap_or_else(|e| panic!("{e}: {}", asked.stdout));
+    assert!(v["followup_message"].as_str().unwrap().contains("lib.rs"), "{v}");
+    assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
+    assert_eq!(cursor(stop("c-1", "completed", 0)).stdout, "", "asked once per session");
+    // Later prompts of the same conversation keep its session; a new conversation ends it.
+    cursor(prompt("c-1"));
+    r.decide("Use Postgres for orders", "one database");
+    cursor(prompt("c-2"));
+    let sessions: Vec<String> = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    assert!(sessions.iter().any(|s| s.contains("cursor") && s.contains("Use Postgres for orders")), "{sessions:?}");
+    // Taken out again: the user's hook stays, zo's go, and so does nothing else.
+    let removed = r.json(&["init", "--agent", "cursor", "--remove"]);
+    assert!(removed["removed"].to_string().contains(".cursor/hooks.json"), "{removed}");
+    let hooks: serde_json::Value = serde_json::from_str(&r.read(".cursor/hooks.json")).unwrap();
+    assert_eq!(hooks, serde_json::json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}));
+}
+
+/// `zo hook` with raw bytes on stdin (not necessarily JSON), run from `dir`.
+fn hook_raw(dir: &Path, agent: &str, input: &[u8]) -> Run {
+    let mut c = Command::new(ZO);
+    c.args(["hook", agent]).current_dir(dir).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR").env("ZO_USER_DIR", dir.join(".zo-user-test"));
+    let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    Run::from(child.wait_with_output().unwrap())
+}
+
+/// Exit 2 from a hook is "block" to Claude Code and Codex: a bad config value committed by
+/// anyone made every Stop exit 2, so the agent could not stop and was fed the error. A hook's
+/// error is exit 1 now (shown to the person, the agent goes on); an event that is not JSON, or
+/// has null or mistyped fields, is silent where there is no memory and never exit 2 anywhere.
+#[test]
+fn a_hook_error_exited_2_and_kept_the_agent_from_stopping() {
+    let empty = tempfile::tempdir().unwrap();
+    for input in [&b"{bad"[..], b"null", b"[1]", br#"{"hook_event_name":"Stop","stop_hook_active":null,"workspace_roots":null,"loop_count":1.0}"#] {
+        for agent in ["claude", "codex", "cursor"] {
+            let r = hook_raw(empty.path(), agent, input);
+            assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""), "{agent} {:?}", String::from_utf8_lossy(input));
+        }
+    }
+    let r = Repo::init();
+    tracked(&r, "src.txt", "one\n");
+    r.commit_all("memory");
+    // Mistyped fields are their defaults: the hook works.
+    let ok = hook_raw(r.path(), "claude", br#"{"hook_event_name":"SessionStart","source":null,"session_id":7,"stop_hook_active":"yes"}"#);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    // Broken JSON where there is memory: a failure, exit 1, named.
+    let bad = hook_raw(r.path(), "claude", b"{bad");
+    assert_eq!(bad.code, 1, "{}", bad.stderr);
+    assert!(bad.stderr.contains("<stdin>:1") && bad.stderr.contains("goes on"), "{}", bad.stderr);
+    // A committed config value zo refuses: every hook exits 1, never 2, and prints nothing on stdout.
+    let cfg = r.read(".zo/config.yaml");
+    r.write(".zo/config.yaml", &format!("{cfg}\nagents:\n  stop_reminder: \"no\"\n"));
+    r.write("src.txt", "two\n");
+    for name in ["SessionStart", "Stop", "PreCompact", "SessionEnd"] {
+        let out = hook(r.path(), &event(name, r.path()), &[], &[]);
+        assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{name}: {}", out.stderr);
+        assert!(out.stderr.contains("config.yaml"), "{name}: {}", out.stderr);
+    }
+}
+
+/// A broken settings file made `init --agent` fail after it had written CLAUDE.md's block (and
+/// `--remove` after it had deleted another file), while saying "nothing was changed". Every
+/// file is checked before any is written.
+#[test]
+fn init_agent_with_a_broken_file_wrote_other_files_before_failing() {
+    let r = Repo::init();
+    r.commit_all("memory");
+    r.write(".claude/settings.json", "{ broken");
+    let out = util::Run::from(r.cmd(&["init", "--agent", "claude"]).output().unwrap());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains(".claude/settings.json:1") && out.stderr.contains("nothing was changed"), "{}", out.stderr);
+    assert!(!r.path().join("CLAUDE.md").exists() && !r.path().join(".mcp.json").exists(), "written before the failure");
+    // --remove: the good file stays when another is broken.
+    std::fs::remove_file(r.path().join(".claude/settings.json")).unwrap();
+    r.ok(&["init", "--agent", "cursor"]);
+    let mcp = r.read(".cursor/mcp.json");
+    r.write(".cursor/hooks.json", "{\"version\": 1, \"hooks\": []}");
+    let out = util::Run::from(r.cmd(&["init", "--agent", "cursor", "--remove"]).output().unwrap());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("hooks") && out.stderr.contains("nothing was changed"), "{}", out.stderr);
+    assert_eq!(r.read(".cursor/mcp.json"), mcp);
+    assert!(r.read("AGENTS.md").contains("zo:begin"));
+}
+
+/// `.codex/config.toml` was edited as text: broken TOML got a stanza appended, a server already
+/// written as `zo = {…}` got a second (invalid) table, and `--remove` left `[mcp_servers.zo.env]`
+/// behind. It is parsed and edited as TOML now, the user's formatting and comments kept.
+#[test]
+fn codex_config_was_edited_as_text_and_could_be_left_invalid() {
+    let r = Repo::init();
+    r.commit_all("memory");
+    r.write(".codex/config.toml", "[broken\n");
+    let out = util::Run::from(r.cmd(&["init", "--agent", "codex"]).output().unwrap());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("config.toml:1") && out.stderr.contains("not valid TOML"), "{}", out.stderr);
+    assert_eq!(r.read(".codex/config.toml"), "[broken\n");
+    assert!(!r.path().join("AGENTS.md").exists());
+    let inline = "# my servers\nmcp_servers.zo = { command = \"zo\", args = [\"mcp\"] }\n";
+    r.write(".codex/config.toml", inline);
+    r.ok(&["init", "--agent", "codex"]);
+    assert_eq!(r.read(".codex/config.toml"), inline, "already there, in another form");
+    r.write(".codex/config.toml", "# mine\nmodel = \"o3\"\n\n[mcp_servers.zo]\ncommand = \"zo\"\nargs = [\"mcp\"]\n\n[mcp_servers.zo.env]\nA = \"1\"\n");
+    r.ok(&["init", "--agent", "codex", "--remove"]);
+    assert_eq!(r.read(".codex/config.toml"), "# mine\nmodel = \"o3\"\n");
+}
+
+/// The hooks ignored the agent's session ID: a crashed session's record was overwritten by the
+/// next startup (its decisions in no session file), and a SessionEnd of another session (or
+/// another agent in the same project) ended the open one.
+#[test]
+fn a_crashed_sessions_record_was_overwritten_and_another_sessions_end_closed_it() {
+    let r = Repo::init();
+    r.commit_all("memory");
+    let with_id = |name: &str, id: &str| {
+        let mut e = event(name, r.path());
+        e["session_id"] = id.into();
+        e["source"] = "startup".into();
+        e
+    };
+    hook(r.path(), &with_id("SessionStart", "s-1"), &[], &[]);
+    let id = r.decide("Written by the session that crashed", "before its end");
+    // s-1 never ends; s-2 starts: s-1's session file is written first.
+    hook(r.path(), &with_id("SessionStart", "s-2"), &[], &[]);
+    let sessions = || -> Vec<String> {
+        std::fs::read_dir(r.path().join(".zo/memory/sessions")).map_or(vec![], |d| d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect())
+    };
+    assert!(sessions().iter().any(|s| s.contains(id.trim())), "{:?}", sessions());
+    // A SessionEnd from another session leaves s-2's record open.
+    let out = hook(r.path(), &with_id("SessionEnd", "s-9"), &[], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(r.path().join(".zo/memory/.session").exists(), "another session's end closed this one");
+    let mine = r.decide("Written by s-2", "kept");
+    hook(r.path(), &with_id("SessionEnd", "s-2"), &[], &[]);
+    assert!(!r.path().join(".zo/memory/.session").exists());
+    assert_eq!(sessions().iter().filter(|s| s.contains(mine.trim())).count(), 1);
+}
+
+/// Concurrent Stop hooks each found the reminder not yet asked (16 at once gave 5 reminders),
+/// and concurrent SessionEnds wrote a session file each. Claimed under the memory lock now.
+#[test]
+fn concurrent_stops_asked_several_times_and_concurrent_ends_wrote_several_files() {
+    let r = Repo::init();
+    tracked(&r, "src.txt", "one\n");
+    r.commit_all("memory");
+    hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    r.write("src.txt", "two\n");
+    let run_all = |name: &str, n: usize| -> Vec<Run> {
+        let children: Vec<_> = (0..n)
+            .map(|_| {
+                let mut c = Command::new(ZO);
+                c.args(["-q", "hook", "claude"]).current_dir(r.path()).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR");
+                let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+                child.stdin.take().unwrap().write_all(event(name, r.path()).to_string().as_bytes()).unwrap();
+                child
+            })
+            .collect();
+        children.into_iter().map(|c| Run::from(c.wait_with_output().unwrap())).collect()
+    };
+    let stops = run_all("Stop", 12);
+    assert!(stops.iter().all(|s| s.code == 0), "{:?}", stops.iter().map(|s| &s.stderr).collect::<Vec<_>>());
+    assert_eq!(stops.iter().filter(|s| s.stdout.contains("\"block\"")).count(), 1);
+    r.decide("Recorded after the reminder", "once");
+    let ends = run_all("SessionEnd", 6);
+    assert!(ends.iter().all(|s| s.code == 0), "{:?}", ends.iter().map(|s| &s.stderr).collect::<Vec<_>>());
+    let files = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().count();
+    assert_eq!(files, 1, "one session, one file");
+}
+
+/// A session ended without a start, right after a pull brought another clone's decision, wrote
+/// a session file listing nothing.
+#[test]
+fn a_session_end_without_start_after_a_pull_wrote_an_empty_session_file() {
+    let r = Repo::init();
+    r.decide("Pulled from another clone", "committed");
+    r.commit_all("pulled");
+    let out = hook(r.path(), &event("SessionEnd", r.path()), &[], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(std::fs::read_dir(r.path().join(".zo/memory/sessions")).map_or(0, |d| d.count()) == 0, "an empty session file was written");
+}
+
+/// With long decisions the SessionStart bundle dropped "Recent decisions" whole and printed
+/// little more than State and Facts, with room for several entries left. Whole entries go from
+/// the end first; the footer says how many.
+#[test]
+fn a_long_memory_lost_every_recent_decision_at_session_start() {
+    let r = Repo::init();
+    let long = "word ".repeat(230);
+    for i in 0..40 {
+        r.ok(&["decide", "--title", &format!("Decision number {i} of a long memory"), "--decision", &long, "--rationale", "measured"]);
+    }
+    r.commit_all("memory");
+    let out = hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let chars = out.stdout.chars().count();
+    assert!(chars <= 9000, "{chars} characters");
+    assert!(chars > 6000, "the budget was left mostly unused: {chars} characters\n{}", out.stdout);
+    assert!(out.stdout.contains("## Recent decisions") && out.stdout.contains("Decision number 39"), "{}", out.stdout);
+    assert!(out.stdout.contains("Left out") && out.stdout.contains("of Recent decisions"), "{}", out.stdout);
+}

@@ -1,5 +1,6 @@
-//! `zo hook claude|codex`: what Claude Code's and Codex's hooks run (Codex took Claude Code's
-//! events and JSON; its SessionStart context goes in `hookSpecificOutput.additionalContext`), with the event as JSON on stdin
+//! `zo hook claude|codex|cursor`: what Claude Code's, Codex's and Cursor's hooks run (Codex took
+//! Claude Code's events and JSON; its SessionStart context goes in
+//! `hookSpecificOutput.additionalContext`), with the event as JSON on stdin
 //! (`hook_event_name`, `cwd`, `session_id`; `source` for SessionStart; `stop_hook_active` for
 //! Stop). The plugin is installed per user, so these hooks run in every project: where there is
 //! no zo memory they print nothing and exit 0 (`--verbose` says why, on stderr).
@@ -14,6 +15,15 @@
 //!   `agents.stop_reminder: false` in .zo/config.yaml.
 //! - SessionEnd: writes a session file only when something happened, and never loads the model
 //!   (Claude Code kills SessionEnd hooks after about 1.5 s).
+//!
+//! Cursor has its own events and fields (`conversation_id`, `workspace_roots`; `status` and
+//! `loop_count` for `stop`) and no session start or end that all its versions accept, so:
+//! - beforeSubmitPrompt: the first prompt of a conversation opens its session record (ending the
+//!   record of Cursor's previous conversation, written only if something happened); answers
+//!   `{"continue": true}`.
+//! - stop: the same once-per-session reminder, as Cursor's `{"followup_message": …}` (sent as
+//!   the next user message), only when the loop completed and was not itself a follow-up
+//!   (`loop_count` 0; zo's entry also sets `loop_limit: 1`).
 
 use super::Ctx;
 use crate::cli::HookArgs;
@@ -28,45 +38,86 @@ use std::path::PathBuf;
 /// 2 KB preview; the bundle stays under this by default (`agents.bundle_chars`).
 pub const BUNDLE_CHARS: usize = 9000;
 
-#[derive(serde::Deserialize, Default)]
+#[derive(Default)]
 struct Event {
-    #[serde(default)]
     hook_event_name: String,
-    #[serde(default)]
     source: Option<String>,
-    #[serde(default)]
     cwd: Option<PathBuf>,
-    #[serde(default)]
     session_id: Option<String>,
-    #[serde(default)]
     stop_hook_active: bool,
+    /// Cursor's fields.
+    conversation_id: Option<String>,
+    workspace_roots: Vec<PathBuf>,
+    status: Option<String>,
+    loop_count: u64,
 }
 
-/// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd`, else
-/// `$CLAUDE_PROJECT_DIR`, else the process directory.
+impl Event {
+    /// Each field as the agent sent it when it has the expected type; a missing, null or
+    /// mistyped field is its default. Agents add and change fields between versions, and a
+    /// hook must not fail over one it does not use.
+    fn from_json(v: &serde_json::Value) -> Event {
+        let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_string);
+        Event {
+            hook_event_name: s("hook_event_name").unwrap_or_default(),
+            source: s("source"),
+            cwd: s("cwd").map(PathBuf::from),
+            session_id: s("session_id"),
+            stop_hook_active: v.get("stop_hook_active").and_then(|x| x.as_bool()).unwrap_or(false),
+            conversation_id: s("conversation_id"),
+            workspace_roots: v
+                .get("workspace_roots")
+                .and_then(|x| x.as_array())
+                .map(|a| a.iter().filter_map(|r| r.as_str().map(PathBuf::from)).collect())
+                .unwrap_or_default(),
+            status: s("status"),
+            loop_count: v.get("loop_count").and_then(|x| x.as_u64().or_else(|| x.as_f64().map(|f| f.max(0.0) as u64))).unwrap_or(0),
+        }
+    }
+}
+
+/// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd` (Cursor: its
+/// first workspace root), else `$CLAUDE_PROJECT_DIR`, else the process directory.
 fn project_dir(ctx: &Ctx, event: &Event) -> Option<PathBuf> {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    ctx.repo.clone().or_else(|| env("ZO_REPO")).or_else(|| event.cwd.clone().filter(|c| c.is_dir())).or_else(|| env("CLAUDE_PROJECT_DIR"))
+    let cwd = event.cwd.clone().or_else(|| event.workspace_roots.first().cloned());
+    ctx.repo.clone().or_else(|| env("ZO_REPO")).or_else(|| cwd.filter(|c| c.is_dir())).or_else(|| env("CLAUDE_PROJECT_DIR"))
 }
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     let agent = a.agent.as_str();
-    if agent != "claude" && agent != "codex" {
-        return Err(Error::usage(format!("zo hook supports claude and codex, not {agent:?}")).into());
+    if !matches!(agent, "claude" | "codex" | "cursor") {
+        return Err(Error::usage(format!("zo hook supports claude, codex and cursor, not {agent:?}")).into());
     }
-    let input = super::read_input(std::path::Path::new("-"))?;
-    let event: Event = if input.trim().is_empty() {
-        Event::default()
-    } else {
-        serde_json::from_str(&input)
-            .map_err(|e| Error::usage(format!("<stdin>:{}:{}: not a Claude Code hook event: {e}", e.line(), e.column())))?
+    // Exit 2 is "block" to Claude Code and Codex: a Stop hook failing with it would keep the
+    // agent from stopping and feed it the message, and any committer could cause one with a
+    // bad config value. Whatever goes wrong in a hook is a plain failure (exit 1): the agent
+    // shows it to the person and goes on.
+    handle(ctx, &a).map_err(|e| Error::Failed(format!("zo hook {agent} failed; the agent goes on without it: {e:#}")).into())
+}
+
+fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
+    let agent = a.agent.as_str();
+    // An event that cannot be read is reported only where there is memory to act on: in any
+    // other directory the hook stays silent whatever it was sent.
+    let (event, unreadable) = match super::read_input(std::path::Path::new("-")) {
+        Ok(input) if input.trim().is_empty() => (Event::default(), None),
+        Ok(input) => match serde_json::from_str::<serde_json::Value>(&input) {
+            Ok(v) if v.is_object() => (Event::from_json(&v), None),
+            Ok(_) => (Event::default(), Some("<stdin>: not a hook event (a JSON object)".to_string())),
+            Err(e) => (Event::default(), Some(format!("<stdin>:{}:{}: not a hook event: {e}", e.line(), e.column()))),
+        },
+        Err(e) => (Event::default(), Some(format!("{e:#}"))),
     };
     let project = project_dir(ctx, &event);
     // Claude Code merges identical hooks from settings files but runs a plugin's copy as well
     // (anthropics/claude-code#76297): the plugin's hook steps aside where settings run zo.
     if a.plugin {
         let cwd = std::env::current_dir().ok();
-        let dirs: Vec<&std::path::Path> = [project.as_deref(), event.cwd.as_deref(), cwd.as_deref()].into_iter().flatten().collect();
+        let env_dir = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
+        let root = Memory::open(project.as_deref()).ok().map(|m| m.layout.root.clone());
+        let dirs: Vec<&std::path::Path> =
+            [project.as_deref(), event.cwd.as_deref(), env_dir.as_deref(), root.as_deref(), cwd.as_deref()].into_iter().flatten().collect();
         let home = std::env::var_os("HOME").map(PathBuf::from);
         if crate::wiring::agents::settings_run_hook(&dirs, home.as_deref(), &event.hook_event_name) {
             return Ok(());
@@ -82,8 +133,21 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
         }
         Err(e) => return Err(e),
     };
+    if let Some(why) = unreadable {
+        anyhow::bail!("{why}");
+    }
     match event.hook_event_name.as_str() {
         "SessionEnd" => {
+            // Another session's record (a second window, another agent in this project) is
+            // not this one's to end.
+            if let Some(rec) = record::current(&memory) {
+                if !same_session(&rec, &event) {
+                    if a.verbose {
+                        super::say("zo: the open session record belongs to another session; left open\n");
+                    }
+                    return Ok(());
+                }
+            }
             let ending = Ending { agent: Some(agent.into()), ..Default::default() };
             if let Some(ended) = session::end(&memory, &ending, true)? {
                 ctx.note(format!("{} written", ended.file));
@@ -92,7 +156,18 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
         }
         "SessionStart" | "" => {
             let resumed = matches!(event.source.as_deref(), Some("resume" | "compact"));
-            let open = record::current(&memory).filter(|_| resumed);
+            let current = record::current(&memory);
+            // A record another session left open (it crashed, or its SessionEnd never came)
+            // is ended first, so what it wrote gets its session file instead of being lost.
+            if let Some(old) = current.as_ref().filter(|r| !(resumed && same_session(r, &event))) {
+                if old.session_id.is_some() && !same_session(old, &event) {
+                    let ending = Ending { agent: old.agent.clone(), ..Default::default() };
+                    if let Some(ended) = session::end(&memory, &ending, true)? {
+                        ctx.note(format!("{} written for the session left open", ended.file));
+                    }
+                }
+            }
+            let open = current.filter(|r| resumed && same_session(r, &event));
             if open.is_none() {
                 let mut rec = record::start(&memory, Some(agent.into()), None)?;
                 if event.session_id.is_some() {
@@ -123,7 +198,19 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
             }
             Ok(())
         }
-        "Stop" => stop(ctx, &memory, &event),
+        "Stop" => match reminder(&memory, &event)? {
+            Some(reason) => ctx.print(&format!("{}\n", serde_json::json!({ "decision": "block", "reason": reason }))),
+            None => Ok(()),
+        },
+        "beforeSubmitPrompt" if agent == "cursor" => {
+            cursor_conversation(ctx, &memory, &event)?;
+            ctx.print("{\"continue\":true}\n")
+        }
+        // Cursor's loop ended: remind only after a completed loop that was not itself a follow-up.
+        "stop" if agent == "cursor" => match reminder(&memory, &event)? {
+            Some(reason) => ctx.print(&format!("{}\n", serde_json::json!({ "followup_message": reason }))),
+            None => Ok(()),
+        },
         // A hook must never break the agent's session: other events are not zo's business.
         other => {
             if a.verbose {
@@ -139,30 +226,51 @@ fn bundle_chars(memory: &Memory) -> usize {
     memory.layout.config.u64(&["agents", "bundle_chars"]).map_or(BUNDLE_CHARS, |n| n as usize)
 }
 
-/// The Stop hook: once per session, ask the agent to record what it decided.
-fn stop(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
+/// Whether the open record is the event's session: the same agent session ID, or either side
+/// without one (a record started by hand, an event without an ID).
+fn same_session(rec: &record::Record, event: &Event) -> bool {
+    let theirs = event.session_id.as_deref().or(event.conversation_id.as_deref());
+    match (rec.session_id.as_deref(), theirs) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// Cursor's first prompt of a conversation opens its session record. A record Cursor opened
+/// for another conversation is that conversation's session, ended now (a file only if
+/// something happened); a record someone opened by hand (`zo session start`) or another agent
+/// opened is left as it is and serves this conversation too.
+fn cursor_conversation(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
+    let Some(id) = event.conversation_id.clone() else { return Ok(()) };
+    if let Some(rec) = record::current(memory) {
+        if rec.session_id.as_deref() == Some(id.as_str()) || rec.agent.as_deref() != Some("cursor") {
+            return Ok(());
+        }
+        let ending = Ending { agent: Some("cursor".into()), ..Default::default() };
+        if let Some(ended) = session::end(memory, &ending, true)? {
+            ctx.note(format!("{} written", ended.file));
+        }
+    }
+    let mut rec = record::start(memory, Some("cursor".into()), None)?;
+    rec.session_id = Some(id);
+    record::save(memory, &rec)
+}
+
+/// The stop reminder, once per session: what to ask the agent when the session changed tracked
+/// files but recorded nothing (None: nothing to ask). Marks the record as asked.
+fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     // Checked when the config was read (settings).
     let on = memory.layout.config.get(&["agents", "stop_reminder"]).and_then(|v| v.as_bool()) != Some(false);
-    if !on || event.stop_hook_active {
-        return Ok(());
+    if !on || event.stop_hook_active || event.loop_count > 0 || event.status.as_deref().is_some_and(|s| s != "completed") {
+        return Ok(None);
     }
-    let Some(mut rec) = record::current(memory) else { return Ok(()) };
-    if rec.stop_asked || record::wrote_since(memory, &rec) {
-        return Ok(());
-    }
-    let files = record::touched(memory, &rec);
-    if files.is_empty() {
-        return Ok(());
-    }
-    rec.stop_asked = true;
-    record::save(memory, &rec)?;
+    let Some(files) = record::claim_stop(memory)? else { return Ok(None) };
     let shown: Vec<&str> = files.iter().take(8).map(String::as_str).collect();
     let more = files.len().saturating_sub(shown.len());
     let mut list = shown.join(", ");
     if more > 0 {
         list.push_str(&format!(" and {more} more"));
     }
-    let reason = crate::templates::STOP_REMINDER.replace("{n}", &files.len().to_string()).replace("{files}", &list);
-    let out = serde_json::json!({ "decision": "block", "reason": reason.trim_end() });
-    ctx.print(&format!("{out}\n"))
+    let reason = crate::templates::STOP_REMINDER.replace("{count}", &if files.len() == 1 { "1 tracked file".to_string() } else { format!("{} tracked files", files.len()) }).replace("{files}", &list);
+    Ok(Some(reason.trim_end().to_string()))
 }

@@ -112,6 +112,8 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     }
 
     let mut stanza = None;
+    // What creating the memory made, before the agent's files are added to the list.
+    let made_memory = !created.is_empty();
     let mut wiring = crate::wiring::agents::Changes::default();
     if let Some(agent) = &args.agent {
         wiring = crate::wiring::agents::wire(&root, agent, args.remove)?;
@@ -127,6 +129,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
             "project": project,
             "memory": layout.show(&layout.memory),
             "created": created,
+            "updated": wiring.updated,
             "removed": wiring.removed,
             "kept": wiring.kept,
             "mcp_stanza": stanza,
@@ -151,15 +154,34 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
         }
         ctx.print(&s)?;
     }
+    if !made_memory && !args.remove && (!created.is_empty() || !wiring.updated.is_empty()) {
+        if !ctx.quiet {
+            let mut s = format!("wired zo for {}:\n", args.agent.as_deref().unwrap_or(""));
+            for c in &created {
+                s.push_str(&format!("  created {c}\n"));
+            }
+            for u in &wiring.updated {
+                s.push_str(&format!("  updated {u}\n"));
+            }
+            ctx.print(&s)?;
+        }
+        return Ok(());
+    }
     if created.is_empty() {
         if args.remove {
             return Ok(());
         }
-        ctx.note(format!("{} is already initialised; nothing changed", layout.show(&zo_dir)));
+        match &args.agent {
+            Some(agent) => ctx.note(format!("{} is already initialised and wired for {agent}; nothing changed", layout.show(&zo_dir))),
+            None => ctx.note(format!("{} is already initialised; nothing changed", layout.show(&zo_dir))),
+        }
     } else if !ctx.quiet {
         let mut s = format!("initialised zo memory for {project:?} in {}\n", zo_dir.display());
         for c in &created {
             s.push_str(&format!("  created {c}\n"));
+        }
+        for u in &wiring.updated {
+            s.push_str(&format!("  updated {u}\n"));
         }
         s.push_str("next: `zo decide --title … --decision …`, then `git add .zo && git commit` (or `zo checkpoint`)\n");
         ctx.print(&s)?;

@@ -1,7 +1,8 @@
 //! `zo continue`: resume on this machine. Finds the memory (either layout), re-detects the
 //! environment into `.zo/local.yaml`, makes sure `.zo/.gitignore` covers local and derived
-//! files, splits session files an older merge combined, brings the index up to date, and prints
-//! the resume brief. Running it twice changes nothing the second time.
+//! files, splits session files an older merge combined, brings the index's rows up to date
+//! (vectors from the machine's cache; nothing is embedded here), and prints the resume brief.
+//! Running it twice changes nothing the second time.
 
 use super::Ctx;
 use anyhow::Result;
@@ -37,19 +38,40 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         ctx.note(format!("{file} held {} sessions (merged by an older zo); split into {}", new.len() + 1, new.join(", ")));
     }
     let note = |m: &str| ctx.note(m);
+    let mut waiting = 0;
     match crate::search::recall::open_fresh(&memory, &note) {
         Ok((mut index, _)) => {
             // Vectors this machine computed for another checkout first: often all of them.
             crate::search::index::vectors::fill(&mut index, &layout.config, &note)?;
-            if index.pending_embeddings()? > 0 {
-                if let Some(mut e) = crate::search::recall::embedder(&memory, &note) {
-                    crate::search::recall::embed_pending(&mut index, &mut e, &note)?;
-                }
+            // The rest is not embedded here, where a person or an agent waits (a memory this
+            // machine never saw took about a minute on two cores). No background process is
+            // started either: it would race the next recall for the same texts on the same
+            // cores, outlive the checkout it serves, and have no one to tell when it fails. The
+            // next semantic query embeds them (with progress on a terminal), the MCP server in a
+            // thread of its own, `zo index refresh` at once.
+            if crate::search::embedding::locate(&layout.config).paths().is_ok() {
+                waiting = index.pending_embeddings()?;
             }
         }
         Err(e) => ctx.note(format!("the index could not be built: {e:#}")),
     }
+    if waiting > 0 {
+        ctx.note(catching_up(waiting));
+    }
     let b = super::context::bundle(ctx, &memory, None, None)?;
+    if ctx.json {
+        let mut v = serde_json::to_value(crate::ops::ContextReport::from(b))?;
+        if let Some(o) = v.as_object_mut() {
+            o.insert("semantic".into(), serde_json::json!({ "pending_embeddings": waiting, "catch_up": (waiting > 0).then(|| catching_up(waiting)) }));
+        }
+        return ctx.print_json(&v);
+    }
     super::context::print(ctx, b)
 }
 
+/// The one line that says semantic recall is not complete yet, and how it catches up.
+fn catching_up(n: usize) -> String {
+    format!(
+        "{n} entries await their embedding: lexical recall works now; semantic recall catches up at the next semantic `zo recall` (or in the MCP server, in the background), or now with `zo index refresh`"
+    )
+}

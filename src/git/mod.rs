@@ -261,6 +261,42 @@ impl Repo {
         best.map(|(_, id)| self.commit_ref(id)).transpose()
     }
 
+    /// The latest commit (by commit time) reachable from HEAD made at or before unix second
+    /// `secs`: what the repository held at that moment, for files that carry no time of
+    /// their own. None without commits then.
+    pub fn last_commit_until(&self, secs: i64) -> Result<Option<CommitRef>> {
+        let Ok(head) = self.repo.head_id() else { return Ok(None) };
+        let mut best: Option<(i64, gix::ObjectId)> = None;
+        for info in self.repo.rev_walk([head.detach()]).all()? {
+            let info = info?;
+            let t = self.repo.find_object(info.id)?.try_into_commit()?.time().map(|t| t.seconds).unwrap_or(0);
+            // Strictly later only: among commits of one second, the walk meets descendants first.
+            if t <= secs && best.is_none_or(|(bt, _)| t > bt) {
+                best = Some((t, info.id));
+            }
+        }
+        best.map(|(_, id)| self.commit_ref(id)).transpose()
+    }
+
+    /// The names of the files directly in directory `dir` at commit `c` (none when absent).
+    pub fn names_at(&self, c: &CommitRef, dir: &Path) -> Result<Vec<String>> {
+        let commit = self.repo.find_object(gix::ObjectId::from_hex(c.id.as_bytes())?)?.try_into_commit()?;
+        let tree = commit.tree()?;
+        let Some(entry) = tree.lookup_entry_by_path(dir)? else { return Ok(vec![]) };
+        if !entry.mode().is_tree() {
+            return Ok(vec![]);
+        }
+        let sub = entry.object()?.try_into_tree()?;
+        let mut out = Vec::new();
+        for e in sub.iter() {
+            let e = e?;
+            if e.mode().is_blob() {
+                out.push(e.filename().to_string());
+            }
+        }
+        Ok(out)
+    }
+
     /// Whether anything under `dir` (relative to the work tree) differs from HEAD: staged,
     /// modified, deleted, or new and not ignored.
     pub fn is_dirty_under(&self, dir: &str) -> Result<bool> {

@@ -4,6 +4,7 @@
 //! in full — filled in that order to a token budget, whole entries only.
 
 use crate::format::decision::DecisionLog;
+use crate::store::asof::AsOf;
 use crate::store::memory::Memory;
 use anyhow::Result;
 
@@ -42,6 +43,40 @@ pub struct Bundle {
     pub left_out: LeftOut,
     /// The closing line: what was left out and how to get it.
     pub footer: String,
+    /// The past moment the bundle shows (`zo context --as-of`); absent for now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<AsOfNote>,
+}
+
+/// What an as-of bundle is read from, said in the bundle itself.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct AsOfNote {
+    pub at: AsOf,
+    /// The commit STATE.md and the priors were read at (they carry no time of their own): the
+    /// commit asked for, or for a date the last commit at or before it; None: there was none,
+    /// and they are left out.
+    pub state_and_priors_from: Option<crate::git::CommitRef>,
+    /// The same in words (the bundle's second line).
+    pub note: String,
+}
+
+impl AsOfNote {
+    pub fn new(at: &AsOf, from: Option<crate::git::CommitRef>) -> AsOfNote {
+        let note = match (at, &from) {
+            (AsOf::Commit { commit, .. }, _) => format!(
+                "As of commit {} ({}, {:?}): the memory files as that commit holds them (user facts as of its time).",
+                commit.short, commit.time, commit.subject
+            ),
+            (AsOf::Date { given, .. }, Some(c)) => format!(
+                "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own, so they are read at commit {} ({}, {:?}), the last at or before it.",
+                c.short, c.time, c.subject
+            ),
+            (AsOf::Date { given, .. }, None) => format!(
+                "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own and no commit was made by then, so they are left out."
+            ),
+        };
+        AsOfNote { at: at.clone(), state_and_priors_from: from, note }
+    }
 }
 
 impl Bundle {
@@ -55,18 +90,39 @@ impl Bundle {
     }
 
     /// Keep the Markdown within `max` characters (an agent's limit on hook output: Claude Code
-    /// keeps output over about 10,000 characters in a file and shows the model a preview). The
-    /// last sections go first, whole; STATE and the facts always stay. The footer says what
-    /// went and how to get it.
+    /// keeps output over about 10,000 characters in a file and shows the model a preview). Whole
+    /// entries go from the end of the last section first (the oldest of the recent decisions, the
+    /// last priors), then sections whose entries all went; STATE and the facts always stay. The
+    /// footer says what went and how to get it.
     pub fn fit_chars(&mut self, max: usize) {
-        let mut dropped = Vec::new();
-        while self.markdown().chars().count() > max {
+        let mut dropped: Vec<String> = Vec::new();
+        let mut cut: Vec<(String, usize)> = Vec::new();
+        let mut len = self.markdown().chars().count();
+        while len > max {
             let Some(i) = self.sections.iter().rposition(|s| s.name != "State" && s.name != "Facts") else { break };
-            dropped.push(self.sections.remove(i).name);
+            let text = &self.sections[i].text;
+            match entry_starts(text).last() {
+                Some(&at) if at > 0 => {
+                    let name = self.sections[i].name.clone();
+                    self.sections[i].text = text[..at].trim_end().to_string();
+                    match cut.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, k)) => *k += 1,
+                        None => cut.push((name, 1)),
+                    }
+                }
+                _ => {
+                    let name = self.sections.remove(i).name;
+                    cut.retain(|(n, _)| *n != name);
+                    dropped.push(name);
+                }
+            }
+            len = self.markdown().chars().count();
         }
-        if !dropped.is_empty() {
+        if !dropped.is_empty() || !cut.is_empty() {
             dropped.reverse();
-            let note = format!(" Left out to stay within {max} characters: {} (`zo context` prints them).", dropped.join("; "));
+            let mut parts: Vec<String> = cut.iter().map(|(n, k)| format!("the last {k} of {n}")).collect();
+            parts.extend(dropped);
+            let note = format!(" Left out to stay within {max} characters: {} (`zo context` prints them).", parts.join("; "));
             self.footer.push_str(&note);
             self.tokens = tokens(&self.markdown());
         }
@@ -74,6 +130,9 @@ impl Bundle {
 
     pub fn markdown(&self) -> String {
         let mut s = format!("# Context: {}\n\n", self.project);
+        if let Some(a) = &self.as_of {
+            s.push_str(&format!("{}\n\n", a.note));
+        }
         for sec in &self.sections {
             s.push_str(&format!("## {}\n\n{}\n\n", sec.name, sec.text.trim_end()));
         }
@@ -81,6 +140,15 @@ impl Bundle {
         s.push('\n');
         s
     }
+}
+
+/// Where each entry of a section's Markdown starts: lines opening a heading (`## Decision: …`)
+/// when the section has headings, else top-level list items (`- PR-001 …`); an entry's own
+/// lists inside a heading's entry are not entries. The first is usually 0.
+fn entry_starts(text: &str) -> Vec<usize> {
+    let lines = || text.split_inclusive('\n').scan(0, |at, l| { let start = *at; *at += l.len(); Some((start, l)) });
+    let marker = ["## ", "### ", "- "].into_iter().find(|m| lines().any(|(_, l)| l.starts_with(m)));
+    marker.map_or_else(Vec::new, |m| lines().filter(|(_, l)| l.starts_with(m)).map(|(at, _)| at).collect())
 }
 
 struct Filler {
@@ -113,17 +181,27 @@ impl Filler {
 pub type TaskMatches = Vec<usize>;
 
 pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) -> Result<Bundle> {
+    build_as_of(memory, budget, task, None)
+}
+
+/// The bundle as the memory held it at `at` (None: now). The task's matches are indexes into
+/// the decision log of then.
+pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>, at: Option<&AsOf>) -> Result<Bundle> {
     let layout = &memory.layout;
     let (state, _) = memory.state();
     let project = state.scalar("project").unwrap_or_else(|| layout.project());
-    let header = tokens(&format!("# Context: {project}\n\n"));
+    let as_of = at.map(|a| Ok::<_, anyhow::Error>(AsOfNote::new(a, memory.untimed_commit(a)?))).transpose()?;
+    let header = tokens(&format!("# Context: {project}\n\n{}", as_of.as_ref().map(|a| format!("{}\n\n", a.note)).unwrap_or_default()));
     let mut f = Filler { budget: budget.saturating_sub(FOOTER_TOKENS), used: header, sections: Vec::new() };
     let mut left = LeftOut::default();
 
     // STATE, always: its fields, and its sections when they fit (else their headings).
     // Through fsio, like every read: a STATE.md that is a link (to ~/.aws/credentials, say)
     // must never reach an agent's context.
-    let state_text = crate::store::fsio::read_text(&layout.state()).ok().flatten().map_or_else(|| "(no STATE.md)".into(), |t| t.as_str().to_string());
+    let state_text = match at {
+        None => crate::store::fsio::read_text(&layout.state()).ok().flatten().map_or_else(|| "(no STATE.md)".into(), |t| t.as_str().to_string()),
+        Some(at) => memory.state_text_as_of(at)?.unwrap_or_else(|| "(no STATE.md then)".into()),
+    };
     let state_text = state_text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
     let placeholder = crate::templates::state_placeholder();
     let state_text = match state_text.strip_suffix(placeholder) {
@@ -138,7 +216,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     // Facts and preferences, the rule book: every one that holds, whole, before anything
     // ranked (provisional ones wait for `zo confirm`). Always in the bundle, whatever the
     // budget (SPEC §7): STATE's sections give way to them, not the other way round.
-    let facts = memory.fact_list(None, None, false)?;
+    let facts = memory.fact_list_as_of(None, None, false, at)?;
     let facts_text: String = facts.iter().map(fact_line).collect();
     let facts_cost = if facts_text.is_empty() { 0 } else { cost("Facts", &facts_text) };
     f.budget = f.budget.saturating_sub(facts_cost);
@@ -164,7 +242,10 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     }
 
     // Priors' rules, always: full, or compact (one line per prior) when that does not fit.
-    let priors = memory.priors()?;
+    let priors = match at {
+        None => memory.priors()?,
+        Some(at) => memory.priors_as_of(at)?.unwrap_or_default(),
+    };
     let superseded = priors.superseded();
     let active: Vec<_> = priors.entries.iter().zip(superseded).filter(|(p, s)| !s && !p.is_forgotten()).map(|(p, _)| p).collect();
     if !active.is_empty() {
@@ -192,8 +273,15 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     }
 
     // The latest snapshot's handoff.
-    if let Some(name) = memory.snapshot_names()?.last() {
-        let text = crate::store::fsio::read_text(&layout.snapshots().join(name)).ok().flatten().unwrap_or_default();
+    let snapshots = match at {
+        None => memory.snapshot_names()?,
+        Some(at) => memory.names_as_of(at, true)?,
+    };
+    if let Some(name) = snapshots.last() {
+        let text = match at {
+            None => crate::store::fsio::read_text(&layout.snapshots().join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default(),
+            Some(at) => memory.dir_text_as_of(at, name, true)?,
+        };
         let text = text.as_str();
         let snapshot = crate::format::session::SessionFile::parse(name, text);
         if let Some(h) = snapshot.section(&["handoff"]).filter(|h| !h.is_empty()).map(str::to_string) {
@@ -207,9 +295,15 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     }
 
     // The last session's Next.
-    let sessions = memory.session_names()?;
+    let sessions = match at {
+        None => memory.session_names()?,
+        Some(at) => memory.names_as_of(at, false)?,
+    };
     if let Some(name) = sessions.last() {
-        let text = crate::store::fsio::read_text(&layout.sessions().join(name)).ok().flatten().unwrap_or_default();
+        let text = match at {
+            None => crate::store::fsio::read_text(&layout.sessions().join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default(),
+            Some(at) => memory.dir_text_as_of(at, name, false)?,
+        };
         let text = text.as_str();
         let s = crate::format::session::SessionFile::parse(name, text);
         if let Some(next) = s.section(&["next", "what's next", "next steps"]) {
@@ -223,10 +317,11 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     }
 
     // The most recent decisions, newest first, whole entries only.
-    let log = memory.decisions()?;
+    let log = memory.decisions_as_of(at)?;
     let candidates: Vec<usize> =
         (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
-    let stale = crate::lifecycle::stale::stale_ids(memory, &log)?;
+    // Staleness is measured to HEAD, a thing of now: a bundle of then does not claim it.
+    let stale = if at.is_none() { crate::lifecycle::stale::stale_ids(memory, &log)? } else { Default::default() };
     let entry_text = |log: &DecisionLog, i: usize| {
         let mut t = entry_text(log, i);
         if let Some(m) = stale.get(&log.entries[i].id) {
@@ -274,22 +369,24 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
         }
     }
 
+    // The commands that print what was left out, for the same moment.
+    let then = at.map(|a| format!(" --as-of {}", a.label())).unwrap_or_default();
     let mut parts = Vec::new();
     if left.state_sections > 0 {
         parts.push(format!("{} sections of STATE.md (`zo state show` for the fields, the file for the rest)", left.state_sections));
     }
     if left.decisions > 0 {
-        parts.push(format!("{} older decisions (`zo log`, `zo show ID`)", left.decisions));
+        parts.push(format!("{} older decisions (`zo log{then}`, `zo show ID{then}`)", left.decisions));
     }
     if left.task_matches > 0 {
         parts.push(format!(
-            "{} more matches for the task (`zo recall \"{}\" -k 10`)",
+            "{} more matches for the task (`zo recall \"{}\" -k 10{then}`)",
             left.task_matches,
             task_query.as_deref().unwrap_or("")
         ));
     }
     if left.facts > 0 {
-        parts.push(format!("{} facts (`zo fact list`)", left.facts));
+        parts.push(format!("{} facts (`zo fact list{then}`)", left.facts));
     }
     if left.priors_compacted {
         parts.push("the priors' full rules (`zo prior list`)".into());
@@ -306,7 +403,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
         format!("Left out to stay within {budget} tokens: {}.", parts.join("; "))
     };
     let used = f.used + tokens(&footer) + 1;
-    Ok(Bundle { project, budget, tokens: used, sections: f.sections, left_out: left, footer })
+    Ok(Bundle { project, budget, tokens: used, sections: f.sections, left_out: left, footer, as_of })
 }
 
 /// A decision as the bundle shows it: the full entry, with its latest outcome.

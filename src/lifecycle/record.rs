@@ -126,6 +126,25 @@ pub fn wrote_since(memory: &Memory, rec: &Record) -> bool {
     sizes(memory) != rec.sizes
 }
 
+/// The Stop reminder's turn: whether to ask the open session's agent to record its decisions
+/// now, and the files it changed (None: not this time). Once per session, only when it changed
+/// tracked files and wrote nothing. Checked and marked under the memory lock: an agent that
+/// fires several Stop hooks at once is asked once, not by each.
+pub fn claim_stop(memory: &Memory) -> Result<Option<Vec<String>>> {
+    let _lock = memory.lock()?;
+    let Some(mut rec) = current(memory) else { return Ok(None) };
+    if rec.stop_asked || wrote_since(memory, &rec) {
+        return Ok(None);
+    }
+    let files = touched(memory, &rec);
+    if files.is_empty() {
+        return Ok(None);
+    }
+    rec.stop_asked = true;
+    save(memory, &rec)?;
+    Ok(Some(files))
+}
+
 /// HEAD and the tracked files changed in the work tree now (path → blob ID), outside `.zo/`.
 fn worktree_baseline(root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>) {
     let Ok(head) = crate::git::run(root, &["rev-parse", "--verify", "-q", "HEAD"]) else { return (None, Default::default()) };

@@ -266,9 +266,11 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
             .collect::<Vec<_>>()
             .join("\n")
     };
+    // Without a record the baseline is a guess, and entries after it may be another clone's
+    // (pulled, committed): only what is left after leaving those out counts as written.
     let nothing_written = match &written {
         Some(w) => w.is_empty(),
-        None => log.entries.len() == from_d,
+        None => decisions.is_empty() && new_priors.is_empty(),
     };
     if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && nothing_written && ending.is_empty() {
         let _ = std::fs::remove_file(record_path(memory));
@@ -304,6 +306,13 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     };
 
     let _lock = fsio::Lock::acquire(&memory.layout.memory)?;
+    // Ended meanwhile by another process (an agent's SessionEnd fired twice, `session end` run
+    // beside the hook): its file is written; a second one would list the same entries.
+    if let Some(r) = &rec {
+        if current(memory).is_none_or(|now| now.started != r.started) {
+            return Ok(None);
+        }
+    }
     let number = next_number(memory)?;
     let date = &now[..10];
     let name = new_name(memory, &crate::time::now_millis())?;
@@ -325,6 +334,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     fsio::create_dir(&memory.layout.sessions())?;
     let path = memory.layout.sessions().join(&name);
     fsio::write_atomic(&path, text.as_bytes())?;
+    let _ = std::fs::remove_file(record_path(memory));
     drop(_lock);
 
     let head = crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.head().head);
@@ -348,7 +358,6 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     memory
         .set_state(updates, &allowed, ending.allow_secret)
         .context("the session file was written but STATE.md was not updated")?;
-    let _ = std::fs::remove_file(record_path(memory));
     Ok(Some(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors }))
 }
 

@@ -3,6 +3,7 @@
 
 use super::Server;
 use crate::search::index::Filter;
+use crate::store::asof::AsOf;
 use crate::store::memory::Memory;
 use crate::store::write::{DecisionInput, PriorInput};
 use crate::search::recall::{Mode, Tier};
@@ -19,6 +20,9 @@ struct Spec {
     required: &'static [&'static str],
 }
 
+/// `as_of`, as the CLI's `--as-of` reads it.
+const AS_OF: &str = "as the memory stood then: YYYY-MM-DD, RFC 3339 time, or a commit";
+
 const SPECS: &[Spec] = &[
     Spec {
         name: "recall",
@@ -31,13 +35,14 @@ const SPECS: &[Spec] = &[
             ("type", "string", "only decisions of this type"),
             ("mode", "string", "hybrid | semantic | lexical"),
             ("min_tier", "string", "low | standard | high: drop weaker hits"),
+            ("as_of", "string", AS_OF),
         ],
         required: &["query"],
     },
     Spec {
         name: "context",
         about: "The session-start bundle: state, lessons, handoff, recent decisions, within a token budget.",
-        params: &[("task", "string", "adds older decisions that match it"), ("budget", "integer", "tokens (default 4000)")],
+        params: &[("task", "string", "adds older decisions that match it"), ("budget", "integer", "tokens (default 4000)"), ("as_of", "string", AS_OF)],
         required: &[],
     },
     Spec {
@@ -60,7 +65,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "fact_get",
         about: "The exact value of a fact or preference by key (category:entity), e.g. stack:web-framework. Look here before searching.",
-        params: &[("key", "string", "category:entity")],
+        params: &[("key", "string", "category:entity"), ("as_of", "string", AS_OF)],
         required: &["key"],
     },
     Spec {
@@ -78,7 +83,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "fact_list",
         about: "Every fact and preference that holds, optionally those whose keys start with a prefix.",
-        params: &[("prefix", "string", "e.g. stack:")],
+        params: &[("prefix", "string", "e.g. stack:"), ("as_of", "string", AS_OF)],
         required: &[],
     },
     Spec {
@@ -116,14 +121,20 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "show",
         about: "One entry in full: a decision (D-…), a prior (PR-…) or a session (name or last).",
-        params: &[("id", "string", "the ID")],
+        params: &[("id", "string", "the ID"), ("as_of", "string", "decisions: as it stood then (DATE or COMMIT)")],
         required: &["id"],
     },
     Spec {
         name: "log",
         about: "List decisions, newest first.",
-        params: &[("type", "string", "only this type"), ("since", "string", "YYYY-MM-DD"), ("limit", "integer", "at most this many")],
+        params: &[("type", "string", "only this type"), ("since", "string", "YYYY-MM-DD"), ("limit", "integer", "at most this many"), ("as_of", "string", AS_OF)],
         required: &[],
+    },
+    Spec {
+        name: "history",
+        about: "An entry's whole life: when and where written, outcomes, supersessions, forgets; for a fact key every version.",
+        params: &[("id", "string", "D-…, PR-…, F-… or a fact key")],
+        required: &["id"],
     },
     Spec { name: "status", about: "Where the project stands: phase, blockers, next steps, counts.", params: &[], required: &[] },
     Spec {
@@ -148,8 +159,8 @@ const SPECS: &[Spec] = &[
 
 /// Every tool's name.
 pub const TOOL_NAMES: &[&str] = &[
-    "recall", "context", "decide", "fact_get", "fact_set", "fact_list", "confirm", "forget", "stale", "outcome", "prior_add", "show", "log", "status",
-    "session_start", "session_end",
+    "recall", "context", "decide", "fact_get", "fact_set", "fact_list", "confirm", "forget", "stale", "outcome", "prior_add", "show", "log", "history",
+    "status", "session_start", "session_end",
 ];
 
 /// Decode a tool's arguments without running it (the fuzz target's entry to the decoding).
@@ -162,13 +173,14 @@ pub fn check_args(name: &str, a: Value) -> Result<()> {
         "prior_add" => args::<PriorArgs>(name, a).map(|_| ()),
         "show" => args::<ShowArgs>(name, a).map(|_| ()),
         "log" => args::<LogArgs>(name, a).map(|_| ()),
+        "history" => args::<IdArgs>(name, a).map(|_| ()),
         "status" => args::<NoArgs>(name, a).map(|_| ()),
         "session_start" => args::<StartArgs>(name, a).map(|_| ()),
         "session_end" => args::<Ending>(name, a).map(|_| ()),
         "fact_get" => args::<FactGetArgs>(name, a).map(|_| ()),
         "fact_set" => args::<crate::store::facts::FactInput>(name, a).map(|_| ()),
         "fact_list" => args::<FactListArgs>(name, a).map(|_| ()),
-        "confirm" => args::<ShowArgs>(name, a).map(|_| ()),
+        "confirm" => args::<IdArgs>(name, a).map(|_| ()),
         "forget" => args::<ForgetArgs>(name, a).map(|_| ()),
         "stale" => args::<NoArgs>(name, a).map(|_| ()),
         other => bail!("no tool {other:?}"),
@@ -214,6 +226,7 @@ struct RecallArgs {
     kind_type: Option<String>,
     mode: Option<String>,
     min_tier: Option<String>,
+    as_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -221,6 +234,7 @@ struct RecallArgs {
 struct ContextArgs {
     task: Option<String>,
     budget: Option<usize>,
+    as_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -245,6 +259,13 @@ struct PriorArgs {
 #[serde(deny_unknown_fields)]
 struct ShowArgs {
     id: String,
+    as_of: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IdArgs {
+    id: String,
 }
 
 #[derive(Deserialize)]
@@ -254,6 +275,7 @@ struct LogArgs {
     kind: Option<String>,
     since: Option<String>,
     limit: Option<usize>,
+    as_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -264,12 +286,14 @@ struct NoArgs {}
 #[serde(deny_unknown_fields)]
 struct FactGetArgs {
     key: String,
+    as_of: Option<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FactListArgs {
     prefix: Option<String>,
+    as_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -311,7 +335,16 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             };
             let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
             let filter = Filter { kind, kind_type: a.kind_type, ..Default::default() };
-            let found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall_with(&memory, &a.query, &a.also, k, &filter, mode, &note)?.at_least(min_tier);
+            let at = as_of(&memory, a.as_of.as_deref())?;
+            // As of then, entries superseded or provisional since may have held: search them
+            // all, more deeply, and let the memory of then decide (as the CLI does).
+            let (wide, depth) = if at.is_some() { (Filter { all: true, ..filter.clone() }, k.saturating_mul(4)) } else { (filter.clone(), k) };
+            let mut found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall_with(&memory, &a.query, &a.also, depth, &wide, mode, &note)?.at_least(min_tier);
+            if let Some(at) = &at {
+                found.hits = crate::ops::asof::recall_hits(&memory, std::mem::take(&mut found.hits), at, &filter)?;
+                found.hits.truncate(k);
+                found.answered &= !found.hits.is_empty();
+            }
             if a.mode.is_some() && found.mode != mode {
                 bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
             }
@@ -323,7 +356,8 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "context" => {
             let a: ContextArgs = args(name, a)?;
-            let b = bundle(server, &memory, a.task.as_deref(), a.budget, &note)?;
+            let at = as_of(&memory, a.as_of.as_deref())?;
+            let b = bundle(server, &memory, a.task.as_deref(), a.budget, at.as_ref(), &note)?;
             let r = crate::ops::ContextReport::from(b);
             let text = r.markdown.clone();
             (serde_json::to_value(r)?, text)
@@ -339,7 +373,8 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "fact_get" => {
             let a: FactGetArgs = args(name, a)?;
-            match memory.fact_get(&a.key, None, false)? {
+            let at = as_of(&memory, a.as_of.as_deref())?;
+            match memory.fact_get_as_of(&a.key, None, false, at.as_ref())? {
                 Some(v) => {
                     let text = format!("{} = {}", v.key, v.value);
                     (serde_json::to_value(v)?, text)
@@ -359,12 +394,13 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "fact_list" => {
             let a: FactListArgs = args(name, a)?;
-            let list = memory.fact_list(a.prefix.as_deref(), None, false)?;
+            let at = as_of(&memory, a.as_of.as_deref())?;
+            let list = memory.fact_list_as_of(a.prefix.as_deref(), None, false, at.as_ref())?;
             let text = crate::ops::text::facts(&list, false);
             (json!({ "facts": list }), if text.is_empty() { "no facts".into() } else { text })
         }
         "confirm" => {
-            let a: ShowArgs = args(name, a)?;
+            let a: IdArgs = args(name, a)?;
             let r = memory.confirm(&a.id)?;
             let text = format!("{} confirmed ({})", r.confirmed, r.id);
             (serde_json::to_value(r)?, text)
@@ -414,7 +450,8 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "show" => {
             let a: ShowArgs = args(name, a)?;
-            let v = crate::ops::show(&memory, &a.id)?;
+            let at = as_of(&memory, a.as_of.as_deref())?;
+            let v = crate::ops::show_as_of(&memory, &a.id, at.as_ref())?;
             let text = v["text"].as_str().unwrap_or_default().trim_end().to_string();
             (v, text)
         }
@@ -422,9 +459,17 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let a: LogArgs = args(name, a)?;
             let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: Some(a.limit.unwrap_or(20)), all: false };
             q.check()?;
-            let r = crate::ops::log(&memory.decisions()?, &q)?;
+            let at = as_of(&memory, a.as_of.as_deref())?;
+            let mut r = crate::ops::log(&memory.decisions_as_of(at.as_ref())?, &q)?;
+            r.as_of = at;
             let text = r.decisions.iter().map(|d| format!("{}  {}  {}  {}", d.id, d.timestamp.get(..10).unwrap_or(""), d.kind, d.title)).collect::<Vec<_>>().join("\n");
             (serde_json::to_value(r)?, if text.is_empty() { "no decisions match".into() } else { text })
+        }
+        "history" => {
+            let a: IdArgs = args(name, a)?;
+            let h = crate::ops::history::life(&memory, &a.id)?;
+            let text = h.render().trim_end().to_string();
+            (serde_json::to_value(h)?, text)
         }
         "status" => {
             let NoArgs {} = args(name, a)?;
@@ -444,7 +489,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         "session_start" => {
             let a: StartArgs = args(name, a)?;
             crate::lifecycle::record::start(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone())?;
-            let r = crate::ops::ContextReport::from(bundle(server, &memory, a.task.as_deref(), None, &note)?);
+            let r = crate::ops::ContextReport::from(bundle(server, &memory, a.task.as_deref(), None, None, &note)?);
             let text = r.markdown.clone();
             (serde_json::to_value(r)?, text)
         }
@@ -462,12 +507,18 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
     Ok((json, text))
 }
 
-/// The context bundle, with the server's kept model for a task.
-fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, note: &dyn Fn(&str)) -> Result<crate::lifecycle::context::Bundle> {
-    crate::ops::context(memory, task, budget, &mut |t, filter| {
+/// The context bundle (as of `at`, or now), with the server's kept model for a task.
+fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, at: Option<&AsOf>, note: &dyn Fn(&str)) -> Result<crate::lifecycle::context::Bundle> {
+    let k = if at.is_some() { 40 } else { 10 };
+    crate::ops::context_as_of(memory, task, budget, at, &mut |t, filter| {
         let mut r = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?;
-        Ok(r.recall(memory, t, 10, filter, Mode::Hybrid, note)?.at_least(crate::search::recall::Tier::Standard).hits)
+        Ok(r.recall(memory, t, k, filter, Mode::Hybrid, note)?.at_least(crate::search::recall::Tier::Standard).hits)
     })
+}
+
+/// `as_of`, parsed as the CLI parses `--as-of` (the same errors).
+fn as_of(memory: &Memory, given: Option<&str>) -> Result<Option<AsOf>> {
+    given.map(|s| AsOf::parse(memory, s)).transpose()
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! of then (a decision superseded since is active again); a fact version when it held then (the
 //! index keeps only versions that hold or are provisional now, so a value replaced since is not
 //! found here: `zo fact get KEY --as-of` reads it); a session when it ended by then; a prior
-//! only at a commit whose PRIORS.md holds it (priors carry no time of their own).
+//! when PRIORS.md held it at the commit, or for a date at the last commit at or before it
+//! (priors carry no time of their own).
 
 use crate::search::index::Filter;
 use crate::search::recall::Hit;

@@ -333,6 +333,9 @@ pub struct RecallReport {
     /// Why the search was lexical from the files: the index could not be used or written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Entries not yet embedded, ranked lexically only (the MCP server catches up meanwhile).
+    #[serde(skip_serializing_if = "crate::search::recall::is_zero")]
+    pub pending_embeddings: usize,
     /// Whether the reader asked why (`--explain`): `render` then says which pass answered.
     #[serde(skip)]
     pub explained: bool,
@@ -345,7 +348,7 @@ impl RecallReport {
         if !explain {
             results.iter_mut().for_each(|h| h.explain = None);
         }
-        RecallReport { mode: r.mode.name(), query, also: vec![], answered: r.answered, pass: r.pass, results, note: r.note, explained: explain }
+        RecallReport { mode: r.mode.name(), query, also: vec![], answered: r.answered, pass: r.pass, results, note: r.note, pending_embeddings: r.pending, explained: explain }
     }
 
     /// The report of a query searched with other phrasings too.
@@ -471,15 +474,29 @@ pub fn context(
     budget: Option<usize>,
     rank: &mut dyn FnMut(&str, &crate::search::index::Filter) -> Result<Vec<crate::search::recall::Hit>>,
 ) -> Result<Bundle> {
+    context_as_of(memory, task, budget, None, rank)
+}
+
+/// The same bundle as the memory held it at `at` (None: now; `zo context --as-of`). For a
+/// task, the index (which holds the memory of now) is searched for every decision, and only
+/// those active in the log of then are kept.
+pub fn context_as_of(
+    memory: &Memory,
+    task: Option<&str>,
+    budget: Option<usize>,
+    at: Option<&crate::store::asof::AsOf>,
+    rank: &mut dyn FnMut(&str, &crate::search::index::Filter) -> Result<Vec<crate::search::recall::Hit>>,
+) -> Result<Bundle> {
     let budget = budget.or_else(|| memory.layout.config.u64(&["context", "budget_tokens"]).map(|v| v as usize)).unwrap_or(4000);
     let matches = match task.filter(|t| !t.trim().is_empty()) {
         Some(t) => {
-            let filter = crate::search::index::Filter { kind: Some("decision".into()), ..Default::default() };
+            let filter = crate::search::index::Filter { kind: Some("decision".into()), all: at.is_some(), ..Default::default() };
             let hits = rank(t, &filter)?;
-            let log = memory.decisions()?;
-            Some((t, hits.iter().filter_map(|h| log.find(&h.row.id).ok()).collect()))
+            let log = memory.decisions_as_of(at)?;
+            let found = |id: &str| log.find(id).ok().filter(|&i| log.entries[i].id == id && (at.is_none() || log.status(i) == "active"));
+            Some((t, hits.iter().filter_map(|h| found(&h.row.id)).collect()))
         }
         None => None,
     };
-    crate::lifecycle::context::build(memory, budget, matches)
+    crate::lifecycle::context::build_as_of(memory, budget, matches, at)
 }

@@ -9,7 +9,8 @@
 //! - `entries` — log, show of any entry kind, the write reports (`Decided`, `PriorAdded`, …),
 //!   recall and context reports.
 //! - `asof` — recall's hits as of a past moment (`zo recall --as-of`).
-//! - `history` — `history()`: a decision's whole life (`zo history`).
+//! - `history` — `history()`: a decision's whole life (`zo history`); `life()` any entry's,
+//!   a prior's or a fact key's (every version) included.
 //! - `text` — the text both front-ends show for a report (never in one front-end).
 //! - `lives` — `all()`: every decision's `history` at once, in one pass (`zo site`).
 //!

@@ -17,9 +17,11 @@ pub const MAX_TOKENS: usize = 512;
 /// 512, 0.77 for the mean of both; MRR 0.62, 0.66, 0.70.
 pub const HEAD_WORDS: usize = 90;
 pub const VECTORS_PER_ENTRY: usize = 2;
-/// What the stored vectors were computed with; a change re-embeds every entry.
+/// What the stored vectors were computed with; a change re-embeds every entry. `fp32`: the
+/// weights `zo model install` writes since issue 24 (before, an int8 file); an index built with
+/// the old file is re-embedded once rather than mixing vectors of the two.
 pub fn vectors_id() -> String {
-    format!("{MODEL_NAME}:{DIM}:head{HEAD_WORDS}w+{MAX_TOKENS}t")
+    format!("{MODEL_NAME}:fp32:{DIM}:head{HEAD_WORDS}w+{MAX_TOKENS}t")
 }
 /// The files of a model folder; the vector cache hashes them all (weights and tokenizer).
 pub const MODEL_FILES: [&str; 5] = ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];

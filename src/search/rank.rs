@@ -103,7 +103,7 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
         let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score, phrasings };
         hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false });
     }
-    Ok(Recalled { mode, answered, pass: "phrasings", hits, note: None })
+    Ok(Recalled { mode, answered, pass: "phrasings", hits, note: None, pending: 0 })
 }
 
 /// Mean and standard deviation (1 when the values do not vary).
@@ -185,7 +185,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
         let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score, phrasings: vec![] };
         hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false });
     }
-    Ok(Recalled { mode, answered, pass: "first", hits, note: None })
+    Ok(Recalled { mode, answered, pass: "first", hits, note: None, pending: 0 })
 }
 
 /// Age and supersession, applied to the head of a ranking: a session's score falls with its

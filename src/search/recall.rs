@@ -154,6 +154,16 @@ pub struct Recalled {
     /// Why the answer is lexical from a temporary index (the index could not be used).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Entries still waiting for their embedding when this answer was ranked (the MCP server
+    /// embeds them in the background): they took part lexically only.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pending: usize,
+}
+
+/// For serde: a count of zero is left out of the JSON (`pending` here, `pending_embeddings` in
+/// `ops::RecallReport`).
+pub fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Recalled {
@@ -304,6 +314,11 @@ fn answer(index: &Index, mut found: Recalled) -> Result<Recalled> {
 /// Recall with a model that stays loaded: a long-lived process (the MCP server) keeps one and
 /// pays the model load once, on the first query that needs it. The index is opened for each
 /// query and closed after it, so no lock is held between queries.
+///
+/// A tool call never waits for the index's embeddings: a few new entries (`QUICK_EMBED`) are
+/// embedded with the question; more (a fresh clone this machine never saw) are left to a
+/// `CatchUp` thread, and the answer ranks them lexically meanwhile and says how many
+/// (`Recalled::pending`).
 #[derive(Default)]
 pub struct Recaller {
     /// None: not tried yet; Some(Err): not available (why, said once).
@@ -311,10 +326,80 @@ pub struct Recaller {
     /// Recent query vectors by text: an agent that rephrases keeps some of its phrasings,
     /// and a repeated recall costs no embedding.
     recent: HashMap<String, Vec<f32>>,
+    catch_up: Option<CatchUp>,
 }
 
 /// How many query vectors a `Recaller` keeps (1.5 KB each); it forgets them all when full.
 const RECENT: usize = 256;
+
+/// How many entries the catch-up thread embeds between two looks at its stop flag: about a
+/// second of work on two cores, so a server asked to exit waits no longer than that.
+const CATCH_UP_BATCH: usize = 8;
+
+/// A thread embedding what an index lacks, with a model of its own (a query never waits for
+/// it), a batch at a time; the index is opened for each batch and closed after it. Stopped and
+/// joined when the `Recaller` is dropped: the process never exits while the runtime is busy.
+struct CatchUp {
+    root: std::path::PathBuf,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CatchUp {
+    fn start(memory: &Memory, paths: embedding::Paths) -> CatchUp {
+        let root = memory.layout.root.clone();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (r, flag) = (root.clone(), stop.clone());
+        let thread = std::thread::Builder::new()
+            .name("zo-catch-up".into())
+            .spawn(move || {
+                // Below the foreground's priority, before the runtime makes its threads (they
+                // inherit it): the agent's own work comes first.
+                #[cfg(target_os = "linux")]
+                // SAFETY: setpriority on this thread's own id; no memory is passed.
+                unsafe {
+                    let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+                    libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+                }
+                // Failures leave the entries waiting; the next query starts another try.
+                let _ = catch_up(&r, &paths, &flag);
+            })
+            .ok();
+        CatchUp { root, stop, thread }
+    }
+
+    fn running(&self) -> bool {
+        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+    }
+}
+
+impl Drop for CatchUp {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The catch-up thread's work: batches until nothing is missing or it is told to stop.
+fn catch_up(root: &std::path::Path, paths: &embedding::Paths, stop: &std::sync::atomic::AtomicBool) -> Result<()> {
+    let memory = Memory::open(Some(root))?;
+    let mut e = Embedder::load(paths)?;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        // Rows were brought up to date by the query that started this; an entry added since
+        // joins at the next query's refresh.
+        let (mut index, _) = Index::open(&memory.layout, &|_| {})?;
+        if index.is_temporary() {
+            return Ok(());
+        }
+        index.check_model(&|_| {})?;
+        if index.embed_up_to(&mut e, CATCH_UP_BATCH)? == 0 {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
 
 impl Recaller {
     pub fn new() -> Recaller {
@@ -333,12 +418,18 @@ impl Recaller {
         }
     }
 
+    /// Whether a catch-up thread is embedding this memory's index now.
+    fn catching_up(&self, memory: &Memory) -> bool {
+        self.catch_up.as_ref().is_some_and(|c| c.root == memory.layout.root && c.running())
+    }
+
     /// Like [`recall`], with the kept model.
     pub fn recall(&mut self, memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
         self.recall_with(memory, query, &[], k, filter, mode, note)
     }
 
-    /// Like [`recall_with`], with the kept model.
+    /// Like [`recall_with`], with the kept model; never waits for more than a few entries'
+    /// embeddings (see the type).
     #[allow(clippy::too_many_arguments)]
     pub fn recall_with(&mut self, memory: &Memory, query: &str, also: &[String], k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
         let texts = phrasings(query, also)?;
@@ -348,12 +439,20 @@ impl Recaller {
         let filter = &with_decay(memory, filter);
         let (mut index, _) = open_reading(memory, note)?;
         let mut qs = None;
+        let mut pending = 0;
         if mode != Mode::Lexical && !index.is_temporary() {
             // The phrasings not seen lately, embedded in one call.
             let missing: Vec<&str> = texts.iter().copied().filter(|t| !self.recent.contains_key(*t)).collect();
+            let busy = self.catching_up(memory);
             let fresh = match self.embedder(memory) {
                 Ok(e) => {
-                    embed_pending(&mut index, e, note)?;
+                    index.check_model(note)?;
+                    crate::search::index::vectors::fill(&mut index, &memory.layout.config, note)?;
+                    pending = index.pending_embeddings()?;
+                    if pending <= QUICK_EMBED && !busy {
+                        embed_pending(&mut index, e, note)?;
+                        pending = 0;
+                    }
                     Some(if missing.is_empty() { vec![] } else { e.embed_batch(&missing)? })
                 }
                 Err(why) => {
@@ -361,6 +460,16 @@ impl Recaller {
                     None
                 }
             };
+            if pending > 0 {
+                if !busy {
+                    if let Some(p) = self.embedder.as_ref().and_then(|e| e.as_ref().ok()).and_then(|e| Embed::paths(e).cloned()) {
+                        // The old thread (finished, or another memory's) is joined first.
+                        self.catch_up = None;
+                        self.catch_up = Some(CatchUp::start(memory, p));
+                    }
+                }
+                note(&format!("semantic recall is catching up: {pending} entries await their embedding (the server embeds them in the background) and were ranked lexically only"));
+            }
             if let Some(vecs) = fresh {
                 if self.recent.len() + missing.len() > RECENT {
                     self.recent.clear();
@@ -377,7 +486,9 @@ impl Recaller {
                 }
                 None => None,
             };
-            answer(&index, fuse_all(&index, &texts, semantic, k, filter, mode)?)
+            let mut found = answer(&index, fuse_all(&index, &texts, semantic, k, filter, mode)?)?;
+            found.pending = pending;
+            Ok(found)
         })
     }
 }
@@ -403,7 +514,7 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         superseded_by: None,
         text: format!("{}: {}", v.key, v.value),
     };
-    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false }], note: None }))
+    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false }], note: None, pending: 0 }))
 }
 
 /// The filter with the sessions' half-life from config (`recall.session_half_life_days`).

@@ -6,8 +6,13 @@
 //! count. A commit (anything `git rev-parse` takes) reads the files as that commit holds them,
 //! through gix, without touching the work tree.
 //!
+//! STATE.md and PRIORS.md carry no time of their own: at a date they are read at the last
+//! commit at or before it (`untimed_commit`); sessions and snapshots by the times their names
+//! carry, or at a commit as its tree holds them.
+//!
 //! Invariants: the present files are never written; an entry without a readable timestamp is
-//! not "at or before" any date, so it is left out of a dated view rather than guessed into it.
+//! not "at or before" any date, so it is left out of a dated view rather than guessed into it;
+//! an entry forgotten now reads as its tombstone at any moment, a commit's text included.
 
 use crate::error::Error;
 use crate::format::Text;
@@ -35,6 +40,12 @@ impl AsOf {
     pub fn parse(memory: &Memory, given: &str) -> Result<AsOf> {
         let given = given.trim();
         if let Some(secs) = crate::time::parse_instant(given, true) {
+            // The day's first second, not its last: today is not in the future.
+            let from = crate::time::parse_instant(given, false).unwrap_or(secs);
+            let now = crate::time::parse_instant(&crate::time::now(), false).unwrap_or(i64::MAX);
+            if from > now {
+                return Err(Error::usage(format!("--as-of {given:?} is in the future (now is {}): the memory holds nothing from then", crate::time::now())).into());
+            }
             return Ok(AsOf::Date { given: given.to_string(), until: crate::time::rfc3339(secs), secs });
         }
         if given.is_empty() || given.starts_with('-') {
@@ -94,7 +105,11 @@ impl Memory {
         match at {
             None => self.decisions(),
             Some(AsOf::Commit { commit, .. }) => {
-                Ok(DecisionLog::parse(self.text_at(commit, &self.layout.decision_log())?).with_threshold(self.threshold()?))
+                let then = DecisionLog::parse(self.text_at(commit, &self.layout.decision_log())?);
+                let now = self.decisions()?;
+                let gone = forgotten(now.entries.iter().filter(|e| e.is_forgotten() && !e.id_derived).map(|e| (e.id.as_str(), &now.text.as_str()[e.span.start..e.span.end])));
+                let text = scrubbed(&then.text, then.entries.iter().map(|e| (e.span.start, e.span.end, e.id.as_str())), &gone);
+                Ok(DecisionLog::parse(text).with_threshold(self.threshold()?))
             }
             Some(at @ AsOf::Date { .. }) => {
                 let log = self.decisions()?;
@@ -110,7 +125,12 @@ impl Memory {
         let scope = crate::store::facts::Scope::Project;
         match at {
             None => self.facts(scope),
-            Some(AsOf::Commit { commit, .. }) => Ok(FactsFile::parse(self.text_at(commit, &self.layout.facts())?)),
+            Some(AsOf::Commit { commit, .. }) => {
+                let then = FactsFile::parse(self.text_at(commit, &self.layout.facts())?);
+                let now = self.facts(scope)?;
+                let gone = forgotten(now.entries.iter().filter(|e| e.is_forgotten()).map(|e| (e.id.as_str(), e.raw(&now))));
+                Ok(FactsFile::parse(scrubbed(&then.text, then.entries.iter().map(|e| (e.span.start, e.span.end, e.id.as_str())), &gone)))
+            }
             Some(at @ AsOf::Date { .. }) => {
                 let f = self.facts(scope)?;
                 Ok(FactsFile::parse(kept(&f.text, f.entries.iter().map(|e| (e.span.start, e.span.end, at.holds(e.set()))))))
@@ -139,14 +159,113 @@ impl Memory {
 }
 
 impl Memory {
-    /// PRIORS.md as it stood at a commit; None for a date (priors carry no time of their own,
-    /// so no date can say whether one was there).
-    pub fn priors_as_of(&self, at: &AsOf) -> Result<Option<crate::format::prior::PriorsFile>> {
+    /// The commit whose files stand for the files that carry no time of their own (STATE.md,
+    /// PRIORS.md) at this moment: the commit itself, or for a date the last commit at or
+    /// before it. None outside git or before the first commit: nothing can say what they held.
+    pub fn untimed_commit(&self, at: &AsOf) -> Result<Option<CommitRef>> {
         match at {
-            AsOf::Commit { commit, .. } => Ok(Some(crate::format::prior::PriorsFile::parse(self.text_at(commit, &self.layout.priors())?))),
-            AsOf::Date { .. } => Ok(None),
+            AsOf::Commit { commit, .. } => Ok(Some(commit.clone())),
+            AsOf::Date { secs, .. } => match crate::git::Repo::discover(&self.layout.root) {
+                Some(repo) => repo.last_commit_until(*secs),
+                None => Ok(None),
+            },
         }
     }
+
+    /// PRIORS.md as it stood then: read at the commit `untimed_commit` names (priors carry no
+    /// time of their own); None when there is none.
+    pub fn priors_as_of(&self, at: &AsOf) -> Result<Option<crate::format::prior::PriorsFile>> {
+        use crate::format::prior::PriorsFile;
+        let Some(c) = self.untimed_commit(at)? else { return Ok(None) };
+        let then = PriorsFile::parse(self.text_at(&c, &self.layout.priors())?);
+        let now = self.priors()?;
+        let gone = forgotten(now.entries.iter().filter(|p| p.is_forgotten()).map(|p| (p.id.as_str(), p.raw(&now))));
+        Ok(Some(PriorsFile::parse(scrubbed(&then.text, then.entries.iter().map(|p| (p.span.start, p.span.end, p.id.as_str())), &gone))))
+    }
+
+    /// STATE.md's text as it stood then, at the commit `untimed_commit` names (None: no such
+    /// commit, or it held no STATE.md).
+    pub fn state_text_as_of(&self, at: &AsOf) -> Result<Option<String>> {
+        match self.untimed_commit(at)? {
+            Some(c) => Ok(Some(self.text_at(&c, &self.layout.state())?.as_str().to_string()).filter(|t| !t.is_empty())),
+            None => Ok(None),
+        }
+    }
+
+    /// The session (or snapshot, `snapshots`) file names there were then, oldest first: at a
+    /// commit, those its tree holds; at a date, those whose names say they ended (were taken)
+    /// at or before it.
+    pub fn names_as_of(&self, at: &AsOf, snapshots: bool) -> Result<Vec<String>> {
+        let dir = if snapshots { self.layout.snapshots() } else { self.layout.sessions() };
+        let mut names = match at {
+            AsOf::Commit { commit, .. } => match crate::git::Repo::discover(&self.layout.root) {
+                Some(repo) => repo.names_at(commit, Path::new(&self.layout.rel(&dir)))?.into_iter().filter(|n| n.ends_with(".md")).collect(),
+                None => Vec::new(),
+            },
+            AsOf::Date { secs, .. } => {
+                let all = if snapshots { self.snapshot_names()? } else { self.session_names()? };
+                all.into_iter().filter(|n| name_time(n, snapshots).is_some_and(|t| t <= *secs)).collect()
+            }
+        };
+        names.sort_by_key(|n| crate::format::session::sort_key(n));
+        Ok(names)
+    }
+
+    /// A session (or snapshot) file's text then: at a commit, as the commit holds it.
+    pub fn dir_text_as_of(&self, at: &AsOf, name: &str, snapshots: bool) -> Result<String> {
+        let dir = if snapshots { self.layout.snapshots() } else { self.layout.sessions() };
+        let now = || crate::store::fsio::read_text(&dir.join(name)).ok().flatten().map(|t| t.as_str().to_string());
+        match at {
+            // A session forgotten since stays forgotten.
+            AsOf::Commit { .. } if !snapshots && now().is_some_and(|t| crate::format::session::is_forgotten(&t)) => Ok(now().unwrap_or_default()),
+            AsOf::Commit { commit, .. } => Ok(self.text_at(commit, &dir.join(name))?.as_str().to_string()),
+            AsOf::Date { .. } => Ok(crate::store::fsio::read_text(&dir.join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default()),
+        }
+    }
+}
+
+/// The time a session or snapshot file's name carries: a session's end
+/// (`session-2026-03-01T10-00-00-123Z-ab12cd.md`; an older `session-NNN-DATE.md` counts from its
+/// day's start), a snapshot's taking (`phase_2026-03-01T10-00-00.md`).
+fn name_time(name: &str, snapshot: bool) -> Option<i64> {
+    if snapshot {
+        let stem = name.strip_suffix(".md")?;
+        let t = stem.get(stem.len().checked_sub(19)?..)?;
+        let (day, clock) = t.split_once('T')?;
+        return crate::time::parse_instant(&format!("{day}T{}Z", clock.replace('-', ":")), false);
+    }
+    let n = crate::format::session::parse_file_name(name)?;
+    let clock = n.time.as_deref().and_then(|t| t.get(..8)).map(|t| t.replace('-', ":"));
+    match clock {
+        Some(c) => crate::time::parse_instant(&format!("{}T{c}Z", n.date), false),
+        None => crate::time::parse_instant(&n.date, false),
+    }
+}
+
+/// The entries forgotten now, by ID (any case): their tombstones' text.
+fn forgotten<'a>(entries: impl Iterator<Item = (&'a str, &'a str)>) -> std::collections::HashMap<String, String> {
+    entries.filter(|(id, _)| !id.is_empty()).map(|(id, raw)| (id.to_ascii_lowercase(), raw.to_string())).collect()
+}
+
+/// A file read at a commit with every entry forgotten since replaced by its tombstone of now:
+/// looking back never undoes a forget. Git history keeps the erased text until someone purges
+/// it (`zo forget` prints how); zo does not show it again.
+fn scrubbed<'a>(text: &Text, spans: impl Iterator<Item = (usize, usize, &'a str)>, gone: &std::collections::HashMap<String, String>) -> Text {
+    if gone.is_empty() {
+        return text.clone();
+    }
+    let s = text.as_str();
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for (start, end, id) in spans {
+        if let Some(tomb) = gone.get(&id.to_ascii_lowercase()) {
+            out.push_str(&s[at..start]);
+            out.push_str(tomb);
+            at = end;
+        }
+    }
+    out.push_str(&s[at..]);
+    text.with_text(out)
 }
 
 /// The text with only the kept entries (and whatever precedes the first entry): the file as

@@ -14,7 +14,6 @@ pub const AGENTS: &[&str] = &["claude", "cursor", "codex", "generic"];
 pub const MCP_COMMAND: &str = "zo";
 /// The stanza for clients zo does not write config for.
 pub const MCP_STANZA: &str = "{\"mcpServers\": {\"zo\": {\"command\": \"zo\", \"args\": [\"mcp\"]}}}";
-const CODEX_TABLE: &str = "[mcp_servers.zo]\ncommand = \"zo\"\nargs = [\"mcp\"]\n";
 
 /// The project files that wire an MCP client to zo, by agent.
 pub const MCP_FILES: &[(&str, &str)] = &[("claude", ".mcp.json"), ("cursor", ".cursor/mcp.json"), ("codex", ".codex/config.toml")];
@@ -29,7 +28,10 @@ const OLD_SLASH_COMMAND: &str = ".claude/commands/memory/recall.md";
 /// because another agent still relies on it (with why).
 #[derive(Debug, Default)]
 pub struct Changes {
+    /// Files zo created.
     pub added: Vec<String>,
+    /// Files that were there and zo added its part to (or brought its part up to date).
+    pub updated: Vec<String>,
     pub removed: Vec<String>,
     pub kept: Vec<String>,
 }
@@ -38,7 +40,8 @@ impl Changes {
     /// A file zo wrote into (`whole`: created, or deleted) or took its part `what` out of.
     fn file(&mut self, remove: bool, whole: bool, file: &str, what: &str) {
         match (remove, whole) {
-            (false, _) => self.added.push(file.to_string()),
+            (false, true) => self.added.push(file.to_string()),
+            (false, false) => self.updated.push(format!("{file} ({what})")),
             (true, true) => self.removed.push(file.to_string()),
             (true, false) => self.removed.push(format!("{file} ({what})")),
         }
@@ -48,6 +51,9 @@ impl Changes {
 /// Add (or with `remove`, take out) zo's wiring for `agent`.
 pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
     let mut ch = Changes::default();
+    if AGENTS.contains(&agent) {
+        preflight(root, agent)?;
+    }
     match agent {
         "claude" => {
             let note = "Claude Code's SessionEnd hook records a bare session if you do not";
@@ -75,7 +81,7 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
                 // Missing, or an older zo's copy: (re)written. A user's own edit is left alone.
                 fsio::create_dir(cmd.parent().expect("has a parent"))?;
                 fsio::write_atomic(&cmd, templates::CLAUDE_RECALL.as_bytes())?;
-                ch.added.push(SLASH_COMMAND.into());
+                if current.is_some() { ch.updated.push(SLASH_COMMAND.into()) } else { ch.added.push(SLASH_COMMAND.into()) }
             }
             if remove {
                 remove_empty_dirs(root, &[".claude/commands", ".claude"], &mut ch);
@@ -87,6 +93,9 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
             if agent == "cursor" {
                 if let Some(gone) = mcp_json(root, ".cursor/mcp.json", remove)? {
                     ch.file(remove, gone, ".cursor/mcp.json", "zo's server");
+                }
+                if let Some(gone) = cursor_hooks(root, remove)? {
+                    ch.file(remove, gone, ".cursor/hooks.json", "zo's hooks");
                 }
             }
             if agent == "codex" {
@@ -173,10 +182,16 @@ fn wired_elsewhere(root: &Path) -> Vec<&'static str> {
     if has_json(".cursor/mcp.json") {
         out.push("cursor");
     }
-    if fsio::read_string(root.join(".codex/config.toml")).is_ok_and(|t| t.lines().any(|l| l.trim() == "[mcp_servers.zo]")) {
+    if codex_has_zo(root) {
         out.push("codex");
     }
     out
+}
+
+/// Whether the project's `.codex/config.toml` names a `zo` server, in any TOML form.
+fn codex_has_zo(root: &Path) -> bool {
+    let Ok(text) = fsio::read_string(root.join(".codex/config.toml")) else { return false };
+    text.parse::<toml_edit::DocumentMut>().ok().and_then(|d| d.get("mcp_servers").and_then(|s| s.as_table_like()).map(|s| s.contains_key("zo"))).unwrap_or(false)
 }
 
 /// The text without zo's marked block (and the blank line that preceded it).
@@ -235,6 +250,8 @@ fn block(root: &Path, file: &str, agent: &str, note: &str, remove: bool, ch: &mu
         fsio::write_atomic(&path, new.as_bytes())?;
         if remove && agents.is_empty() {
             ch.removed.push(format!("{file} (zo's block)"));
+        } else if !remove && old.is_some() {
+            ch.updated.push(format!("{file} (zo's block)"));
         } else if !remove {
             ch.added.push(file.to_string());
         }
@@ -306,6 +323,44 @@ fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<O
     save_json(&path, &settings, &before, existed, remove)
 }
 
+/// zo's hooks in Cursor's `.cursor/hooks.json` (`{"version": 1, "hooks": {event: [{"command":
+/// …}, …]}}`: one flat list of commands per event), merged like the others: zo's older entries
+/// replaced, everything else kept. The `version` zo adds goes again with the last hook.
+fn cursor_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
+    let path = root.join(".cursor/hooks.json");
+    let existed = path.exists();
+    let Some(mut settings) = read_json(&path, remove)? else { return Ok(None) };
+    let before = settings.clone();
+    let wanted: Value = serde_json::from_str(templates::CURSOR_HOOKS).context("zo's Cursor hooks template")?;
+    let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
+    if !remove {
+        obj.entry("version").or_insert(json!(1));
+    }
+    let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
+    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object", path.display()))?;
+    for (event, entry) in wanted.as_object().expect("template is an object") {
+        let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
+        let list = list.as_array_mut().ok_or_else(|| anyhow!("`hooks.{event}` in {} is not a list", path.display()))?;
+        if !remove && list.iter().any(|h| h == entry) {
+            continue;
+        }
+        list.retain(|h| !h["command"].as_str().is_some_and(is_zo_command));
+        if !remove {
+            list.push(entry.clone());
+        }
+    }
+    if remove {
+        hooks.retain(|_, v| v.as_array().is_none_or(|l| !l.is_empty()));
+        if hooks.is_empty() {
+            obj.remove("hooks");
+            if obj.len() == 1 && obj.get("version") == Some(&json!(1)) {
+                obj.remove("version");
+            }
+        }
+    }
+    save_json(&path, &settings, &before, existed, remove)
+}
+
 /// The `zo` server in a client's `mcpServers` JSON (Claude Code's `.mcp.json`, Cursor's
 /// `.cursor/mcp.json`), merged with the servers already there. None if nothing changed, else
 /// whether the whole file was created or deleted.
@@ -346,52 +401,96 @@ fn save_json(path: &Path, value: &Value, before: &Value, existed: bool, remove: 
     Ok(Some(!existed))
 }
 
-/// Codex's `[mcp_servers.zo]` table in the project's `.codex/config.toml`, appended (or taken
-/// out) without touching the rest of the file. None if nothing changed, else whether the whole
-/// file was created or deleted.
+/// Codex's `zo` server in the project's `.codex/config.toml` (`[mcp_servers.zo]`), added (or
+/// taken out, with its sub-tables such as `[mcp_servers.zo.env]`) by editing the parsed file,
+/// so the rest keeps its formatting and comments and a server written in any TOML form
+/// (`zo = {…}`, `[mcp_servers."zo"]`) is found. Broken TOML is an error naming the file and
+/// line, and nothing changes. None if nothing changed, else whether the whole file was created
+/// or deleted.
 fn codex_config(root: &Path, remove: bool) -> Result<Option<bool>> {
     let path = root.join(".codex/config.toml");
     let text = fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
-    let has = text.lines().any(|l| l.trim() == "[mcp_servers.zo]");
-    let new = match (has, remove) {
+    let mut doc = parse_toml(&path, &text)?;
+    let has = doc.get("mcp_servers").and_then(|t| t.as_table_like()).is_some_and(|t| t.contains_key("zo"));
+    match (has, remove) {
         (false, false) => {
-            let sep = if text.is_empty() || text.ends_with("\n\n") {
-                ""
-            } else if text.ends_with('\n') {
-                "\n"
-            } else {
-                "\n\n"
+            let servers = doc.entry("mcp_servers").or_insert_with(|| {
+                let mut t = toml_edit::Table::new();
+                t.set_implicit(true);
+                toml_edit::Item::Table(t)
+            });
+            let Some(servers) = servers.as_table_like_mut() else {
+                bail!("{}: `mcp_servers` is not a table; nothing was changed", path.display())
             };
-            format!("{text}{sep}{CODEX_TABLE}")
+            let mut zo = toml_edit::Table::new();
+            zo.insert("command", toml_edit::value(MCP_COMMAND));
+            let mut args = toml_edit::Array::new();
+            args.push("mcp");
+            zo.insert("args", toml_edit::value(args));
+            servers.insert("zo", toml_edit::Item::Table(zo));
         }
         (true, true) => {
-            // The table runs to the next table header.
-            let mut out = String::new();
-            let mut inside = false;
-            for line in text.split_inclusive('\n') {
-                let t = line.trim();
-                if t == "[mcp_servers.zo]" {
-                    inside = true;
-                    continue;
-                }
-                if inside && t.starts_with('[') {
-                    inside = false;
-                }
-                if !inside {
-                    out.push_str(line);
-                }
+            let servers = doc["mcp_servers"].as_table_like_mut().expect("checked above");
+            servers.remove("zo");
+            if servers.is_empty() {
+                doc.remove("mcp_servers");
             }
-            out.trim_end().to_string() + if out.trim().is_empty() { "" } else { "\n" }
         }
         _ => return Ok(None),
-    };
+    }
+    let new = doc.to_string();
     if new.trim().is_empty() {
         fsio::remove_file(&path)?;
         return Ok(Some(true));
     }
+    // A table zo appends gets a blank line before it, as a person would write it.
+    let new = if text.is_empty() { new.trim_start().to_string() } else { new.replace("\n\n\n[", "\n\n[") };
     fsio::create_dir(path.parent().expect("has a parent"))?;
     fsio::write_atomic(&path, new.as_bytes())?;
     Ok(Some(text.is_empty()))
+}
+
+/// A TOML document, or an error naming the file and line.
+fn parse_toml(path: &Path, text: &str) -> Result<toml_edit::DocumentMut> {
+    text.parse::<toml_edit::DocumentMut>().map_err(|e| {
+        let line = e.span().map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        anyhow!("{}:{line}: not valid TOML ({}); fix it and run again, nothing was changed", path.display(), e.message())
+    })
+}
+
+/// Every file `wire` would change for `agent`, read and checked before anything is written: a
+/// broken one is an error naming it, and no other file has been touched yet.
+fn preflight(root: &Path, agent: &str) -> Result<()> {
+    let json: &[(&str, &str)] = match agent {
+        "claude" => &[(".claude/settings.json", "hooks"), (".mcp.json", "mcpServers")],
+        "cursor" => &[(".cursor/mcp.json", "mcpServers"), (".cursor/hooks.json", "hooks")],
+        "codex" => &[(".codex/hooks.json", "hooks")],
+        _ => &[],
+    };
+    for (file, key) in json {
+        let path = root.join(file);
+        let Some(v) = read_json(&path, true)? else { continue };
+        let Some(obj) = v.as_object() else { bail!("{} is not a JSON object; nothing was changed", path.display()) };
+        match obj.get(*key) {
+            Some(inner) if !inner.is_object() => bail!("`{key}` in {} is not an object; nothing was changed", path.display()),
+            Some(inner) if *key == "hooks" => {
+                if let Some((event, _)) = inner.as_object().expect("an object").iter().find(|(_, l)| !l.is_array()) {
+                    bail!("`hooks.{event}` in {} is not a list; nothing was changed", path.display());
+                }
+            }
+            _ => {}
+        }
+    }
+    if agent == "codex" {
+        let path = root.join(".codex/config.toml");
+        if let Some(text) = fsio::read_text(&path)? {
+            let doc = parse_toml(&path, text.as_str())?;
+            if doc.get("mcp_servers").is_some_and(|t| t.as_table_like().is_none()) {
+                bail!("{}: `mcp_servers` is not a table; nothing was changed", path.display());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether Claude Code settings run zo's own hook for `event` (`SessionStart`, …): the
@@ -405,12 +504,13 @@ pub fn settings_run_hook(dirs: &[&Path], home: Option<&Path>, event: &str) -> bo
     if event.is_empty() {
         return false;
     }
-    let mut files: Vec<std::path::PathBuf> =
-        dirs.iter().flat_map(|d| [d.join(".claude/settings.json"), d.join(".claude/settings.local.json")]).collect();
-    files.extend(home.map(|h| h.join(".claude/settings.json")));
-    files.iter().any(|f| {
-        // Bounded and never through a link: the project's files are a clone's, untrusted.
-        let Ok(Some(file)) = fsio::open_regular(f) else { return false };
+    let project = dirs.iter().flat_map(|d| [d.join(".claude/settings.json"), d.join(".claude/settings.local.json")]).map(|f| (f, false));
+    // The user's own file is trusted and often a link (stow, home-manager): followed.
+    let files: Vec<(std::path::PathBuf, bool)> = project.chain(home.map(|h| (h.join(".claude/settings.json"), true))).collect();
+    files.iter().any(|(f, trusted)| {
+        // Bounded, and never through a link in a project: its files are a clone's, untrusted.
+        let file = if *trusted { std::fs::metadata(f).is_ok_and(|m| m.is_file()).then(|| std::fs::File::open(f).ok()).flatten() } else { fsio::open_regular(f).ok().flatten() };
+        let Some(file) = file else { return false };
         let Ok(bytes) = fsio::read_bounded(file, f, 1 << 20) else { return false };
         let Ok(v) = serde_json::from_slice::<Value>(&bytes) else { return false };
         v["hooks"][event].as_array().is_some_and(|groups| {
@@ -432,31 +532,37 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
     for (agent, file) in MCP_FILES {
         let Ok(text) = fsio::read_string(root.join(file)) else { continue };
         let command = if file.ends_with(".toml") {
-            text.lines().any(|l| l.trim() == "[mcp_servers.zo]").then(|| MCP_COMMAND.to_string())
+            text.parse::<toml_edit::DocumentMut>().ok().and_then(|d| d.get("mcp_servers").and_then(|s| s.get("zo")).and_then(|z| z.get("command")).and_then(|c| c.as_str()).map(str::to_string))
         } else {
             serde_json::from_str::<Value>(&text).ok().and_then(|v| v["mcpServers"]["zo"]["command"].as_str().map(str::to_string))
         };
         let problem = match command {
             None => Some(format!("{file} has no zo server; fix: zo init --agent {agent}")),
             Some(c) if c == MCP_COMMAND && on_path.is_none() => {
-                Some(format!("{file} runs `zo`, which is not on PATH here; fix: cargo install --path . (or put zo on PATH)"))
+                Some(format!("{file} runs `zo`, which is not on PATH here; fix: cargo install --locked --path . (or put zo on PATH)"))
             }
             Some(c) if c != MCP_COMMAND && !Path::new(&c).is_file() => Some(format!("{file} runs {c}, which does not exist")),
             Some(_) => None,
         };
         out.push((*agent, *file, problem));
     }
-    if let Ok(text) = fsio::read_string(root.join(".claude/settings.json")) {
-        let wired = text.contains("zo hook claude");
+    // The hook files: zo's hooks run `zo` from PATH too.
+    for (agent, file, marker, companion) in [
+        ("claude", ".claude/settings.json", "zo hook claude", ".mcp.json"),
+        ("cursor", ".cursor/hooks.json", "hook cursor", ".cursor/mcp.json"),
+        ("codex", ".codex/hooks.json", "hook codex", ".codex/config.toml"),
+    ] {
+        let Ok(text) = fsio::read_string(root.join(file)) else { continue };
+        let wired = text.contains(marker);
         let problem = if !wired {
-            Some(".claude/settings.json has no zo hooks; fix: zo init --agent claude".to_string())
+            Some(format!("{file} has no zo hooks; fix: zo init --agent {agent}"))
         } else if on_path.is_none() {
-            Some(".claude/settings.json hooks run `zo`, which is not on PATH here; fix: cargo install --path .".to_string())
+            Some(format!("{file} hooks run `zo`, which is not on PATH here; fix: cargo install --locked --path ."))
         } else {
             None
         };
-        if wired || root.join(".mcp.json").exists() {
-            out.push(("claude", ".claude/settings.json", problem));
+        if wired || root.join(companion).exists() {
+            out.push((agent, file, problem));
         }
     }
     out

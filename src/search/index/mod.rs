@@ -596,11 +596,23 @@ impl Index {
     /// how many texts were sent to the model. The cache never fails an index build: when it
     /// cannot be used, everything is embedded as before.
     pub fn embed_missing(&mut self, embedder: &mut dyn Embed) -> Result<usize> {
+        self.embed_some(embedder, usize::MAX)
+    }
+
+    /// `embed_missing` for at most `max` texts: a background catch-up (the MCP server) embeds
+    /// in small batches, so it can stop between two of them and holds the index only briefly.
+    /// Returns how many texts were sent to the model; 0 when none was missing.
+    pub fn embed_up_to(&mut self, embedder: &mut dyn Embed, max: usize) -> Result<usize> {
+        self.embed_some(embedder, max)
+    }
+
+    fn embed_some(&mut self, embedder: &mut dyn Embed, max: usize) -> Result<usize> {
         let cache = embedder.paths().and_then(|p| VectorCache::open(p).ok());
         if let Some(c) = &cache {
             let _ = self.take_cached(c);
         }
-        let todo = self.missing()?;
+        let mut todo = self.missing()?;
+        todo.truncate(max);
         let bar = crate::progress::bar(todo.len(), "embedding");
         // Small chunks: the progress bar moves every few seconds, and an interrupted build keeps
         // what it embedded (here and in the cache).
