@@ -78,6 +78,9 @@ pub enum Command {
     Forget(ForgetArgs),
     /// Active decisions whose governed paths (`zo decide --paths`) changed a lot since
     Stale(StaleArgs),
+    /// Build a static site of the memory to browse, search and publish (default .zo/site/)
+    #[command(long_about = SITE_ABOUT)]
+    Site(SiteArgs),
     /// Find the entries that answer a question (hybrid lexical + semantic search), in full
     Recall(RecallArgs),
     /// Measure recall on your own memory: Recall@1/3/10, MRR, the "not in memory" signal and
@@ -331,6 +334,26 @@ pub struct ShowArgs {
     /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
     #[arg(long, value_name = "DATE|COMMIT")]
     pub as_of: Option<String>,
+}
+
+const SITE_ABOUT: &str = "Build a static site of the memory: a timeline of decisions with a page per ID (its \
+fields, its life as `zo history` tells it, its supersession chain drawn), lessons by root cause, \
+facts with every version, sessions and phase snapshots, stale decisions, a chart of decisions per \
+month, and search with filters in the page. Plain HTML, one CSS file, one script; no server, no \
+network, relative links only. Memory text is shown as text or sanitised Markdown, and a \
+Content-Security-Policy lets only the site's own script run.\n\n\
+DIR defaults to .zo/site/ (gitignored, rebuilt at will). zo replaces DIR only when it is empty \
+or a site zo built (it holds a .zo-site file); the new site is built beside it and swapped in.\n\n\
+Open it: xdg-open .zo/site/index.html (macOS: open …), or any browser at file://…/index.html.\n\
+Search from a link: search.html?q=postgres&type=ARCHITECTURE&status=active.\n\n\
+Publish on GitHub Pages: build into a folder Pages serves, e.g. `zo site docs/memory` on the \
+branch Pages publishes from (Settings → Pages → Deploy from a branch → /docs), commit and push; \
+or in a workflow run `zo site _site` and upload _site with actions/upload-pages-artifact.";
+
+#[derive(Args, Debug)]
+pub struct SiteArgs {
+    /// Where to write the site (default: .zo/site/ in the repository)
+    pub dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]

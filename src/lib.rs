@@ -17,6 +17,7 @@ pub mod fixtures;
 #[cfg(feature = "test-support")]
 pub mod props;
 pub mod search;
+pub mod site;
 pub mod store;
 pub mod templates;
 pub mod time;

@@ -27,3 +27,7 @@ pub const CURSOR_HOOKS: &str = include_str!("../templates/cursor/hooks.json");
 pub fn state_placeholder() -> &'static str {
     STATE.find("## Current Position").map_or("", |i| &STATE[i..])
 }
+
+/// `zo site`'s stylesheet and its one script (search, the header's search box).
+pub const SITE_CSS: &str = include_str!("../templates/site/style.css");
+pub const SITE_JS: &str = include_str!("../templates/site/site.js");

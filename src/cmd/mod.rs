@@ -18,6 +18,7 @@ mod fact;
 mod forget;
 mod hook;
 mod history;
+mod site;
 mod hooks;
 mod index;
 mod init;
@@ -133,6 +134,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Confirm(a) => confirm::run(&ctx, a),
         Command::Forget(a) => forget::run(&ctx, a),
         Command::Stale(a) => stale::run(&ctx, a),
+        Command::Site(a) => site::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Recall(a) => recall::run(&ctx, a),
         Command::Eval(a) => eval::run(&ctx, a),

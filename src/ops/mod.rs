@@ -12,6 +12,7 @@
 //! - `history` — `history()`: a decision's whole life (`zo history`); `life()` any entry's,
 //!   a prior's or a fact key's (every version) included.
 //! - `text` — the text both front-ends show for a report (never in one front-end).
+//! - `lives` — `all()`: every decision's `history` at once, in one pass (`zo site`).
 //!
 //! Invariants: nothing here parses arguments, prints or knows which front-end called it.
 
@@ -19,6 +20,7 @@ pub mod asof;
 pub mod doctor;
 pub mod entries;
 pub mod history;
+pub mod lives;
 pub mod status;
 pub mod text;
 pub mod verify;

@@ -1,0 +1,530 @@
+//! The pages, from memory already read (`Source`): each function returns one page's HTML.
+//! Every piece of memory text goes through `html::esc` or `html::md`.
+
+use super::html::{esc, json_block, md, page};
+use super::svg;
+use crate::format::decision::{DecisionLog, referenced_ids};
+use crate::format::fact::FactsFile;
+use crate::format::prior::{PriorsFile, ROOT_CAUSES};
+use crate::format::session::SessionFile;
+use crate::format::state::State;
+use crate::lifecycle::stale::StaleEntry;
+use crate::ops::history::History;
+use std::collections::HashMap;
+
+/// Everything the pages are made of, read once.
+pub struct Source {
+    pub project: String,
+    pub log: DecisionLog,
+    /// Per entry of `log`: its page's file name under `d/`, when its ID may name a file.
+    pub files: Vec<Option<String>>,
+    /// Per entry of `log`: its life (`ops::history`), when it could be read.
+    pub lives: Vec<Option<History>>,
+    pub priors: PriorsFile,
+    pub facts: FactsFile,
+    pub fact_threshold: f64,
+    pub sessions: Vec<(SessionFile, bool)>,
+    /// (file name, text) of each phase snapshot, oldest first.
+    pub snapshots: Vec<(String, String)>,
+    pub state: State,
+    pub stale: HashMap<String, StaleEntry>,
+}
+
+impl Source {
+    /// The link to entry `i`'s page from a page `root` deep.
+    fn href(&self, root: &str, i: usize) -> Option<String> {
+        self.files[i].as_ref().map(|f| format!("{root}d/{f}"))
+    }
+
+    /// A link to the entry an ID names, or the ID as text when it names none with a page.
+    fn link_id(&self, root: &str, id: &str, label: &str) -> String {
+        match self.log.find(id).ok().and_then(|j| self.href(root, j)) {
+            Some(h) => format!("<a href=\"{}\">{}</a>", esc(&h), esc(label)),
+            None => esc(label),
+        }
+    }
+
+    /// The entries a timeline shows: all of them, as `zo log --all` lists them (OUTCOMEs and
+    /// CONFIRMs also show on the page of the decision they refer to); tombstones marked.
+    pub fn shown(&self) -> impl Iterator<Item = usize> + '_ {
+        0..self.log.entries.len()
+    }
+
+    /// The entries that are decisions of their own (not an OUTCOME or CONFIRM of another).
+    pub fn decisions(&self) -> impl Iterator<Item = usize> + '_ {
+        self.shown().filter(|&i| !self.log.entries[i].is_outcome() && !self.log.entries[i].is_confirmation())
+    }
+
+    fn tags(&self, i: usize) -> Vec<String> {
+        self.log.field(i, "Tags").map(|t| t.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()).unwrap_or_default()
+    }
+}
+
+fn date(ts: &str) -> &str {
+    ts.get(..10).filter(|d| crate::time::starts_with_date(d)).unwrap_or(ts)
+}
+
+fn badge(class: &str, text: &str) -> String {
+    format!("<span class=\"badge {}\">{}</span>", esc(class), esc(text))
+}
+
+fn status_badge(status: &str) -> String {
+    badge(&format!("st-{status}"), status)
+}
+
+/// The front page: counts, where the project stands, the chart, the latest decisions.
+pub fn index(src: &Source) -> String {
+    let shown: Vec<usize> = src.decisions().collect();
+    let count = |s: &str| shown.iter().filter(|&&i| src.log.status(i) == s).count();
+    let mut b = format!("<h1>{}</h1>", esc(&src.project));
+    if let Some(phase) = src.state.scalar("phase").filter(|p| !p.is_empty()) {
+        b.push_str(&format!("<p class=\"lead\">Phase <strong>{}</strong>", esc(&phase)));
+        if let Some(t) = src.state.scalar("timestamp").filter(|p| !p.is_empty()) {
+            b.push_str(&format!(" <span class=\"muted\">as of {}</span>", esc(&t)));
+        }
+        b.push_str("</p>");
+    }
+    b.push_str("<div class=\"cards\">");
+    let cards = [
+        ("decisions.html", shown.len(), "decisions"),
+        ("decisions.html", count("active"), "active"),
+        ("decisions.html", count("provisional"), "provisional"),
+        ("decisions.html", count("superseded"), "superseded"),
+        ("lessons.html", src.priors.entries.len(), "lessons"),
+        ("facts.html", src.facts.keys().len(), "facts"),
+        ("sessions.html", src.sessions.len(), "sessions"),
+        ("stale.html", src.stale.len(), "stale"),
+    ];
+    for (href, n, label) in cards {
+        b.push_str(&format!("<a class=\"card\" href=\"{href}\"><span class=\"n\">{n}</span><span>{label}</span></a>"));
+    }
+    b.push_str("</div>");
+    let blockers = src.state.list("active_blockers");
+    let next = src.state.list("next_steps");
+    if !blockers.is_empty() || !next.is_empty() {
+        b.push_str("<div class=\"two\">");
+        for (title, items) in [("Blockers", &blockers), ("Next steps", &next)] {
+            if items.is_empty() {
+                continue;
+            }
+            b.push_str(&format!("<section><h2>{title}</h2><ul>"));
+            for it in items {
+                b.push_str(&format!("<li>{}</li>", esc(it)));
+            }
+            b.push_str("</ul></section>");
+        }
+        b.push_str("</div>");
+    }
+    b.push_str("<section><h2>Decisions per month</h2>");
+    let dated: Vec<(String, String)> = shown
+        .iter()
+        .filter(|&&i| !src.log.entries[i].is_forgotten())
+        .filter_map(|&i| {
+            let e = &src.log.entries[i];
+            crate::time::starts_with_date(&e.timestamp).then(|| (e.timestamp[..7].to_string(), e.kind.to_ascii_uppercase()))
+        })
+        .collect();
+    b.push_str(&svg::month_chart(&dated));
+    b.push_str("</section><section><h2>Latest decisions</h2>");
+    let mut latest: Vec<usize> = src.shown().collect();
+    latest.sort_by(|&a, &c| src.log.entries[c].timestamp.cmp(&src.log.entries[a].timestamp).then(c.cmp(&a)));
+    latest.truncate(8);
+    b.push_str(&rows(src, "", &latest));
+    b.push_str("<p><a href=\"decisions.html\">All decisions →</a></p></section>");
+    page("", "index.html", &src.project, "Overview", &b)
+}
+
+/// A table of decision rows (timeline, front page).
+fn rows(src: &Source, root: &str, list: &[usize]) -> String {
+    let mut b = String::from(
+        "<table class=\"timeline\"><thead><tr><th>Date</th><th>Type</th><th>Decision</th><th>Status</th><th>Outcome</th><th>Tags</th></tr></thead><tbody>",
+    );
+    for &i in list {
+        let e = &src.log.entries[i];
+        let status = src.log.status(i);
+        let title = if e.title.is_empty() { e.id.as_str() } else { e.title.as_str() };
+        let name = match src.href(root, i) {
+            Some(h) => format!("<a href=\"{}\">{}</a>", esc(&h), esc(title)),
+            None => esc(title),
+        };
+        let stale = if src.stale.contains_key(&e.id) { badge("st-stale", "stale") } else { String::new() };
+        let outcome = if e.is_forgotten() { String::new() } else { src.log.latest_outcome(i).map(outcome_cell).unwrap_or_default() };
+        let tags: Vec<String> = src.tags(i).iter().map(|t| badge("tag", t)).collect();
+        b.push_str(&format!(
+            "<tr class=\"row st-{status}\"><td class=\"date\">{}</td><td>{}</td><td class=\"title\">{name} <span class=\"id\">{}</span></td><td>{}{stale}</td><td>{outcome}</td><td>{}</td></tr>",
+            esc(date(&e.timestamp)),
+            badge("type", &e.kind),
+            esc(&e.id),
+            status_badge(status),
+            tags.join(" ")
+        ));
+    }
+    b.push_str("</tbody></table>");
+    b
+}
+
+/// An outcome in a row: "pending" (what `decide` writes when none is known yet) muted.
+fn outcome_cell(o: &str) -> String {
+    if o.trim().eq_ignore_ascii_case("pending") { "<span class=\"muted\">pending</span>".into() } else { esc(&svg::clip(o, 90)) }
+}
+
+/// Every decision, newest first, by month.
+pub fn timeline(src: &Source) -> String {
+    let mut list: Vec<usize> = src.shown().collect();
+    list.sort_by(|&a, &c| src.log.entries[c].timestamp.cmp(&src.log.entries[a].timestamp).then(c.cmp(&a)));
+    let mut b = format!(
+        "<h1>Decisions</h1><p class=\"muted\">{} decisions and {} outcomes or confirmations, newest first. Filter them on the <a href=\"search.html\">search page</a>.</p>",
+        src.decisions().count(),
+        list.len() - src.decisions().count()
+    );
+    let mut k = 0;
+    while k < list.len() {
+        let month = src.log.entries[list[k]].timestamp.get(..7).unwrap_or("").to_string();
+        let end = list[k..].iter().position(|&i| src.log.entries[i].timestamp.get(..7).unwrap_or("") != month).map_or(list.len(), |n| k + n);
+        let label = if month.is_empty() { "Undated" } else { month.as_str() };
+        b.push_str(&format!("<h2 class=\"month\">{}</h2>", esc(label)));
+        b.push_str(&rows(src, "", &list[k..end]));
+        k = end;
+    }
+    page("", "decisions.html", &src.project, "Decisions", &b)
+}
+
+/// Fields the entry page shows in its header rather than in the field list.
+const HEADER_FIELDS: [&str; 4] = ["ID", "Type", "Title", "Tags"];
+
+/// One entry's page: its fields, its life, its supersession chain.
+pub fn entry(src: &Source, i: usize) -> String {
+    let log = &src.log;
+    let e = &log.entries[i];
+    let status = log.status(i);
+    let title = if e.is_forgotten() { "[forgotten]".to_string() } else { e.title.clone() };
+    let mut b = format!("<p class=\"crumbs\"><a href=\"../decisions.html\">Decisions</a> / <span class=\"id\">{}</span></p>", esc(&e.id));
+    b.push_str(&format!("<h1>{}</h1><p class=\"meta\">{} {} <span class=\"date\">{}</span>", esc(&title), badge("type", &e.kind), status_badge(status), esc(&e.timestamp)));
+    for t in src.tags(i) {
+        b.push(' ');
+        b.push_str(&badge("tag", &t));
+    }
+    b.push_str("</p>");
+    match status {
+        "forgotten" => b.push_str("<p class=\"note forgotten\">This entry was erased with <code>zo forget</code>. Only its tombstone is kept: when and why, never the erased text.</p>"),
+        "provisional" => b.push_str("<p class=\"note provisional\">Provisional: proposed or written below the promotion threshold, not yet confirmed (<code>zo confirm ID</code>).</p>"),
+        "superseded" => {
+            if let Some(by) = log.superseded_by(i) {
+                b.push_str(&format!("<p class=\"note superseded\">Superseded by {}.</p>", src.link_id("../", &by.id.clone(), &format!("{} — {}", by.id, by.title))));
+            }
+        }
+        _ => {}
+    }
+    if let Some(s) = src.stale.get(&e.id) {
+        b.push_str(&format!(
+            "<p class=\"note stale\">Stale: the paths it governs moved on since {} — {} commits, {} lines changed under <code>{}</code>.</p>",
+            esc(s.since.as_deref().unwrap_or("its commit")),
+            s.commits,
+            s.lines,
+            esc(&s.paths.join(", "))
+        ));
+    }
+    let body = log.body(i);
+    b.push_str("<dl class=\"fields\">");
+    for f in body.fields.iter().filter(|f| !HEADER_FIELDS.iter().any(|h| f.name.eq_ignore_ascii_case(h))) {
+        let value = match f.name.as_str() {
+            "Supersedes" | "Refs" => {
+                let links: Vec<String> = referenced_ids(&f.value).iter().map(|r| src.link_id("../", r, r)).collect();
+                if links.is_empty() { esc(&f.value) } else { links.join(", ") }
+            }
+            _ => md(&f.value),
+        };
+        b.push_str(&format!("<dt>{}</dt><dd>{value}</dd>", esc(&f.name)));
+    }
+    b.push_str("</dl>");
+    for s in &body.sections {
+        b.push_str(&format!("<section><h2>{}</h2>{}</section>", esc(&s.heading), md(&s.body)));
+    }
+    if let Some(h) = &src.lives[i] {
+        b.push_str(&life(src, h));
+    }
+    let chain = chain_of(src, i);
+    if chain.len() > 1 {
+        b.push_str("<section><h2>Supersession chain</h2>");
+        b.push_str(&svg::chain(&chain));
+        b.push_str("</section>");
+    }
+    page("../", "decisions.html", &src.project, &format!("{} {}", e.id, title), &b)
+}
+
+/// The life from `ops::history`, oldest event first.
+fn life(src: &Source, h: &History) -> String {
+    let mut b = String::from("<section><h2>Life</h2><ol class=\"life\">");
+    let w = &h.written;
+    let mut line = format!("<li><span class=\"date\">{}</span> written", esc(&w.timestamp));
+    if let Some(s) = &w.session {
+        line.push_str(&format!(" in session <code>{}</code>", esc(s)));
+    }
+    if let Some(a) = &w.agent {
+        line.push_str(&format!(" by <strong>{}</strong>", esc(a)));
+    }
+    match &w.commit {
+        Some(c) => line.push_str(&format!(", first committed in <code>{}</code> ({}, “{}”)", esc(&c.short), esc(&c.time), esc(&c.subject))),
+        None => line.push_str(", in no commit yet"),
+    }
+    line.push_str("</li>");
+    b.push_str(&line);
+    for e in &h.supersedes {
+        b.push_str(&format!("<li><span class=\"date\">{}</span> supersedes {}</li>", esc(&e.timestamp), src.link_id("../", &e.id, &format!("{} — {}", e.id, e.title))));
+    }
+    for e in &h.confirmations {
+        b.push_str(&format!("<li><span class=\"date\">{}</span> confirmed ({})</li>", esc(&e.timestamp), src.link_id("../", &e.id, &e.id)));
+    }
+    for e in &h.outcomes {
+        b.push_str(&format!(
+            "<li><span class=\"date\">{}</span> outcome ({}): {}</li>",
+            esc(&e.timestamp),
+            src.link_id("../", &e.id, &e.id),
+            md(e.outcome.as_deref().unwrap_or(""))
+        ));
+    }
+    if let Some(e) = &h.superseded_by {
+        b.push_str(&format!("<li><span class=\"date\">{}</span> superseded by {}</li>", esc(&e.timestamp), src.link_id("../", &e.id, &format!("{} — {}", e.id, e.title))));
+    }
+    if let Some(f) = &h.forgotten {
+        b.push_str(&format!("<li><span class=\"date\">{}</span> forgotten: {}</li>", esc(&f.forgotten), esc(&f.reason)));
+    }
+    b.push_str("</ol></section>");
+    b
+}
+
+/// The chain entry `i` is part of, oldest first: back through `Supersedes` (its first ID that
+/// names an entry), forward through "superseded by". Bounded and cycle-safe.
+fn chain_of(src: &Source, i: usize) -> Vec<svg::Link> {
+    const MAX: usize = 40;
+    let log = &src.log;
+    let mut seen = std::collections::HashSet::from([i]);
+    let mut back = Vec::new();
+    let mut at = i;
+    while back.len() < MAX {
+        let prev = log.entries[at].supersedes.as_deref().and_then(|v| referenced_ids(v).iter().find_map(|r| log.find(r).ok()));
+        match prev {
+            Some(p) if seen.insert(p) => {
+                back.push(p);
+                at = p;
+            }
+            _ => break,
+        }
+    }
+    back.reverse();
+    back.push(i);
+    let mut at = i;
+    while back.len() < 2 * MAX {
+        match log.superseded_by(at).and_then(|d| log.find(&d.id).ok()) {
+            Some(n) if seen.insert(n) => {
+                back.push(n);
+                at = n;
+            }
+            _ => break,
+        }
+    }
+    back.into_iter()
+        .map(|j| {
+            let e = &log.entries[j];
+            svg::Link {
+                href: src.files[j].clone(),
+                id: e.id.clone(),
+                date: date(&e.timestamp).to_string(),
+                title: if e.is_forgotten() { "[forgotten]".into() } else { e.title.clone() },
+                outcome: if e.is_forgotten() { None } else { log.latest_outcome(j).map(str::to_string) },
+                current: j == i,
+            }
+        })
+        .collect()
+}
+
+/// Lessons grouped by root cause, each with the failure that taught it.
+pub fn lessons(src: &Source) -> String {
+    let mut b = String::from("<h1>Lessons</h1><p class=\"muted\">Each lesson is tied to the failure that taught it, grouped by root cause.</p>");
+    let mut groups: Vec<(String, Vec<usize>)> = ROOT_CAUSES.iter().map(|c| (c.to_string(), Vec::new())).collect();
+    for (k, p) in src.priors.entries.iter().enumerate() {
+        let cause = p.root_cause().map(str::trim).filter(|c| !c.is_empty()).unwrap_or("unclassified").to_string();
+        match groups.iter_mut().find(|g| g.0 == cause) {
+            Some(g) => g.1.push(k),
+            None => groups.push((cause, vec![k])),
+        }
+    }
+    if src.priors.entries.is_empty() {
+        b.push_str("<p>No lessons recorded yet (<code>zo prior add</code>).</p>");
+    }
+    let superseded = src.priors.superseded();
+    for (cause, list) in groups.iter().filter(|g| !g.1.is_empty()) {
+        b.push_str(&format!("<section><h2>{} <span class=\"muted\">{}</span></h2>", esc(&cause.replace('_', " ")), list.len()));
+        for &k in list {
+            let p = &src.priors.entries[k];
+            let mut marks = String::new();
+            if p.is_forgotten() {
+                marks.push_str(&status_badge("forgotten"));
+            } else if superseded.get(k).copied().unwrap_or(false) {
+                marks.push_str(&status_badge("superseded"));
+            }
+            b.push_str(&format!("<article class=\"entry\" id=\"{}\"><h3><span class=\"id\">{}</span> {} {marks}</h3>", esc(&p.id), esc(&p.id), esc(&p.title)));
+            b.push_str("<dl class=\"fields\">");
+            // The group names the root cause; a "Superseded by: null" says nothing.
+            let said = |f: &&crate::format::fields::Field| {
+                let null_link = f.name.eq_ignore_ascii_case("Superseded by") && p.superseded_by().is_none();
+                !(f.name.eq_ignore_ascii_case("Root cause category") || null_link)
+            };
+            for f in p.body.fields.iter().filter(said) {
+                b.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(&f.name), md(&f.value)));
+            }
+            b.push_str("</dl>");
+            for s in &p.body.sections {
+                b.push_str(&format!("<h4>{}</h4>{}", esc(&s.heading), md(&s.body)));
+            }
+            b.push_str("</article>");
+        }
+        b.push_str("</section>");
+    }
+    page("", "lessons.html", &src.project, "Lessons", &b)
+}
+
+/// Facts by key, every version, the one that holds marked.
+pub fn facts(src: &Source) -> String {
+    let mut b = String::from("<h1>Facts</h1><p class=\"muted\">Exact facts by key; every version is kept, the latest holds.</p>");
+    let keys = src.facts.keys();
+    if keys.is_empty() {
+        b.push_str("<p>No facts recorded yet (<code>zo fact set KEY VALUE</code>).</p>");
+    }
+    for key in keys {
+        b.push_str(&format!("<section class=\"entry\" id=\"{}\"><h2><code>{}</code></h2><table class=\"versions\"><thead><tr><th>Set</th><th>Value</th><th>Status</th><th>Source</th></tr></thead><tbody>", esc(&format!("fact-{key}")), esc(key)));
+        for &i in src.facts.versions(key).iter().rev() {
+            let f = &src.facts.entries[i];
+            let status = crate::store::facts::status(&src.facts, i, src.fact_threshold);
+            let value = if f.is_forgotten() { "<em>[forgotten]</em>".to_string() } else { md(f.value()) };
+            b.push_str(&format!(
+                "<tr class=\"st-{}\"><td class=\"date\">{}</td><td>{value}</td><td>{}</td><td>{}</td></tr>",
+                esc(status),
+                esc(f.set()),
+                status_badge(status),
+                esc(f.field("Source").unwrap_or(""))
+            ));
+        }
+        b.push_str("</tbody></table></section>");
+    }
+    page("", "facts.html", &src.project, "Facts", &b)
+}
+
+/// Sessions and phase snapshots, oldest first.
+pub fn sessions(src: &Source) -> String {
+    let mut b = String::from("<h1>Sessions</h1>");
+    if src.sessions.is_empty() {
+        b.push_str("<p>No sessions recorded yet.</p>");
+    }
+    for (s, forgotten) in &src.sessions {
+        b.push_str(&format!("<article class=\"entry\" id=\"{}\"><h2>{}", esc(&s.file_name), esc(if *forgotten { "[forgotten]" } else { &s.title })));
+        if *forgotten {
+            b.push_str(&status_badge("forgotten"));
+        }
+        b.push_str(&format!("</h2><p class=\"meta\"><code>{}</code>", esc(&s.file_name)));
+        if let Some(end) = &s.ended {
+            b.push_str(&format!(" · ended <span class=\"date\">{}</span>", esc(end)));
+        }
+        b.push_str("</p>");
+        for (name, body) in &s.sections {
+            b.push_str(&format!("<h3>{}</h3>{}", esc(name), md(body)));
+        }
+        b.push_str("</article>");
+    }
+    b.push_str("<h1 id=\"snapshots\">Phase snapshots</h1>");
+    if src.snapshots.is_empty() {
+        b.push_str("<p>No phase snapshots yet (<code>zo snapshot --phase ID</code>).</p>");
+    }
+    for (name, text) in &src.snapshots {
+        b.push_str(&format!("<article class=\"entry\"><h2><code>{}</code></h2>{}</article>", esc(name), md(text)));
+    }
+    page("", "sessions.html", &src.project, "Sessions", &b)
+}
+
+/// Active decisions whose governed paths moved on.
+pub fn stale(src: &Source) -> String {
+    let mut b = String::from("<h1>Stale decisions</h1><p class=\"muted\">Active decisions whose paths (<code>zo decide --paths</code>) changed in many commits or lines since they were made (<code>zo stale</code>).</p>");
+    if src.stale.is_empty() {
+        b.push_str("<p>None.</p>");
+    }
+    let mut list: Vec<&StaleEntry> = src.stale.values().collect();
+    list.sort_by(|a, c| a.id.cmp(&c.id));
+    b.push_str("<ul class=\"stale\">");
+    for s in list {
+        b.push_str(&format!(
+            "<li>{} — moved since {}: {} commits, {} lines under <code>{}</code></li>",
+            src.link_id("", &s.id, &format!("{} {}", s.id, s.title)),
+            esc(s.since.as_deref().unwrap_or("its commit")),
+            s.commits,
+            s.lines,
+            esc(&s.paths.join(", "))
+        ));
+    }
+    b.push_str("</ul>");
+    page("", "stale.html", &src.project, "Stale", &b)
+}
+
+/// The search page: the records as a JSON block, filters, and an empty result list that
+/// `site.js` fills (from `?q=` / `#q=` on load).
+pub fn search(src: &Source) -> String {
+    let mut records = Vec::new();
+    let mut types = std::collections::BTreeSet::new();
+    let mut tags = std::collections::BTreeSet::new();
+    for i in src.shown() {
+        let e = &src.log.entries[i];
+        let forgotten = e.is_forgotten();
+        let t = src.tags(i);
+        types.insert(e.kind.to_ascii_uppercase());
+        tags.extend(t.iter().cloned());
+        records.push(serde_json::json!({
+            "k": "decision", "id": e.id, "t": if forgotten { "[forgotten]" } else { e.title.as_str() },
+            "ty": e.kind.to_ascii_uppercase(), "s": src.log.status(i), "g": t, "d": date(&e.timestamp),
+            "u": src.href("", i), "x": e.content(&src.log),
+        }));
+    }
+    for p in &src.priors.entries {
+        records.push(serde_json::json!({
+            "k": "lesson", "id": p.id, "t": p.title, "ty": "LESSON", "s": if p.is_forgotten() { "forgotten" } else { "active" },
+            "g": [], "d": "", "u": format!("lessons.html#{}", p.id), "x": p.content(&src.priors),
+        }));
+    }
+    for key in src.facts.keys() {
+        if let Some(&i) = src.facts.versions(key).last() {
+            let f = &src.facts.entries[i];
+            records.push(serde_json::json!({
+                "k": "fact", "id": f.id, "t": key, "ty": "FACT", "s": crate::store::facts::status(&src.facts, i, src.fact_threshold),
+                "g": [], "d": date(f.set()), "u": format!("facts.html#fact-{key}"), "x": f.content(&src.facts),
+            }));
+        }
+    }
+    for (s, forgotten) in &src.sessions {
+        let text: String = s.sections.iter().map(|(n, b)| format!("{n}\n{b}\n")).collect();
+        records.push(serde_json::json!({
+            "k": "session", "id": s.file_name, "t": if *forgotten { "[forgotten]" } else { s.title.as_str() }, "ty": "SESSION",
+            "s": if *forgotten { "forgotten" } else { "active" }, "g": [], "d": s.date.as_deref().or(s.ended.as_deref().map(date)).unwrap_or(""),
+            "u": format!("sessions.html#{}", s.file_name), "x": text,
+        }));
+    }
+    let mut b = String::from("<h1>Search</h1><div class=\"filters\" id=\"zo-filters\">");
+    b.push_str("<input id=\"f-q\" type=\"search\" placeholder=\"Words\" aria-label=\"Words\">");
+    b.push_str("<select id=\"f-type\" aria-label=\"Type\"><option value=\"\">any type</option>");
+    for t in &types {
+        b.push_str(&format!("<option>{}</option>", esc(t)));
+    }
+    for t in ["LESSON", "FACT", "SESSION"] {
+        b.push_str(&format!("<option>{t}</option>"));
+    }
+    b.push_str("</select><select id=\"f-status\" aria-label=\"Status\"><option value=\"\">any status</option>");
+    for s in ["active", "provisional", "superseded", "forgotten"] {
+        b.push_str(&format!("<option>{s}</option>"));
+    }
+    b.push_str("</select><select id=\"f-tag\" aria-label=\"Tag\"><option value=\"\">any tag</option>");
+    for t in &tags {
+        b.push_str(&format!("<option>{}</option>", esc(t)));
+    }
+    b.push_str("</select><label>from <input id=\"f-from\" type=\"date\"></label><label>to <input id=\"f-to\" type=\"date\"></label></div>");
+    b.push_str("<p id=\"zo-count\" class=\"muted\"></p><ol id=\"zo-results\" class=\"results\"></ol>");
+    b.push_str("<noscript><p>Search needs JavaScript; every entry is also on the <a href=\"decisions.html\">timeline</a>.</p></noscript>");
+    b.push_str(&json_block("zo-data", &serde_json::Value::Array(records)));
+    page("", "search.html", &src.project, "Search", &b)
+}
