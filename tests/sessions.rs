@@ -291,9 +291,9 @@ fn claude_session_end_writes_nothing_when_nothing_happened() {
     // Ending without a start (a crashed agent, a fresh clone) is quiet too.
     assert_eq!(hook(&r, r#""hook_event_name": "SessionEnd""#).code, 0);
     assert_eq!(r.json(&["status"])["counts"]["sessions"], 0);
-    // Bad input is a usage error that names stdin, not a panic.
+    // Bad input is a failure that names stdin (exit 1: a hook exiting 2 would block the agent), not a panic.
     let bad = r.run_stdin(&["hook", "claude"], "{ not json");
-    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert_eq!(bad.code, 1, "{}", bad.stderr);
     assert!(bad.stderr.contains("<stdin>:1:"), "{}", bad.stderr);
 }
 
