@@ -223,7 +223,7 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
     }
 
     // The most recent decisions, newest first, whole entries only.
-    let log = memory.decisions()?;
+    let (log, _) = memory.decisions_quick()?;
     let candidates: Vec<usize> =
         (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
     let stale = crate::lifecycle::stale::stale_ids(memory, &log)?;

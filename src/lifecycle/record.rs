@@ -97,7 +97,7 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
         started: crate::time::now(),
         agent,
         task,
-        decisions: memory.decisions()?.entries.len(),
+        decisions: memory.decisions_quick()?.0.entries.len(),
         priors: memory.priors()?.entries.len(),
         head,
         dirty,

@@ -422,7 +422,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let a: LogArgs = args(name, a)?;
             let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: Some(a.limit.unwrap_or(20)), all: false };
             q.check()?;
-            let r = crate::ops::log(&memory.decisions()?, &q)?;
+            let r = crate::ops::log(&memory.decisions_quick()?.0, &q)?;
             let text = r.decisions.iter().map(|d| format!("{}  {}  {}  {}", d.id, d.timestamp.get(..10).unwrap_or(""), d.kind, d.title)).collect::<Vec<_>>().join("\n");
             (serde_json::to_value(r)?, if text.is_empty() { "no decisions match".into() } else { text })
         }

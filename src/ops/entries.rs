@@ -476,7 +476,7 @@ pub fn context(
         Some(t) => {
             let filter = crate::search::index::Filter { kind: Some("decision".into()), ..Default::default() };
             let hits = rank(t, &filter)?;
-            let log = memory.decisions()?;
+            let (log, _) = memory.decisions_quick()?;
             Some((t, hits.iter().filter_map(|h| log.find(&h.row.id).ok()).collect()))
         }
         None => None,

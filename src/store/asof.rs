@@ -92,7 +92,7 @@ impl Memory {
     /// The decision log as it stood then (None: now).
     pub fn decisions_as_of(&self, at: Option<&AsOf>) -> Result<DecisionLog> {
         match at {
-            None => self.decisions(),
+            None => Ok(self.decisions_quick()?.0),
             Some(AsOf::Commit { commit, .. }) => {
                 Ok(DecisionLog::parse(self.text_at(commit, &self.layout.decision_log())?).with_threshold(self.threshold()?))
             }
