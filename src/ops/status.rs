@@ -172,7 +172,12 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             head: head.as_ref().and_then(|h| h.head.clone()),
             zo_dirty,
             merge_routing: repo.as_ref().map(|r| crate::wiring::hooks::routing_state(layout, r)),
-            merge_driver: repo.as_ref().and_then(|_| crate::wiring::hooks::driver_scope(&layout.root)),
+            // Registered in .git/config (what `zo init` does) is read without starting git;
+            // anything else asks git itself (global scope, GIT_CONFIG_GLOBAL, includes).
+            merge_driver: repo.as_ref().and_then(|r| match r.local_config("merge.zo.driver") {
+                Some(v) if v.contains("merge-driver") => Some("local"),
+                _ => crate::wiring::hooks::driver_scope(&layout.root),
+            }),
         },
         warnings,
     })
