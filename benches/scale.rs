@@ -73,7 +73,7 @@ fn main() {
         let d = path.as_path();
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let mid = bench_id(n / 2);
-        run(d, &["fact", "set", "bench.key", "a value"]);
+        run(d, &["fact", "set", "bench:key", "a value"]);
         // The first hook-path command reads the log whole and writes its summary; the files
         // are then left to settle, as a memory between sessions is (store/summary.rs).
         run(d, &["status"]);
@@ -84,7 +84,7 @@ fn main() {
         let show = median(d, runs, &|_| vec!["show".into(), mid.clone()]);
         let context = median(d, runs, &|_| s(&["context"]));
         let hook = median_of(runs, &|_| measure_with(d, ZO, &["hook", "claude"], Some(SESSION_START)));
-        let fact = median(d, runs, &|_| s(&["fact", "get", "bench.key"]));
+        let fact = median(d, runs, &|_| s(&["fact", "get", "bench:key"]));
         let decide = median(d, runs, &|i| vec!["decide".into(), "--title".into(), format!("scale {i}"), "--decision".into(), "measured".into()]);
         let build = measure(d, &["index", "rebuild"]);
         let recall = median(d, runs, &|_| s(&["recall", "--mode", "lexical", "how do we keep secrets out of the repository"]));

@@ -97,7 +97,7 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
         started: crate::time::now(),
         agent,
         task,
-        decisions: memory.decisions_quick()?.0.entries.len(),
+        decisions: memory.decision_count()?,
         priors: memory.priors()?.entries.len(),
         head,
         dirty,
@@ -128,8 +128,8 @@ pub fn wrote_since(memory: &Memory, rec: &Record) -> bool {
 
 /// HEAD and the tracked files changed in the work tree now (path → blob ID), outside `.zo/`.
 fn worktree_baseline(root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>) {
-    let Ok(head) = crate::git::run(root, &["rev-parse", "--verify", "-q", "HEAD"]) else { return (None, Default::default()) };
-    let head = head.trim().to_string();
+    // HEAD from gix (no `git rev-parse` process on every session start).
+    let Some(head) = crate::git::Repo::discover(root).and_then(|r| r.head_full()) else { return (None, Default::default()) };
     let changed = changed_since(root, &head);
     (Some(head), hashes(root, &changed))
 }

@@ -59,6 +59,14 @@ impl Memory {
         Ok((log.with_threshold(threshold), conflict))
     }
 
+    /// How many entries the decision log holds (the summary's count when it is fresh).
+    pub fn decision_count(&self) -> Result<usize> {
+        match crate::store::summary::count(&self.layout) {
+            Some(n) => Ok(n),
+            None => Ok(self.decisions_quick()?.0.entries.len()),
+        }
+    }
+
     pub fn priors(&self) -> Result<PriorsFile> {
         Ok(PriorsFile::parse(self.read(&self.layout.priors())?))
     }

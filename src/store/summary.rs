@@ -101,16 +101,8 @@ pub struct Restored {
 /// The log from its summary, when the summary is proven fresh; None means "read the file".
 /// Never an error: a summary that cannot be used is the same as none.
 pub fn load(layout: &Layout) -> Option<Restored> {
-    let log_path = layout.decision_log();
-    let file = fsio::open_regular(&log_path).ok()??;
-    let stamp = Stamp::of(&file.metadata().ok()?);
-    let spath = path(layout);
-    let bytes = fsio::read_bounded(fsio::open_regular(&spath).ok()??, &spath, MAX_BYTES).ok()?;
+    let (file, stamp, bytes) = proven(layout)?;
     let (h, body) = header(&bytes)?;
-    let proven = (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && crc_of(&file)? == h.crc);
-    if !proven {
-        return None;
-    }
     let entries = entries(body, stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
     if h.stamp != stamp || !h.stamp.settled(h.made_ns) {
         // Proven by content: record the new stamp so the next read needs no content check
@@ -124,6 +116,28 @@ pub fn load(layout: &Layout) -> Option<Restored> {
     }
     let source = Arc::new(FileSource { file, offset: if h.bom { 3 } else { 0 } });
     Some(Restored { log: DecisionLog::restored(entries, source, h.names_paths), conflict: h.conflict })
+}
+
+/// The number of entries in the log, from a summary proven fresh (what a session's record
+/// notes at its start, without restoring the entries).
+pub fn count(layout: &Layout) -> Option<usize> {
+    let (_, stamp, bytes) = proven(layout)?;
+    let (h, body) = header(&bytes)?;
+    let n = u64::from_le_bytes(*body.first_chunk::<8>()?);
+    // The same check `entries` makes of the count, and the spans' bound on the last entry.
+    (n <= body.len() as u64 / 57 && stamp.len >= u64::from(h.bom) * 3).then_some(n as usize)
+}
+
+/// The open log file, its stamp and the summary's bytes, when the summary is whole and proven
+/// to describe the file as it is now.
+fn proven(layout: &Layout) -> Option<(File, Stamp, Vec<u8>)> {
+    let file = fsio::open_regular(&layout.decision_log()).ok()??;
+    let stamp = Stamp::of(&file.metadata().ok()?);
+    let spath = path(layout);
+    let bytes = fsio::read_bounded(fsio::open_regular(&spath).ok()??, &spath, MAX_BYTES).ok()?;
+    let (h, _) = header(&bytes)?;
+    let proven = (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && crc_of(&file)? == h.crc);
+    proven.then_some((file, stamp, bytes))
 }
 
 /// Write the summary of a log just read whole from a file with this stamp (the stamp taken
