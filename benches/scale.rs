@@ -12,9 +12,22 @@ use std::time::Instant;
 /// The SessionStart event Claude Code sends its hook on stdin.
 const SESSION_START: &str = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"bench"}"#;
 
-/// Wall seconds and peak RSS (MB) of one fresh process (zo without the model, or git), with
-/// `input` on stdin.
-fn measure_with(d: &std::path::Path, program: &str, args: &[&str], input: Option<&str>) -> (f64, f64) {
+/// CPU seconds (user + system) of every child waited for so far: microsecond resolution, so a
+/// loaded machine's waits can be told from zo's own work.
+fn children_cpu() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
+/// One run: wall seconds, CPU seconds (user + system), peak RSS in MB.
+type M = (f64, f64, f64);
+
+/// One fresh process (zo without the model, or git), with `input` on stdin.
+fn measure_with(d: &std::path::Path, program: &str, args: &[&str], input: Option<&str>) -> M {
+    let cpu0 = children_cpu();
     let t = Instant::now();
     let mut child = Command::new("/usr/bin/time")
         .arg("-f")
@@ -35,35 +48,41 @@ fn measure_with(d: &std::path::Path, program: &str, args: &[&str], input: Option
     }
     let out = child.wait_with_output().unwrap();
     let secs = t.elapsed().as_secs_f64();
+    let cpu = children_cpu() - cpu0;
     assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     let kb: f64 = String::from_utf8_lossy(&out.stderr).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
-    (secs, kb / 1024.0)
+    (secs, cpu, kb / 1024.0)
 }
 
-fn measure(d: &std::path::Path, args: &[&str]) -> (f64, f64) {
+fn measure(d: &std::path::Path, args: &[&str]) -> M {
     measure_with(d, ZO, args, None)
 }
 
-fn median_of(runs: usize, f: &dyn Fn(usize) -> (f64, f64)) -> (f64, f64) {
-    let mut v: Vec<(f64, f64)> = (0..runs).map(f).collect();
-    v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
-    v[runs / 2]
+/// The median wall time and, separately, the median CPU time of `runs` runs.
+fn median_of(runs: usize, f: &dyn Fn(usize) -> M) -> M {
+    let v: Vec<M> = (0..runs).map(f).collect();
+    let mid = |k: fn(&M) -> f64| {
+        let mut x: Vec<f64> = v.iter().map(k).collect();
+        x.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        x[runs / 2]
+    };
+    (mid(|m| m.0), mid(|m| m.1), mid(|m| m.2))
 }
 
-fn median(d: &std::path::Path, runs: usize, args: &dyn Fn(usize) -> Vec<String>) -> (f64, f64) {
+fn median(d: &std::path::Path, runs: usize, args: &dyn Fn(usize) -> Vec<String>) -> M {
     median_of(runs, &|i| measure(d, &args(i).iter().map(String::as_str).collect::<Vec<_>>()))
 }
 
 /// `git status` in the same repository: the yardstick every row is divided by.
-fn git_status(d: &std::path::Path, runs: usize) -> (f64, f64) {
+fn git_status(d: &std::path::Path, runs: usize) -> M {
     median_of(runs, &|_| measure_with(d, "git", &["status", "--short"], None))
 }
 
 fn main() {
     let records = corpus();
     let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(11);
-    let f = |(s, m): (f64, f64)| format!("{:.1} / {m:.0}", s * 1000.0);
-    let ratio = |x: (f64, f64), git: (f64, f64)| format!("{:.1}×", x.0 / git.0);
+    let f = |(s, c, m): M| format!("{:.1} / {:.1} / {m:.0}", s * 1000.0, c * 1000.0);
+    let ratio = |x: M, git: M| format!("{:.1}× / {:.1}×", x.0 / git.0, x.1 / git.1.max(1e-6));
     let mut rows = Vec::new();
     for n in [10_000usize, 100_000] {
         if !selected(n) {
@@ -105,7 +124,7 @@ fn main() {
         "lexical recall",
         "recall after one decide (refresh)",
     ];
-    println!("\nscale (fresh process per run, median of {runs}, no model; wall ms / peak MB, and × git status)\n");
+    println!("\nscale (fresh process per run, median of {runs}, no model; wall ms / CPU ms / peak MB, and × git status in wall / CPU time)\n");
     print!("| figure |");
     for (n, size, _) in &rows {
         print!(" {n} decisions ({:.0} MB log) | × git status |", *size as f64 / 1e6);
@@ -134,7 +153,7 @@ fn main() {
         let git = git_status(d, runs);
         let status = median(d, runs, &|_| vec!["status".into()]);
         let context = median(d, runs, &|_| vec!["context".into()]);
-        println!("\n| 326 ADRs | wall ms / peak MB | × git status |\n|---|---:|---:|");
+        println!("\n| 326 ADRs | wall ms / CPU ms / peak MB | × git status (wall / CPU) |\n|---|---:|---:|");
         for (name, m) in [("git status", git), ("status", status), ("context", context)] {
             println!("| {name} | {} | {} |", f(m), ratio(m, git));
         }

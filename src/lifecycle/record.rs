@@ -89,6 +89,12 @@ pub fn current(memory: &Memory) -> Option<Record> {
 /// Open a session record. Starting again replaces an open record (the previous session
 /// never ended; its decisions are still in the log).
 pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Result<Record> {
+    start_as(memory, agent, task, None)
+}
+
+/// `start`, with the agent's own session ID recorded in the same write (a hook starts
+/// sessions on every agent start: one durable write, not two).
+pub fn start_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Record> {
     // The task becomes the session file's "Attempted" when the end says nothing: gate it now.
     let fields: Vec<(&str, &str)> = agent.iter().map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
     gate::check_fields(&fields, false).context("no session was started")?;
@@ -103,6 +109,7 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
         dirty,
         sizes: sizes(memory),
         written: Some(Vec::new()),
+        session_id,
         ..Default::default()
     };
     save(memory, &rec)?;
