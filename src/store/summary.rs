@@ -134,10 +134,24 @@ fn proven(layout: &Layout) -> Option<(File, Stamp, Vec<u8>)> {
     let file = fsio::open_regular(&layout.decision_log()).ok()??;
     let stamp = Stamp::of(&file.metadata().ok()?);
     let spath = path(layout);
-    let bytes = fsio::read_bounded(fsio::open_regular(&spath).ok()??, &spath, MAX_BYTES).ok()?;
+    let bytes = read_summary(&spath)?;
     let (h, _) = header(&bytes)?;
     let proven = (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && crc_of(&file)? == h.crc);
     proven.then_some((file, stamp, bytes))
+}
+
+/// The summary's bytes (confined and bounded like every read in the repository), read into a
+/// buffer of the file's size: growing one by doubling copied and faulted in twice the memory.
+fn read_summary(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = fsio::open_regular(path).ok()??;
+    let len = file.metadata().ok()?.len();
+    if len > MAX_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    (&file).take(MAX_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= MAX_BYTES).then_some(bytes)
 }
 
 /// Write the summary of a log just read whole from a file with this stamp (the stamp taken
