@@ -1,42 +1,88 @@
 //! `cargo bench --bench scale`: the hook-path commands and the lexical index at 10,000 and
-//! 100,000 decisions (ADR records, cut like hand-written entries): wall time (median of a few
-//! fresh processes; the index build once) and peak memory (max RSS, from /usr/bin/time). The
-//! ratio column shows growth from 10k to 100k: 10× is linear.
+//! 100,000 decisions (ADR records, cut like hand-written entries), and `status` on the 326 ADRs:
+//! wall time (median of a few fresh processes; the index build once), peak memory (max RSS,
+//! from /usr/bin/time), and each time's ratio to `git status` measured in the same run in the
+//! same repository. The growth row shows 10k → 100k: 10× is linear, 1× is flat.
 
 mod common;
 use common::*;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// Wall seconds and peak RSS (MB) of one fresh `zo` process, without the model.
-fn measure(d: &std::path::Path, args: &[&str]) -> (f64, f64) {
+/// The SessionStart event Claude Code sends its hook on stdin.
+const SESSION_START: &str = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"bench"}"#;
+
+/// CPU seconds (user + system) of every child waited for so far: microsecond resolution, so a
+/// loaded machine's waits can be told from zo's own work.
+fn children_cpu() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
+/// One run: wall seconds, CPU seconds (user + system), peak RSS in MB.
+type M = (f64, f64, f64);
+
+/// One fresh process (zo without the model, or git), with `input` on stdin.
+fn measure_with(d: &std::path::Path, program: &str, args: &[&str], input: Option<&str>) -> M {
+    let cpu0 = children_cpu();
     let t = Instant::now();
-    let out = Command::new("/usr/bin/time")
+    let mut child = Command::new("/usr/bin/time")
         .arg("-f")
         .arg("%M")
-        .arg(ZO)
+        .arg(program)
         .args(args)
         .current_dir(d)
         .env_remove("ZO_REPO")
         .env("ZO_CACHE", "/nonexistent")
         .env("HOME", "/nonexistent")
-        .output()
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    if let Some(i) = input {
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), i.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
     let secs = t.elapsed().as_secs_f64();
-    assert!(out.status.success(), "zo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let cpu = children_cpu() - cpu0;
+    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     let kb: f64 = String::from_utf8_lossy(&out.stderr).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
-    (secs, kb / 1024.0)
+    (secs, cpu, kb / 1024.0)
 }
 
-fn median(d: &std::path::Path, runs: usize, args: &dyn Fn(usize) -> Vec<String>) -> (f64, f64) {
-    let mut v: Vec<(f64, f64)> = (0..runs).map(|i| measure(d, &args(i).iter().map(String::as_str).collect::<Vec<_>>())).collect();
-    v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
-    v[runs / 2]
+fn measure(d: &std::path::Path, args: &[&str]) -> M {
+    measure_with(d, ZO, args, None)
+}
+
+/// The median wall time and, separately, the median CPU time of `runs` runs.
+fn median_of(runs: usize, f: &dyn Fn(usize) -> M) -> M {
+    let v: Vec<M> = (0..runs).map(f).collect();
+    let mid = |k: fn(&M) -> f64| {
+        let mut x: Vec<f64> = v.iter().map(k).collect();
+        x.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        x[runs / 2]
+    };
+    (mid(|m| m.0), mid(|m| m.1), mid(|m| m.2))
+}
+
+fn median(d: &std::path::Path, runs: usize, args: &dyn Fn(usize) -> Vec<String>) -> M {
+    median_of(runs, &|i| measure(d, &args(i).iter().map(String::as_str).collect::<Vec<_>>()))
+}
+
+/// `git status` in the same repository: the yardstick every row is divided by.
+fn git_status(d: &std::path::Path, runs: usize) -> M {
+    median_of(runs, &|_| measure_with(d, "git", &["status", "--short"], None))
 }
 
 fn main() {
     let records = corpus();
-    let runs = 7;
+    let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(11);
+    let f = |(s, c, m): M| format!("{:.1} / {:.1} / {m:.0}", s * 1000.0, c * 1000.0);
+    let ratio = |x: M, git: M| format!("{:.1}× / {:.1}×", x.0 / git.0, x.1 / git.1.max(1e-6));
     let mut rows = Vec::new();
     for n in [10_000usize, 100_000] {
         if !selected(n) {
@@ -45,24 +91,72 @@ fn main() {
         let (_keep, path, size) = repo_with_log(n, &records);
         let d = path.as_path();
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let mid = bench_id(n / 2);
+        run(d, &["fact", "set", "bench:key", "a value"]);
+        // The first hook-path command reads the log whole and writes its summary; the files
+        // are then left to settle, as a memory between sessions is (store/summary.rs).
+        run(d, &["status"]);
+        std::thread::sleep(std::time::Duration::from_secs(4));
+        let git = git_status(d, runs);
         let status = median(d, runs, &|_| s(&["status"]));
-        let decide = median(d, runs, &|i| vec!["decide".into(), "--title".into(), format!("scale {i}"), "--decision".into(), "measured".into()]);
         let log = median(d, runs, &|_| s(&["log", "--limit", "20"]));
+        let show = median(d, runs, &|_| vec!["show".into(), mid.clone()]);
+        let context = median(d, runs, &|_| s(&["context"]));
+        let hook = median_of(runs, &|_| measure_with(d, ZO, &["hook", "claude"], Some(SESSION_START)));
+        let fact = median(d, runs, &|_| s(&["fact", "get", "bench:key"]));
+        let decide = median(d, runs, &|i| vec!["decide".into(), "--title".into(), format!("scale {i}"), "--decision".into(), "measured".into()]);
         let build = measure(d, &["index", "rebuild"]);
         let recall = median(d, runs, &|_| s(&["recall", "--mode", "lexical", "how do we keep secrets out of the repository"]));
-        let after = measure(d, &["decide", "--title", "one more after the index", "--decision", "d"]);
+        let _after = measure(d, &["decide", "--title", "one more after the index", "--decision", "d"]);
         let refresh = measure(d, &["recall", "--mode", "lexical", "one more after the index"]);
-        rows.push((n, size, status, decide, log, build, recall, after, refresh));
+        rows.push((n, size, [git, status, log, show, context, hook, fact, decide, build, recall, refresh]));
     }
-    println!("\nscale (fresh process per run, no model; wall ms / peak MB)\n");
-    println!("| decisions | log | status | decide | log --limit 20 | index rebuild (lexical) | lexical recall | recall after one decide (refresh) |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let f = |(s, m): (f64, f64)| format!("{:.0} / {m:.0}", s * 1000.0);
-    for (n, size, status, decide, log, build, recall, _, refresh) in &rows {
-        println!("| {n} | {:.0} MB | {} | {} | {} | {} | {} | {} |", *size as f64 / 1e6, f(*status), f(*decide), f(*log), f(*build), f(*recall), f(*refresh));
+    const NAMES: [&str; 11] = [
+        "git status",
+        "status",
+        "log --limit 20",
+        "show ID",
+        "context",
+        "SessionStart hook",
+        "fact get",
+        "decide",
+        "index rebuild (lexical)",
+        "lexical recall",
+        "recall after one decide (refresh)",
+    ];
+    println!("\nscale (fresh process per run, median of {runs}, no model; wall ms / CPU ms / peak MB, and × git status in wall / CPU time)\n");
+    print!("| figure |");
+    for (n, size, _) in &rows {
+        print!(" {n} decisions ({:.0} MB log) | × git status |", *size as f64 / 1e6);
     }
-    if let [a, b] = rows.as_slice() {
-        let r = |x: (f64, f64), y: (f64, f64)| format!("{:.1}×", y.0 / x.0);
-        println!("| 10k → 100k | {:.1}× | {} | {} | {} | {} | {} | {} |\n", b.1 as f64 / a.1 as f64, r(a.2, b.2), r(a.3, b.3), r(a.4, b.4), r(a.5, b.5), r(a.6, b.6), r(a.8, b.8));
+    if rows.len() == 2 {
+        print!(" 10k → 100k |");
     }
+    println!();
+    println!("|---|{}", "---:|".repeat(rows.len() * 2 + usize::from(rows.len() == 2)));
+    for (k, name) in NAMES.iter().enumerate() {
+        print!("| {name} |");
+        for (_, _, m) in &rows {
+            print!(" {} | {} |", f(m[k]), ratio(m[k], m[0]));
+        }
+        if let [a, b] = rows.as_slice() {
+            print!(" {:.1}× |", b.2[k].0 / a.2[k].0);
+        }
+        println!();
+    }
+    // `status` on the 326 ADR records whole (the corpus the issue's targets are stated on).
+    if selected(326) {
+        let (_keep, path, _) = repo_with_adr_corpus();
+        let d = path.as_path();
+        run(d, &["status"]);
+        std::thread::sleep(std::time::Duration::from_secs(4));
+        let git = git_status(d, runs);
+        let status = median(d, runs, &|_| vec!["status".into()]);
+        let context = median(d, runs, &|_| vec!["context".into()]);
+        println!("\n| 326 ADRs | wall ms / CPU ms / peak MB | × git status (wall / CPU) |\n|---|---:|---:|");
+        for (name, m) in [("git status", git), ("status", status), ("context", context)] {
+            println!("| {name} | {} | {} |", f(m), ratio(m, git));
+        }
+    }
+    println!();
 }

@@ -152,3 +152,14 @@ pub fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
     let kb: f64 = err.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
     (secs, kb / 1024.0)
 }
+
+/// `git status` in `dir`, timed like a zo command (median / p95 of `runs` fresh processes, ms):
+/// the yardstick each table divides its times by, measured in the same run and repository.
+pub fn git_status(dir: &Path, runs: usize) -> (f64, f64) {
+    time(runs, |_| git(dir, &["status", "--short"]))
+}
+
+/// `x` as a multiple of `git status` (medians).
+pub fn times_git((x, _): (f64, f64), (g, _): (f64, f64)) -> String {
+    format!("{:.1}×", x / g)
+}

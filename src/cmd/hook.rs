@@ -169,11 +169,7 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
             }
             let open = current.filter(|r| resumed && same_session(r, &event));
             if open.is_none() {
-                let mut rec = record::start(&memory, Some(agent.into()), None)?;
-                if event.session_id.is_some() {
-                    rec.session_id = event.session_id.clone();
-                    record::save(&memory, &rec)?;
-                }
+                record::start_as(&memory, Some(agent.into()), None, event.session_id.clone())?;
             }
             let mut b = super::context::bundle(ctx, &memory, None, None)?;
             if event.source.as_deref() == Some("compact") {

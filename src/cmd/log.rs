@@ -26,11 +26,15 @@ pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
     let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: a.limit, all: a.all };
     q.check()?;
     let memory = ctx.memory()?;
-    for p in memory.conflict_markers() {
+    let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
+    // Now: the quick read, whose summary knows whether the log holds conflict markers.
+    let (log, log_conflict) = match &at {
+        None => memory.decisions_quick()?,
+        Some(_) => (memory.decisions_as_of(at.as_ref())?, true),
+    };
+    for p in memory.conflict_markers_in(log_conflict) {
         ctx.note(p.to_string());
     }
-    let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
-    let log = memory.decisions_as_of(at.as_ref())?;
     let mut r = crate::ops::log(&log, &q)?;
     r.as_of = at;
     if ctx.json {

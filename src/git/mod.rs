@@ -38,6 +38,14 @@ impl Repo {
         Some(Repo { repo })
     }
 
+    /// The repository's own `.git/config` value for `key` (the last one), read from the
+    /// configuration gix already loaded: no `git config` process. None when absent there (or
+    /// gix did not load that file); callers that must know then ask git.
+    pub fn local_config(&self, key: &str) -> Option<String> {
+        let snapshot = self.repo.config_snapshot();
+        snapshot.plumbing().string_filter(key, |m| m.source == gix::config::Source::Local).map(|v| v.to_string())
+    }
+
     pub fn workdir(&self) -> Option<&Path> {
         self.repo.workdir()
     }

@@ -89,6 +89,12 @@ pub fn current(memory: &Memory) -> Option<Record> {
 /// Open a session record. Starting again replaces an open record (the previous session
 /// never ended; its decisions are still in the log).
 pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Result<Record> {
+    start_as(memory, agent, task, None)
+}
+
+/// `start`, with the agent's own session ID recorded in the same write (a hook starts
+/// sessions on every agent start: one durable write, not two).
+pub fn start_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Record> {
     // The task becomes the session file's "Attempted" when the end says nothing: gate it now.
     let fields: Vec<(&str, &str)> = agent.iter().map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
     gate::check_fields(&fields, false).context("no session was started")?;
@@ -97,12 +103,13 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
         started: crate::time::now(),
         agent,
         task,
-        decisions: memory.decisions()?.entries.len(),
+        decisions: memory.decision_count()?,
         priors: memory.priors()?.entries.len(),
         head,
         dirty,
         sizes: sizes(memory),
         written: Some(Vec::new()),
+        session_id,
         ..Default::default()
     };
     save(memory, &rec)?;
@@ -147,8 +154,8 @@ pub fn claim_stop(memory: &Memory) -> Result<Option<Vec<String>>> {
 
 /// HEAD and the tracked files changed in the work tree now (path → blob ID), outside `.zo/`.
 fn worktree_baseline(root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>) {
-    let Ok(head) = crate::git::run(root, &["rev-parse", "--verify", "-q", "HEAD"]) else { return (None, Default::default()) };
-    let head = head.trim().to_string();
+    // HEAD from gix (no `git rev-parse` process on every session start).
+    let Some(head) = crate::git::Repo::discover(root).and_then(|r| r.head_full()) else { return (None, Default::default()) };
     let changed = changed_since(root, &head);
     (Some(head), hashes(root, &changed))
 }

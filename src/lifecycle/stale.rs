@@ -36,7 +36,7 @@ pub struct StaleReport {
 /// The stale active decisions by ID, measured with the default thresholds; cheap when no
 /// decision names paths (the common case: no git is read).
 pub fn stale_ids(memory: &Memory, log: &DecisionLog) -> Result<HashMap<String, StaleEntry>> {
-    if !names_paths(log.text.as_str()) {
+    if !log.may_name_paths() {
         return Ok(Default::default());
     }
     Ok(measure(memory, log, COMMITS, LINES)?.decisions.into_iter().filter(|d| d.stale).map(|d| (d.id.clone(), d)).collect())

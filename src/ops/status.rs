@@ -51,6 +51,17 @@ pub fn index_health(memory: &Memory) -> IndexHealth {
     h
 }
 
+/// What `status` shows of the index (mode, built, fresh), without counting its rows: the
+/// counts read every row of a large index.
+pub fn index_state(memory: &Memory) -> IndexState {
+    let layout = &memory.layout;
+    let path = layout.index_db();
+    let mode = if crate::search::embedding::locate(&layout.config).paths().is_ok() { "hybrid" } else { "lexical" };
+    let built = path.exists();
+    let fresh = built && Index::open(layout, &|_| {}).and_then(|(ix, _)| ix.is_fresh(memory)).unwrap_or(false);
+    IndexState { mode, fresh, built }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Counts {
     pub decisions: usize,
@@ -115,10 +126,10 @@ pub struct StatusReport {
 
 pub fn status(memory: &Memory) -> Result<StatusReport> {
     let layout = &memory.layout;
-    let mut warnings: Vec<String> = memory.conflict_markers().iter().map(|p| p.to_string()).collect();
+    let (log, log_conflict) = memory.decisions_quick()?;
+    let mut warnings: Vec<String> = memory.conflict_markers_in(log_conflict).iter().map(|p| p.to_string()).collect();
     let (state, warning) = memory.state();
     warnings.extend(warning);
-    let log = memory.decisions()?;
     let priors = memory.priors()?;
     let sessions = memory.session_names()?;
     let snapshots = memory.snapshot_names()?;
@@ -131,7 +142,7 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
         warnings.push(format!("could not tell whether {zo_rel}/ has uncommitted changes: {e:#}"));
         None
     });
-    let health = index_health(memory);
+    let health = index_state(memory);
     Ok(StatusReport {
         project: state.scalar("project").unwrap_or_else(|| layout.project()),
         phase: state.scalar("phase"),
@@ -154,14 +165,19 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
         last_snapshot: snapshots.last().cloned(),
         memory: layout.show(&layout.memory),
         legacy_layout: layout.legacy,
-        index: IndexState { mode: health.mode, fresh: health.fresh, built: health.built },
+        index: health,
         git: GitState {
             repository: repo.is_some(),
             branch: head.as_ref().and_then(|h| h.branch.clone()),
             head: head.as_ref().and_then(|h| h.head.clone()),
             zo_dirty,
             merge_routing: repo.as_ref().map(|r| crate::wiring::hooks::routing_state(layout, r)),
-            merge_driver: repo.as_ref().and_then(|_| crate::wiring::hooks::driver_scope(&layout.root)),
+            // Registered in .git/config (what `zo init` does) is read without starting git;
+            // anything else asks git itself (global scope, GIT_CONFIG_GLOBAL, includes).
+            merge_driver: repo.as_ref().and_then(|r| match r.local_config("merge.zo.driver") {
+                Some(v) if v.contains("merge-driver") => Some("local"),
+                _ => crate::wiring::hooks::driver_scope(&layout.root),
+            }),
         },
         warnings,
     })

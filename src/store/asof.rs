@@ -103,7 +103,7 @@ impl Memory {
     /// The decision log as it stood then (None: now).
     pub fn decisions_as_of(&self, at: Option<&AsOf>) -> Result<DecisionLog> {
         match at {
-            None => self.decisions(),
+            None => Ok(self.decisions_quick()?.0),
             Some(AsOf::Commit { commit, .. }) => {
                 let then = DecisionLog::parse(self.text_at(commit, &self.layout.decision_log())?);
                 let now = self.decisions()?;

@@ -39,6 +39,34 @@ impl Memory {
         Ok(DecisionLog::parse(self.read(&self.layout.decision_log())?).with_threshold(self.threshold()?))
     }
 
+    /// The decision log for the hook path (`status`, `log`, `show`, `context`): restored from
+    /// its derived summary when that is proven fresh (each entry's text then read only when
+    /// shown), else read whole, which writes a new summary. Writers use `decisions`: they need
+    /// the text itself. Also whether the log holds conflict markers.
+    pub fn decisions_quick(&self) -> Result<(DecisionLog, bool)> {
+        let threshold = self.threshold()?;
+        if let Some(r) = crate::store::summary::load(&self.layout) {
+            return Ok((r.log.with_threshold(threshold), r.conflict));
+        }
+        let Some((text, stamp, crc)) = crate::store::summary::read_whole(&self.layout.decision_log()) else {
+            let log = self.decisions()?;
+            let conflict = memchr::memmem::find(log.text.as_str().as_bytes(), b"<<<<<<<").is_some();
+            return Ok((log, conflict));
+        };
+        let log = DecisionLog::parse(text);
+        crate::store::summary::save(&self.layout, &log, stamp, crc);
+        let conflict = memchr::memmem::find(log.text.as_str().as_bytes(), b"<<<<<<<").is_some();
+        Ok((log.with_threshold(threshold), conflict))
+    }
+
+    /// How many entries the decision log holds (the summary's count when it is fresh).
+    pub fn decision_count(&self) -> Result<usize> {
+        match crate::store::summary::count(&self.layout) {
+            Some(n) => Ok(n),
+            None => Ok(self.decisions_quick()?.0.entries.len()),
+        }
+    }
+
     pub fn priors(&self) -> Result<PriorsFile> {
         Ok(PriorsFile::parse(self.read(&self.layout.priors())?))
     }
@@ -56,8 +84,15 @@ impl Memory {
     /// Unresolved merge conflict markers in the memory files (a merge made without zo's driver),
     /// so that every command that reads them can name them with the fix.
     pub fn conflict_markers(&self) -> Vec<crate::store::verify::Problem> {
+        self.conflict_markers_in(true)
+    }
+
+    /// `conflict_markers`, the decision log searched only when `log` (its summary knows
+    /// whether it holds any: `decisions_quick`).
+    pub fn conflict_markers_in(&self, log: bool) -> Vec<crate::store::verify::Problem> {
         let mut out = Vec::new();
-        for path in [self.layout.decision_log(), self.layout.priors(), self.layout.state()] {
+        let paths = [self.layout.decision_log(), self.layout.priors(), self.layout.state()];
+        for path in paths.into_iter().skip(usize::from(!log)) {
             let Ok(Some(text)) = fsio::read_text(&path) else { continue };
             if memchr::memmem::find(text.as_str().as_bytes(), b"<<<<<<<").is_some() {
                 out.extend(crate::store::verify::conflict_markers(&self.layout.show(&path), text.as_str()));

@@ -27,5 +27,6 @@ pub mod gate;
 pub mod layout;
 pub mod memory;
 pub mod settings;
+pub mod summary;
 pub mod verify;
 pub mod write;

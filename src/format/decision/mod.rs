@@ -29,6 +29,15 @@ pub struct Decision {
     /// Whether a `---` separator closed the entry.
     pub separated: bool,
     body: OnceCell<Body>,
+    /// The entry's text, read on first use, for a log restored from its summary (`Source`).
+    piece: OnceCell<String>,
+}
+
+/// Where a log restored from its derived summary reads an entry's text on first use (the
+/// store reads the span from the file the summary was proven fresh against): the hook path
+/// reads only the entries it shows. A span that cannot be read gives empty text.
+pub trait Source: std::fmt::Debug + Send + Sync {
+    fn read(&self, start: usize, end: usize) -> String;
 }
 
 /// The whole log: the text, its entries, and the relations between them.
@@ -47,6 +56,11 @@ pub struct DecisionLog {
     confirmed: std::collections::HashSet<usize>,
     /// The promotion threshold (None: `DEFAULT_THRESHOLD`).
     threshold: Option<f64>,
+    /// Set when the log was restored from its summary: `text` is then empty and each entry's
+    /// text is read from here on first use.
+    source: Option<std::sync::Arc<dyn Source>>,
+    /// For a restored log: whether some line starts with `**Paths:**` (`may_name_paths`).
+    names_paths: bool,
 }
 
 /// The cycles of a "superseded by" graph (`next[i]`: the entry that supersedes entry `i`),
@@ -155,12 +169,33 @@ impl Decision {
             confidence: confidence.and_then(|c| c.trim().parse::<f64>().ok()).filter(|c| c.is_finite()),
             separated,
             body: OnceCell::new(),
+            piece: OnceCell::new(),
         }
     }
 
+    /// An entry as its key fields were recorded in the log's summary (the text is read later).
+    #[allow(clippy::too_many_arguments)]
+    pub fn restored(
+        span: Span,
+        id: String,
+        id_derived: bool,
+        timestamp: String,
+        title: String,
+        kind: String,
+        supersedes: Option<String>,
+        refs: Option<String>,
+        confidence: Option<f64>,
+        separated: bool,
+    ) -> Decision {
+        Decision { span, id, id_derived, timestamp, title, kind, supersedes, refs, confidence, separated, body: OnceCell::new(), piece: OnceCell::new() }
+    }
+
     /// The entry exactly as it stands in the file.
-    pub fn raw<'a>(&self, log: &'a DecisionLog) -> &'a str {
-        &log.text.as_str()[self.span.start..self.span.end]
+    pub fn raw<'a>(&'a self, log: &'a DecisionLog) -> &'a str {
+        match &log.source {
+            Some(source) => self.piece.get_or_init(|| source.read(self.span.start, self.span.end)),
+            None => &log.text.as_str()[self.span.start..self.span.end],
+        }
     }
 
     /// The entry's text without its separator and trailing space: what recall returns.
@@ -241,6 +276,28 @@ impl DecisionLog {
         let mut log = DecisionLog { text, entries, ..Default::default() };
         log.link();
         log
+    }
+
+    /// A log restored from its summary: the entries' key fields as recorded, their text read
+    /// from `source` when first needed. Links are resolved as `parse` resolves them.
+    pub fn restored(entries: Vec<Decision>, source: std::sync::Arc<dyn Source>, names_paths: bool) -> DecisionLog {
+        let mut log = DecisionLog { entries, source: Some(source), names_paths, ..Default::default() };
+        log.link();
+        log
+    }
+
+    /// Whether the text was read in full (false for a log restored from its summary, whose
+    /// `text` is empty).
+    pub fn is_whole(&self) -> bool {
+        self.source.is_none()
+    }
+
+    /// Whether any line may start with `**Paths:**` (so `zo stale` has something to measure).
+    pub fn may_name_paths(&self) -> bool {
+        match self.source {
+            Some(_) => self.names_paths,
+            None => super::line_starts(self.text.as_str(), "**Paths:**").next().is_some(),
+        }
     }
 
     fn link(&mut self) {

@@ -1,0 +1,434 @@
+//! The decision log's derived summary (`.zo/memory/index.db-summary`, gitignored by
+//! `memory/index.db-*`): every entry's span and key fields, so the hook path (`status`, `log`,
+//! `show`, `context`) answers without reading or scanning a large log. The log stays the
+//! truth: the summary is used only when proven to describe the file as it is now, and any
+//! doubt (missing, torn, corrupt, another version, a different file) falls back to the full
+//! read, which writes a new summary.
+//!
+//! Freshness: the summary records the file's stamp (device, inode, length, mtime and ctime to
+//! the nanosecond), a CRC-32 of its whole content, and when it was made. The stamp alone is
+//! trusted only when the file had settled before the summary was made (both times older than
+//! `SETTLE` then): file times tick coarsely (a few ms on Linux, up to 2 s elsewhere), so a
+//! change made right after the summary could keep the same stamp; this is git's "racily clean"
+//! problem and its answer. Otherwise (or when the stamp differs but the length does not) the
+//! file's content is read in 64 KiB pieces and its CRC compared: equal text is served, and a
+//! settled file gets a summary with its new stamp. An edit anywhere changes the CRC (and
+//! usually the stamp), a `git checkout` or `pull` replaces the file (a new inode), zo's own
+//! writes replace it by rename; a summary whose CRC matches text it does not describe would
+//! need a forged summary file, which buys nothing a forged log does not.
+
+use crate::format::Span;
+use crate::format::decision::{Decision, DecisionLog, Source};
+use crate::store::fsio;
+use crate::store::layout::Layout;
+use anyhow::Result;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The summary's file name, beside `index.db` (derived, gitignored, `Layout::is_derived`).
+pub const FILE: &str = "index.db-summary";
+
+const MAGIC: &[u8] = b"zo decision summary 1\n";
+
+/// How long a file's times must lie before the summary's for its stamp alone to prove it.
+pub const SETTLE_NS: i128 = 3_000_000_000;
+
+/// The most a summary may be (a 1 GiB log of tiny entries stays well below).
+const MAX_BYTES: u64 = 256 << 20;
+
+/// What identifies one version of the log file without reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stamp {
+    pub dev: u64,
+    pub ino: u64,
+    pub len: u64,
+    pub mtime_ns: i128,
+    pub ctime_ns: i128,
+}
+
+impl Stamp {
+    #[cfg(unix)]
+    pub fn of(m: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime_ns: m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
+            ctime_ns: m.ctime() as i128 * 1_000_000_000 + m.ctime_nsec() as i128,
+        }
+    }
+
+    #[cfg(not(unix))]
+    pub fn of(m: &std::fs::Metadata) -> Stamp {
+        // Without ctime and inode the stamp proves little: every read checks the content.
+        let mtime_ns = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i128);
+        Stamp { len: m.len(), mtime_ns, ctime_ns: i128::MAX / 2, ..Default::default() }
+    }
+
+    /// Whether this stamp, recorded at `made_ns`, proves the content: the file's last change
+    /// lies far enough before it that any later change gets other times.
+    pub fn settled(&self, made_ns: i128) -> bool {
+        self.mtime_ns.max(self.ctime_ns).saturating_add(SETTLE_NS) < made_ns
+    }
+}
+
+fn now_ns() -> i128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128)
+}
+
+pub fn path(layout: &Layout) -> PathBuf {
+    layout.memory.join(FILE)
+}
+
+/// What the summary says about the log besides its entries.
+struct Header {
+    stamp: Stamp,
+    made_ns: i128,
+    crc: u32,
+    bom: bool,
+    names_paths: bool,
+    conflict: bool,
+}
+
+/// A log restored from a fresh summary, and whether the log holds conflict markers.
+pub struct Restored {
+    pub log: DecisionLog,
+    pub conflict: bool,
+}
+
+/// The log from its summary, when the summary is proven fresh; None means "read the file".
+/// Never an error: a summary that cannot be used is the same as none.
+pub fn load(layout: &Layout) -> Option<Restored> {
+    let (file, stamp, bytes) = proven(layout)?;
+    let (h, body) = header(&bytes)?;
+    let entries = entries(body, stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
+    if h.stamp != stamp || !h.stamp.settled(h.made_ns) {
+        // Proven by content: record the new stamp so the next read needs no content check
+        // (only once the file has settled; until then every read checks the content).
+        let made = now_ns();
+        if stamp.settled(made) {
+            let mut out = bytes.clone();
+            put_header(&mut out[MAGIC.len()..], &Header { stamp, made_ns: made, ..h });
+            let _ = write(layout, &out);
+        }
+    }
+    let source = Arc::new(FileSource { file, offset: if h.bom { 3 } else { 0 } });
+    Some(Restored { log: DecisionLog::restored(entries, source, h.names_paths), conflict: h.conflict })
+}
+
+/// The number of entries in the log, from a summary proven fresh (what a session's record
+/// notes at its start, without restoring the entries).
+pub fn count(layout: &Layout) -> Option<usize> {
+    let (_, stamp, bytes) = proven(layout)?;
+    let (h, body) = header(&bytes)?;
+    let n = u64::from_le_bytes(*body.first_chunk::<8>()?);
+    // The same check `entries` makes of the count, and the spans' bound on the last entry.
+    (n <= body.len() as u64 / 57 && stamp.len >= u64::from(h.bom) * 3).then_some(n as usize)
+}
+
+/// The open log file, its stamp and the summary's bytes, when the summary is whole and proven
+/// to describe the file as it is now.
+fn proven(layout: &Layout) -> Option<(File, Stamp, Vec<u8>)> {
+    let file = fsio::open_regular(&layout.decision_log()).ok()??;
+    let stamp = Stamp::of(&file.metadata().ok()?);
+    let spath = path(layout);
+    let bytes = read_summary(&spath)?;
+    let (h, _) = header(&bytes)?;
+    let proven = (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && crc_of(&file)? == h.crc);
+    proven.then_some((file, stamp, bytes))
+}
+
+/// The summary's bytes (confined and bounded like every read in the repository), read into a
+/// buffer of the file's size: growing one by doubling copied and faulted in twice the memory.
+fn read_summary(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = fsio::open_regular(path).ok()??;
+    let len = file.metadata().ok()?.len();
+    if len > MAX_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    (&file).take(MAX_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= MAX_BYTES).then_some(bytes)
+}
+
+/// Write the summary of a log just read whole from a file with this stamp (the stamp taken
+/// from the open file before and after the read, and equal). Failures are ignored: the
+/// summary is a cache.
+pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, crc: u32) {
+    if !log.is_whole() {
+        return;
+    }
+    let text = log.text.as_str();
+    let h = Header {
+        stamp,
+        made_ns: now_ns(),
+        crc,
+        bom: log.text.bom,
+        names_paths: log.may_name_paths(),
+        conflict: memchr::memmem::find(text.as_bytes(), b"<<<<<<<").is_some(),
+    };
+    let mut out = Vec::with_capacity(64 + log.entries.len() * 160);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&[0u8; HEADER_LEN]);
+    out.extend_from_slice(&(log.entries.len() as u64).to_le_bytes());
+    for e in &log.entries {
+        for n in [e.span.start as u64, e.span.end as u64, e.span.line as u64] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.push(u8::from(e.id_derived) | u8::from(e.separated) << 1 | u8::from(e.confidence.is_some()) << 2);
+        out.extend_from_slice(&e.confidence.unwrap_or(0.0).to_bits().to_le_bytes());
+        for s in [Some(&e.id), Some(&e.timestamp), Some(&e.title), Some(&e.kind), e.supersedes.as_ref(), e.refs.as_ref()] {
+            match s {
+                Some(s) => {
+                    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                    out.extend_from_slice(s.as_bytes());
+                }
+                None => out.extend_from_slice(&u32::MAX.to_le_bytes()),
+            }
+        }
+    }
+    // The trailing CRC covers everything but the header's values (as zeros), which `load`
+    // rewrites alone.
+    let sum = crc32fast::hash(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    put_header(&mut out[MAGIC.len()..], &h);
+    let _ = write(layout, &out);
+}
+
+fn write(layout: &Layout, bytes: &[u8]) -> Result<()> {
+    if !layout.memory.is_dir() {
+        return Ok(());
+    }
+    fsio::write_atomic(&path(layout), bytes)
+}
+
+/// The CRC-32 of a file's whole content, read from the open file in pieces (no buffer the size
+/// of the log: allocating one costs more than the CRC).
+pub fn crc_of(file: &File) -> Option<u32> {
+    let mut h = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 64 << 10];
+    let mut at = 0u64;
+    loop {
+        // Positioned reads: the file's own cursor stays where it is.
+        let n = read_at(file, &mut buf, at)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+        at += n as u64;
+    }
+    Some(h.finalize())
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> Option<usize> {
+    std::os::unix::fs::FileExt::read_at(f, buf, at).ok()
+}
+
+#[cfg(not(unix))]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> Option<usize> {
+    std::os::windows::fs::FileExt::seek_read(f, buf, at).ok()
+}
+
+/// magic, then: dev, ino, len (u64), mtime, ctime, made (i128), crc (u32), flags (u8).
+const HEADER_LEN: usize = 8 * 3 + 16 * 3 + 4 + 1;
+
+fn put_header(out: &mut [u8], h: &Header) {
+    let mut w = Vec::with_capacity(HEADER_LEN);
+    for n in [h.stamp.dev, h.stamp.ino, h.stamp.len] {
+        w.extend_from_slice(&n.to_le_bytes());
+    }
+    for n in [h.stamp.mtime_ns, h.stamp.ctime_ns, h.made_ns] {
+        w.extend_from_slice(&n.to_le_bytes());
+    }
+    w.extend_from_slice(&h.crc.to_le_bytes());
+    w.push(u8::from(h.bom) | u8::from(h.names_paths) << 1 | u8::from(h.conflict) << 2);
+    out[..HEADER_LEN].copy_from_slice(&w);
+}
+
+/// The header and the entries' bytes, when the file is whole (its trailing CRC holds; the
+/// header itself is outside it, as `load` rewrites the header alone).
+fn header(bytes: &[u8]) -> Option<(Header, &[u8])> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    if rest.len() < HEADER_LEN + 8 + 4 {
+        return None;
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 4);
+    let mut whole = crc32fast::Hasher::new();
+    whole.update(MAGIC);
+    whole.update(&[0u8; HEADER_LEN]);
+    whole.update(&body[MAGIC.len() + HEADER_LEN..]);
+    if whole.finalize().to_le_bytes() != sum {
+        return None;
+    }
+    let mut r = Reader(&rest[..HEADER_LEN]);
+    let stamp = Stamp { dev: r.u64()?, ino: r.u64()?, len: r.u64()?, mtime_ns: r.i128()?, ctime_ns: r.i128()? };
+    let made_ns = r.i128()?;
+    let crc = r.u32()?;
+    let flags = r.u8()?;
+    let h = Header { stamp, made_ns, crc, bom: flags & 1 != 0, names_paths: flags & 2 != 0, conflict: flags & 4 != 0 };
+    Some((h, &body[MAGIC.len() + HEADER_LEN..]))
+}
+
+/// The entries, checked against the text's length (spans in order, inside the text).
+fn entries(body: &[u8], text_len: u64) -> Option<Vec<Decision>> {
+    let mut r = Reader(body);
+    let n = r.u64()?;
+    // Each entry takes at least 57 bytes here: a count beyond that is a corrupt file.
+    if n > body.len() as u64 / 57 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n as usize);
+    let mut last_end = 0u64;
+    for _ in 0..n {
+        let (start, end, line) = (r.u64()?, r.u64()?, r.u64()?);
+        if start < last_end || end < start || end > text_len {
+            return None;
+        }
+        last_end = end;
+        let flags = r.u8()?;
+        let confidence = f64::from_bits(r.u64()?);
+        let [id, timestamp, title, kind] = [r.str()??, r.str()??, r.str()??, r.str()??];
+        let (supersedes, refs) = (r.str()?, r.str()?);
+        let span = Span { start: start as usize, end: end as usize, line: line as usize };
+        out.push(Decision::restored(
+            span,
+            id,
+            flags & 1 != 0,
+            timestamp,
+            title,
+            kind,
+            supersedes,
+            refs,
+            (flags & 4 != 0).then_some(confidence),
+            flags & 2 != 0,
+        ));
+    }
+    r.0.is_empty().then_some(out)
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (a, b) = self.0.split_first_chunk::<N>()?;
+        self.0 = b;
+        Some(*a)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        self.take::<1>().map(|b| b[0])
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+    fn i128(&mut self) -> Option<i128> {
+        self.take().map(i128::from_le_bytes)
+    }
+    /// A string, or None inside for an absent one; None outside for a corrupt file.
+    fn str(&mut self) -> Option<Option<String>> {
+        let n = self.u32()?;
+        if n == u32::MAX {
+            return Some(None);
+        }
+        let n = n as usize;
+        if n > self.0.len() {
+            return None;
+        }
+        let (s, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(Some(simdutf8::basic::from_utf8(s).ok()?.to_string()))
+    }
+}
+
+/// Reads an entry's text from the log file the summary was proven against (still open, so a
+/// file replaced since by rename is not mixed in).
+#[derive(Debug)]
+struct FileSource {
+    file: File,
+    offset: usize,
+}
+
+impl Source for FileSource {
+    fn read(&self, start: usize, end: usize) -> String {
+        let mut buf = vec![0u8; end - start];
+        let mut got = 0;
+        while got < buf.len() {
+            match read_at(&self.file, &mut buf[got..], (self.offset + start + got) as u64) {
+                Some(0) | None => break,
+                Some(n) => got += n,
+            }
+        }
+        buf.truncate(got);
+        String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+/// Read the log whole from one open file, with the stamp it had before and after (equal, or
+/// None: it changed while read) and its CRC: what `save` needs. None when it is not plain
+/// UTF-8 or cannot be read (the caller reads it the ordinary way and reports).
+pub fn read_whole(path: &Path) -> Option<(crate::format::Text, Stamp, u32)> {
+    let file = fsio::open_regular(path).ok()??;
+    let before = Stamp::of(&file.metadata().ok()?);
+    if before.len > fsio::MAX_FILE_BYTES {
+        return None;
+    }
+    let bytes = fsio::read_bounded(&file, path, fsio::MAX_FILE_BYTES).ok()?;
+    let after = Stamp::of(&file.metadata().ok()?);
+    if before != after || bytes.len() as u64 != after.len {
+        return None;
+    }
+    let crc = crc32fast::hash(&bytes);
+    simdutf8::basic::from_utf8(&bytes).ok()?;
+    // SAFETY: just validated as UTF-8.
+    let text = unsafe { String::from_utf8_unchecked(bytes) };
+    Some((crate::format::Text::new(text), after, crc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stamp alone proves the content only for a file whose last change (mtime or ctime)
+    /// lies `SETTLE_NS` before the summary was made; a file changed just before could change
+    /// again within the same clock tick without its times moving.
+    #[test]
+    fn stamp_proves_only_a_settled_file() {
+        let s = |m: i128, c: i128| Stamp { mtime_ns: m, ctime_ns: c, ..Default::default() };
+        let made = 100 * SETTLE_NS;
+        assert!(s(made - SETTLE_NS - 1, made - SETTLE_NS - 1).settled(made));
+        assert!(!s(made - SETTLE_NS, 0).settled(made), "exactly the margin is not enough");
+        assert!(!s(0, made - 1).settled(made), "a recent ctime (mtime set back by hand) is racy");
+        assert!(!s(made + 5, 0).settled(made), "a file from the future is racy");
+        assert!(!s(i128::MAX, i128::MAX).settled(made));
+    }
+
+    #[test]
+    fn header_round_trips_and_rejects_a_torn_file() {
+        let h = Header {
+            stamp: Stamp { dev: 1, ino: 2, len: 3, mtime_ns: -4, ctime_ns: 5 },
+            made_ns: 6,
+            crc: 7,
+            bom: true,
+            names_paths: false,
+            conflict: true,
+        };
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&[0u8; HEADER_LEN]);
+        out.extend_from_slice(&0u64.to_le_bytes());
+        let sum = crc32fast::hash(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        put_header(&mut out[MAGIC.len()..], &h);
+        let (back, body) = header(&out).unwrap();
+        assert_eq!((back.stamp, back.made_ns, back.crc, back.bom, back.names_paths, back.conflict), (h.stamp, 6, 7, true, false, true));
+        assert_eq!(entries(body, 0).unwrap().len(), 0);
+        for cut in 0..out.len() {
+            assert!(header(&out[..cut]).is_none_or(|(_, b)| entries(b, 0).is_none()), "cut at {cut}");
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! The decision log's derived summary (`.zo/memory/index.db-summary`): the hook path (`status`,
+//! `log`, `show`, `context`, the SessionStart hook) answers from it only while it describes the
+//! file as it is, and answers exactly as the full read does. Every test here runs zo on a log
+//! written moments before, so freshness is proven by content each time (the stamp alone
+//! proves it only for a file settled seconds before the summary: unit-tested in
+//! `store::summary`).
+
+mod util;
+use util::{Repo, canonical_entry};
+
+const SUMMARY: &str = ".zo/memory/index.db-summary";
+
+fn has_summary(r: &Repo) -> bool {
+    r.path().join(SUMMARY).is_file()
+}
+
+fn drop_summary(r: &Repo) {
+    let _ = std::fs::remove_file(r.path().join(SUMMARY));
+}
+
+/// What the hook path prints, command by command (text and JSON).
+fn hook_path_outputs(r: &Repo, show: &[String]) -> Vec<(String, String)> {
+    let mut cmds: Vec<Vec<String>> = vec![
+        vec!["status".into()],
+        vec!["--json".into(), "status".into()],
+        vec!["log".into()],
+        vec!["log".into(), "--limit".into(), "3".into()],
+        vec!["--json".into(), "log".into(), "--all".into()],
+        vec!["log".into(), "--type".into(), "OUTCOME".into()],
+        vec!["context".into()],
+        vec!["--json".into(), "context".into(), "--budget".into(), "600".into()],
+    ];
+    for id in show {
+        cmds.push(vec!["show".into(), id.clone()]);
+        cmds.push(vec!["--json".into(), "show".into(), id.clone()]);
+    }
+    cmds.iter()
+        .map(|c| {
+            let args: Vec<&str> = c.iter().map(String::as_str).collect();
+            let run = r.run(&args);
+            (c.join(" "), format!("{}\n{}\n{}", run.code, run.stdout, run.stderr))
+        })
+        .collect()
+}
+
+/// The outputs with no summary (the full read, which writes one) and then from the summary
+/// must be the same, byte for byte.
+fn assert_summary_agrees(r: &Repo, show: &[String]) {
+    drop_summary(r);
+    let full = hook_path_outputs(r, show);
+    assert!(has_summary(r), "the full read writes the summary");
+    let quick = hook_path_outputs(r, show);
+    for ((cmd, a), (_, b)) in full.iter().zip(&quick) {
+        assert_eq!(a, b, "zo {cmd}: the summary's answer differs from the full read's");
+    }
+    // And once more with the hook an agent runs at session start.
+    drop_summary(r);
+    let event = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"s1"}"#;
+    let a = r.run_stdin(&["hook", "claude"], event);
+    let b = r.run_stdin(&["hook", "claude"], event);
+    assert_eq!((a.code, &a.stdout), (b.code, &b.stdout), "SessionStart from the summary");
+}
+
+/// A memory with every kind of link the statuses depend on: outcomes, a supersession, a
+/// provisional decision and its confirmation, a forgotten entry, hand-written entries.
+fn generated() -> (Repo, Vec<String>) {
+    let r = Repo::init();
+    let mut log = r.read(r.log_path());
+    for i in 0..30 {
+        log.push_str(&canonical_entry(i, &format!("hand written {i}"), &format!("body {i}\n\n```\n## Decision: not an entry\n```")));
+    }
+    r.write(r.log_path(), &log);
+    let a = r.decide("use postgres", "yes");
+    let b = r.ok(&["decide", "--title", "use sqlite", "--decision", "smaller", "--supersedes", &a]).trim().to_string();
+    r.ok(&["outcome", &b, "shipped, fine"]);
+    r.ok(&["outcome", "D-00000003", "worked"]);
+    let p = r.ok(&["decide", "--title", "maybe caching", "--decision", "try it", "--type", "PROPOSAL"]).trim().to_string();
+    let q = r.ok(&["decide", "--title", "unsure thing", "--decision", "perhaps", "--confidence", "0.3"]).trim().to_string();
+    r.ok(&["confirm", &q]);
+    r.decide("the last one", "is newest");
+    (r, vec![a, b, p, q, "D-00000003".into(), "D-0000000".into(), "2026-01-01T00:00:00Z".into(), "nope".into()])
+}
+
+fn ids_of(r: &Repo) -> Vec<String> {
+    r.ids()
+}
+
+#[test]
+fn summary_answers_like_the_full_read_on_the_example_memory() {
+    let r = Repo::example();
+    let ids = ids_of(&r);
+    let show: Vec<String> = ids.iter().step_by(3).cloned().chain(["PR-".to_string()]).collect();
+    assert_summary_agrees(&r, &show);
+}
+
+#[test]
+fn summary_answers_like_the_full_read_on_a_generated_memory() {
+    let (r, show) = generated();
+    assert_summary_agrees(&r, &show);
+}
+
+/// A log with a byte-order mark and CRLF line ends: the summary's spans are offsets into the
+/// text after the mark, the file's bytes are read after it.
+#[test]
+fn summary_answers_like_the_full_read_on_a_bom_crlf_log() {
+    let r = Repo::init();
+    let mut log = String::from("\u{feff}# DECISION_LOG\n\n---\n\n");
+    for i in 0..12 {
+        log.push_str(&canonical_entry(i, &format!("crlf {i}"), "x"));
+    }
+    r.write(r.log_path(), &log.replace('\n', "\r\n"));
+    assert_summary_agrees(&r, &["D-00000004".into(), "D-0000000b".into()]);
+}
+
+#[test]
+fn summary_stale_after_an_entry_appended_by_hand() {
+    let (r, _) = generated();
+    r.ok(&["status"]);
+    assert!(has_summary(&r));
+    let mut f = std::fs::OpenOptions::new().append(true).open(r.path().join(r.log_path())).unwrap();
+    std::io::Write::write_all(&mut f, canonical_entry(0xabc, "appended by hand", "later").as_bytes()).unwrap();
+    drop(f);
+    let log = r.ok(&["log", "--limit", "1"]);
+    assert!(log.contains("appended by hand"), "{log}");
+    assert!(r.ok(&["show", "D-00000abc"]).contains("later"));
+    assert!(r.ok(&["context"]).contains("appended by hand"));
+}
+
+/// The hardest case for a stamp: the same file, the same length, changed in the middle within
+/// the same clock tick. The content check must catch it.
+#[test]
+fn summary_stale_after_a_same_length_edit_in_the_middle() {
+    let (r, _) = generated();
+    r.ok(&["log"]);
+    assert!(has_summary(&r));
+    let path = r.path().join(r.log_path());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find("hand written 7\n").unwrap();
+    // Overwrite in place (same inode, same length), as an editor saving without a rename might.
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    std::os::unix::fs::FileExt::write_at(&f, b"HAND WRITTEN 7", at as u64).unwrap();
+    drop(f);
+    assert_eq!(std::fs::metadata(&path).unwrap().len() as usize, text.len());
+    assert!(r.ok(&["log"]).contains("HAND WRITTEN 7"));
+    assert!(r.ok(&["show", "D-00000007"]).contains("HAND WRITTEN 7"));
+    assert_summary_agrees(&r, &["D-00000007".into()]);
+}
+
+#[test]
+fn summary_stale_after_an_outcome_and_a_supersede_written_later() {
+    let (r, _) = generated();
+    let c = r.decide("cache in redis", "yes");
+    r.ok(&["status"]);
+    assert!(has_summary(&r));
+    r.ok(&["outcome", &c, "too slow"]);
+    let d = r.ok(&["decide", "--title", "cache in process", "--decision", "lru", "--supersedes", &c]).trim().to_string();
+    let shown = r.json(&["show", &c]);
+    assert_eq!(shown["status"], "superseded");
+    assert_eq!(shown["superseded_by"], d.as_str());
+    assert_eq!(shown["outcome"], "too slow");
+    assert!(r.ok(&["log"]).contains(&format!("[superseded by {d}]")));
+    assert_summary_agrees(&r, &[c, d]);
+}
+
+#[test]
+fn summary_stale_after_git_checkout_replaces_the_log() {
+    let (r, _) = generated();
+    r.commit_all("memory");
+    let before = r.ok(&["log"]);
+    r.decide("after the commit", "gone after checkout");
+    assert!(r.ok(&["log"]).contains("after the commit"));
+    r.git(&["checkout", "--", ".zo/memory/DECISION_LOG.md"]);
+    assert_eq!(r.ok(&["log"]), before);
+    assert_summary_agrees(&r, &[]);
+}
+
+#[test]
+fn summary_deleted_corrupt_or_not_a_file_is_ignored() {
+    let (r, show) = generated();
+    let want = hook_path_outputs(&r, &show);
+    let path = r.path().join(SUMMARY);
+    let good = std::fs::read(&path).unwrap();
+    let mut flipped = good.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x55;
+    let mut huge_count = good.clone();
+    // The entry count right after the header: a count no file could hold.
+    let at = b"zo decision summary 1\n".len() + 8 * 3 + 16 * 3 + 4 + 1;
+    huge_count[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    let cases: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        good[..good.len() / 3].to_vec(),
+        flipped,
+        huge_count,
+        b"zo decision summary 1\n garbage".to_vec(),
+        b"zo decision summary 9\n".to_vec(),
+    ];
+    for bytes in cases {
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(hook_path_outputs(&r, &show), want);
+    }
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(hook_path_outputs(&r, &show), want);
+    // A directory or a link in its place: never followed, never fatal.
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert_eq!(hook_path_outputs(&r, &show), want);
+    std::fs::remove_dir(&path).unwrap();
+    std::os::unix::fs::symlink(r.path().join(".zo/memory/STATE.md"), &path).unwrap();
+    assert_eq!(hook_path_outputs(&r, &show), want);
+    assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink(), "the link is left alone");
+}
+
+/// A summary of another log of the same length (copied from elsewhere, or the log replaced
+/// by one of equal size) describes other entries: its content check fails.
+#[test]
+fn summary_of_another_log_with_the_same_length_is_not_used() {
+    let r = Repo::init();
+    let one: String = (0..8).map(|i| canonical_entry(i, &format!("title {i}"), "aaaa")).collect();
+    let two: String = (0..8).map(|i| canonical_entry(i, &format!("other {i}"), "bbbb")).collect();
+    assert_eq!(one.len(), two.len());
+    r.write(r.log_path(), &one);
+    r.ok(&["log"]);
+    r.write(r.log_path(), &two);
+    let log = r.ok(&["log"]);
+    assert!(log.contains("other 3") && !log.contains("title 3"), "{log}");
+}
