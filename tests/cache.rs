@@ -6,67 +6,8 @@
 mod util;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use util::{Repo, Run, ZO, git_in};
-
-/// One machine: a cache directory of its own, and the real model.
-struct Machine {
-    cache: tempfile::TempDir,
-    paths: zo::search::embedding::Paths,
-}
-
-impl Machine {
-    fn new() -> Machine {
-        util::require_model();
-        let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
-        Machine { cache: tempfile::tempdir().unwrap(), paths }
-    }
-
-    fn cmd(&self, dir: &Path, args: &[&str]) -> Command {
-        let mut c = Command::new(ZO);
-        c.args(args)
-            .current_dir(dir)
-            .env_remove("ZO_REPO")
-            .env_remove("ZO_NOW")
-            .env_remove("ZO_VECTOR_CACHE")
-            .env_remove("ZO_CACHE_MAX")
-            .env_remove("XDG_CACHE_HOME")
-            .env("ZO_CACHE", self.cache.path())
-            .env("ZO_MODEL_DIR", &self.paths.model_dir)
-            .env("ORT_DYLIB_PATH", &self.paths.runtime)
-            .env("ZO_USER_DIR", self.cache.path().join("user"))
-            .env("ZO_LOCK_TIMEOUT", "60")
-            .stdin(Stdio::null());
-        c
-    }
-
-    fn run(&self, dir: &Path, args: &[&str]) -> Run {
-        Run::from(self.cmd(dir, args).output().unwrap())
-    }
-
-    fn json(&self, dir: &Path, args: &[&str]) -> serde_json::Value {
-        let mut a = vec!["--json"];
-        a.extend_from_slice(args);
-        let r = self.run(dir, &a);
-        assert_eq!(r.code, 0, "zo {a:?}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
-        r.json()
-    }
-
-    fn db(&self) -> PathBuf {
-        self.cache.path().join("vectors/vectors.db")
-    }
-
-    /// (texts sent to the model, vectors taken from the cache) of an `index refresh`.
-    fn refresh(&self, dir: &Path) -> (u64, u64) {
-        let v = self.json(dir, &["index", "refresh"]);
-        assert_eq!(v["mode"], "hybrid", "{v}");
-        (v["embedded"].as_u64().unwrap(), v["from_cache"].as_u64().unwrap())
-    }
-
-    fn entries(&self) -> u64 {
-        self.json(Path::new("/"), &["cache", "status"])["entries"].as_u64().unwrap()
-    }
-}
+use std::process::Stdio;
+use util::{Machine, Repo, Run, git_in};
 
 /// The example memory (20 entries to embed), committed.
 fn source() -> Repo {

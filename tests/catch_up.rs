@@ -12,63 +12,8 @@ mod util;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use util::{Repo, Run, ZO, git_in};
-
-/// One machine: a cache directory of its own (cold), and the real model.
-struct Machine {
-    cache: tempfile::TempDir,
-    paths: zo::search::embedding::Paths,
-}
-
-impl Machine {
-    fn new() -> Machine {
-        util::require_model();
-        let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
-        Machine { cache: tempfile::tempdir().unwrap(), paths }
-    }
-
-    fn cmd(&self, dir: &Path, args: &[&str]) -> Command {
-        let mut c = Command::new(ZO);
-        c.args(args)
-            .current_dir(dir)
-            .env_remove("ZO_REPO")
-            .env_remove("ZO_NOW")
-            .env_remove("ZO_VECTOR_CACHE")
-            .env_remove("ZO_CACHE_MAX")
-            .env_remove("XDG_CACHE_HOME")
-            .env("ZO_CACHE", self.cache.path())
-            .env("ZO_MODEL_DIR", &self.paths.model_dir)
-            .env("ORT_DYLIB_PATH", &self.paths.runtime)
-            .env("ZO_USER_DIR", self.cache.path().join("user"))
-            .env("ZO_LOCK_TIMEOUT", "60")
-            .stdin(Stdio::null());
-        c
-    }
-
-    fn run(&self, dir: &Path, args: &[&str]) -> Run {
-        Run::from(self.cmd(dir, args).output().unwrap())
-    }
-
-    fn json(&self, dir: &Path, args: &[&str]) -> Value {
-        let mut a = vec!["--json"];
-        a.extend_from_slice(args);
-        let r = self.run(dir, &a);
-        assert_eq!(r.code, 0, "zo {a:?}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
-        r.json()
-    }
-
-    /// How many texts this machine's model has embedded so far (all of them go to the cache).
-    fn embedded_ever(&self) -> u64 {
-        self.json(Path::new("/"), &["cache", "status"])["entries"].as_u64().unwrap()
-    }
-
-    /// (entries with a vector, entries waiting for one) in a checkout's index.
-    fn status(&self, dir: &Path) -> (u64, u64) {
-        let st = self.json(dir, &["index", "status"]);
-        (st["embedded"].as_u64().unwrap(), st["pending_embeddings"].as_u64().unwrap())
-    }
-}
+use std::process::Stdio;
+use util::{Machine, Repo, Run, git_in};
 
 /// A fresh clone of the example memory (20 entries to embed), never indexed on this machine.
 fn fresh_clone() -> (Repo, tempfile::TempDir, PathBuf) {
@@ -97,20 +42,20 @@ fn continue_in_a_fresh_clone_embeds_nothing_and_semantic_recall_catches_up_at_th
     assert!(out.stderr.contains("20 entries await their embedding") && out.stderr.contains("lexical recall works now"), "{}", out.stderr);
     assert_eq!(out.json()["semantic"]["pending_embeddings"], 20, "{}", out.stdout);
     assert!(out.json()["semantic"]["catch_up"].as_str().unwrap().contains("zo index refresh"), "{}", out.stdout);
-    assert_eq!(m.embedded_ever(), 0, "continue sent texts to the model");
+    assert_eq!(m.entries(), 0, "continue sent texts to the model");
     assert_eq!(m.status(&c), (0, 20));
 
     // Lexical recall is ready at once, and embeds nothing.
     let lex = m.json(&c, &["recall", "--mode", "lexical", "berth reservation"]);
     assert!(!lex["results"].as_array().unwrap().is_empty(), "{lex}");
-    assert_eq!(m.embedded_ever(), 0);
+    assert_eq!(m.entries(), 0);
 
     // The next semantic query embeds what is missing, and answers by meaning.
     let sem = m.json(&c, &["recall", "--mode", "semantic", "-k", "2", BY_MEANING]);
     assert_eq!(sem["mode"], "semantic", "{sem}");
     assert!(answers_by_meaning(&sem["results"]), "{sem}");
     assert_eq!(m.status(&c), (20, 0));
-    assert_eq!(m.embedded_ever(), 20);
+    assert_eq!(m.entries(), 20);
 
     // Run again, continue has nothing left to say about embeddings.
     let again = m.run(&c, &["--json", "continue"]);
@@ -128,7 +73,7 @@ fn a_session_start_hook_in_a_fresh_clone_embeds_nothing() {
     let out = Run::from(child.wait_with_output().unwrap());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stdout.trim().is_empty(), "the hook printed no bundle");
-    assert_eq!(m.embedded_ever(), 0, "the hook sent texts to the model");
+    assert_eq!(m.entries(), 0, "the hook sent texts to the model");
 }
 
 /// `zo mcp` with the machine's environment, spoken to over its stdin and stdout.
@@ -212,7 +157,7 @@ fn an_mcp_recall_with_entries_waiting_answers_without_embedding_them_and_the_ser
     assert!(answers_by_meaning(&v["results"]), "{v}");
     assert!(s.close().success());
     assert_eq!(m.status(&c), (20, 0));
-    assert_eq!(m.embedded_ever(), 20, "each text was embedded once");
+    assert_eq!(m.entries(), 20, "each text was embedded once");
 }
 
 #[test]

@@ -288,13 +288,37 @@ fn codex_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
     hooks_file(root, ".codex/hooks.json", templates::CODEX_HOOKS, remove)
 }
 
+/// How an agent's hooks file lists the commands of an event: Claude Code and Codex in matcher
+/// groups (`[{"matcher": "", "hooks": [{"command": …}]}]`), Cursor flat (`[{"command": …}]`,
+/// beside a `"version": 1` that zo adds and takes away with its last hook).
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    Groups,
+    Flat,
+}
+
 fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<Option<bool>> {
+    edit_hooks(root, file, template, Shape::Groups, remove)
+}
+
+/// zo's hooks in Cursor's `.cursor/hooks.json`, merged like the others.
+fn cursor_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
+    edit_hooks(root, ".cursor/hooks.json", templates::CURSOR_HOOKS, Shape::Flat, remove)
+}
+
+/// Merge zo's hook entries (`template`: event → entry) into an agent's hooks file, or take them
+/// out: zo's older entries are replaced, everything else is kept. None if nothing changed, else
+/// whether the whole file was created or (left empty by the removal) deleted.
+fn edit_hooks(root: &Path, file: &str, template: &str, shape: Shape, remove: bool) -> Result<Option<bool>> {
     let path = root.join(file);
     let existed = path.exists();
     let Some(mut settings) = read_json(&path, remove)? else { return Ok(None) };
     let before = settings.clone();
     let wanted: Value = serde_json::from_str(template).context("zo's hooks template")?;
     let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
+    if shape == Shape::Flat && !remove {
+        obj.entry("version").or_insert(json!(1));
+    }
     let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
     let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object", path.display()))?;
     for (event, entry) in wanted.as_object().expect("template is an object") {
@@ -303,13 +327,19 @@ fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<O
         if !remove && list.iter().any(|m| m == entry) {
             continue;
         }
-        // Drop zo's commands from every matcher group; drop groups left empty by that.
-        for m in list.iter_mut() {
-            if let Some(hs) = m.get_mut("hooks").and_then(Value::as_array_mut) {
-                hs.retain(|h| !h["command"].as_str().is_some_and(is_zo_command));
+        let zo_command = |h: &Value| h["command"].as_str().is_some_and(is_zo_command);
+        match shape {
+            Shape::Flat => list.retain(|h| !zo_command(h)),
+            Shape::Groups => {
+                // Drop zo's commands from every matcher group; drop groups left empty by that.
+                for m in list.iter_mut() {
+                    if let Some(hs) = m.get_mut("hooks").and_then(Value::as_array_mut) {
+                        hs.retain(|h| !zo_command(h));
+                    }
+                }
+                list.retain(|m| m["hooks"].as_array().is_none_or(|hs| !hs.is_empty()));
             }
         }
-        list.retain(|m| m["hooks"].as_array().is_none_or(|hs| !hs.is_empty()));
         if !remove {
             list.push(entry.clone());
         }
@@ -318,42 +348,7 @@ fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<O
         hooks.retain(|_, v| v.as_array().is_none_or(|l| !l.is_empty()));
         if hooks.is_empty() {
             obj.remove("hooks");
-        }
-    }
-    save_json(&path, &settings, &before, existed, remove)
-}
-
-/// zo's hooks in Cursor's `.cursor/hooks.json` (`{"version": 1, "hooks": {event: [{"command":
-/// …}, …]}}`: one flat list of commands per event), merged like the others: zo's older entries
-/// replaced, everything else kept. The `version` zo adds goes again with the last hook.
-fn cursor_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
-    let path = root.join(".cursor/hooks.json");
-    let existed = path.exists();
-    let Some(mut settings) = read_json(&path, remove)? else { return Ok(None) };
-    let before = settings.clone();
-    let wanted: Value = serde_json::from_str(templates::CURSOR_HOOKS).context("zo's Cursor hooks template")?;
-    let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
-    if !remove {
-        obj.entry("version").or_insert(json!(1));
-    }
-    let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
-    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object", path.display()))?;
-    for (event, entry) in wanted.as_object().expect("template is an object") {
-        let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
-        let list = list.as_array_mut().ok_or_else(|| anyhow!("`hooks.{event}` in {} is not a list", path.display()))?;
-        if !remove && list.iter().any(|h| h == entry) {
-            continue;
-        }
-        list.retain(|h| !h["command"].as_str().is_some_and(is_zo_command));
-        if !remove {
-            list.push(entry.clone());
-        }
-    }
-    if remove {
-        hooks.retain(|_, v| v.as_array().is_none_or(|l| !l.is_empty()));
-        if hooks.is_empty() {
-            obj.remove("hooks");
-            if obj.len() == 1 && obj.get("version") == Some(&json!(1)) {
+            if shape == Shape::Flat && obj.len() == 1 && obj.get("version") == Some(&json!(1)) {
                 obj.remove("version");
             }
         }

@@ -261,3 +261,70 @@ impl Rng {
         self.0
     }
 }
+
+/// One machine for the embedding tests (tests/cache.rs, tests/catch_up.rs): a vector cache of
+/// its own (`ZO_CACHE`, cold), and the real model named directly, never the person's cache.
+pub struct Machine {
+    pub cache: tempfile::TempDir,
+    pub paths: zo::search::embedding::Paths,
+}
+
+impl Machine {
+    pub fn new() -> Machine {
+        require_model();
+        let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
+        Machine { cache: tempfile::tempdir().unwrap(), paths }
+    }
+
+    pub fn cmd(&self, dir: &Path, args: &[&str]) -> Command {
+        let mut c = Command::new(ZO);
+        c.args(args)
+            .current_dir(dir)
+            .env_remove("ZO_REPO")
+            .env_remove("ZO_NOW")
+            .env_remove("ZO_VECTOR_CACHE")
+            .env_remove("ZO_CACHE_MAX")
+            .env_remove("XDG_CACHE_HOME")
+            .env("ZO_CACHE", self.cache.path())
+            .env("ZO_MODEL_DIR", &self.paths.model_dir)
+            .env("ORT_DYLIB_PATH", &self.paths.runtime)
+            .env("ZO_USER_DIR", self.cache.path().join("user"))
+            .env("ZO_LOCK_TIMEOUT", "60")
+            .stdin(Stdio::null());
+        c
+    }
+
+    pub fn run(&self, dir: &Path, args: &[&str]) -> Run {
+        Run::from(self.cmd(dir, args).output().unwrap())
+    }
+
+    pub fn json(&self, dir: &Path, args: &[&str]) -> serde_json::Value {
+        let mut a = vec!["--json"];
+        a.extend_from_slice(args);
+        let r = self.run(dir, &a);
+        assert_eq!(r.code, 0, "zo {a:?}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+        r.json()
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.cache.path().join("vectors/vectors.db")
+    }
+
+    /// (texts sent to the model, vectors taken from the cache) of an `index refresh`.
+    pub fn refresh(&self, dir: &Path) -> (u64, u64) {
+        let v = self.json(dir, &["index", "refresh"]);
+        assert_eq!(v["mode"], "hybrid", "{v}");
+        (v["embedded"].as_u64().unwrap(), v["from_cache"].as_u64().unwrap())
+    }
+
+    /// (entries with a vector, entries waiting for one) in a checkout's index.
+    pub fn status(&self, dir: &Path) -> (u64, u64) {
+        let st = self.json(dir, &["index", "status"]);
+        (st["embedded"].as_u64().unwrap(), st["pending_embeddings"].as_u64().unwrap())
+    }
+
+    /// How many texts this machine's model has embedded so far (every vector goes to the cache).
+    pub fn entries(&self) -> u64 {
+        self.json(Path::new("/"), &["cache", "status"])["entries"].as_u64().unwrap()
+    }
+}
