@@ -511,3 +511,40 @@ fn mcp_tools_take_as_of_and_history() {
         assert!(text.contains("--as-of"), "{text}");
     }
 }
+
+#[test]
+fn forgetting_a_session_takes_its_text_out_of_state_now_and_as_of() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    at(&r, MAR1, &["session", "start"]);
+    at(&r, MAR1, &["session", "end", "--summary", "s", "--next", "call the vendor about quokka-77", "--blocker", "waiting on quokka-88", "--shipped", "quokka-99 shipped"]);
+    r.commit_all("session");
+    assert!(r.read(".zo/memory/STATE.md").contains("quokka-77"));
+    assert!(at(&r, APR1, &["context", "--as-of", "HEAD"]).contains("quokka-77"), "the as-of bundle shows STATE.md's fields");
+    let name = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.starts_with("session-")).unwrap();
+    let f = r.json(&["forget", name.trim_end_matches(".md"), "--reason", "asked to"]);
+    assert_eq!(f["state_cleared"].as_array().unwrap().len(), 3, "{f}");
+    let state = r.read(".zo/memory/STATE.md");
+    assert!(!state.contains("quokka"), "{state}");
+    assert!(state.contains("phase:") && state.contains("## Current Position"), "the rest of STATE.md stays: {state}");
+    // Now, and at the commit before the forget (whose STATE.md still holds the text).
+    for args in [vec!["context"], vec!["context", "--as-of", "HEAD"], vec!["context", "--as-of", "2026-03-02"]] {
+        let c = at(&r, APR1, &args);
+        assert!(!c.contains("quokka"), "{args:?}: {c}");
+    }
+}
+
+#[test]
+fn forgetting_a_session_keeps_state_fields_written_since() {
+    let r = Repo::init();
+    at(&r, MAR1, &["session", "start"]);
+    at(&r, MAR1, &["session", "end", "--summary", "one", "--next", "first plan quokka", "--blocker", "same blocker"]);
+    let first = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.starts_with("session-")).unwrap();
+    at(&r, MAR15, &["session", "start"]);
+    at(&r, MAR15, &["session", "end", "--summary", "two", "--next", "second plan"]);
+    r.ok(&["forget", first.trim_end_matches(".md"), "--reason", "asked to"]);
+    let state = r.read(".zo/memory/STATE.md");
+    assert!(state.contains("second plan"), "{state}");
+    // The blockers were the first session's and nobody changed them: cleared.
+    assert!(!state.contains("same blocker") && !state.contains("quokka"), "{state}");
+}
