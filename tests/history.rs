@@ -548,3 +548,29 @@ fn forgetting_a_session_keeps_state_fields_written_since() {
     // The blockers were the first session's and nobody changed them: cleared.
     assert!(!state.contains("same blocker") && !state.contains("quokka"), "{state}");
 }
+
+#[test]
+fn shallow_clone_says_the_first_commit_is_unknown_not_the_tip() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    let a = r.decide("Use Postgres", "Postgres for orders");
+    r.commit_all("decide Postgres");
+    let b = r.decide("Use Redis", "Redis for the cache");
+    r.commit_all("decide Redis");
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("c");
+    util::git_in(dir.path(), &["clone", "-q", "--depth", "2", &format!("file://{}", r.path().display()), clone.to_str().unwrap()]);
+    // `a` is in the oldest commit here: when it entered history is not here.
+    let ha = util::zo_in(&clone, &["history", &a, "--json"]).json();
+    assert!(ha["written"]["commit"].is_null(), "{ha}");
+    assert!(ha["written"]["shallow"].as_str().is_some_and(|s| s.starts_with("shallow clone: history before ")), "{ha}");
+    let text = util::zo_ok(&clone, &["history", &a]);
+    assert!(text.contains("first commit unknown (shallow clone: history before ") && !text.contains("not in any commit"), "{text}");
+    // `b` came in a commit that is here.
+    let hb = util::zo_in(&clone, &["history", &b, "--json"]).json();
+    assert_eq!(hb["written"]["commit"]["subject"], "decide Redis", "{hb}");
+    assert!(hb["written"]["shallow"].is_null(), "{hb}");
+    // A date before the commits here: the history is shallow, not empty.
+    let c = util::zo_ok(&clone, &["context", "--as-of", "2020-01-01"]);
+    assert!(c.contains("shallow clone: history before ") && !c.contains("no commit was made"), "{c}");
+}

@@ -265,7 +265,10 @@ fn life(src: &Source, h: &History) -> String {
     }
     match &w.commit {
         Some(c) => line.push_str(&format!(", first committed in <code>{}</code> ({}, “{}”)", esc(&c.short), esc(&c.time), esc(&c.subject))),
-        None => line.push_str(", in no commit yet"),
+        None => match &w.shallow {
+            Some(note) => line.push_str(&format!(", first commit unknown ({})", esc(note))),
+            None => line.push_str(", in no commit yet"),
+        },
     }
     line.push_str("</li>");
     b.push_str(&line);
