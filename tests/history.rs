@@ -574,3 +574,26 @@ fn shallow_clone_says_the_first_commit_is_unknown_not_the_tip() {
     let c = util::zo_ok(&clone, &["context", "--as-of", "2020-01-01"]);
     assert!(c.contains("shallow clone: history before ") && !c.contains("no commit was made"), "{c}");
 }
+
+#[test]
+fn supersedes_line_is_dated_when_the_supersession_was_recorded() {
+    let (r, a, b) = three_commits();
+    let hb = r.json(&["history", &b]);
+    assert_eq!(hb["supersedes"][0]["id"], a.as_str());
+    assert_eq!(hb["supersedes"][0]["timestamp"], "2026-04-01T10:00:00Z", "{hb}");
+    let text = r.ok(&["history", &b]);
+    let line = text.lines().find(|l| l.trim_start().starts_with("supersedes")).unwrap();
+    assert!(line.contains("2026-04-01T10:00:00Z") && !line.contains("2026-03-01"), "{text}");
+}
+
+#[test]
+fn forgotten_is_said_once_in_log_and_history_lines() {
+    let r = Repo::init();
+    let a = r.decide("Secret plan", "erase me");
+    r.ok(&["forget", &a, "--reason", "asked to"]);
+    let log = r.ok(&["log", "--all"]);
+    let line = log.lines().find(|l| l.starts_with(&a)).unwrap();
+    assert_eq!(line.matches("[forgotten]").count(), 1, "{line}");
+    let h = r.ok(&["history", &a]);
+    assert_eq!(h.lines().next().unwrap().matches("[forgotten]").count(), 1, "{h}");
+}

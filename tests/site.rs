@@ -362,3 +362,14 @@ fn chart_starts_at_the_first_month_with_data_and_facts_cells_align() {
     let css = std::fs::read_to_string(site(&r).join("style.css")).unwrap();
     assert!(css.contains("td > p:first-child { margin-top: 0; }"), "{css}");
 }
+
+#[test]
+fn timeline_and_report_say_one_outcome_not_one_outcomes() {
+    let r = Repo::init();
+    let id = r.decide("Use Postgres", "Postgres for orders");
+    r.ok(&["outcome", &id, "fine"]);
+    let out = r.ok(&["site"]);
+    assert!(out.contains("(1 decision, 0 lessons, 0 facts, 0 sessions)"), "{out}");
+    let timeline = std::fs::read_to_string(site(&r).join("decisions.html")).unwrap();
+    assert!(timeline.contains("1 decision and 1 outcome or confirmation,"), "{timeline}");
+}

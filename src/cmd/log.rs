@@ -15,7 +15,8 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
     if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome() || e.is_confirmation()) {
         s.push_str(&format!("  [for {r}]"));
     }
-    if matches!(log.status(i), "provisional" | "forgotten") {
+    // A tombstone's title already says "[forgotten]": not twice.
+    if log.status(i) == "provisional" || (log.status(i) == "forgotten" && e.title != crate::format::fact::FORGOTTEN) {
         s.push_str(&format!("  [{}]", log.status(i)));
     }
     s.push('\n');

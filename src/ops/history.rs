@@ -58,6 +58,8 @@ pub(crate) fn commit_text(commit: Option<&CommitRef>, shallow: Option<&str>) -> 
 #[derive(Debug, Clone, Serialize)]
 pub struct Event {
     pub id: String,
+    /// When it happened in this life: the other entry's time, except in `supersedes`, where
+    /// it is this entry's (the supersession was recorded with it).
     pub timestamp: String,
     pub title: String,
     /// The outcome's text, for an OUTCOME.
@@ -102,7 +104,9 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
     if let Some(v) = &e.supersedes {
         for r in referenced_ids(v) {
             if let Some(j) = log.find(&r).ok().filter(|&j| j != i) {
-                supersedes.push(event(&log, j, false));
+                // Dated when the supersession was recorded (this entry's time), so the life
+                // reads in time order; the superseded entry's own time is on its page.
+                supersedes.push(Event { timestamp: e.timestamp.clone(), ..event(&log, j, false) });
             }
         }
     }
@@ -144,7 +148,9 @@ fn session_of(memory: &Memory, id: &str) -> Result<(Option<String>, Option<Strin
 impl History {
     /// The life as people read it, one line per event, oldest first.
     pub fn render(&self) -> String {
-        let mut s = format!("{}  {}  {}  [{}]\n", self.id, self.kind, self.title, self.status);
+        // A tombstone's title is "[forgotten]" already: its status is not said twice.
+        let status = if self.status == "forgotten" && self.title == crate::format::fact::FORGOTTEN { String::new() } else { format!("  [{}]", self.status) };
+        let mut s = format!("{}  {}  {}{status}\n", self.id, self.kind, self.title);
         let w = &self.written;
         let mut line = format!("  written     {}", w.timestamp);
         if let Some(sess) = &w.session {

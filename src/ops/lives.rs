@@ -62,7 +62,8 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
         if let Some(v) = &e.supersedes {
             for r in referenced_ids(v) {
                 if let Some(j) = log.find(&r).ok().filter(|&j| j != i) {
-                    supersedes.push(event(log, j, false));
+                    // As `history`: dated when the supersession was recorded (this entry's time).
+                    supersedes.push(Event { timestamp: e.timestamp.clone(), ..event(log, j, false) });
                 }
             }
         }

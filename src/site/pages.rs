@@ -8,6 +8,7 @@ use crate::format::fact::FactsFile;
 use crate::format::prior::{PriorsFile, ROOT_CAUSES};
 use crate::format::session::SessionFile;
 use crate::format::state::State;
+use crate::ops::text::count;
 use crate::lifecycle::stale::StaleEntry;
 use crate::ops::history::History;
 use std::collections::HashMap;
@@ -173,9 +174,9 @@ pub fn timeline(src: &Source) -> String {
     let mut list: Vec<usize> = src.shown().collect();
     list.sort_by(|&a, &c| src.log.entries[c].timestamp.cmp(&src.log.entries[a].timestamp).then(c.cmp(&a)));
     let mut b = format!(
-        "<h1>Decisions</h1><p class=\"muted\">{} decisions and {} outcomes or confirmations, newest first. Filter them on the <a href=\"search.html\">search page</a>.</p>",
-        src.decisions().count(),
-        list.len() - src.decisions().count()
+        "<h1>Decisions</h1><p class=\"muted\">{} and {}, newest first. Filter them on the <a href=\"search.html\">search page</a>.</p>",
+        count(src.decisions().count(), "decision", "decisions"),
+        count(list.len() - src.decisions().count(), "outcome or confirmation", "outcomes or confirmations")
     );
     let mut k = 0;
     while k < list.len() {
