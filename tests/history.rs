@@ -597,3 +597,33 @@ fn forgotten_is_said_once_in_log_and_history_lines() {
     let h = r.ok(&["history", &a]);
     assert_eq!(h.lines().next().unwrap().matches("[forgotten]").count(), 1, "{h}");
 }
+
+#[test]
+fn as_of_offset_beyond_23_59_is_a_usage_error() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    for bad in ["2026-10-05T00:00:00+99:00", "2026-10-05T00:00:00+24:00", "2026-10-05T00:00:00-00:60", "2026-10-05T00:00:00++1:00"] {
+        r.fails(&["log", "--as-of", bad], 2);
+    }
+    // The edges of the range are offsets.
+    at(&r, APR10, &["log", "--as-of", "2026-03-05T00:00:00+23:59"]);
+    at(&r, APR10, &["log", "--as-of", "2026-03-05T00:00:00-23:59"]);
+}
+
+#[test]
+fn log_as_of_a_commit_without_memory_says_so() {
+    let r = Repo::new();
+    r.write("README.md", "before zo");
+    r.commit_all("before zo");
+    r.ok(&["init"]);
+    r.decide("Use Postgres", "Postgres");
+    r.commit_all("zo init");
+    let out = r.cmd(&["log", "--as-of", "HEAD~1"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("holds no zo memory") && !err.contains("no decisions match"), "{err}");
+    // A commit with memory and nothing that matches still says so.
+    let out = r.cmd(&["log", "--as-of", "HEAD", "--type", "nonesuch"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("holds no zo memory"), "{err}");
+}

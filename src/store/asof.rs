@@ -80,6 +80,16 @@ impl AsOf {
         }
     }
 
+    /// For a commit whose tree holds no memory directory (made before `zo init`, or another
+    /// project's): "commit 1a2b3c4 holds no zo memory (no .zo/memory in its tree)".
+    pub fn no_memory_then(&self, memory: &Memory) -> Option<String> {
+        let AsOf::Commit { commit, .. } = self else { return None };
+        let repo = crate::git::Repo::discover(&memory.layout.root)?;
+        let dir = memory.layout.rel(&memory.layout.memory);
+        let held = repo.names_at(commit, Path::new(&dir)).ok()?;
+        held.is_empty().then(|| format!("commit {} holds no zo memory (no {dir} in its tree)", commit.short))
+    }
+
     /// How reports name the moment: the date as given, or the commit's short id.
     pub fn label(&self) -> String {
         match self {
