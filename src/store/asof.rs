@@ -211,8 +211,8 @@ impl Memory {
             }
             // Its text then (the commit still holds it until history is purged).
             let then = self.text_at(&c, &sessions.join(&name))?;
-            let values = crate::lifecycle::forget::session_state_values(then.as_str());
-            crate::lifecycle::forget::scrub_state(&mut state, &values);
+            let values = crate::format::state::session_values(then.as_str());
+            crate::format::state::clear_session_values(&mut state, &values);
         }
         Ok(Some(state.render()))
     }
