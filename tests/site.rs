@@ -341,12 +341,12 @@ fn long_chain_shows_a_window_around_the_current_entry() {
     let page = |id: &str| std::fs::read_to_string(site(&r).join(format!("d/{id}.html"))).unwrap();
     let boxes = |p: &str| p.matches("<rect class=\"box").count();
     let middle = page(&ids[4]);
-    assert_eq!(boxes(&middle), 5, "{middle}");
-    assert!(middle.contains("rect class=\"box current\"") && middle.contains("… 2 more before") && middle.contains("… 2 more after"), "{middle}");
-    // At an end the window is still five boxes, all on one side.
+    assert_eq!(boxes(&middle), 3, "{middle}");
+    assert!(middle.contains("rect class=\"box current\"") && middle.contains("… 3 more before") && middle.contains("… 3 more after"), "{middle}");
+    // At an end the window is still three boxes, all on one side.
     let last = page(&ids[8]);
-    assert_eq!(boxes(&last), 5);
-    assert!(last.contains("… 4 more before") && !last.contains("more after"), "{last}");
+    assert_eq!(boxes(&last), 3);
+    assert!(last.contains("… 6 more before") && !last.contains("more after"), "{last}");
 }
 
 #[test]

@@ -250,7 +250,13 @@ pub fn entry(src: &Source, i: usize) -> String {
             // show the recorded outcome, and where it was recorded.
             "Outcome" if !e.is_outcome() && log.latest_outcome_entry(i).is_some() => {
                 let o = log.latest_outcome_entry(i).unwrap_or(i);
-                format!("{} <span class=\"muted\">(recorded in {})</span>", md(log.latest_outcome(i).unwrap_or("")), src.link_id("../", &log.entries[o].id, &log.entries[o].id))
+                let note = format!("<span class=\"muted\">(recorded in {})</span>", src.link_id("../", &log.entries[o].id, &log.entries[o].id));
+                // Inside the outcome's last paragraph, so it reads as one line with it.
+                let text = md(log.latest_outcome(i).unwrap_or(""));
+                match text.trim_end().strip_suffix("</p>") {
+                    Some(head) => format!("{head} {note}</p>"),
+                    None => format!("{text} {note}"),
+                }
             }
             _ => md(&f.value),
         };
@@ -266,8 +272,8 @@ pub fn entry(src: &Source, i: usize) -> String {
     let chain = chain_of(src, i);
     if chain.len() > 1 {
         // A window around this entry: a long chain drawn whole would open on its oldest end,
-        // the current entry scrolled far out of sight.
-        const SIDE: usize = 2;
+        // the current entry scrolled far out of sight. Three boxes fit the page's width.
+        const SIDE: usize = 1;
         let at = chain.iter().position(|l| l.current).unwrap_or(0);
         let from = at.saturating_sub(SIDE).min(chain.len().saturating_sub(2 * SIDE + 1));
         let to = (from + 2 * SIDE + 1).min(chain.len());
