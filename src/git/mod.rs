@@ -98,7 +98,7 @@ impl Repo {
     /// first commit is unknown: (None, the shallow note).
     pub fn shallow_cut(&self, c: Option<CommitRef>) -> (Option<CommitRef>, Option<String>) {
         match (&c, self.shallow_boundary()) {
-            (Some(r), Some(ids)) if ids.iter().any(|id| *id == r.id) => (None, self.shallow_note()),
+            (Some(r), Some(ids)) if ids.contains(&r.id) => (None, self.shallow_note()),
             _ => (c, None),
         }
     }
