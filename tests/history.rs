@@ -570,6 +570,12 @@ fn shallow_clone_says_the_first_commit_is_unknown_not_the_tip() {
     let hb = util::zo_in(&clone, &["history", &b, "--json"]).json();
     assert_eq!(hb["written"]["commit"]["subject"], "decide Redis", "{hb}");
     assert!(hb["written"]["shallow"].is_null(), "{hb}");
+    // The site tells the same life.
+    util::zo_ok(&clone, &["site"]);
+    let page = std::fs::read_to_string(clone.join(format!(".zo/site/d/{a}.html"))).unwrap();
+    assert!(page.contains("first commit unknown (shallow clone: history before ") && !page.contains("first committed in"), "{page}");
+    let page = std::fs::read_to_string(clone.join(format!(".zo/site/d/{b}.html"))).unwrap();
+    assert!(page.contains("first committed in"), "{page}");
     // A date before the commits here: the history is shallow, not empty.
     let c = util::zo_ok(&clone, &["context", "--as-of", "2020-01-01"]);
     assert!(c.contains("shallow clone: history before ") && !c.contains("no commit was made"), "{c}");
