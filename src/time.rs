@@ -123,6 +123,12 @@ pub fn is_date(s: &str) -> bool {
 /// A calendar date or an RFC 3339 time as unix seconds (UTC; a `±HH:MM` offset is applied,
 /// a fraction of a second dropped). A bare date is its first second; `end_of_day` makes it its
 /// last, so "as of 2026-03-01" holds everything written that day. None for anything else.
+/// The digits of `s` in `r` as a number (None when any is not an ASCII digit).
+fn num_at(s: &str, r: std::ops::Range<usize>) -> Option<i64> {
+    let t = s.get(r)?;
+    t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok()).flatten()
+}
+
 pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
     let s = s.trim();
     if !is_date(&s[..s.len().min(10)]) {
@@ -156,7 +162,11 @@ pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
     let offset = match zone {
         "Z" | "z" => 0,
         z if z.len() == 6 && (z.starts_with('+') || z.starts_with('-')) && z.as_bytes()[3] == b':' => {
-            let (oh, om) = (z[1..3].parse::<i64>().ok()?, z[4..6].parse::<i64>().ok()?);
+            // RFC 3339: two digits each, hours 00-23, minutes 00-59 (`+99:00` is no offset).
+            let (oh, om) = (num_at(z, 1..3)?, num_at(z, 4..6)?);
+            if oh > 23 || om > 59 {
+                return None;
+            }
             let o = oh * 3600 + om * 60;
             if z.starts_with('-') { -o } else { o }
         }

@@ -511,3 +511,125 @@ fn mcp_tools_take_as_of_and_history() {
         assert!(text.contains("--as-of"), "{text}");
     }
 }
+
+#[test]
+fn forgetting_a_session_takes_its_text_out_of_state_now_and_as_of() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    at(&r, MAR1, &["session", "start"]);
+    at(&r, MAR1, &["session", "end", "--summary", "s", "--next", "call the vendor about quokka-77", "--blocker", "waiting on quokka-88", "--shipped", "quokka-99 shipped"]);
+    r.commit_all("session");
+    assert!(r.read(".zo/memory/STATE.md").contains("quokka-77"));
+    assert!(at(&r, APR1, &["context", "--as-of", "HEAD"]).contains("quokka-77"), "the as-of bundle shows STATE.md's fields");
+    let name = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.starts_with("session-")).unwrap();
+    let f = r.json(&["forget", name.trim_end_matches(".md"), "--reason", "asked to"]);
+    assert_eq!(f["state_cleared"].as_array().unwrap().len(), 3, "{f}");
+    let state = r.read(".zo/memory/STATE.md");
+    assert!(!state.contains("quokka"), "{state}");
+    assert!(state.contains("phase:") && state.contains("## Current Position"), "the rest of STATE.md stays: {state}");
+    // Now, and at the commit before the forget (whose STATE.md still holds the text).
+    for args in [vec!["context"], vec!["context", "--as-of", "HEAD"], vec!["context", "--as-of", "2026-03-02"]] {
+        let c = at(&r, APR1, &args);
+        assert!(!c.contains("quokka"), "{args:?}: {c}");
+    }
+}
+
+#[test]
+fn forgetting_a_session_keeps_state_fields_written_since() {
+    let r = Repo::init();
+    at(&r, MAR1, &["session", "start"]);
+    at(&r, MAR1, &["session", "end", "--summary", "one", "--next", "first plan quokka", "--blocker", "same blocker"]);
+    let first = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.starts_with("session-")).unwrap();
+    at(&r, MAR15, &["session", "start"]);
+    at(&r, MAR15, &["session", "end", "--summary", "two", "--next", "second plan"]);
+    r.ok(&["forget", first.trim_end_matches(".md"), "--reason", "asked to"]);
+    let state = r.read(".zo/memory/STATE.md");
+    assert!(state.contains("second plan"), "{state}");
+    // The blockers were the first session's and nobody changed them: cleared.
+    assert!(!state.contains("same blocker") && !state.contains("quokka"), "{state}");
+}
+
+#[test]
+fn shallow_clone_says_the_first_commit_is_unknown_not_the_tip() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    let a = r.decide("Use Postgres", "Postgres for orders");
+    r.commit_all("decide Postgres");
+    let b = r.decide("Use Redis", "Redis for the cache");
+    r.commit_all("decide Redis");
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("c");
+    util::git_in(dir.path(), &["clone", "-q", "--depth", "2", &format!("file://{}", r.path().display()), clone.to_str().unwrap()]);
+    // `a` is in the oldest commit here: when it entered history is not here.
+    let ha = util::zo_in(&clone, &["history", &a, "--json"]).json();
+    assert!(ha["written"]["commit"].is_null(), "{ha}");
+    assert!(ha["written"]["shallow"].as_str().is_some_and(|s| s.starts_with("shallow clone: history before ")), "{ha}");
+    let text = util::zo_ok(&clone, &["history", &a]);
+    assert!(text.contains("first commit unknown (shallow clone: history before ") && !text.contains("not in any commit"), "{text}");
+    // `b` came in a commit that is here.
+    let hb = util::zo_in(&clone, &["history", &b, "--json"]).json();
+    assert_eq!(hb["written"]["commit"]["subject"], "decide Redis", "{hb}");
+    assert!(hb["written"]["shallow"].is_null(), "{hb}");
+    // The site tells the same life.
+    util::zo_ok(&clone, &["site"]);
+    let page = std::fs::read_to_string(clone.join(format!(".zo/site/d/{a}.html"))).unwrap();
+    assert!(page.contains("first commit unknown (shallow clone: history before ") && !page.contains("first committed in"), "{page}");
+    let page = std::fs::read_to_string(clone.join(format!(".zo/site/d/{b}.html"))).unwrap();
+    assert!(page.contains("first committed in"), "{page}");
+    // A date before the commits here: the history is shallow, not empty.
+    let c = util::zo_ok(&clone, &["context", "--as-of", "2020-01-01"]);
+    assert!(c.contains("shallow clone: history before ") && !c.contains("no commit was made"), "{c}");
+}
+
+#[test]
+fn supersedes_line_is_dated_when_the_supersession_was_recorded() {
+    let (r, a, b) = three_commits();
+    let hb = r.json(&["history", &b]);
+    assert_eq!(hb["supersedes"][0]["id"], a.as_str());
+    assert_eq!(hb["supersedes"][0]["timestamp"], "2026-04-01T10:00:00Z", "{hb}");
+    let text = r.ok(&["history", &b]);
+    let line = text.lines().find(|l| l.trim_start().starts_with("supersedes")).unwrap();
+    assert!(line.contains("2026-04-01T10:00:00Z") && !line.contains("2026-03-01"), "{text}");
+}
+
+#[test]
+fn forgotten_is_said_once_in_log_and_history_lines() {
+    let r = Repo::init();
+    let a = r.decide("Secret plan", "erase me");
+    r.ok(&["forget", &a, "--reason", "asked to"]);
+    let log = r.ok(&["log", "--all"]);
+    let line = log.lines().find(|l| l.starts_with(&a)).unwrap();
+    assert_eq!(line.matches("[forgotten]").count(), 1, "{line}");
+    let h = r.ok(&["history", &a]);
+    assert_eq!(h.lines().next().unwrap().matches("[forgotten]").count(), 1, "{h}");
+}
+
+#[test]
+fn as_of_offset_beyond_23_59_is_a_usage_error() {
+    let r = Repo::init();
+    r.commit_all("zo init");
+    for bad in ["2026-10-05T00:00:00+99:00", "2026-10-05T00:00:00+24:00", "2026-10-05T00:00:00-00:60", "2026-10-05T00:00:00++1:00"] {
+        r.fails(&["log", "--as-of", bad], 2);
+    }
+    // The edges of the range are offsets.
+    at(&r, APR10, &["log", "--as-of", "2026-03-05T00:00:00+23:59"]);
+    at(&r, APR10, &["log", "--as-of", "2026-03-05T00:00:00-23:59"]);
+}
+
+#[test]
+fn log_as_of_a_commit_without_memory_says_so() {
+    let r = Repo::new();
+    r.write("README.md", "before zo");
+    r.commit_all("before zo");
+    r.ok(&["init"]);
+    r.decide("Use Postgres", "Postgres");
+    r.commit_all("zo init");
+    let out = r.cmd(&["log", "--as-of", "HEAD~1"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("holds no zo memory") && !err.contains("no decisions match"), "{err}");
+    // A commit with memory and nothing that matches still says so.
+    let out = r.cmd(&["log", "--as-of", "HEAD", "--type", "nonesuch"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("holds no zo memory"), "{err}");
+}

@@ -273,3 +273,103 @@ fn lives_agree_with_history_for_every_entry() {
     assert_eq!(life(&old).superseded_by.as_ref().map(|e| e.id.clone()), Some(new.clone()));
     assert!(life(&gone).forgotten.is_some() && life(&gone).written.commit.is_none());
 }
+
+#[test]
+fn site_dir_inside_zo_other_than_the_default_is_refused() {
+    let r = Repo::example();
+    let before = std::fs::read_dir(r.path().join(".zo/memory")).unwrap().count();
+    for dir in [".zo/memory", ".zo/memory/site", ".zo", ".zo/pages"] {
+        let err = r.fails(&["site", dir], 2);
+        assert!(err.contains("inside .zo") && err.contains(dir), "{dir}: {err}");
+    }
+    assert_eq!(std::fs::read_dir(r.path().join(".zo/memory")).unwrap().count(), before, "written into the memory");
+    assert!(!r.path().join(".zo/pages").exists());
+    // The default, named or not, is fine.
+    r.ok(&["site", ".zo/site"]);
+    r.ok(&["site"]);
+}
+
+#[test]
+fn site_dot_names_the_directory_in_its_message() {
+    let r = Repo::example();
+    let err = r.fails(&["site", "."], 2);
+    assert!(!err.contains("zo:  is") && err.contains(&r.path().display().to_string()), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn site_fifo_as_dir_is_a_usage_error_like_a_file() {
+    let r = Repo::example();
+    let st = Command::new("mkfifo").arg(r.path().join("pipe")).status().unwrap();
+    assert!(st.success());
+    let err = r.fails(&["site", "pipe"], 2);
+    assert!(err.contains("pipe") && err.contains("not a directory"), "{err}");
+}
+
+#[test]
+fn entry_page_shows_the_recorded_outcome_not_pending() {
+    let r = Repo::init();
+    let id = r.decide("Use Postgres", "Postgres for orders");
+    r.ok(&["outcome", &id, "held up under quokka load"]);
+    r.ok(&["site"]);
+    let page = std::fs::read_to_string(site(&r).join(format!("d/{id}.html"))).unwrap();
+    let field = page.split("<dt>Outcome</dt><dd>").nth(1).and_then(|s| s.split("</dd>").next()).unwrap_or_else(|| panic!("no Outcome field: {page}"));
+    assert!(field.contains("held up under quokka load") && !field.contains("pending"), "{field}");
+}
+
+#[test]
+fn entry_page_names_every_entry_that_supersedes_it() {
+    let r = Repo::init();
+    let a = r.decide("Poll every minute", "cron");
+    let b = r.json(&["decide", "--title", "Webhook", "--decision", "push", "--supersedes", &a])["id"].as_str().unwrap().to_string();
+    let c = r.json(&["decide", "--title", "Queue", "--decision", "pull from a queue", "--supersedes", &a])["id"].as_str().unwrap().to_string();
+    r.ok(&["site"]);
+    let page = std::fs::read_to_string(site(&r).join(format!("d/{a}.html"))).unwrap();
+    let note = page.split("<p class=\"note superseded\">").nth(1).and_then(|s| s.split("</p>").next()).unwrap_or_else(|| panic!("{page}"));
+    assert!(note.contains(&format!("{b}.html")) && note.contains(&format!("{c}.html")), "{note}");
+}
+
+#[test]
+fn long_chain_shows_a_window_around_the_current_entry() {
+    let r = Repo::init();
+    let mut ids = vec![r.decide("Step 0", "d0")];
+    for k in 1..9 {
+        let prev = ids.last().unwrap().clone();
+        ids.push(r.json(&["decide", "--title", &format!("Step {k}"), "--decision", "d", "--supersedes", &prev])["id"].as_str().unwrap().to_string());
+    }
+    r.ok(&["site"]);
+    let page = |id: &str| std::fs::read_to_string(site(&r).join(format!("d/{id}.html"))).unwrap();
+    let boxes = |p: &str| p.matches("<rect class=\"box").count();
+    let middle = page(&ids[4]);
+    assert_eq!(boxes(&middle), 3, "{middle}");
+    assert!(middle.contains("rect class=\"box current\"") && middle.contains("… 3 more before") && middle.contains("… 3 more after"), "{middle}");
+    // At an end the window is still three boxes, all on one side.
+    let last = page(&ids[8]);
+    assert_eq!(boxes(&last), 3);
+    assert!(last.contains("… 6 more before") && !last.contains("more after"), "{last}");
+}
+
+#[test]
+fn chart_starts_at_the_first_month_with_data_and_facts_cells_align() {
+    let r = Repo::init();
+    r.decide("Use Postgres", "Postgres");
+    r.ok(&["site"]);
+    let index = std::fs::read_to_string(site(&r).join("index.html")).unwrap();
+    let chart = index.split("<svg class=\"chart\"").nth(1).and_then(|s| s.split("</svg>").next()).unwrap();
+    assert_eq!(chart.matches("<rect ").count(), 1, "one month, one bar: {chart}");
+    assert_eq!(chart.matches("text-anchor=\"middle\"").count(), 1, "no empty months before it: {chart}");
+    // A value cell's Markdown paragraph has no margin of its own (it lines up with the others).
+    let css = std::fs::read_to_string(site(&r).join("style.css")).unwrap();
+    assert!(css.contains("td > p:first-child { margin-top: 0; }"), "{css}");
+}
+
+#[test]
+fn timeline_and_report_say_one_outcome_not_one_outcomes() {
+    let r = Repo::init();
+    let id = r.decide("Use Postgres", "Postgres for orders");
+    r.ok(&["outcome", &id, "fine"]);
+    let out = r.ok(&["site"]);
+    assert!(out.contains("(1 decision, 0 lessons, 0 facts, 0 sessions)"), "{out}");
+    let timeline = std::fs::read_to_string(site(&r).join("decisions.html")).unwrap();
+    assert!(timeline.contains("1 decision and 1 outcome or confirmation,"), "{timeline}");
+}

@@ -12,6 +12,9 @@ pub fn run(ctx: &Ctx, a: ForgetArgs) -> Result<()> {
     }
     let mut s = format!("{} forgotten: {}:{} now holds its tombstone", r.erasure.id, r.erasure.file, r.erasure.line);
     s.push_str(if r.index_purged { "; its index rows and vectors are purged\n" } else { "\n" });
+    if !r.state_cleared.is_empty() {
+        s.push_str(&format!("STATE.md no longer holds its text: {} cleared\n", r.state_cleared.join(", ")));
+    }
     if r.in_history {
         s.push_str("\nGit history still holds the text (it is in the last commit). To purge it:\n");
         for c in &r.purge {

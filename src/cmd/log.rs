@@ -15,7 +15,8 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
     if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome() || e.is_confirmation()) {
         s.push_str(&format!("  [for {r}]"));
     }
-    if matches!(log.status(i), "provisional" | "forgotten") {
+    // A tombstone's title already says "[forgotten]": not twice.
+    if log.status(i) == "provisional" || (log.status(i) == "forgotten" && e.title != crate::format::fact::FORGOTTEN) {
         s.push_str(&format!("  [{}]", log.status(i)));
     }
     s.push('\n');
@@ -36,12 +37,14 @@ pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
         ctx.note(p.to_string());
     }
     let mut r = crate::ops::log(&log, &q)?;
+    // Before any output: a commit from before `zo init` has no log, not an empty one.
+    let no_memory = at.as_ref().filter(|_| r.picked.is_empty()).and_then(|a| a.no_memory_then(&memory));
     r.as_of = at;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }
     if r.picked.is_empty() {
-        ctx.note("no decisions match");
+        ctx.note(no_memory.as_deref().unwrap_or("no decisions match"));
         return Ok(());
     }
     let text: String = r.picked.iter().map(|&i| line(&log, i)).collect();

@@ -13,8 +13,16 @@ pub fn run(ctx: &Ctx, a: SiteArgs) -> Result<()> {
     for s in &r.skipped {
         ctx.note(format!("no page for {s}"));
     }
+    use crate::ops::text::count;
     ctx.print(&format!(
-        "site: {} pages in {} ({} decisions, {} lessons, {} facts, {} sessions) in {:.0} ms\nopen {}\n",
-        r.pages, r.dir, r.decisions, r.priors, r.facts, r.sessions, r.elapsed_ms, r.index
+        "site: {} in {} ({}, {}, {}, {}) in {:.0} ms\nopen {}\n",
+        count(r.pages, "page", "pages"),
+        r.dir,
+        count(r.decisions, "decision", "decisions"),
+        count(r.priors, "lesson", "lessons"),
+        count(r.facts, "fact", "facts"),
+        count(r.sessions, "session", "sessions"),
+        r.elapsed_ms,
+        r.index
     ))
 }

@@ -178,6 +178,57 @@ impl State {
     }
 }
 
+/// The STATE.md fields a session's end copied from it (`zo session end` sets `next_steps`,
+/// `active_blockers` and `last_completed_subtask` from its Next, Blockers and last Shipped
+/// item), read back from the session file: what a forget of that session must take out too.
+pub fn session_values(session: &str) -> Vec<(&'static str, Value)> {
+    let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+    for line in session.lines() {
+        let l = line.trim_end_matches('\r');
+        if let Some(h) = l.strip_prefix("## ") {
+            sections.push((h.trim().to_ascii_lowercase(), Vec::new()));
+        } else if let (Some((_, items)), Some(item)) = (sections.last_mut(), l.strip_prefix("- ")) {
+            items.push(item.trim().to_string());
+        }
+    }
+    let items = |name: &str| sections.iter().find(|(h, _)| h == name).map(|(_, v)| v.clone()).unwrap_or_default();
+    let mut out = Vec::new();
+    if let Some(last) = items("shipped").pop() {
+        out.push(("last_completed_subtask", Value::Scalar(last)));
+    }
+    for (section, key) in [("blockers", "active_blockers"), ("next", "next_steps")] {
+        let v = items(section);
+        if !v.is_empty() {
+            out.push((key, Value::List(v)));
+        }
+    }
+    out
+}
+
+/// Clear the STATE.md fields that still hold exactly what a session wrote (`values`, from
+/// `session_values`); a field changed since is someone else's and stays. Returns the
+/// keys cleared.
+pub fn clear_session_values(state: &mut State, values: &[(&'static str, Value)]) -> Vec<String> {
+    let norm = |v: &[String]| v.iter().map(|s| s.replace('\n', " ").trim().to_string()).collect::<Vec<_>>();
+    let mut cleared = Vec::new();
+    for (key, wrote) in values {
+        let Some(now) = state.get(key) else { continue };
+        let same = match (wrote, now) {
+            (Value::Scalar(w), now) => now.as_str().replace('\n', " ").trim() == w.replace('\n', " ").trim(),
+            (Value::List(w), now) => norm(&now.as_list()) == norm(w),
+        };
+        if same {
+            let empty = match wrote {
+                Value::Scalar(_) => Value::Scalar("none".into()),
+                Value::List(_) => Value::List(vec![]),
+            };
+            state.set(key, empty);
+            cleared.push(key.to_string());
+        }
+    }
+    cleared
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,6 +85,24 @@ impl Repo {
         (!ids.is_empty()).then_some(ids)
     }
 
+    /// How a shallow clone says where its history stops (`zo verify --history` says the same):
+    /// "shallow clone: history before 1a2b3c4d5e6f is not here". None for a whole clone.
+    pub fn shallow_note(&self) -> Option<String> {
+        let ids = self.shallow_boundary()?;
+        let at: Vec<String> = ids.iter().map(|id| id.chars().take(12).collect()).collect();
+        Some(format!("shallow clone: history before {} is not here", at.join(", ")))
+    }
+
+    /// A "first commit holding it" answer, checked against a shallow clone's boundary: a
+    /// boundary commit is only the oldest one here, so what it holds may be older. Then the
+    /// first commit is unknown: (None, the shallow note).
+    pub fn shallow_cut(&self, c: Option<CommitRef>) -> (Option<CommitRef>, Option<String>) {
+        match (&c, self.shallow_boundary()) {
+            (Some(r), Some(ids)) if ids.contains(&r.id) => (None, self.shallow_note()),
+            _ => (c, None),
+        }
+    }
+
     /// The commit being merged in, while a merge is in progress (`.git/MERGE_HEAD`).
     pub fn merge_head(&self) -> Option<gix::ObjectId> {
         let text = std::fs::read_to_string(self.repo.git_dir().join("MERGE_HEAD")).ok()?;

@@ -61,7 +61,10 @@ pub struct AsOfNote {
 }
 
 impl AsOfNote {
-    pub fn new(at: &AsOf, from: Option<crate::git::CommitRef>) -> AsOfNote {
+    /// `shallow`: the repository's shallow note (`Repo::shallow_note`), when it is shallow: a
+    /// date before its oldest commit is then one whose commits are not here, not one before
+    /// any commit was made.
+    pub fn new(at: &AsOf, from: Option<crate::git::CommitRef>, shallow: Option<String>) -> AsOfNote {
         let note = match (at, &from) {
             (AsOf::Commit { commit, .. }, _) => format!(
                 "As of commit {} ({}, {:?}): the memory files as that commit holds them (user facts as of its time).",
@@ -71,9 +74,14 @@ impl AsOfNote {
                 "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own, so they are read at commit {} ({}, {:?}), the last at or before it.",
                 c.short, c.time, c.subject
             ),
-            (AsOf::Date { given, .. }, None) => format!(
-                "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own and no commit was made by then, so they are left out."
-            ),
+            (AsOf::Date { given, .. }, None) => match shallow {
+                Some(s) => format!(
+                    "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own and no commit here is that old ({s}), so they are left out."
+                ),
+                None => format!(
+                    "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own and no commit was made by then, so they are left out."
+                ),
+            },
         };
         AsOfNote { at: at.clone(), state_and_priors_from: from, note }
     }
@@ -190,7 +198,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     let layout = &memory.layout;
     let (state, _) = memory.state();
     let project = state.scalar("project").unwrap_or_else(|| layout.project());
-    let as_of = at.map(|a| Ok::<_, anyhow::Error>(AsOfNote::new(a, memory.untimed_commit(a)?))).transpose()?;
+    let shallow = || crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.shallow_note());
+    let as_of = at.map(|a| Ok::<_, anyhow::Error>(AsOfNote::new(a, memory.untimed_commit(a)?, shallow()))).transpose()?;
     let header = tokens(&format!("# Context: {project}\n\n{}", as_of.as_ref().map(|a| format!("{}\n\n", a.note)).unwrap_or_default()));
     let mut f = Filler { budget: budget.saturating_sub(FOOTER_TOKENS), used: header, sections: Vec::new() };
     let mut left = LeftOut::default();

@@ -23,6 +23,8 @@ pub struct Forgotten {
     pub erasure: Erasure,
     /// Whether the index was purged (false when this memory has no index yet).
     pub index_purged: bool,
+    /// The STATE.md fields cleared because they held the forgotten session's text.
+    pub state_cleared: Vec<String>,
     /// Whether the erased text is in the last commit: then git history holds it.
     pub in_history: bool,
     /// The `git filter-repo --replace-text` file listing the erased lines (mode 0600), when
@@ -82,6 +84,10 @@ impl Memory {
         let whole = t.text.as_str();
         let edited = format!("{}{}{}", &whole[..t.span.start], t.tombstone, &whole[t.span.end..]);
         let out = t.text.with_text(edited).with_appended("");
+        // A session's end copied its Next, Blockers and last Shipped item into STATE.md: those
+        // copies go too (only fields still equal to what it wrote), first, so a failure leaves
+        // the session whole and the forget can be run again.
+        let state_cleared = if t.kind == "session" { self.scrub_state_of(whole)? } else { Vec::new() };
         fsio::write_atomic(&t.path, out.as_bytes())?;
         drop(_lock);
 
@@ -104,10 +110,25 @@ impl Memory {
         Ok(Forgotten {
             erasure: Erasure { id: t.id, kind: t.kind, file: self.layout.show(&t.path), line: t.span.line, forgotten: when, reason },
             index_purged,
+            state_cleared,
             in_history,
             replacements,
             purge,
         })
+    }
+
+    /// Clear STATE.md's fields that hold what this session text wrote there (the caller holds
+    /// the lock; the write is atomic like every other STATE.md write).
+    fn scrub_state_of(&self, session: &str) -> Result<Vec<String>> {
+        let values = crate::format::state::session_values(session);
+        let path = self.layout.state();
+        let Some(text) = fsio::read_text(&path)? else { return Ok(Vec::new()) };
+        let mut state = crate::format::state::State::parse(text);
+        let cleared = crate::format::state::clear_session_values(&mut state, &values);
+        if !cleared.is_empty() {
+            fsio::write_atomic(&path, state.render().as_bytes())?;
+        }
+        Ok(cleared)
     }
 
     /// A replacements file may not exist yet (never overwrite a file of the user's) and may not
@@ -266,3 +287,4 @@ fn purge_plan(id: &str, erased: &str, rel: &str, to: Option<&Path>) -> Result<(O
     plan.push(format!("rm {p}"));
     Ok((Some(p), plan))
 }
+

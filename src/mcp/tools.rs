@@ -461,9 +461,11 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             q.check()?;
             let at = as_of(&memory, a.as_of.as_deref())?;
             let mut r = crate::ops::log(&memory.decisions_as_of(at.as_ref())?, &q)?;
+            // As the CLI: a commit from before `zo init` holds no memory, not an empty log.
+            let none = at.as_ref().filter(|_| r.decisions.is_empty()).and_then(|a| a.no_memory_then(&memory));
             r.as_of = at;
             let text = r.decisions.iter().map(|d| format!("{}  {}  {}  {}", d.id, d.timestamp.get(..10).unwrap_or(""), d.kind, d.title)).collect::<Vec<_>>().join("\n");
-            (serde_json::to_value(r)?, if text.is_empty() { "no decisions match".into() } else { text })
+            (serde_json::to_value(r)?, if text.is_empty() { none.unwrap_or_else(|| "no decisions match".into()) } else { text })
         }
         "history" => {
             let a: IdArgs = args(name, a)?;

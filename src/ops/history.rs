@@ -36,14 +36,30 @@ pub struct Written {
     pub session: Option<String>,
     /// The agent that session names, when it names one.
     pub agent: Option<String>,
-    /// The earliest commit whose version of the log holds it (None: not committed, or no git).
+    /// The earliest commit whose version of the log holds it (None: not committed, or no git,
+    /// or unknown in a shallow clone).
     pub commit: Option<CommitRef>,
+    /// In a shallow clone, when the entry is already in the oldest commit here: the first
+    /// commit is unknown, and this says where history stops.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shallow: Option<String>,
+}
+
+/// How a text report names the first commit that holds an entry.
+pub(crate) fn commit_text(commit: Option<&CommitRef>, shallow: Option<&str>) -> String {
+    match (commit, shallow) {
+        (Some(c), _) => format!("commit {} ({}, {})", c.short, c.time, c.subject),
+        (None, Some(note)) => format!("first commit unknown ({note})"),
+        (None, None) => "not in any commit".into(),
+    }
 }
 
 /// Another entry in this one's life.
 #[derive(Debug, Clone, Serialize)]
 pub struct Event {
     pub id: String,
+    /// When it happened in this life: the other entry's time, except in `supersedes`, where
+    /// it is this entry's (the supersession was recorded with it).
     pub timestamp: String,
     pub title: String,
     /// The outcome's text, for an OUTCOME.
@@ -88,7 +104,9 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
     if let Some(v) = &e.supersedes {
         for r in referenced_ids(v) {
             if let Some(j) = log.find(&r).ok().filter(|&j| j != i) {
-                supersedes.push(event(&log, j, false));
+                // Dated when the supersession was recorded (this entry's time), so the life
+                // reads in time order; the superseded entry's own time is on its page.
+                supersedes.push(Event { timestamp: e.timestamp.clone(), ..event(&log, j, false) });
             }
         }
     }
@@ -101,19 +119,19 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
         reason: log.field(i, "Reason").unwrap_or_default().to_string(),
     });
     let (session, agent) = session_of(memory, &e.id)?;
-    let commit = match crate::git::Repo::discover(&memory.layout.root) {
+    let (commit, shallow) = match crate::git::Repo::discover(&memory.layout.root) {
         // The ID line, not the bare ID: an OUTCOME's Refs names the ID only after it exists.
         Some(repo) if !e.id_derived => {
-            repo.first_commit_holding(Path::new(&memory.layout.rel(&memory.layout.decision_log())), &format!("**ID:** {}", e.id))?
+            repo.shallow_cut(repo.first_commit_holding(Path::new(&memory.layout.rel(&memory.layout.decision_log())), &format!("**ID:** {}", e.id))?)
         }
-        _ => None,
+        _ => (None, None),
     };
     Ok(History {
         id: e.id.clone(),
         kind: e.kind.clone(),
         title: e.title.clone(),
         status: log.status(i),
-        written: Written { timestamp: e.timestamp.clone(), session, agent, commit },
+        written: Written { timestamp: e.timestamp.clone(), session, agent, commit, shallow },
         outcomes,
         confirmations,
         supersedes,
@@ -130,7 +148,9 @@ fn session_of(memory: &Memory, id: &str) -> Result<(Option<String>, Option<Strin
 impl History {
     /// The life as people read it, one line per event, oldest first.
     pub fn render(&self) -> String {
-        let mut s = format!("{}  {}  {}  [{}]\n", self.id, self.kind, self.title, self.status);
+        // A tombstone's title is "[forgotten]" already: its status is not said twice.
+        let status = if self.status == "forgotten" && self.title == crate::format::fact::FORGOTTEN { String::new() } else { format!("  [{}]", self.status) };
+        let mut s = format!("{}  {}  {}{status}\n", self.id, self.kind, self.title);
         let w = &self.written;
         let mut line = format!("  written     {}", w.timestamp);
         if let Some(sess) = &w.session {
@@ -139,10 +159,7 @@ impl History {
         if let Some(a) = &w.agent {
             line.push_str(&format!("  by {a}"));
         }
-        match &w.commit {
-            Some(c) => line.push_str(&format!("  commit {} ({}, {})", c.short, c.time, c.subject)),
-            None => line.push_str("  not in any commit"),
-        }
+        line.push_str(&format!("  {}", commit_text(w.commit.as_ref(), w.shallow.as_deref())));
         s.push_str(&line);
         s.push('\n');
         for e in &self.supersedes {
@@ -227,6 +244,9 @@ pub struct PriorWritten {
     pub agent: Option<String>,
     /// The earliest commit reachable from HEAD whose PRIORS.md holds its heading.
     pub commit: Option<CommitRef>,
+    /// As `Written::shallow`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shallow: Option<String>,
 }
 
 /// Another prior in this one's life, with the commit that first held it (a supersession is
@@ -247,7 +267,7 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
     };
     let repo = crate::git::Repo::discover(&memory.layout.root);
     let rel = memory.layout.rel(&memory.layout.priors());
-    let commit_of = |p: &crate::format::prior::Prior| -> Result<Option<CommitRef>> {
+    let commit_of = |p: &crate::format::prior::Prior| -> Result<(Option<CommitRef>, Option<String>)> {
         // The heading keeps the number through a forget; an older prior's only stable text
         // is an `**ID:**` line (its tombstone's).
         let needle = match p.number {
@@ -255,13 +275,13 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
             None => format!("**ID:** {}", p.id),
         };
         match &repo {
-            Some(r) => r.first_commit_holding(Path::new(&rel), &needle),
-            None => Ok(None),
+            Some(r) => Ok(r.shallow_cut(r.first_commit_holding(Path::new(&rel), &needle)?)),
+            None => Ok((None, None)),
         }
     };
     let ev = |j: usize| -> Result<PriorEvent> {
         let p = &priors.entries[j];
-        Ok(PriorEvent { id: p.id.clone(), title: p.title.clone(), commit: commit_of(p)? })
+        Ok(PriorEvent { id: p.id.clone(), title: p.title.clone(), commit: commit_of(p)?.0 })
     };
     let p = &priors.entries[i];
     let superseded = priors.superseded();
@@ -296,7 +316,10 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
         title: p.title.clone(),
         root_cause: if forgotten.is_some() { None } else { p.root_cause().map(str::to_string) },
         status,
-        written: PriorWritten { session, session_ended, agent, commit: commit_of(p)? },
+        written: {
+            let (commit, shallow) = commit_of(p)?;
+            PriorWritten { session, session_ended, agent, commit, shallow }
+        },
         supersedes,
         superseded_by,
         forgotten,
@@ -377,6 +400,9 @@ pub struct FactVersion {
     /// The earliest commit reachable from HEAD whose FACTS.md holds its `**ID:**` line
     /// (project facts only: the user's file is in no repository).
     pub commit: Option<CommitRef>,
+    /// As `Written::shallow`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shallow: Option<String>,
     pub forgotten: Option<Forget>,
 }
 
@@ -454,9 +480,9 @@ pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
                 .and_then(|t| sessions.iter().find(|s| s.start <= t && t <= s.end))
                 .map(|s| (Some(s.file.clone()), s.agent.clone()))
                 .unwrap_or((None, None));
-            let commit = match (&repo, scope) {
-                (Some(r), Scope::Project) if !e.id.is_empty() => r.first_commit_holding(Path::new(&rel), &format!("**ID:** {}", e.id))?,
-                _ => None,
+            let (commit, shallow) = match (&repo, scope) {
+                (Some(r), Scope::Project) if !e.id.is_empty() => r.shallow_cut(r.first_commit_holding(Path::new(&rel), &format!("**ID:** {}", e.id))?),
+                _ => (None, None),
             };
             versions.push(FactVersion {
                 id: e.id.clone(),
@@ -473,6 +499,7 @@ pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
                 session,
                 agent,
                 commit,
+                shallow,
                 forgotten,
             });
         }
@@ -529,10 +556,7 @@ impl PriorHistory {
         if let Some(a) = &w.agent {
             line.push_str(&format!("  by {a}"));
         }
-        match &w.commit {
-            Some(c) => line.push_str(&format!("  commit {} ({}, {})", c.short, c.time, c.subject)),
-            None => line.push_str("  not in any commit"),
-        }
+        line.push_str(&format!("  {}", commit_text(w.commit.as_ref(), w.shallow.as_deref())));
         s.push_str(&line);
         s.push('\n');
         for e in &self.supersedes {
@@ -584,10 +608,8 @@ impl FactHistory {
             if let Some(sess) = &v.session {
                 more.push(format!("in {sess}{}", v.agent.as_deref().map(|a| format!(" by {a}")).unwrap_or_default()));
             }
-            match &v.commit {
-                Some(c) => more.push(format!("commit {} ({}, {})", c.short, c.time, c.subject)),
-                None if v.scope == crate::store::facts::Scope::Project => more.push("not in any commit".into()),
-                None => {}
+            if v.scope == crate::store::facts::Scope::Project {
+                more.push(commit_text(v.commit.as_ref(), v.shallow.as_deref()));
             }
             if !more.is_empty() {
                 s.push_str(&format!("      {}\n", more.join(" · ")));

@@ -45,10 +45,13 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
         }
     }
     let sessions = sessions_listing(memory)?;
-    let commits = match crate::git::Repo::discover(&memory.layout.root) {
+    let repo = crate::git::Repo::discover(&memory.layout.root);
+    let commits = match &repo {
         Some(repo) => repo.first_commits_holding(Path::new(&memory.layout.rel(&memory.layout.decision_log())), "**ID:** ")?,
         None => HashMap::new(),
     };
+    // Read once (`Repo::shallow_cut` reads it for each answer).
+    let boundary = repo.as_ref().and_then(|r| Some((r.shallow_boundary()?, r.shallow_note()?)));
     let mut out = Vec::with_capacity(n);
     for (i, e) in log.entries.iter().enumerate() {
         if log.find(&e.id).ok() != Some(i) {
@@ -59,7 +62,8 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
         if let Some(v) = &e.supersedes {
             for r in referenced_ids(v) {
                 if let Some(j) = log.find(&r).ok().filter(|&j| j != i) {
-                    supersedes.push(event(log, j, false));
+                    // As `history`: dated when the supersession was recorded (this entry's time).
+                    supersedes.push(Event { timestamp: e.timestamp.clone(), ..event(log, j, false) });
                 }
             }
         }
@@ -69,13 +73,19 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
             reason: log.field(i, "Reason").unwrap_or_default().to_string(),
         });
         let (session, agent) = sessions.get(e.id.as_str()).cloned().unwrap_or_default();
-        let commit = if e.id_derived { None } else { commits.get(&e.id).cloned() };
+        let found = if e.id_derived { None } else { commits.get(&e.id).cloned() };
+        // As `history`: in a shallow clone, an entry already in the oldest commit here has an
+        // unknown first commit.
+        let (commit, shallow) = match (&found, &boundary) {
+            (Some(c), Some((ids, note))) if ids.contains(&c.id) => (None, Some(note.clone())),
+            _ => (found, None),
+        };
         out.push(Some(History {
             id: e.id.clone(),
             kind: e.kind.clone(),
             title: e.title.clone(),
             status: log.status(i),
-            written: Written { timestamp: e.timestamp.clone(), session, agent, commit },
+            written: Written { timestamp: e.timestamp.clone(), session, agent, commit, shallow },
             outcomes: outcomes[i].iter().map(|&j| event(log, j, true)).collect(),
             confirmations: confirmations[i].iter().map(|&j| event(log, j, false)).collect(),
             supersedes,

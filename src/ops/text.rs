@@ -18,3 +18,8 @@ pub fn facts(list: &[FactView], all: bool) -> String {
     }
     s
 }
+
+/// A count with its noun in the right number: "1 outcome", "2 outcomes", "0 outcomes".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -66,7 +66,24 @@ pub fn build(memory: &Memory, dir: Option<&Path>) -> Result<Report> {
         Some(d) => absolute(d)?,
         None => default_dir(memory),
     };
-    let shown = |p: &Path| memory.layout.show(p);
+    // The repository root itself shows as "" relative to the root: name it whole then.
+    let shown = |p: &Path| Some(memory.layout.show(p)).filter(|s| !s.is_empty()).unwrap_or_else(|| p.display().to_string());
+    // Inside `.zo/` only the default: elsewhere there the site would land in the memory (or
+    // next to the index) and be committed, indexed or merged as memory.
+    // A link on the way is refused first, naming it (exit 1), as for every `.zo` path.
+    if let Some(parent) = dir.parent() {
+        crate::store::fsio::check_path(parent)?;
+    }
+    let zo = memory.layout.zo_dir.as_path();
+    if dir != default_dir(memory) && (dir.starts_with(zo) || resolved(&dir).starts_with(resolved(zo))) && resolved(&dir) != resolved(&default_dir(memory)) {
+        return Err(crate::error::Error::usage(format!(
+            "{} is inside {}: zo site writes there only into its default {}; choose a DIR outside it",
+            shown(&dir),
+            shown(zo),
+            shown(&default_dir(memory))
+        ))
+        .into());
+    }
     // Refused before any reading: a directory the user would lose, a link on the way.
     target::check(&dir, &shown(&dir))?;
     let (src, skipped) = read(memory)?;
@@ -119,6 +136,25 @@ fn absolute(dir: &Path) -> Result<PathBuf> {
         }
     }
     Ok(out)
+}
+
+/// A path with its longest existing ancestor resolved through links (the rest kept as
+/// written), so that `.zo` reached by another spelling is still `.zo`.
+fn resolved(p: &Path) -> PathBuf {
+    let mut head = p.to_path_buf();
+    let mut tail = Vec::new();
+    loop {
+        if let Ok(c) = head.canonicalize() {
+            return tail.into_iter().rev().fold(c, |acc: PathBuf, n: std::ffi::OsString| acc.join(n));
+        }
+        match (head.file_name().map(|n| n.to_os_string()), head.parent().map(Path::to_path_buf)) {
+            (Some(n), Some(parent)) => {
+                tail.push(n);
+                head = parent;
+            }
+            _ => return p.to_path_buf(),
+        }
+    }
 }
 
 /// The memory, read once for every page.

@@ -8,6 +8,7 @@ use crate::format::fact::FactsFile;
 use crate::format::prior::{PriorsFile, ROOT_CAUSES};
 use crate::format::session::SessionFile;
 use crate::format::state::State;
+use crate::ops::text::count;
 use crate::lifecycle::stale::StaleEntry;
 use crate::ops::history::History;
 use std::collections::HashMap;
@@ -173,9 +174,9 @@ pub fn timeline(src: &Source) -> String {
     let mut list: Vec<usize> = src.shown().collect();
     list.sort_by(|&a, &c| src.log.entries[c].timestamp.cmp(&src.log.entries[a].timestamp).then(c.cmp(&a)));
     let mut b = format!(
-        "<h1>Decisions</h1><p class=\"muted\">{} decisions and {} outcomes or confirmations, newest first. Filter them on the <a href=\"search.html\">search page</a>.</p>",
-        src.decisions().count(),
-        list.len() - src.decisions().count()
+        "<h1>Decisions</h1><p class=\"muted\">{} and {}, newest first. Filter them on the <a href=\"search.html\">search page</a>.</p>",
+        count(src.decisions().count(), "decision", "decisions"),
+        count(list.len() - src.decisions().count(), "outcome or confirmation", "outcomes or confirmations")
     );
     let mut k = 0;
     while k < list.len() {
@@ -209,8 +210,21 @@ pub fn entry(src: &Source, i: usize) -> String {
         "forgotten" => b.push_str("<p class=\"note forgotten\">This entry was erased with <code>zo forget</code>. Only its tombstone is kept: when and why, never the erased text.</p>"),
         "provisional" => b.push_str("<p class=\"note provisional\">Provisional: proposed or written below the promotion threshold, not yet confirmed (<code>zo confirm ID</code>).</p>"),
         "superseded" => {
-            if let Some(by) = log.superseded_by(i) {
-                b.push_str(&format!("<p class=\"note superseded\">Superseded by {}.</p>", src.link_id("../", &by.id.clone(), &format!("{} — {}", by.id, by.title))));
+            // Every entry that names this one in its Supersedes (two may, written on two
+            // branches), not only the one the status is read from.
+            let mut by: Vec<usize> = log
+                .entries
+                .iter()
+                .enumerate()
+                .filter(|(j, d)| *j != i && d.supersedes.as_deref().is_some_and(|v| referenced_ids(v).iter().any(|r| log.find(r).ok() == Some(i))))
+                .map(|(j, _)| j)
+                .collect();
+            if by.is_empty() {
+                by.extend(log.superseded_by(i).and_then(|d| log.find(&d.id).ok()));
+            }
+            let links: Vec<String> = by.iter().map(|&j| &log.entries[j]).map(|d| src.link_id("../", &d.id, &format!("{} — {}", d.id, d.title))).collect();
+            if !links.is_empty() {
+                b.push_str(&format!("<p class=\"note superseded\">Superseded by {}.</p>", links.join(" and by ")));
             }
         }
         _ => {}
@@ -232,6 +246,18 @@ pub fn entry(src: &Source, i: usize) -> String {
                 let links: Vec<String> = referenced_ids(&f.value).iter().map(|r| src.link_id("../", r, r)).collect();
                 if links.is_empty() { esc(&f.value) } else { links.join(", ") }
             }
+            // The decision's own field says "pending" until an OUTCOME entry records one:
+            // show the recorded outcome, and where it was recorded.
+            "Outcome" if !e.is_outcome() && log.latest_outcome_entry(i).is_some() => {
+                let o = log.latest_outcome_entry(i).unwrap_or(i);
+                let note = format!("<span class=\"muted\">(recorded in {})</span>", src.link_id("../", &log.entries[o].id, &log.entries[o].id));
+                // Inside the outcome's last paragraph, so it reads as one line with it.
+                let text = md(log.latest_outcome(i).unwrap_or(""));
+                match text.trim_end().strip_suffix("</p>") {
+                    Some(head) => format!("{head} {note}</p>"),
+                    None => format!("{text} {note}"),
+                }
+            }
             _ => md(&f.value),
         };
         b.push_str(&format!("<dt>{}</dt><dd>{value}</dd>", esc(&f.name)));
@@ -245,8 +271,14 @@ pub fn entry(src: &Source, i: usize) -> String {
     }
     let chain = chain_of(src, i);
     if chain.len() > 1 {
+        // A window around this entry: a long chain drawn whole would open on its oldest end,
+        // the current entry scrolled far out of sight. Three boxes fit the page's width.
+        const SIDE: usize = 1;
+        let at = chain.iter().position(|l| l.current).unwrap_or(0);
+        let from = at.saturating_sub(SIDE).min(chain.len().saturating_sub(2 * SIDE + 1));
+        let to = (from + 2 * SIDE + 1).min(chain.len());
         b.push_str("<section><h2>Supersession chain</h2>");
-        b.push_str(&svg::chain(&chain));
+        b.push_str(&svg::chain(&chain[from..to], from, chain.len() - to));
         b.push_str("</section>");
     }
     page("../", "decisions.html", &src.project, &format!("{} {}", e.id, title), &b)
@@ -265,7 +297,10 @@ fn life(src: &Source, h: &History) -> String {
     }
     match &w.commit {
         Some(c) => line.push_str(&format!(", first committed in <code>{}</code> ({}, “{}”)", esc(&c.short), esc(&c.time), esc(&c.subject))),
-        None => line.push_str(", in no commit yet"),
+        None => match &w.shallow {
+            Some(note) => line.push_str(&format!(", first commit unknown ({})", esc(note))),
+            None => line.push_str(", in no commit yet"),
+        },
     }
     line.push_str("</li>");
     b.push_str(&line);

@@ -89,10 +89,9 @@ fn month_range<'a>(months: impl Iterator<Item = &'a str>) -> Vec<String> {
     let parsed: Vec<(i32, u32)> = months
         .filter_map(|m| Some((m.get(..4)?.parse().ok()?, m.get(5..7)?.parse().ok().filter(|n| (1..=12).contains(n))?)))
         .collect();
+    // The span of the data only: months before the first decision would be empty bars that
+    // say nothing (one month is one bar, no wider than `month_chart` allows).
     let (Some(&first), Some(&last)) = (parsed.iter().min(), parsed.iter().max()) else { return Vec::new() };
-    // At least half a year, so that one busy month reads as a month and not as the whole chart.
-    let back = if last.1 > 5 { (last.0, last.1 - 5) } else { (last.0 - 1, last.1 + 7) };
-    let first = first.min(back);
     let mut out = Vec::new();
     let (mut y, mut m) = first;
     // Bounded: a hand-typed year 0001 next to 2026 must not make 24,000 bars.
@@ -128,12 +127,15 @@ pub struct Link {
 }
 
 /// A chain drawn left to right, oldest first, each box linking to its entry's page, an arrow
-/// "superseded by" between boxes.
-pub fn chain(links: &[Link]) -> String {
+/// "superseded by" between boxes. `before`/`after`: links of the chain left out on either side
+/// (the caller shows a window around the current entry), said as "… N more".
+pub fn chain(links: &[Link], before: usize, after: usize) -> String {
     let (bw, bh, gap) = (250.0f64, 84.0f64, 44.0f64);
     let w = links.len() as f64 * bw + (links.len().saturating_sub(1)) as f64 * gap + 4.0;
+    let more = |n: usize, side: &str| if n == 0 { String::new() } else { format!("<p class=\"chain-more\">… {n} more {side}</p>") };
     let mut s = format!(
-        "<div class=\"chain-wrap\"><svg class=\"chain\" viewBox=\"0 0 {w} {}\" width=\"{w}\" height=\"{}\" role=\"img\" aria-labelledby=\"chain-t\"><title id=\"chain-t\">Supersession chain, oldest first</title>",
+        "<div class=\"chain-wrap\">{}<svg class=\"chain\" viewBox=\"0 0 {w} {}\" width=\"{w}\" height=\"{}\" role=\"img\" aria-labelledby=\"chain-t\"><title id=\"chain-t\">Supersession chain, oldest first</title>",
+        more(before, "before (older)"),
         bh + 4.0,
         bh + 4.0
     );
@@ -164,7 +166,9 @@ pub fn chain(links: &[Link]) -> String {
             None => s.push_str(&g),
         }
     }
-    s.push_str("</svg></div>");
+    s.push_str("</svg>");
+    s.push_str(&more(after, "after (newer)"));
+    s.push_str("</div>");
     s
 }
 
@@ -180,8 +184,8 @@ mod tests {
 
     #[test]
     fn months_fill_gaps_and_stay_bounded() {
-        assert_eq!(month_range(["2026-11", "2026-09"].into_iter()), ["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"]);
-        assert_eq!(month_range(["2026-02"].into_iter())[0], "2025-09");
+        assert_eq!(month_range(["2026-11", "2026-09"].into_iter()), ["2026-09", "2026-10", "2026-11"]);
+        assert_eq!(month_range(["2026-02"].into_iter()), ["2026-02"]);
         assert_eq!(month_range(["2025-01", "2026-02"].into_iter()).len(), 14);
         assert_eq!(month_range(["0001-01", "2026-11"].into_iter()).len(), 229);
         assert!(month_range(["nonsense"].into_iter()).is_empty());

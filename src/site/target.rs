@@ -11,6 +11,13 @@ use std::path::Path;
 /// Refuse a DIR that is a link, not a directory, or a directory that is neither empty nor an
 /// earlier site. Inside a repository every component is checked as for any `.zo` path.
 pub fn check(dir: &Path, shown: &str) -> Result<()> {
+    // A file, FIFO, socket or device named as DIR is a wrong DIR, as a regular file is (a
+    // usage error), before the repository's path rules, which refuse special files as unsafe.
+    if let Ok(m) = fs::symlink_metadata(dir) {
+        if !m.file_type().is_symlink() && !m.is_dir() {
+            return Err(Error::usage(format!("{shown} is not a directory; choose another DIR")).into());
+        }
+    }
     fsio::check_path(dir)?;
     let meta = match fs::symlink_metadata(dir) {
         Ok(m) => m,

@@ -80,6 +80,16 @@ impl AsOf {
         }
     }
 
+    /// For a commit whose tree holds no memory directory (made before `zo init`, or another
+    /// project's): "commit 1a2b3c4 holds no zo memory (no .zo/memory in its tree)".
+    pub fn no_memory_then(&self, memory: &Memory) -> Option<String> {
+        let AsOf::Commit { commit, .. } = self else { return None };
+        let repo = crate::git::Repo::discover(&memory.layout.root)?;
+        let dir = memory.layout.rel(&memory.layout.memory);
+        let held = repo.names_at(commit, Path::new(&dir)).ok()?;
+        held.is_empty().then(|| format!("commit {} holds no zo memory (no {dir} in its tree)", commit.short))
+    }
+
     /// How reports name the moment: the date as given, or the commit's short id.
     pub fn label(&self) -> String {
         match self {
@@ -184,12 +194,27 @@ impl Memory {
     }
 
     /// STATE.md's text as it stood then, at the commit `untimed_commit` names (None: no such
-    /// commit, or it held no STATE.md).
+    /// commit, or it held no STATE.md). What a session forgotten since copied into its fields
+    /// is cleared as `zo forget` clears it now: looking back never undoes a forget.
     pub fn state_text_as_of(&self, at: &AsOf) -> Result<Option<String>> {
-        match self.untimed_commit(at)? {
-            Some(c) => Ok(Some(self.text_at(&c, &self.layout.state())?.as_str().to_string()).filter(|t| !t.is_empty())),
-            None => Ok(None),
+        let Some(c) = self.untimed_commit(at)? else { return Ok(None) };
+        let text = self.text_at(&c, &self.layout.state())?;
+        if text.as_str().is_empty() {
+            return Ok(None);
         }
+        let mut state = crate::format::state::State::parse(text);
+        let sessions = self.layout.sessions();
+        for name in self.session_names()? {
+            let now = crate::store::fsio::read_text(&sessions.join(&name)).ok().flatten();
+            if !now.is_some_and(|t| crate::format::session::is_forgotten(t.as_str())) {
+                continue;
+            }
+            // Its text then (the commit still holds it until history is purged).
+            let then = self.text_at(&c, &sessions.join(&name))?;
+            let values = crate::format::state::session_values(then.as_str());
+            crate::format::state::clear_session_values(&mut state, &values);
+        }
+        Ok(Some(state.render()))
     }
 
     /// The session (or snapshot, `snapshots`) file names there were then, oldest first: at a
