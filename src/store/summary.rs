@@ -378,7 +378,7 @@ pub fn read_whole(path: &Path) -> Option<(crate::format::Text, Stamp, u32)> {
     if before.len > fsio::MAX_FILE_BYTES {
         return None;
     }
-    let bytes = fsio::read_bounded(&file, path, fsio::MAX_FILE_BYTES).ok()?;
+    let bytes = fsio::read_sized(&file, path, before.len).ok()?;
     let after = Stamp::of(&file.metadata().ok()?);
     if before != after || bytes.len() as u64 != after.len {
         return None;
