@@ -565,3 +565,21 @@ fn remove_stale_temp_files(memory_dir: &Path) {
         let _ = fs::remove_file(p);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file read into one buffer of its size (advised to huge pages past 4 MiB) reads back
+    /// exactly, at every size around the buffer's and the huge page's bounds.
+    #[test]
+    fn read_text_of_large_files_is_exact() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in [0usize, 1, (4 << 20) - 1, 4 << 20, (5 << 20) + 7] {
+            let text: String = (0..n).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            let path = dir.path().join(format!("f{n}.md"));
+            std::fs::write(&path, &text).unwrap();
+            assert_eq!(read_text(&path).unwrap().unwrap().as_str(), text, "{n} bytes");
+        }
+    }
+}
