@@ -95,6 +95,20 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
 /// `start`, with the agent's own session ID recorded in the same write (a hook starts
 /// sessions on every agent start: one durable write, not two).
 pub fn start_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Record> {
+    begin_as(memory, agent, task, session_id)?.finish(memory)
+}
+
+/// A session record being started: its work-tree baseline's `git diff` runs until `finish`,
+/// which writes the record, so the caller can do other work meanwhile (the SessionStart hook
+/// builds its bundle).
+pub struct Starting {
+    rec: Record,
+    baseline: Baseline,
+}
+
+/// The first half of `start_as`: everything but the work tree's state, whose `git diff` is
+/// started here and read by `Starting::finish`.
+pub fn begin_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Starting> {
     // The task becomes the session file's "Attempted" when the end says nothing: gate it now.
     // zo's own agent names (what its hooks pass) hold no secret: checking them alone built the
     // secret scanner, about a millisecond of every agent start.
@@ -104,26 +118,29 @@ pub fn start_as(memory: &Memory, agent: Option<String>, task: Option<String>, se
     if !fields.is_empty() {
         gate::check_fields(&fields, false).context("no session was started")?;
     }
-    // The work tree's baseline takes a `git diff` process: started first, read last, so the
-    // rest of the record is gathered while it runs.
     let baseline = Baseline::start(&memory.layout.root);
-    let (decisions, priors) = (memory.decision_count()?, memory.priors()?.entries.len());
-    let (head, dirty) = baseline.finish(&memory.layout.root);
     let rec = Record {
         started: crate::time::now(),
         agent,
         task,
-        decisions,
-        priors,
-        head,
-        dirty,
+        decisions: memory.decision_count()?,
+        priors: memory.priors()?.entries.len(),
         sizes: sizes(memory),
         written: Some(Vec::new()),
         session_id,
         ..Default::default()
     };
-    save(memory, &rec)?;
-    Ok(rec)
+    Ok(Starting { rec, baseline })
+}
+
+impl Starting {
+    /// Read the work tree's state and write the record.
+    pub fn finish(self, memory: &Memory) -> Result<Record> {
+        let (head, dirty) = self.baseline.finish(&memory.layout.root);
+        let rec = Record { head, dirty, ..self.rec };
+        save(memory, &rec)?;
+        Ok(rec)
+    }
 }
 
 /// Write the open session's record. Renamed into place but not fsynced: it is local and
