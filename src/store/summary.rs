@@ -112,6 +112,7 @@ pub fn load(layout: &Layout) -> Option<Restored> {
             let mut out = bytes.to_vec();
             put_header(&mut out[MAGIC.len()..], &Header { stamp, made_ns: made, ..h });
             let _ = write(layout, &out);
+            keep(layout, out);
         }
     }
     let source = Arc::new(FileSource { file, offset: if h.bom { 3 } else { 0 } });
@@ -215,6 +216,15 @@ pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, crc: u32) {
     out.extend_from_slice(&sum.to_le_bytes());
     put_header(&mut out[MAGIC.len()..], &h);
     let _ = write(layout, &out);
+    keep(layout, out);
+}
+
+/// Keep a summary just written as the one this process read last (`LAST`): the next read in
+/// this process then needs neither the file nor, once settled, a content check.
+fn keep(layout: &Layout, bytes: Vec<u8>) {
+    if let Ok(mut l) = LAST.lock() {
+        *l = Some((path(layout), Arc::new(bytes)));
+    }
 }
 
 fn write(layout: &Layout, bytes: &[u8]) -> Result<()> {
