@@ -466,3 +466,25 @@ fn recall_takes_phrasings_in_also() {
     assert!(c.fails("recall", json!({"query": "q", "also": "one string"})).contains("bad arguments for recall"));
     assert!(c.close().success());
 }
+
+/// The server keeps the summary it read last (store/summary.rs): a hand edit that keeps the
+/// log's length (one letter of a title) must still be seen by the next call, not served from
+/// the kept summary.
+#[test]
+fn a_same_length_hand_edit_is_seen_past_the_kept_summary() {
+    let r = Repo::init();
+    let id = r.decide("Cache pages in Redis", "r");
+    let mut c = Client::start(r.path());
+    c.initialize();
+    // The first read writes the summary, the second reads it and keeps it.
+    for _ in 0..2 {
+        let (l, _) = c.ok("log", json!({}));
+        assert_eq!(l["decisions"][0]["title"], "Cache pages in Redis");
+    }
+    let log = r.read(r.log_path());
+    let edited = log.replace("Cache pages in Redis", "Cache pages in Redix");
+    assert_eq!(edited.len(), log.len());
+    r.write(r.log_path(), &edited);
+    let (l, _) = c.ok("log", json!({}));
+    assert_eq!((l["decisions"][0]["id"].as_str(), l["decisions"][0]["title"].as_str()), (Some(id.as_str()), Some("Cache pages in Redix")), "{l}");
+}

@@ -574,3 +574,24 @@ fn a_long_memory_lost_every_recent_decision_at_session_start() {
     assert!(out.stdout.contains("## Recent decisions") && out.stdout.contains("Decision number 39"), "{}", out.stdout);
     assert!(out.stdout.contains("Left out") && out.stdout.contains("of Recent decisions"), "{}", out.stdout);
 }
+
+/// The SessionStart hook's work-tree baseline (its `git diff` now started before the rest of
+/// the record is gathered and read after) still names HEAD and each file already changed,
+/// with the blob it held then; the record is written without fsync but whole.
+#[test]
+fn session_start_records_the_dirty_baseline_with_the_diff_overlapped() {
+    let r = Repo::init();
+    tracked(&r, "a.txt", "a\n");
+    tracked(&r, "b.txt", "b\n");
+    r.commit_all("memory");
+    r.write("a.txt", "dirty before the session\n");
+    std::fs::remove_file(r.path().join("b.txt")).unwrap();
+    let start = hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    let rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(r.path().join(".zo/memory/.session")).unwrap()).unwrap();
+    assert_eq!(rec["head"].as_str(), Some(r.git(&["rev-parse", "HEAD"]).trim()));
+    let blob = r.git(&["hash-object", "a.txt"]);
+    assert_eq!(rec["dirty"]["a.txt"].as_str(), Some(blob.trim()), "{rec}");
+    assert_eq!(rec["dirty"]["b.txt"].as_str(), Some("deleted"), "{rec}");
+    assert_eq!(rec["dirty"].as_object().map(|o| o.len()), Some(2), "{rec}");
+}

@@ -168,10 +168,14 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
                 }
             }
             let open = current.filter(|r| resumed && same_session(r, &event));
-            if open.is_none() {
-                record::start_as(&memory, Some(agent.into()), None, event.session_id.clone())?;
+            let starting = if open.is_none() { Some(record::begin_as(&memory, Some(agent.into()), None, event.session_id.clone())?) } else { None };
+            // The bundle is built while the record's `git diff` runs; the record is written
+            // even when the bundle fails.
+            let b = super::context::bundle(ctx, &memory, None, None);
+            if let Some(s) = starting {
+                s.finish(&memory)?;
             }
-            let mut b = super::context::bundle(ctx, &memory, None, None)?;
+            let mut b = b?;
             if event.source.as_deref() == Some("compact") {
                 if let Some(p) = open.and_then(|r| r.progress) {
                     b.insert_early("This session so far", p.markdown());

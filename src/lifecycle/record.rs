@@ -95,30 +95,60 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
 /// `start`, with the agent's own session ID recorded in the same write (a hook starts
 /// sessions on every agent start: one durable write, not two).
 pub fn start_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Record> {
+    begin_as(memory, agent, task, session_id)?.finish(memory)
+}
+
+/// A session record being started: its work-tree baseline's `git diff` runs until `finish`,
+/// which writes the record, so the caller can do other work meanwhile (the SessionStart hook
+/// builds its bundle).
+pub struct Starting {
+    rec: Record,
+    baseline: Baseline,
+}
+
+/// The first half of `start_as`: everything but the work tree's state, whose `git diff` is
+/// started here and read by `Starting::finish`.
+pub fn begin_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Starting> {
     // The task becomes the session file's "Attempted" when the end says nothing: gate it now.
-    let fields: Vec<(&str, &str)> = agent.iter().map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
-    gate::check_fields(&fields, false).context("no session was started")?;
-    let (head, dirty) = worktree_baseline(&memory.layout.root);
+    // zo's own agent names (what its hooks pass) hold no secret: checking them alone built the
+    // secret scanner, about a millisecond of every agent start.
+    let own = |a: &&String| matches!(a.as_str(), "claude" | "codex" | "cursor");
+    let fields: Vec<(&str, &str)> =
+        agent.iter().filter(|a| !own(a)).map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
+    if !fields.is_empty() {
+        gate::check_fields(&fields, false).context("no session was started")?;
+    }
+    let baseline = Baseline::start(&memory.layout.root);
     let rec = Record {
         started: crate::time::now(),
         agent,
         task,
         decisions: memory.decision_count()?,
         priors: memory.priors()?.entries.len(),
-        head,
-        dirty,
         sizes: sizes(memory),
         written: Some(Vec::new()),
         session_id,
         ..Default::default()
     };
-    save(memory, &rec)?;
-    Ok(rec)
+    Ok(Starting { rec, baseline })
 }
 
-/// Write the open session's record.
+impl Starting {
+    /// Read the work tree's state and write the record.
+    pub fn finish(self, memory: &Memory) -> Result<Record> {
+        let (head, dirty) = self.baseline.finish(&memory.layout.root);
+        let rec = Record { head, dirty, ..self.rec };
+        save(memory, &rec)?;
+        Ok(rec)
+    }
+}
+
+/// Write the open session's record. Renamed into place but not fsynced: it is local and
+/// rewritten at every agent start and write, and a crash loses at most the record (the session
+/// then ends from what the log says, or not at all), never memory; two fsyncs here were
+/// milliseconds of every SessionStart hook.
 pub fn save(memory: &Memory, rec: &Record) -> Result<()> {
-    fsio::write_atomic(&record_path(memory), serde_json::to_string_pretty(rec)?.as_bytes())
+    fsio::write_atomic_unsynced(&record_path(memory), serde_json::to_string_pretty(rec)?.as_bytes())
 }
 
 /// Sizes of the append-only files (0 when missing).
@@ -152,18 +182,52 @@ pub fn claim_stop(memory: &Memory) -> Result<Option<Vec<String>>> {
     Ok(Some(files))
 }
 
-/// HEAD and the tracked files changed in the work tree now (path → blob ID), outside `.zo/`.
-fn worktree_baseline(root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>) {
-    // HEAD from gix (no `git rev-parse` process on every session start).
-    let Some(head) = crate::git::Repo::discover(root).and_then(|r| r.head_full()) else { return (None, Default::default()) };
-    let changed = changed_since(root, &head);
-    (Some(head), hashes(root, &changed))
+/// HEAD and the tracked files changed in the work tree now (path → blob ID), outside `.zo/`,
+/// in two halves: HEAD read and the `git diff` process started, then its output read and the
+/// changed files hashed.
+struct Baseline {
+    head: Option<String>,
+    diff: Option<std::process::Child>,
+}
+
+impl Baseline {
+    fn start(root: &std::path::Path) -> Baseline {
+        let head = crate::git::Repo::discover(root).and_then(|r| r.head_full());
+        let diff = head.as_ref().and_then(|h| {
+            std::process::Command::new("git")
+                .args(diff_args(h))
+                .current_dir(root)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .ok()
+        });
+        Baseline { head, diff }
+    }
+
+    fn finish(self, root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>) {
+        let Some(head) = self.head else { return (None, Default::default()) };
+        // A failed diff is an empty baseline, as in `changed_since`.
+        let changed: Vec<String> = self
+            .diff
+            .and_then(|c| c.wait_with_output().ok())
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect())
+            .unwrap_or_default();
+        let dirty = hashes(root, &changed);
+        (Some(head), dirty)
+    }
+}
+
+fn diff_args(commit: &str) -> [&str; 8] {
+    ["diff", "--name-only", "-z", "--no-renames", commit, "--", ".", ":(exclude).zo"]
 }
 
 /// Tracked files that differ from `commit` in the work tree (committed since or not), outside
 /// `.zo/`.
 fn changed_since(root: &std::path::Path, commit: &str) -> Vec<String> {
-    crate::git::run(root, &["diff", "--name-only", "-z", "--no-renames", commit, "--", ".", ":(exclude).zo"])
+    crate::git::run(root, &diff_args(commit))
         .map(|o| o.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect())
         .unwrap_or_default()
 }

@@ -109,9 +109,10 @@ pub fn load(layout: &Layout) -> Option<Restored> {
         // (only once the file has settled; until then every read checks the content).
         let made = now_ns();
         if stamp.settled(made) {
-            let mut out = bytes.clone();
+            let mut out = bytes.to_vec();
             put_header(&mut out[MAGIC.len()..], &Header { stamp, made_ns: made, ..h });
             let _ = write(layout, &out);
+            keep(layout, out);
         }
     }
     let source = Arc::new(FileSource { file, offset: if h.bom { 3 } else { 0 } });
@@ -128,16 +129,35 @@ pub fn count(layout: &Layout) -> Option<usize> {
     (n <= body.len() as u64 / 57 && stamp.len >= u64::from(h.bom) * 3).then_some(n as usize)
 }
 
+/// The summary bytes this process read last, and from where. The SessionStart hook reads the
+/// summary twice (the session record's count, then the bundle), `zo mcp` on every call. Bytes
+/// kept here are served only when proven against the log as it is now, exactly like bytes just
+/// read, so whatever happened to the file since, they describe the log or are not used.
+static LAST: std::sync::Mutex<Option<(PathBuf, Arc<Vec<u8>>)>> = std::sync::Mutex::new(None);
+
 /// The open log file, its stamp and the summary's bytes, when the summary is whole and proven
 /// to describe the file as it is now.
-fn proven(layout: &Layout) -> Option<(File, Stamp, Vec<u8>)> {
+fn proven(layout: &Layout) -> Option<(File, Stamp, Arc<Vec<u8>>)> {
     let file = fsio::open_regular(&layout.decision_log()).ok()??;
     let stamp = Stamp::of(&file.metadata().ok()?);
     let spath = path(layout);
-    let bytes = read_summary(&spath)?;
-    let (h, _) = header(&bytes)?;
-    let proven = (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && crc_of(&file)? == h.crc);
-    proven.then_some((file, stamp, bytes))
+    let proves = |bytes: &[u8]| {
+        header(bytes).is_some_and(|(h, _)| {
+            (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && crc_of(&file) == Some(h.crc))
+        })
+    };
+    let kept = LAST.lock().ok().and_then(|l| l.as_ref().filter(|(p, _)| *p == spath).map(|(_, b)| Arc::clone(b)));
+    if let Some(bytes) = kept.filter(|b| proves(b)) {
+        return Some((file, stamp, bytes));
+    }
+    let bytes = Arc::new(read_summary(&spath)?);
+    if !proves(&bytes) {
+        return None;
+    }
+    if let Ok(mut l) = LAST.lock() {
+        *l = Some((spath, Arc::clone(&bytes)));
+    }
+    Some((file, stamp, bytes))
 }
 
 /// The summary's bytes (confined and bounded like every read in the repository), read into a
@@ -196,6 +216,15 @@ pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, crc: u32) {
     out.extend_from_slice(&sum.to_le_bytes());
     put_header(&mut out[MAGIC.len()..], &h);
     let _ = write(layout, &out);
+    keep(layout, out);
+}
+
+/// Keep a summary just written as the one this process read last (`LAST`): the next read in
+/// this process then needs neither the file nor, once settled, a content check.
+fn keep(layout: &Layout, bytes: Vec<u8>) {
+    if let Ok(mut l) = LAST.lock() {
+        *l = Some((path(layout), Arc::new(bytes)));
+    }
 }
 
 fn write(layout: &Layout, bytes: &[u8]) -> Result<()> {
@@ -378,7 +407,7 @@ pub fn read_whole(path: &Path) -> Option<(crate::format::Text, Stamp, u32)> {
     if before.len > fsio::MAX_FILE_BYTES {
         return None;
     }
-    let bytes = fsio::read_bounded(&file, path, fsio::MAX_FILE_BYTES).ok()?;
+    let bytes = fsio::read_sized(&file, path, before.len).ok()?;
     let after = Stamp::of(&file.metadata().ok()?);
     if before != after || bytes.len() as u64 != after.len {
         return None;

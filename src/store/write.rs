@@ -278,7 +278,8 @@ impl Memory {
             ids.push(id.into());
         }
         if let Ok(out) = serde_json::to_string_pretty(&record) {
-            let _ = fsio::write_atomic(&path, out.as_bytes());
+            // Unsynced, like every write of the record (`record::save` says why).
+            let _ = fsio::write_atomic_unsynced(&path, out.as_bytes());
         }
     }
 
