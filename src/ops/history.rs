@@ -46,6 +46,22 @@ pub struct Written {
 }
 
 /// How a text report names the first commit that holds an entry.
+/// The "written" line of a life: when, in which session (ended when), by which agent, the commit.
+fn written_line(when: &str, session: Option<&str>, ended: Option<&str>, agent: Option<&str>, commit: String) -> String {
+    let mut line = format!("  written     {when}");
+    if let Some(sess) = session {
+        line.push_str(&format!("  in {sess}"));
+        if let Some(e) = ended {
+            line.push_str(&format!(" (ended {e})"));
+        }
+    }
+    if let Some(a) = agent {
+        line.push_str(&format!("  by {a}"));
+    }
+    line.push_str(&format!("  {commit}\n"));
+    line
+}
+
 pub(crate) fn commit_text(commit: Option<&CommitRef>, shallow: Option<&str>) -> String {
     match (commit, shallow) {
         (Some(c), _) => format!("commit {} ({}, {})", c.short, c.time, c.subject),
@@ -73,7 +89,8 @@ pub struct Forget {
     pub reason: String,
 }
 
-fn event(log: &DecisionLog, j: usize, outcome: bool) -> Event {
+/// An event of an entry's life: the log entry `j` (with its outcome when `outcome`).
+pub(super) fn event(log: &DecisionLog, j: usize, outcome: bool) -> Event {
     let e = &log.entries[j];
     Event {
         id: e.id.clone(),
@@ -152,16 +169,7 @@ impl History {
         let status = if self.status == "forgotten" && self.title == crate::format::fact::FORGOTTEN { String::new() } else { format!("  [{}]", self.status) };
         let mut s = format!("{}  {}  {}{status}\n", self.id, self.kind, self.title);
         let w = &self.written;
-        let mut line = format!("  written     {}", w.timestamp);
-        if let Some(sess) = &w.session {
-            line.push_str(&format!("  in {sess}"));
-        }
-        if let Some(a) = &w.agent {
-            line.push_str(&format!("  by {a}"));
-        }
-        line.push_str(&format!("  {}", commit_text(w.commit.as_ref(), w.shallow.as_deref())));
-        s.push_str(&line);
-        s.push('\n');
+        s.push_str(&written_line(&w.timestamp, w.session.as_deref(), None, w.agent.as_deref(), commit_text(w.commit.as_ref(), w.shallow.as_deref())));
         for e in &self.supersedes {
             s.push_str(&format!("  supersedes  {}  {}  {}\n", e.id, e.timestamp, e.title));
         }
@@ -546,19 +554,8 @@ impl PriorHistory {
             s.push_str(&format!("  root cause  {rc}\n"));
         }
         let w = &self.written;
-        let mut line = "  written     (priors carry no time of their own)".to_string();
-        if let Some(sess) = &w.session {
-            line.push_str(&format!("  in {sess}"));
-            if let Some(e) = &w.session_ended {
-                line.push_str(&format!(" (ended {e})"));
-            }
-        }
-        if let Some(a) = &w.agent {
-            line.push_str(&format!("  by {a}"));
-        }
-        line.push_str(&format!("  {}", commit_text(w.commit.as_ref(), w.shallow.as_deref())));
-        s.push_str(&line);
-        s.push('\n');
+        let when = "(priors carry no time of their own)";
+        s.push_str(&written_line(when, w.session.as_deref(), w.session_ended.as_deref(), w.agent.as_deref(), commit_text(w.commit.as_ref(), w.shallow.as_deref())));
         for e in &self.supersedes {
             s.push_str(&format!("  supersedes  {}  {}\n", e.id, e.title));
         }

@@ -5,22 +5,12 @@
 //! with the square of the log). The two must agree: `tests/site.rs`
 //! (`lives_agree_with_history_for_every_entry`) compares them on every entry.
 
-use super::history::{Event, Forget, History, Written};
+use super::history::{Event, Forget, History, Written, event};
 use crate::format::decision::{DecisionLog, referenced_ids};
 use crate::store::memory::Memory;
 use anyhow::Result;
 use std::collections::HashMap;
 use std::path::Path;
-
-fn event(log: &DecisionLog, j: usize, outcome: bool) -> Event {
-    let e = &log.entries[j];
-    Event {
-        id: e.id.clone(),
-        timestamp: e.timestamp.clone(),
-        title: e.title.clone(),
-        outcome: outcome.then(|| log.field(j, "Outcome").unwrap_or_default().to_string()),
-    }
-}
 
 /// The life of every entry of `log` (the memory's decision log), by index; None where
 /// `history` would fail (an ID that names several entries).
