@@ -15,6 +15,10 @@ pub mod merge;
 use anyhow::{Context, Result};
 use std::path::Path;
 
+/// The largest memory file zo reads, from the work tree (`store::fsio::MAX_FILE_BYTES`) or from
+/// git's history.
+pub const MAX_BLOB_BYTES: u64 = 1 << 30;
+
 pub struct Repo {
     repo: gix::Repository,
 }
@@ -61,6 +65,21 @@ impl Repo {
         HeadInfo { branch, head }
     }
 
+    /// A blob's bytes, refused before it is inflated when larger than `MAX_BLOB_BYTES`: a
+    /// clone's history is as untrusted as its files (a commit can hold a huge or
+    /// highly-compressed memory file that `--as-of` or `history` would read).
+    fn blob(&self, id: gix::ObjectId, path: &Path) -> Result<Vec<u8>> {
+        let size = self.repo.find_header(id)?.size();
+        if size > MAX_BLOB_BYTES {
+            anyhow::bail!(
+                "{} in git history (blob {}) is {size} bytes; zo reads memory files up to {MAX_BLOB_BYTES} bytes",
+                path.display(),
+                id.to_hex_with_len(12)
+            );
+        }
+        Ok(self.repo.find_object(id)?.detach().data)
+    }
+
     /// HEAD's full commit id, None when unborn.
     pub fn head_full(&self) -> Option<String> {
         self.repo.head_id().ok().map(|id| id.to_string())
@@ -74,8 +93,7 @@ impl Repo {
         let Some(entry) = tree.lookup_entry_by_path(path).context("could not look up a path in HEAD")? else {
             return Ok(None);
         };
-        let object = entry.object().context("could not read a blob at HEAD")?;
-        Ok(Some(object.detach().data))
+        Ok(Some(self.blob(entry.object_id(), path).context("could not read a blob at HEAD")?))
     }
 
     /// The commits a shallow clone's history stops at (`.git/shallow`), None for a whole clone.
@@ -130,8 +148,7 @@ impl Repo {
         let tree = commit.tree()?;
         let Some(entry) = tree.lookup_entry_by_path(path)? else { return Ok(None) };
         let id = entry.object_id();
-        let object = entry.object()?;
-        Ok(Some((id, object.detach().data)))
+        Ok(Some((id, self.blob(id, path)?)))
     }
 
     /// The staged (index) content of `path`, None when not in the index.
@@ -139,8 +156,7 @@ impl Repo {
         let index = self.repo.index_or_empty()?;
         let key = path.to_string_lossy().replace('\\', "/");
         let Some(entry) = index.entry_by_path(key.as_str().into()) else { return Ok(None) };
-        let blob = self.repo.find_object(entry.id)?;
-        Ok(Some(blob.detach().data))
+        Ok(Some(self.blob(entry.id, path)?))
     }
 
     /// Every commit reachable from HEAD whose version of `path` differs from one of its
@@ -212,7 +228,9 @@ impl Repo {
             let held = match tokens.get(&blob) {
                 Some(t) => t.clone(),
                 None => {
-                    let data = entry.object()?.detach().data;
+                    // A version too large to read holds nothing: one bad commit in history does
+                    // not stop every entry's life from being told.
+                    let data = self.blob(blob, path).unwrap_or_default();
                     let mut found: Vec<String> = memchr::memmem::find_iter(&data, prefix.as_bytes())
                         .map(|i| {
                             let rest = &data[i + prefix.len()..];
@@ -271,7 +289,7 @@ impl Repo {
             let holds = match seen.get(&blob) {
                 Some(&h) => h,
                 None => {
-                    let data = entry.object()?.detach().data;
+                    let data = self.blob(blob, path).unwrap_or_default();
                     let h = memchr::memmem::find(&data, needle.as_bytes()).is_some();
                     seen.insert(blob, h);
                     h
@@ -385,7 +403,7 @@ impl Repo {
                 }
                 let data = |id: Option<&gix::ObjectId>| -> Result<Vec<u8>> {
                     Ok(match id {
-                        Some(id) => self.repo.find_object(*id)?.detach().data,
+                        Some(id) => self.blob(*id, Path::new(&name))?,
                         None => Vec::new(),
                     })
                 };

@@ -22,7 +22,7 @@ const TMP_SUFFIX: &str = ".zo-tmp";
 
 /// The largest memory file zo reads (1 GiB: a log of some 350,000 decisions). Above it the
 /// read is refused with the file's name rather than exhausting memory.
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
+pub const MAX_FILE_BYTES: u64 = crate::git::MAX_BLOB_BYTES;
 /// The largest `--file` or stdin input (16 MiB; an entry is 64 KiB at most by default).
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 

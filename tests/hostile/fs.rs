@@ -170,6 +170,30 @@ fn memory_file_over_the_cap_is_refused_by_name() {
     assert!(r.stderr.contains("DECISION_LOG.md") && r.stderr.contains("1 GiB"), "{}", r.stderr);
 }
 
+/// History is as untrusted as the work tree: a commit whose DECISION_LOG.md is a 1 GiB + 1
+/// blob of zeros (4 MB compressed) was inflated whole by `--as-of` and `history`. Refused by its
+/// size, before it is read, naming the file; `history` and the site, which walk every version,
+/// pass over that one and still tell every entry's life.
+#[test]
+fn huge_blob_in_git_history_is_refused_before_it_is_read() {
+    let h = Hostile::new();
+    let root = h.root();
+    let sh = |script: &str| {
+        let out = std::process::Command::new("sh").arg("-c").arg(script).current_dir(root).output().unwrap();
+        assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let id = sh("head -c 1073741825 /dev/zero | git -c core.compression=1 hash-object -w --stdin");
+    sh(&format!("git update-index --cacheinfo 100644,{id},.zo/memory/DECISION_LOG.md && git commit -qm huge"));
+    sh("git checkout -q HEAD~1 -- .zo/memory/DECISION_LOG.md && git commit -qm back");
+    let r = h.expect(&["log", "--as-of", "HEAD~1"], 1);
+    assert!(r.stderr.contains("DECISION_LOG.md") && r.stderr.contains("up to 1073741824 bytes"), "{}", r.stderr);
+    let id = h.repo.decide("Written after the huge commit", "still read");
+    h.repo.commit_all("after");
+    let r = h.expect(&["history", id.trim()], 0);
+    assert!(r.stdout.contains("Written after the huge commit") && r.stdout.contains("commit "), "{}", r.stdout);
+}
+
 #[test]
 fn log_truncated_while_read_never_kills_zo() {
     let h = Hostile::new();
