@@ -363,7 +363,8 @@ fn cursor_hooks_open_the_session_and_follow_up_once() {
         assert_eq!(out.code, 0, "{}", out.stderr);
         out
     };
-    let roots = serde_json::json!([r.path()]);
+    // A multi-root workspace whose first root has no memory: the root that has it is used.
+    let roots = serde_json::json!([elsewhere.path(), r.path()]);
     let prompt = |conv: &str| serde_json::json!({"hook_event_name": "beforeSubmitPrompt", "conversation_id": conv, "generation_id": "g", "workspace_roots": roots, "prompt": "fix it"});
     let stop = |conv: &str, status: &str, loops: u64| serde_json::json!({"hook_event_name": "stop", "conversation_id": conv, "generation_id": "g", "workspace_roots": roots, "status": status, "loop_count": loops});
     let p = cursor(prompt("c-1"));

@@ -76,11 +76,14 @@ impl Event {
     }
 }
 
-/// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd` (Cursor: its
-/// first workspace root), else `$CLAUDE_PROJECT_DIR`, else the process directory.
+/// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd` (Cursor: the
+/// first workspace root with zo memory), else `$CLAUDE_PROJECT_DIR`, else the process directory.
 fn project_dir(ctx: &Ctx, event: &Event) -> Option<PathBuf> {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let cwd = event.cwd.clone().or_else(|| event.workspace_roots.first().cloned());
+    // A multi-root Cursor workspace: the first root that holds zo memory (else the first root).
+    let roots = &event.workspace_roots;
+    let with_memory = || roots.iter().find(|r| r.is_dir() && Memory::open(Some(r)).is_ok()).or(roots.first()).cloned();
+    let cwd = event.cwd.clone().or_else(with_memory);
     ctx.repo.clone().or_else(|| env("ZO_REPO")).or_else(|| cwd.filter(|c| c.is_dir())).or_else(|| env("CLAUDE_PROJECT_DIR"))
 }
 
