@@ -79,7 +79,7 @@ fn verify_without_git_checks_structure_only() {
     std::fs::remove_dir_all(r.path().join(".git")).unwrap();
     r.decide("A", "a");
     let out = r.ok(&["verify"]);
-    assert!(out.starts_with("ok: 1 decisions") && !out.contains("HEAD"), "{out}");
+    assert!(out.starts_with("ok: 1 decision,") && !out.contains("HEAD"), "{out}");
     r.write(r.log_path(), &format!("{}## Decision: 2026-01-01T00:00:00Z\nno fields here\n", r.read(r.log_path())));
     let err = r.fails(&["verify"], 4);
     assert!(err.contains("decision has no fields"), "{err}");

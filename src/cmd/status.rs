@@ -31,17 +31,22 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     list("blockers", &r.blockers, &mut s);
     list("next", &r.next_steps, &mut s);
     let c = &r.counts;
+    use crate::ops::text::count;
     s.push_str(&format!(
-        "memory    {} decisions, {} priors, {} sessions, {} snapshots  ({})\n",
-        c.decisions, c.priors, c.sessions, c.snapshots, r.memory
+        "memory    {}, {}, {}, {}  ({})\n",
+        count(c.decisions, "decision", "decisions"),
+        count(c.priors, "prior", "priors"),
+        count(c.sessions, "session", "sessions"),
+        count(c.snapshots, "snapshot", "snapshots"),
+        r.memory
     ));
     if c.facts > 0 || c.provisional > 0 || c.stale > 0 {
-        let mut parts = vec![format!("{} facts", c.facts)];
+        let mut parts = vec![count(c.facts, "fact", "facts")];
         if c.provisional > 0 {
-            parts.push(format!("{} provisional decisions (marked in zo log; zo confirm ID)", c.provisional));
+            parts.push(format!("{} (marked in zo log; zo confirm ID)", count(c.provisional, "provisional decision", "provisional decisions")));
         }
         if c.stale > 0 {
-            parts.push(format!("{} stale decisions (zo stale)", c.stale));
+            parts.push(format!("{} (zo stale)", count(c.stale, "stale decision", "stale decisions")));
         }
         s.push_str(&format!("          {}\n", parts.join(", ")));
     }

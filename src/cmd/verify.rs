@@ -39,9 +39,11 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
                 Some(b) => format!(", append-only against {b}"),
                 None => String::new(),
             };
-            let facts = if r.facts > 0 { format!(", {} fact versions", r.facts) } else { String::new() };
+            use crate::ops::text::count;
+            let facts = if r.facts > 0 { format!(", {}", count(r.facts, "fact version", "fact versions")) } else { String::new() };
             let erased = if r.erasures.is_empty() { String::new() } else { format!(", {} erased", r.erasures.len()) };
-            ctx.print(&format!("ok: {what}{} decisions, {} priors{facts}{erased}{base}\n", r.decisions, r.priors))?;
+            let (d, p) = (count(r.decisions, "decision", "decisions"), count(r.priors, "prior", "priors"));
+            ctx.print(&format!("ok: {what}{d}, {p}{facts}{erased}{base}\n"))?;
         }
     } else {
         let text: String = r.problems.iter().map(|p| format!("{p}\n")).collect();
