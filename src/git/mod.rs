@@ -211,20 +211,28 @@ impl Repo {
         self.file_at(gix::ObjectId::from_hex(c.id.as_bytes())?, path)
     }
 
+    /// Every commit reachable from HEAD whose tree has `path`, in walk order: (commit time,
+    /// commit, the blob of that version). The two "first commit holding" searches share it.
+    fn versions_of(&self, path: &Path) -> Result<Vec<(i64, gix::ObjectId, gix::ObjectId)>> {
+        let Ok(head) = self.repo.head_id() else { return Ok(Vec::new()) };
+        let mut out = Vec::new();
+        for info in self.repo.rev_walk([head.detach()]).all()? {
+            let info = info?;
+            let commit = self.repo.find_object(info.id)?.try_into_commit()?;
+            let Some(entry) = commit.tree()?.lookup_entry_by_path(path)? else { continue };
+            out.push((commit.time().map(|t| t.seconds).unwrap_or(0), info.id, entry.object_id()));
+        }
+        Ok(out)
+    }
+
     /// `first_commit_holding` for every token that follows `prefix` in any version of `path`
     /// (`**ID:** ` → each entry's ID) in one walk: the earliest commit (by commit time)
     /// reachable from HEAD whose version holds `prefix` + token, by token. Each distinct
     /// version is read once, so a site of 1,000 entries walks history once, not 1,000 times.
     pub fn first_commits_holding(&self, path: &Path, prefix: &str) -> Result<std::collections::HashMap<String, CommitRef>> {
-        let Ok(head) = self.repo.head_id() else { return Ok(std::collections::HashMap::new()) };
         let mut tokens: std::collections::HashMap<gix::ObjectId, std::rc::Rc<Vec<String>>> = std::collections::HashMap::new();
         let mut best: std::collections::HashMap<String, (i64, gix::ObjectId)> = std::collections::HashMap::new();
-        for info in self.repo.rev_walk([head.detach()]).all()? {
-            let info = info?;
-            let commit = self.repo.find_object(info.id)?.try_into_commit()?;
-            let tree = commit.tree()?;
-            let Some(entry) = tree.lookup_entry_by_path(path)? else { continue };
-            let blob = entry.object_id();
+        for (t, id, blob) in self.versions_of(path)? {
             let held = match tokens.get(&blob) {
                 Some(t) => t.clone(),
                 None => {
@@ -246,14 +254,13 @@ impl Repo {
                     found
                 }
             };
-            let t = commit.time().map(|t| t.seconds).unwrap_or(0);
             for token in held.iter() {
                 // As first_commit_holding: the earliest time; among equal times the one met last.
                 match best.get_mut(token) {
-                    Some(b) if t <= b.0 => *b = (t, info.id),
+                    Some(b) if t <= b.0 => *b = (t, id),
                     Some(_) => {}
                     None => {
-                        best.insert(token.clone(), (t, info.id));
+                        best.insert(token.clone(), (t, id));
                     }
                 }
             }
@@ -277,29 +284,16 @@ impl Repo {
     /// The earliest commit (by commit time) reachable from HEAD whose version of `path` holds
     /// `needle`: where an entry entered history. Each distinct version is searched once.
     pub fn first_commit_holding(&self, path: &Path, needle: &str) -> Result<Option<CommitRef>> {
-        let Ok(head) = self.repo.head_id() else { return Ok(None) };
         let mut seen: std::collections::HashMap<gix::ObjectId, bool> = std::collections::HashMap::new();
         let mut best: Option<(i64, gix::ObjectId)> = None;
-        for info in self.repo.rev_walk([head.detach()]).all()? {
-            let info = info?;
-            let commit = self.repo.find_object(info.id)?.try_into_commit()?;
-            let tree = commit.tree()?;
-            let Some(entry) = tree.lookup_entry_by_path(path)? else { continue };
-            let blob = entry.object_id();
-            let holds = match seen.get(&blob) {
-                Some(&h) => h,
-                None => {
-                    let data = self.blob(blob, path).unwrap_or_default();
-                    let h = memchr::memmem::find(&data, needle.as_bytes()).is_some();
-                    seen.insert(blob, h);
-                    h
-                }
-            };
-            if holds {
-                let t = commit.time().map(|t| t.seconds).unwrap_or(0);
-                if best.is_none_or(|(bt, _)| t <= bt) {
-                    best = Some((t, info.id));
-                }
+        for (t, id, blob) in self.versions_of(path)? {
+            let holds = *seen.entry(blob).or_insert_with(|| {
+                // A version too large to read holds nothing (as in first_commits_holding).
+                let data = self.blob(blob, path).unwrap_or_default();
+                memchr::memmem::find(&data, needle.as_bytes()).is_some()
+            });
+            if holds && best.is_none_or(|(bt, _)| t <= bt) {
+                best = Some((t, id));
             }
         }
         best.map(|(_, id)| self.commit_ref(id)).transpose()
