@@ -150,6 +150,25 @@ impl Bundle {
     }
 }
 
+/// The last snapshot (`snapshots`) or session file and its text: now, or as the memory held
+/// them at `at`. An unreadable file now is empty text, as a missing section is.
+fn last_file(memory: &Memory, at: Option<&AsOf>, snapshots: bool) -> Result<Option<(String, String)>> {
+    let names = match (at, snapshots) {
+        (None, true) => memory.snapshot_names()?,
+        (None, false) => memory.session_names()?,
+        (Some(at), _) => memory.names_as_of(at, snapshots)?,
+    };
+    let Some(name) = names.last() else { return Ok(None) };
+    let text = match at {
+        None => {
+            let dir = if snapshots { memory.layout.snapshots() } else { memory.layout.sessions() };
+            crate::store::fsio::read_text(&dir.join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default()
+        }
+        Some(at) => memory.dir_text_as_of(at, name, snapshots)?,
+    };
+    Ok(Some((name.clone(), text)))
+}
+
 /// Where each entry of a section's Markdown starts: lines opening a heading (`## Decision: …`)
 /// when the section has headings, else top-level list items (`- PR-001 …`); an entry's own
 /// lists inside a heading's entry are not entries. The first is usually 0.
@@ -282,16 +301,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     }
 
     // The latest snapshot's handoff.
-    let snapshots = match at {
-        None => memory.snapshot_names()?,
-        Some(at) => memory.names_as_of(at, true)?,
-    };
-    if let Some(name) = snapshots.last() {
-        let text = match at {
-            None => crate::store::fsio::read_text(&layout.snapshots().join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default(),
-            Some(at) => memory.dir_text_as_of(at, name, true)?,
-        };
-        let text = text.as_str();
+    if let Some((name, text)) = last_file(memory, at, true)? {
+        let (name, text) = (name.as_str(), text.as_str());
         let snapshot = crate::format::session::SessionFile::parse(name, text);
         if let Some(h) = snapshot.section(&["handoff"]).filter(|h| !h.is_empty()).map(str::to_string) {
             let title = format!("Handoff ({})", name.trim_end_matches(".md"));
@@ -304,16 +315,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     }
 
     // The last session's Next.
-    let sessions = match at {
-        None => memory.session_names()?,
-        Some(at) => memory.names_as_of(at, false)?,
-    };
-    if let Some(name) = sessions.last() {
-        let text = match at {
-            None => crate::store::fsio::read_text(&layout.sessions().join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default(),
-            Some(at) => memory.dir_text_as_of(at, name, false)?,
-        };
-        let text = text.as_str();
+    if let Some((name, text)) = last_file(memory, at, false)? {
+        let (name, text) = (name.as_str(), text.as_str());
         let s = crate::format::session::SessionFile::parse(name, text);
         if let Some(next) = s.section(&["next", "what's next", "next steps"]) {
             let title = format!("Next, from {}", name.trim_end_matches(".md"));
