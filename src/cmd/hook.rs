@@ -113,12 +113,13 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
         Err(e) => (Event::default(), Some(format!("{e:#}"))),
     };
     let project = project_dir(ctx, &event);
+    let opened = Memory::open(project.as_deref());
     // Claude Code merges identical hooks from settings files but runs a plugin's copy as well
     // (anthropics/claude-code#76297): the plugin's hook steps aside where settings run zo.
     if a.plugin {
         let cwd = std::env::current_dir().ok();
         let env_dir = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
-        let root = Memory::open(project.as_deref()).ok().map(|m| m.layout.root.clone());
+        let root = opened.as_ref().ok().map(|m| m.layout.root.clone());
         let dirs: Vec<&std::path::Path> =
             [project.as_deref(), event.cwd.as_deref(), env_dir.as_deref(), root.as_deref(), cwd.as_deref()].into_iter().flatten().collect();
         let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -126,7 +127,7 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
             return Ok(());
         }
     }
-    let memory = match Memory::open(project.as_deref()) {
+    let memory = match opened {
         Ok(m) => m,
         Err(e) if matches!(crate::error::kind(&e), Some(Error::NoMemory(_))) => {
             if a.verbose {
