@@ -3,6 +3,7 @@
 // Nested `if let` reads as "find it, then check it" throughout; let chains are not clearer.
 #![allow(clippy::collapsible_if)]
 
+pub mod alloc;
 pub mod cli;
 pub mod cmd;
 pub mod error;

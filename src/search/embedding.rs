@@ -216,6 +216,8 @@ pub fn embed_entries(e: &mut dyn Embed, texts: &[&str]) -> Result<Vec<Vec<f32>>>
 
 /// The ONNX Runtime environment, created once per process from the runtime we found.
 fn environment(paths: &Paths) -> Result<ort::environment::Environment> {
+    // Every model load passes here: from now on this process embeds (src/alloc.rs).
+    crate::alloc::release_freed_memory_at_once();
     static ENV: std::sync::OnceLock<Result<ort::environment::Environment, String>> = std::sync::OnceLock::new();
     ENV.get_or_init(|| {
         ort::init_from(&paths.runtime)
