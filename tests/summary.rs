@@ -69,6 +69,18 @@ fn generated() -> (Repo, Vec<String>) {
     for i in 0..30 {
         log.push_str(&canonical_entry(i, &format!("hand written {i}"), &format!("body {i}\n\n```\n## Decision: not an entry\n```")));
     }
+    // Links written by hand: a supersede cycle (neither member reads as superseded), an entry
+    // superseding an old one by its heading time, a duplicate ID, two outcomes for one entry.
+    let hand = |id: &str, extra: &str| {
+        let kind = if extra.contains("**Outcome:**") { "OUTCOME" } else { "ARCHITECTURE" };
+        format!("## Decision: 2026-02-01T00:00:00Z\n**ID:** {id}\n**Type:** {kind}\n**Title:** hand {id}\n**Decision:** d\n{extra}\n---\n\n")
+    };
+    log.push_str(&hand("D-000000a0", "**Supersedes:** D-000000a1\n"));
+    log.push_str(&hand("D-000000a1", "**Supersedes:** D-000000a0\n"));
+    log.push_str(&hand("D-000000a2", "**Supersedes:** 2026-01-01T00:00:00Z\n"));
+    log.push_str(&hand("D-00000005", "**Refs:** D-00000006\n"));
+    log.push_str(&hand("D-000000a3", "**Refs:** D-00000007\n**Outcome:** first\n"));
+    log.push_str(&hand("D-000000a4", "**Refs:** D-00000007, D-00000008\n**Outcome:** second\n"));
     r.write(r.log_path(), &log);
     let a = r.decide("use postgres", "yes");
     let b = r.ok(&["decide", "--title", "use sqlite", "--decision", "smaller", "--supersedes", &a]).trim().to_string();
@@ -78,7 +90,10 @@ fn generated() -> (Repo, Vec<String>) {
     let q = r.ok(&["decide", "--title", "unsure thing", "--decision", "perhaps", "--confidence", "0.3"]).trim().to_string();
     r.ok(&["confirm", &q]);
     r.decide("the last one", "is newest");
-    (r, vec![a, b, p, q, "D-00000003".into(), "D-0000000".into(), "2026-01-01T00:00:00Z".into(), "nope".into()])
+    let hand_ids = ["D-000000a0", "D-000000a1", "D-000000a2", "D-00000005", "D-00000007", "D-00000008"].map(String::from);
+    let mut show = vec![a, b, p, q, "D-00000003".into(), "D-0000000".into(), "2026-01-01T00:00:00Z".into(), "nope".into()];
+    show.extend(hand_ids);
+    (r, show)
 }
 
 fn ids_of(r: &Repo) -> Vec<String> {

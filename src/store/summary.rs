@@ -18,7 +18,7 @@
 //! need a forged summary file, which buys nothing a forged log does not.
 
 use crate::format::Span;
-use crate::format::decision::{Decision, DecisionLog, Source};
+use crate::format::decision::{Decision, DecisionLog, Links, Source};
 use crate::store::fsio;
 use crate::store::layout::Layout;
 use anyhow::Result;
@@ -29,7 +29,8 @@ use std::sync::Arc;
 /// The summary's file name, beside `index.db` (derived, gitignored, `Layout::is_derived`).
 pub const FILE: &str = "index.db-summary";
 
-const MAGIC: &[u8] = b"zo decision summary 1\n";
+// 2: the links between entries are recorded too (`Links`), so a restored log resolves none.
+const MAGIC: &[u8] = b"zo decision summary 2\n";
 
 /// How long a file's times must lie before the summary's for its stamp alone to prove it.
 pub const SETTLE_NS: i128 = 3_000_000_000;
@@ -103,7 +104,7 @@ pub struct Restored {
 pub fn load(layout: &Layout) -> Option<Restored> {
     let (file, stamp, bytes) = proven(layout)?;
     let (h, body) = header(&bytes)?;
-    let entries = entries(body, stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
+    let (entries, links) = entries(body, stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
     if h.stamp != stamp || !h.stamp.settled(h.made_ns) {
         // Proven by content: record the new stamp so the next read needs no content check
         // (only once the file has settled; until then every read checks the content).
@@ -116,7 +117,7 @@ pub fn load(layout: &Layout) -> Option<Restored> {
         }
     }
     let source = Arc::new(FileSource { file, offset: if h.bom { 3 } else { 0 } });
-    Some(Restored { log: DecisionLog::restored(entries, source, h.names_paths), conflict: h.conflict })
+    Some(Restored { log: DecisionLog::restored(entries, links, source, h.names_paths), conflict: h.conflict })
 }
 
 /// The number of entries in the log, from a summary proven fresh (what a session's record
@@ -208,6 +209,29 @@ pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, crc: u32) {
                 }
                 None => out.extend_from_slice(&u32::MAX.to_le_bytes()),
             }
+        }
+    }
+    let links = log.links();
+    let index = |out: &mut Vec<u8>, i: usize| out.extend_from_slice(&(i as u32).to_le_bytes());
+    out.extend_from_slice(&(links.superseded_by.len() as u32).to_le_bytes());
+    for &(t, by) in &links.superseded_by {
+        index(&mut out, t);
+        index(&mut out, by);
+    }
+    out.extend_from_slice(&(links.outcomes.len() as u32).to_le_bytes());
+    for &(t, o) in &links.outcomes {
+        index(&mut out, t);
+        index(&mut out, o);
+    }
+    out.extend_from_slice(&(links.confirmed.len() as u32).to_le_bytes());
+    for &t in &links.confirmed {
+        index(&mut out, t);
+    }
+    out.extend_from_slice(&(links.cycles.len() as u32).to_le_bytes());
+    for c in &links.cycles {
+        out.extend_from_slice(&(c.len() as u32).to_le_bytes());
+        for &i in c {
+            index(&mut out, i);
         }
     }
     // The trailing CRC covers everything but the header's values (as zeros), which `load`
@@ -302,8 +326,9 @@ fn header(bytes: &[u8]) -> Option<(Header, &[u8])> {
     Some((h, &body[MAGIC.len() + HEADER_LEN..]))
 }
 
-/// The entries, checked against the text's length (spans in order, inside the text).
-fn entries(body: &[u8], text_len: u64) -> Option<Vec<Decision>> {
+/// The entries, checked against the text's length (spans in order, inside the text), and the
+/// links between them (every index an entry's).
+fn entries(body: &[u8], text_len: u64) -> Option<(Vec<Decision>, Links)> {
     let mut r = Reader(body);
     let n = r.u64()?;
     // Each entry takes at least 57 bytes here: a count beyond that is a corrupt file.
@@ -336,7 +361,32 @@ fn entries(body: &[u8], text_len: u64) -> Option<Vec<Decision>> {
             flags & 2 != 0,
         ));
     }
-    r.0.is_empty().then_some(out)
+    let n = out.len();
+    let superseded_by = read_pairs(&mut r, n)?;
+    let outcomes = read_pairs(&mut r, n)?;
+    let confirmed = read_list(&mut r, n)?;
+    let cycles = (0..count_of(&mut r)?).map(|_| read_list(&mut r, n)).collect::<Option<Vec<_>>>()?;
+    r.0.is_empty().then_some((out, Links { superseded_by, outcomes, confirmed, cycles }))
+}
+
+/// A list's length, bounded by the bytes left (each item takes at least 4): a corrupt length
+/// cannot make a huge allocation.
+fn count_of(r: &mut Reader) -> Option<usize> {
+    let len = r.u32()? as usize;
+    (len <= r.0.len() / 4).then_some(len)
+}
+
+/// An entry index, which must name one of the `n` entries.
+fn index_of(r: &mut Reader, n: usize) -> Option<usize> {
+    r.u32().map(|i| i as usize).filter(|&i| i < n)
+}
+
+fn read_list(r: &mut Reader, n: usize) -> Option<Vec<usize>> {
+    (0..count_of(r)?).map(|_| index_of(r, n)).collect()
+}
+
+fn read_pairs(r: &mut Reader, n: usize) -> Option<Vec<(usize, usize)>> {
+    (0..count_of(r)?).map(|_| Some((index_of(r, n)?, index_of(r, n)?))).collect()
 }
 
 struct Reader<'a>(&'a [u8]);
@@ -450,12 +500,15 @@ mod tests {
         let mut out = MAGIC.to_vec();
         out.extend_from_slice(&[0u8; HEADER_LEN]);
         out.extend_from_slice(&0u64.to_le_bytes());
+        // No entries, so no links: four empty lists.
+        out.extend_from_slice(&[0u8; 16]);
         let sum = crc32fast::hash(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         put_header(&mut out[MAGIC.len()..], &h);
         let (back, body) = header(&out).unwrap();
         assert_eq!((back.stamp, back.made_ns, back.crc, back.bom, back.names_paths, back.conflict), (h.stamp, 6, 7, true, false, true));
-        assert_eq!(entries(body, 0).unwrap().len(), 0);
+        let (restored, links) = entries(body, 0).unwrap();
+        assert_eq!((restored.len(), links), (0, Links::default()));
         for cut in 0..out.len() {
             assert!(header(&out[..cut]).is_none_or(|(_, b)| entries(b, 0).is_none()), "cut at {cut}");
         }

@@ -45,7 +45,9 @@ pub trait Source: std::fmt::Debug + Send + Sync {
 pub struct DecisionLog {
     pub text: Text,
     pub entries: Vec<Decision>,
-    by_id: HashMap<String, usize>,
+    /// Entry by exact ID (the first of duplicates). Built by `link`; for a log restored with
+    /// its links, only when something looks an ID up (the hook path mostly does not).
+    by_id: OnceCell<HashMap<String, usize>>,
     superseded_by: HashMap<usize, usize>,
     /// Supersede cycles written by hand (A supersedes B supersedes A), each in chain order.
     /// Their members are not read as superseded: otherwise all of them would vanish.
@@ -278,12 +280,41 @@ impl DecisionLog {
         log
     }
 
-    /// A log restored from its summary: the entries' key fields as recorded, their text read
-    /// from `source` when first needed. Links are resolved as `parse` resolves them.
-    pub fn restored(entries: Vec<Decision>, source: std::sync::Arc<dyn Source>, names_paths: bool) -> DecisionLog {
-        let mut log = DecisionLog { entries, source: Some(source), names_paths, ..Default::default() };
-        log.link();
-        log
+    /// A log restored from its summary: the entries' key fields and the links between them
+    /// as `parse` resolved them when the summary was written (`links`), each entry's text read
+    /// from `source` when first needed.
+    pub fn restored(entries: Vec<Decision>, links: Links, source: std::sync::Arc<dyn Source>, names_paths: bool) -> DecisionLog {
+        let mut outcomes: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (t, o) in links.outcomes {
+            outcomes.entry(t).or_default().push(o);
+        }
+        DecisionLog {
+            entries,
+            superseded_by: links.superseded_by.into_iter().collect(),
+            cycles: links.cycles,
+            outcomes,
+            confirmed: links.confirmed.into_iter().collect(),
+            source: Some(source),
+            names_paths,
+            ..Default::default()
+        }
+    }
+
+    /// The links between entries as `parse` resolved them, for the summary to record (each
+    /// list sorted, so equal logs give equal summaries).
+    pub fn links(&self) -> Links {
+        let mut superseded_by: Vec<(usize, usize)> = self.superseded_by.iter().map(|(&t, &i)| (t, i)).collect();
+        superseded_by.sort_unstable();
+        let mut outcomes: Vec<(usize, usize)> = self.outcomes.iter().flat_map(|(&t, v)| v.iter().map(move |&o| (t, o))).collect();
+        // By target, each target's outcomes in file order (as `link` pushed them).
+        outcomes.sort_unstable();
+        let mut confirmed: Vec<usize> = self.confirmed.iter().copied().collect();
+        confirmed.sort_unstable();
+        Links { superseded_by, outcomes, confirmed, cycles: self.cycles.clone() }
+    }
+
+    fn by_id(&self) -> &HashMap<String, usize> {
+        self.by_id.get_or_init(|| by_id_of(&self.entries))
     }
 
     /// Whether the text was read in full (false for a log restored from its summary, whose
@@ -301,18 +332,12 @@ impl DecisionLog {
     }
 
     fn link(&mut self) {
-        // Sized once: growing the map by doubling rehashed every ID several times (a tenth of
-        // the hook path's CPU at 10,000 entries went to hashing and rehashing).
-        self.by_id.reserve(self.entries.len());
-        for (i, e) in self.entries.iter().enumerate() {
-            // First occurrence wins; `verify` reports duplicates.
-            self.by_id.entry(e.id.clone()).or_insert(i);
-        }
+        let by_id = by_id_of(&self.entries);
         // Older logs refer to entries by heading timestamp; that map is built only when some
         // reference is not an ID (most logs never need it).
         let mut by_ts: Option<HashMap<&str, usize>> = None;
         let mut resolve = |r: &str| -> Option<usize> {
-            if let Some(&i) = self.by_id.get(r) {
+            if let Some(&i) = by_id.get(r) {
                 return Some(i);
             }
             let map = by_ts.get_or_insert_with(|| {
@@ -359,6 +384,7 @@ impl DecisionLog {
             superseded_by.remove(i);
         }
         self.superseded_by = superseded_by;
+        self.by_id = OnceCell::from(by_id);
         self.cycles = cycles;
         self.outcomes = outcomes;
         self.confirmed = confirmed;
@@ -367,7 +393,7 @@ impl DecisionLog {
     /// Index of an entry by exact ID, by heading timestamp, or by a unique ID prefix (any case).
     pub fn find(&self, query: &str) -> Result<usize, FindError> {
         let q = query.trim();
-        if let Some(&i) = self.by_id.get(q) {
+        if let Some(&i) = self.by_id().get(q) {
             return Ok(i);
         }
         let ql = q.to_ascii_lowercase();
@@ -387,7 +413,7 @@ impl DecisionLog {
 
     /// Whether an entry has exactly this ID (a hash lookup: new IDs are checked against it).
     pub fn has_id(&self, id: &str) -> bool {
-        self.by_id.contains_key(id)
+        self.by_id().contains_key(id)
     }
 
     /// Supersede cycles (entry indexes in chain order), for `verify` to report.
@@ -450,6 +476,30 @@ impl DecisionLog {
     pub fn last_separated(&self) -> Option<bool> {
         self.entries.last().map(|e| e.separated)
     }
+}
+
+/// Entry by exact ID, the first of duplicates (`verify` reports them).
+fn by_id_of(entries: &[Decision]) -> HashMap<String, usize> {
+    // Sized once: growing the map by doubling rehashed every ID several times.
+    let mut by_id = HashMap::with_capacity(entries.len());
+    for (i, e) in entries.iter().enumerate() {
+        by_id.entry(e.id.clone()).or_insert(i);
+    }
+    by_id
+}
+
+/// What `parse` resolves between entries, as plain lists: a log's summary records them so a
+/// log restored from it need not resolve every reference again.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Links {
+    /// (superseded entry, the entry superseding it); cycle members are not in it.
+    pub superseded_by: Vec<(usize, usize)>,
+    /// (decision, an OUTCOME entry for it), each decision's outcomes in file order.
+    pub outcomes: Vec<(usize, usize)>,
+    /// Decisions a CONFIRM entry refers to.
+    pub confirmed: Vec<usize>,
+    /// Supersede cycles, each in chain order.
+    pub cycles: Vec<Vec<usize>>,
 }
 
 #[derive(Debug)]
