@@ -28,7 +28,9 @@ pub struct Decision {
     pub confidence: Option<f64>,
     /// Whether a `---` separator closed the entry.
     pub separated: bool,
-    body: OnceCell<Body>,
+    /// Boxed: most entries are never parsed in full, and 48 bytes less per entry is half a
+    /// megabyte less to allocate and fault in for a 10,000-entry log on the hook path.
+    body: OnceCell<Box<Body>>,
     /// The entry's text, read on first use, for a log restored from its summary (`Source`).
     piece: OnceCell<String>,
 }
@@ -142,7 +144,7 @@ impl Decision {
                 // The full parse is kept: it is what `DecisionLog::body` would compute later.
                 let body = parse_full(raw, span.line);
                 let d = Decision::build(raw, span, after, KEY_FIELDS.map(|k| body.get(k)), body.separated);
-                let _ = d.body.set(body);
+                let _ = d.body.set(Box::new(body));
                 d
             }
         }
@@ -428,7 +430,7 @@ impl DecisionLog {
     /// The full fields of entry `i` (parsed on first use).
     pub fn body(&self, i: usize) -> &Body {
         let e = &self.entries[i];
-        e.body.get_or_init(|| parse_full(e.raw(self), e.span.line))
+        e.body.get_or_init(|| Box::new(parse_full(e.raw(self), e.span.line)))
     }
 
     pub fn field(&self, i: usize, name: &str) -> Option<&str> {
