@@ -109,6 +109,48 @@ fn stop_is_quiet_when_the_session_recorded_something_or_found_the_work_in_progre
 }
 
 #[test]
+fn a_session_that_only_created_untracked_files_was_never_reminded() {
+    let r = Repo::init();
+    tracked(&r, "a.txt", "a\n");
+    r.write(".gitignore", "build/\n");
+    r.git(&["add", ".gitignore"]);
+    r.commit_all("memory");
+    // Untracked before the session (not the session's), and ignored output (never counted).
+    r.write("notes.txt", "scratch\n");
+    r.write("build/out.o", "binary\n");
+    hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    r.write("build/more.o", "binary\n");
+    assert_eq!(hook(r.path(), &event("Stop", r.path()), &[], &[]).stdout, "", "ignored files are no change");
+    // The session only creates a new file.
+    r.write("src/new_module.rs", "pub fn f() {}\n");
+    let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {} {}", out.stdout, out.stderr));
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.contains("1 file (src/new_module.rs)"), "{reason}");
+    assert!(!reason.contains("notes.txt") && !reason.contains("build/"), "{reason}");
+
+    // An untracked file the session found and then changed is the session's too.
+    let r = Repo::init();
+    r.commit_all("memory");
+    r.write("draft.md", "first\n");
+    hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    r.write("draft.md", "first, then much more\n");
+    let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
+    assert!(out.stdout.contains("draft.md"), "{} {}", out.stdout, out.stderr);
+
+    // A record from an older zo has no untracked list: nothing untracked counts as new.
+    let r = Repo::init();
+    r.commit_all("memory");
+    hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    let rec_path = ".zo/memory/.session";
+    let mut rec: serde_json::Value = serde_json::from_str(&r.read(rec_path)).unwrap();
+    rec.as_object_mut().unwrap().remove("untracked");
+    r.write(rec_path, &rec.to_string());
+    r.write("new.txt", "x\n");
+    assert_eq!(hook(r.path(), &event("Stop", r.path()), &[], &[]).stdout, "");
+}
+
+#[test]
 fn pre_compact_progress_opens_the_context_after_the_compaction() {
     let r = Repo::init();
     tracked(&r, "app.rs", "fn main() {}\n");

@@ -9,7 +9,8 @@
 //!   bundle is printed again, the open session keeps its baseline, and after a compaction the
 //!   bundle opens with the session's progress saved by PreCompact.
 //! - PreCompact: saves the session's progress so far (what it recorded, the files it changed).
-//! - Stop: once per session, when the session changed tracked files but recorded nothing, asks
+//! - Stop: once per session, when the session changed files (tracked, or new untracked ones
+//!   that are not ignored) but recorded nothing, asks
 //!   the agent to record its decisions and lessons or say there were none (Claude Code's Stop
 //!   protocol: `{"decision": "block", "reason": …}`; never when `stop_hook_active`). Off with
 //!   `agents.stop_reminder: false` in .zo/config.yaml.
@@ -275,6 +276,6 @@ fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     if more > 0 {
         list.push_str(&format!(" and {more} more"));
     }
-    let reason = crate::templates::STOP_REMINDER.replace("{count}", &if files.len() == 1 { "1 tracked file".to_string() } else { format!("{} tracked files", files.len()) }).replace("{files}", &list);
+    let reason = crate::templates::STOP_REMINDER.replace("{count}", &if files.len() == 1 { "1 file".to_string() } else { format!("{} files", files.len()) }).replace("{files}", &list);
     Ok(Some(reason.trim_end().to_string()))
 }

@@ -29,6 +29,11 @@ pub struct Record {
     pub head: Option<String>,
     #[serde(default)]
     pub dirty: std::collections::BTreeMap<String, String>,
+    /// Untracked files (not ignored) present then, with their size and mtime: a session that
+    /// only creates new files has changed the project too. None in a record from an older zo
+    /// (every untracked file would otherwise look new).
+    #[serde(default)]
+    pub untracked: Option<std::collections::BTreeMap<String, String>>,
     /// Sizes of DECISION_LOG.md, PRIORS.md and FACTS.md at the start: a cheap "did this session
     /// write anything" for a hook that runs at every turn (the files only grow).
     #[serde(default)]
@@ -69,7 +74,7 @@ impl Progress {
             f
         };
         format!(
-            "Saved at {} before the context was compacted.\n- Decisions recorded: {}\n- Priors recorded: {}\n- Tracked files changed: {files}",
+            "Saved at {} before the context was compacted.\n- Decisions recorded: {}\n- Priors recorded: {}\n- Files changed: {files}",
             self.at,
             list(&self.decisions),
             list(&self.priors)
@@ -136,8 +141,8 @@ pub fn begin_as(memory: &Memory, agent: Option<String>, task: Option<String>, se
 impl Starting {
     /// Read the work tree's state and write the record.
     pub fn finish(self, memory: &Memory) -> Result<Record> {
-        let (head, dirty) = self.baseline.finish(&memory.layout.root);
-        let rec = Record { head, dirty, ..self.rec };
+        let (head, dirty, untracked) = self.baseline.finish(&memory.layout.root);
+        let rec = Record { head, dirty, untracked, ..self.rec };
         save(memory, &rec)?;
         Ok(rec)
     }
@@ -165,7 +170,7 @@ pub fn wrote_since(memory: &Memory, rec: &Record) -> bool {
 
 /// The Stop reminder's turn: whether to ask the open session's agent to record its decisions
 /// now, and the files it changed (None: not this time). Once per session, only when it changed
-/// tracked files and wrote nothing. Checked and marked under the memory lock: an agent that
+/// files (`touched`) and wrote nothing. Checked and marked under the memory lock: an agent that
 /// fires several Stop hooks at once is asked once, not by each.
 pub fn claim_stop(memory: &Memory) -> Result<Option<Vec<String>>> {
     let _lock = memory.lock()?;
@@ -182,41 +187,50 @@ pub fn claim_stop(memory: &Memory) -> Result<Option<Vec<String>>> {
     Ok(Some(files))
 }
 
-/// HEAD and the tracked files changed in the work tree now (path → blob ID), outside `.zo/`,
-/// in two halves: HEAD read and the `git diff` process started, then its output read and the
-/// changed files hashed.
+/// HEAD, the tracked files changed in the work tree now (path → blob ID) and the untracked
+/// ones (path → size and mtime), outside `.zo/`, in two halves: HEAD read and the two `git`
+/// processes started, then their output read and the changed files hashed.
 struct Baseline {
     head: Option<String>,
     diff: Option<std::process::Child>,
+    others: Option<std::process::Child>,
+}
+
+/// A git process whose NUL-separated output is read later (None: git could not be started).
+fn spawn_git(root: &std::path::Path, args: &[&str]) -> Option<std::process::Child> {
+    std::process::Command::new("git")
+        .args(args)
+        .current_dir(root)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()
+}
+
+/// The paths a git process printed, NUL-separated; none when it failed (an empty baseline).
+fn paths_of(child: Option<std::process::Child>) -> Vec<String> {
+    child
+        .and_then(|c| c.wait_with_output().ok())
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 impl Baseline {
     fn start(root: &std::path::Path) -> Baseline {
         let head = crate::git::Repo::discover(root).and_then(|r| r.head_full());
-        let diff = head.as_ref().and_then(|h| {
-            std::process::Command::new("git")
-                .args(diff_args(h))
-                .current_dir(root)
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .ok()
-        });
-        Baseline { head, diff }
+        let diff = head.as_ref().and_then(|h| spawn_git(root, &diff_args(h)));
+        let others = head.as_ref().and_then(|_| spawn_git(root, &OTHERS_ARGS));
+        Baseline { head, diff, others }
     }
 
-    fn finish(self, root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>) {
-        let Some(head) = self.head else { return (None, Default::default()) };
-        // A failed diff is an empty baseline, as in `changed_since`.
-        let changed: Vec<String> = self
-            .diff
-            .and_then(|c| c.wait_with_output().ok())
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect())
-            .unwrap_or_default();
-        let dirty = hashes(root, &changed);
-        (Some(head), dirty)
+    #[allow(clippy::type_complexity)]
+    fn finish(self, root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>, Option<std::collections::BTreeMap<String, String>>) {
+        let Some(head) = self.head else { return (None, Default::default(), None) };
+        let dirty = hashes(root, &paths_of(self.diff));
+        let untracked = signatures(root, &paths_of(self.others));
+        (Some(head), dirty, Some(untracked))
     }
 }
 
@@ -224,12 +238,26 @@ fn diff_args(commit: &str) -> [&str; 8] {
     ["diff", "--name-only", "-z", "--no-renames", commit, "--", ".", ":(exclude).zo"]
 }
 
+/// Untracked files that are not ignored, outside `.zo/`.
+const OTHERS_ARGS: [&str; 7] = ["ls-files", "-z", "--others", "--exclude-standard", "--", ".", ":(exclude).zo"];
+
+/// Size and mtime of work-tree files, as a cheap "changed since" for untracked files (hashing
+/// every untracked file at every agent start could read large build leftovers).
+fn signatures(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMap<String, String> {
+    paths
+        .iter()
+        .filter_map(|p| {
+            let m = std::fs::symlink_metadata(root.join(p)).ok()?;
+            let mtime = m.modified().ok()?.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+            Some((p.clone(), format!("{}:{mtime}", m.len())))
+        })
+        .collect()
+}
+
 /// Tracked files that differ from `commit` in the work tree (committed since or not), outside
 /// `.zo/`.
 fn changed_since(root: &std::path::Path, commit: &str) -> Vec<String> {
-    crate::git::run(root, &diff_args(commit))
-        .map(|o| o.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect())
-        .unwrap_or_default()
+    paths_of(spawn_git(root, &diff_args(commit)))
 }
 
 /// Blob IDs of work-tree files (a deleted file is "deleted").
@@ -248,15 +276,23 @@ fn hashes(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMa
     out
 }
 
-/// Tracked files this session changed: those that differ from HEAD at its start, less those
-/// already changed then and not changed since.
+/// Files this session changed: tracked files that differ from HEAD at its start, less those
+/// already changed then and not changed since, and untracked files that are new or changed
+/// since its start.
 pub fn touched(memory: &Memory, rec: &Record) -> Vec<String> {
     let root = &memory.layout.root;
     let Some(head) = &rec.head else { return vec![] };
+    // Both git processes run at once.
+    let others = rec.untracked.as_ref().map(|_| spawn_git(root, &OTHERS_ARGS));
     let changed = changed_since(root, head);
     let was_dirty: Vec<String> = changed.iter().filter(|p| rec.dirty.contains_key(*p)).cloned().collect();
     let now = hashes(root, &was_dirty);
-    changed.into_iter().filter(|p| rec.dirty.get(p).is_none_or(|before| now.get(p) != Some(before))).collect()
+    let mut files: Vec<String> = changed.into_iter().filter(|p| rec.dirty.get(p).is_none_or(|before| now.get(p) != Some(before))).collect();
+    if let (Some(before), Some(others)) = (&rec.untracked, others) {
+        let now = signatures(root, &paths_of(others));
+        files.extend(now.into_iter().filter(|(p, sig)| before.get(p) != Some(sig)).map(|(p, _)| p));
+    }
+    files
 }
 
 /// What the open session has recorded and changed so far (for the agent's PreCompact hook).
