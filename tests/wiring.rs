@@ -239,6 +239,10 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     assert!(hooks.iter().all(|h| h["installed"] == true && h["zo"].is_null()), "{hooks:?}");
     let text = run(&["hooks", "status"], Path::new(ZO));
     assert!(text.stdout.contains("zo not found"), "{}", text.stdout);
+    // It used to exit 0, so a script checking the hooks saw nothing wrong: now 1 for both, with
+    // the table still printed and stderr naming the hooks.
+    assert_eq!((status.code, text.code), (1, 1), "{}", text.stderr);
+    assert!(text.stderr.contains("post-merge") && text.stderr.contains("cannot find zo (fix: zo hooks install)"), "{}", text.stderr);
     let doctor = run(&["--json", "doctor"], Path::new(ZO));
     let checks = doctor.json()["checks"].as_array().unwrap().clone();
     assert!(checks.iter().any(|c| c["check"] == "git hooks" && c["level"] == "fail"), "{checks:?}");

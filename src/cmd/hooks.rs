@@ -22,7 +22,8 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
     };
     let driver = hooks::driver_registered(root);
     if ctx.json {
-        return ctx.print_json(&json!({ "hooks": states, "merge_driver": driver }));
+        ctx.print_json(&json!({ "hooks": states, "merge_driver": driver }))?;
+        return lost(&states);
     }
     let mut s: String = states
         .iter()
@@ -32,5 +33,16 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
         })
         .collect();
     s.push_str(&format!("merge driver   {}\n", if driver { "registered" } else { "not registered (zo continue registers it)" }));
-    ctx.print(&s)
+    ctx.print(&s)?;
+    lost(&states)
+}
+
+/// A hook that is installed but cannot find zo checks nothing at every merge, checkout and
+/// rebase: `status` (and `install`, should zo still not be found) fail so scripts see it.
+fn lost(states: &[hooks::HookState]) -> Result<()> {
+    let lost: Vec<&str> = states.iter().filter(|h| h.installed && h.zo.is_none()).map(|h| h.hook.as_str()).collect();
+    if lost.is_empty() {
+        return Ok(());
+    }
+    Err(crate::error::Error::Failed(format!("{} cannot find zo (fix: zo hooks install)", lost.join(", "))).into())
 }
