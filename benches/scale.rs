@@ -105,13 +105,19 @@ fn main() {
         let hook = median_of(runs, &|_| measure_with(d, ZO, &["hook", "claude"], Some(SESSION_START)));
         let fact = median(d, runs, &|_| s(&["fact", "get", "bench:key"]));
         let decide = median(d, runs, &|i| vec!["decide".into(), "--title".into(), format!("scale {i}"), "--decision".into(), "measured".into()]);
+        // The first hook-path read after a write finds the summary of the log before it (the
+        // common case in a session: an agent decides, the next hook reads).
+        let after_write = median_of(runs, &|i| {
+            run(d, &["decide", "--title", &format!("then status {i}"), "--decision", "d"]);
+            measure(d, &["status"])
+        });
         let build = measure(d, &["index", "rebuild"]);
         let recall = median(d, runs, &|_| s(&["recall", "--mode", "lexical", "how do we keep secrets out of the repository"]));
         let _after = measure(d, &["decide", "--title", "one more after the index", "--decision", "d"]);
         let refresh = measure(d, &["recall", "--mode", "lexical", "one more after the index"]);
-        rows.push((n, size, [git, status, log, show, context, hook, fact, decide, build, recall, refresh]));
+        rows.push((n, size, [git, status, log, show, context, hook, fact, decide, after_write, build, recall, refresh]));
     }
-    const NAMES: [&str; 11] = [
+    const NAMES: [&str; 12] = [
         "git status",
         "status",
         "log --limit 20",
@@ -120,6 +126,7 @@ fn main() {
         "SessionStart hook",
         "fact get",
         "decide",
+        "status, first after a decide",
         "index rebuild (lexical)",
         "lexical recall",
         "recall after one decide (refresh)",

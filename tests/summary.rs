@@ -240,3 +240,96 @@ fn summary_of_another_log_with_the_same_length_is_not_used() {
     let log = r.ok(&["log"]);
     assert!(log.contains("other 3") && !log.contains("title 3"), "{log}");
 }
+
+/// The outputs served from a summary of the file before an append (the first command finds it
+/// grown, reads only the tail and writes a new summary; the rest use that one) must be the
+/// same as from a full read, byte for byte.
+fn assert_grown_agrees(r: &Repo, show: &[String]) {
+    assert!(has_summary(r), "a summary of the earlier file is there");
+    let grown = hook_path_outputs(r, show);
+    assert!(has_summary(r));
+    drop_summary(r);
+    let full = hook_path_outputs(r, show);
+    for ((cmd, a), (_, b)) in full.iter().zip(&grown) {
+        assert_eq!(a, b, "zo {cmd}: the grown summary's answer differs from the full read's");
+    }
+}
+
+fn append(r: &Repo, text: &str) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(r.path().join(r.log_path())).unwrap();
+    std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
+}
+
+/// zo's writers and a hand append only add to the end of the log: the next hook-path read
+/// takes the summary of the file before and walks only the last entry and what follows, and
+/// every answer is the full read's: new entries, links from them to old ones (outcome,
+/// supersede, confirm), a last entry continued by the append, paths and conflict markers that
+/// only the appended text holds, a log with a byte-order mark and CRLF line ends.
+#[test]
+fn summary_grown_by_appends_answers_like_the_full_read() {
+    let (r, mut show) = generated();
+    r.ok(&["status"]);
+    let old = show[0].clone();
+    let new = r.decide("appended decision", "grown");
+    show.push(new.clone());
+    assert_grown_agrees(&r, &show);
+    r.ok(&["outcome", &old, "aged well"]);
+    assert_grown_agrees(&r, &show);
+    let sup = r.ok(&["decide", "--title", "replaces the new one", "--decision", "d", "--supersedes", &new]).trim().to_string();
+    show.push(sup);
+    assert_grown_agrees(&r, &show);
+    let p = r.ok(&["decide", "--title", "tentative", "--decision", "maybe", "--confidence", "0.2"]).trim().to_string();
+    r.ok(&["status"]);
+    r.ok(&["confirm", &p]);
+    show.push(p);
+    assert_grown_agrees(&r, &show);
+    // Paths only the appended entry names (the first in the log): it is measured for
+    // staleness, and 300 lines changed under it since its commit make it stale.
+    r.write("src/x.rs", "fn a() {}\n");
+    r.commit_all("x");
+    let c0 = r.git(&["rev-parse", "HEAD"]).trim().to_string();
+    r.write("src/x.rs", &"line\n".repeat(300));
+    r.commit_all("x grows");
+    r.ok(&["status"]);
+    append(&r, &format!("## Decision: 2026-03-02T00:00:00Z\n**ID:** D-0000a7a5\n**Type:** ARCHITECTURE\n**Title:** x stays small\n**Decision:** d\n**Paths:** src/x.rs\n**Commit:** {c0}\n\n---\n\n"));
+    let ctx = r.ok(&["context"]);
+    assert!(ctx.contains("(stale: 1 commits, 301 lines changed"), "the grown summary knows the log names paths: {ctx}");
+    show.push("D-0000a7a5".into());
+    assert_grown_agrees(&r, &show);
+    // The last entry continued by hand: no new heading.
+    let log = r.read(r.log_path());
+    r.write(r.log_path(), log.trim_end().trim_end_matches("---").trim_end());
+    r.ok(&["status"]);
+    append(&r, "\nA line added to the last entry.\n");
+    assert_grown_agrees(&r, &show);
+    // Conflict markers only in the appended text.
+    r.ok(&["status"]);
+    append(&r, "\n<<<<<<< ours\n## Decision: 2026-03-01T00:00:00Z\n**ID:** D-0000c0f1\n**Title:** ours\n=======\n>>>>>>> theirs\n");
+    show.push("D-0000c0f1".into());
+    assert_grown_agrees(&r, &show);
+
+    let r = Repo::init();
+    let mut log = String::from("\u{feff}# DECISION_LOG\n\n---\n\n");
+    for i in 0..6 {
+        log.push_str(&canonical_entry(i, &format!("crlf {i}"), "x"));
+    }
+    r.write(r.log_path(), &log.replace('\n', "\r\n"));
+    r.ok(&["status"]);
+    append(&r, &canonical_entry(0x77, "crlf appended", "y").replace('\n', "\r\n"));
+    assert_grown_agrees(&r, &["D-00000005".into(), "D-00000077".into()]);
+}
+
+/// A summary of a longer file, or of a file whose beginning changed and that also grew, must
+/// not be taken for a grown one.
+#[test]
+fn summary_of_a_file_that_changed_before_its_end_and_grew_is_not_used() {
+    let (r, show) = generated();
+    r.ok(&["status"]);
+    let log = r.read(r.log_path()).replace("hand written 3\n", "HAND WRITTEN 3 and longer\n");
+    r.write(r.log_path(), &log);
+    assert!(r.ok(&["show", "D-00000003"]).contains("HAND WRITTEN 3 and longer"));
+    r.ok(&["status"]);
+    let log = r.read(r.log_path());
+    r.write(r.log_path(), &log[..log.len() / 2]);
+    assert_grown_agrees(&r, &show);
+}

@@ -42,10 +42,7 @@ pub fn stale_ids(memory: &Memory, log: &DecisionLog) -> Result<HashMap<String, S
     Ok(measure(memory, log, COMMITS, LINES)?.decisions.into_iter().filter(|d| d.stale).map(|d| (d.id.clone(), d)).collect())
 }
 
-/// Whether any decision in the log's text may name paths (a search for line starts).
-pub fn names_paths(text: &str) -> bool {
-    crate::format::line_starts(text, "**Paths:**").next().is_some()
-}
+pub use crate::format::decision::names_paths;
 
 /// Every active decision with paths, measured. `commits` / `lines`: the thresholds.
 pub fn stale(memory: &Memory, commits: usize, lines: u64) -> Result<StaleReport> {

@@ -281,7 +281,8 @@ pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
 /// `write_atomic` without the fsyncs: still a temp file renamed over the target (a reader sees
 /// the old file or the new one, never a torn one), but after a power loss the file may be the
 /// old one or empty. Only for local, derived files that are rewritten often and whose loss
-/// costs little (the open session's record, `.zo/memory/.session`): each fsync forces a
+/// costs little (the open session's record, `.zo/memory/.session`; the decision log's summary,
+/// whose CRC catches a torn one): each fsync forces a
 /// journal commit, milliseconds on every agent start and every write.
 pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
     replace(path, &[bytes], false)

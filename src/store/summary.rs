@@ -99,10 +99,14 @@ pub struct Restored {
     pub conflict: bool,
 }
 
-/// The log from its summary, when the summary is proven fresh; None means "read the file".
-/// Never an error: a summary that cannot be used is the same as none.
+/// The log from its summary, when the summary is proven fresh, or proven to describe the file
+/// as it was before something was appended (`grown`); None means "read the file". Never an
+/// error: a summary that cannot be used is the same as none.
 pub fn load(layout: &Layout) -> Option<Restored> {
-    let (file, stamp, bytes) = proven(layout)?;
+    let Found { file, stamp, bytes, proven } = found(layout)?;
+    if !proven {
+        return grown(layout, file, stamp, &bytes);
+    }
     let (h, body) = header(&bytes)?;
     let (entries, links) = entries(body, stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
     if h.stamp != stamp || !h.stamp.settled(h.made_ns) {
@@ -123,7 +127,7 @@ pub fn load(layout: &Layout) -> Option<Restored> {
 /// The number of entries in the log, from a summary proven fresh (what a session's record
 /// notes at its start, without restoring the entries).
 pub fn count(layout: &Layout) -> Option<usize> {
-    let (_, stamp, bytes) = proven(layout)?;
+    let Found { stamp, bytes, .. } = found(layout).filter(|f| f.proven)?;
     let (h, body) = header(&bytes)?;
     let n = u64::from_le_bytes(*body.first_chunk::<8>()?);
     // The same check `entries` makes of the count, and the spans' bound on the last entry.
@@ -136,9 +140,16 @@ pub fn count(layout: &Layout) -> Option<usize> {
 /// read, so whatever happened to the file since, they describe the log or are not used.
 static LAST: std::sync::Mutex<Option<(PathBuf, Arc<Vec<u8>>)>> = std::sync::Mutex::new(None);
 
-/// The open log file, its stamp and the summary's bytes, when the summary is whole and proven
-/// to describe the file as it is now.
-fn proven(layout: &Layout) -> Option<(File, Stamp, Arc<Vec<u8>>)> {
+/// The open log file, its stamp, and the summary's bytes when the summary is whole; `proven`
+/// when it describes the file as it is now.
+struct Found {
+    file: File,
+    stamp: Stamp,
+    bytes: Arc<Vec<u8>>,
+    proven: bool,
+}
+
+fn found(layout: &Layout) -> Option<Found> {
     let file = fsio::open_regular(&layout.decision_log()).ok()??;
     let stamp = Stamp::of(&file.metadata().ok()?);
     let spath = path(layout);
@@ -149,16 +160,95 @@ fn proven(layout: &Layout) -> Option<(File, Stamp, Arc<Vec<u8>>)> {
     };
     let kept = LAST.lock().ok().and_then(|l| l.as_ref().filter(|(p, _)| *p == spath).map(|(_, b)| Arc::clone(b)));
     if let Some(bytes) = kept.filter(|b| proves(b)) {
-        return Some((file, stamp, bytes));
+        return Some(Found { file, stamp, bytes, proven: true });
     }
     let bytes = Arc::new(read_summary(&spath)?);
     if !proves(&bytes) {
-        return None;
+        return Some(Found { file, stamp, bytes, proven: false });
     }
     if let Ok(mut l) = LAST.lock() {
         *l = Some((spath, Arc::clone(&bytes)));
     }
-    Some((file, stamp, bytes))
+    Some(Found { file, stamp, bytes, proven: true })
+}
+
+/// The log restored from a summary of an earlier, shorter version of the file, when the file
+/// only grew since: its first bytes still have the summary's CRC (what zo's writers and a hand
+/// append do; they never change what is there). Only the summary's last entry (which the
+/// append may have continued) and what follows it are read and walked; the links are resolved
+/// again, and a summary of the file as it is now is written. Anything else (shorter, an edit
+/// before the end, a file changing while read) is None: the whole file is read.
+fn grown(layout: &Layout, file: File, stamp: Stamp, bytes: &[u8]) -> Option<Restored> {
+    let (h, body) = header(bytes)?;
+    let bom = if h.bom { 3 } else { 0 };
+    if stamp.len <= h.stamp.len || stamp.len > fsio::MAX_FILE_BYTES {
+        return None;
+    }
+    let (mut entries, _) = entries(body, h.stamp.len.checked_sub(bom)?)?;
+    let last = entries.pop()?;
+    // The tail: from the last entry's heading (a line start, so the walk begins as it would
+    // over the whole) to the end.
+    let from = bom + last.span.start as u64;
+    let tail = read_span(&file, from, usize::try_from(stamp.len - from).ok()?);
+    if tail.len() as u64 != stamp.len - from {
+        return None;
+    }
+    // The summary's CRC over the old length proves the prefix; the same hasher run on over the
+    // rest gives the CRC of the file as it is now.
+    let (mut crc, read) = crc_through(&file, from);
+    if read != from {
+        return None;
+    }
+    crc.update(&tail[..(h.stamp.len - from) as usize]);
+    if crc.clone().finalize() != h.crc {
+        return None;
+    }
+    crc.update(&tail[(h.stamp.len - from) as usize..]);
+    if Stamp::of(&file.metadata().ok()?) != stamp {
+        return None;
+    }
+    let tail = String::from_utf8(tail).ok()?;
+    let names_paths = h.names_paths || crate::format::decision::names_paths(&tail);
+    let conflict = h.conflict || memchr::memmem::find(tail.as_bytes(), b"<<<<<<<").is_some();
+    let source = Arc::new(FileSource { file, offset: bom as usize });
+    let log = DecisionLog::extended(entries, &tail, last.span.start, last.span.line, source, names_paths);
+    let h = Header { stamp, made_ns: now_ns(), crc: crc.finalize(), bom: h.bom, names_paths, conflict };
+    write_summary(layout, &log, h);
+    Some(Restored { log, conflict })
+}
+
+/// A CRC-32 hasher fed the file's first `len` bytes (fewer at its end or a read error), and
+/// how many it was fed: positioned reads in 64 KiB pieces, so the file's own cursor stays
+/// where it is and no buffer the size of the log is allocated (that costs more than the CRC).
+fn crc_through(file: &File, len: u64) -> (crc32fast::Hasher, u64) {
+    let mut h = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 64 << 10];
+    let mut at = 0u64;
+    while at < len {
+        let want = buf.len().min(usize::try_from(len - at).unwrap_or(usize::MAX));
+        match read_at(file, &mut buf[..want], at) {
+            Some(0) | None => break,
+            Some(n) => {
+                h.update(&buf[..n]);
+                at += n as u64;
+            }
+        }
+    }
+    (h, at)
+}
+
+/// Up to `len` bytes of the file from `at` (fewer at its end or on a read error).
+fn read_span(file: &File, at: u64, len: usize) -> Vec<u8> {
+    let mut buf = vec![0u8; len];
+    let mut got = 0;
+    while got < buf.len() {
+        match read_at(file, &mut buf[got..], at + got as u64) {
+            Some(0) | None => break,
+            Some(n) => got += n,
+        }
+    }
+    buf.truncate(got);
+    buf
 }
 
 /// The summary's bytes (confined and bounded like every read in the repository), read into a
@@ -191,6 +281,11 @@ pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, crc: u32) {
         names_paths: log.may_name_paths(),
         conflict: memchr::memmem::find(text.as_bytes(), b"<<<<<<<").is_some(),
     };
+    write_summary(layout, log, h);
+}
+
+/// Write the summary of `log`, whose file `h` describes.
+fn write_summary(layout: &Layout, log: &DecisionLog, h: Header) {
     let mut out = Vec::with_capacity(64 + log.entries.len() * 160);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&[0u8; HEADER_LEN]);
@@ -251,29 +346,23 @@ fn keep(layout: &Layout, bytes: Vec<u8>) {
     }
 }
 
+/// Renamed into place without fsync: the summary is derived, and one a crash leaves empty or
+/// torn fails its CRC and is read as none (the next full read writes it again); the two fsyncs
+/// cost more than the rest of writing it.
 fn write(layout: &Layout, bytes: &[u8]) -> Result<()> {
     if !layout.memory.is_dir() {
         return Ok(());
     }
-    fsio::write_atomic(&path(layout), bytes)
+    fsio::write_atomic_unsynced(&path(layout), bytes)
 }
 
-/// The CRC-32 of a file's whole content, read from the open file in pieces (no buffer the size
-/// of the log: allocating one costs more than the CRC).
-pub fn crc_of(file: &File) -> Option<u32> {
-    let mut h = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 64 << 10];
-    let mut at = 0u64;
-    loop {
-        // Positioned reads: the file's own cursor stays where it is.
-        let n = read_at(file, &mut buf, at)?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-        at += n as u64;
-    }
-    Some(h.finalize())
+/// The CRC-32 of a file's whole content, read from the open file in pieces (None when a read
+/// fails before its end).
+fn crc_of(file: &File) -> Option<u32> {
+    let len = file.metadata().ok()?.len();
+    let (h, read) = crc_through(file, len);
+    // Read to the length it had; a file that grew meanwhile is caught by its stamp.
+    (read == len).then(|| h.finalize())
 }
 
 #[cfg(unix)]
@@ -435,15 +524,7 @@ struct FileSource {
 
 impl Source for FileSource {
     fn read(&self, start: usize, end: usize) -> String {
-        let mut buf = vec![0u8; end - start];
-        let mut got = 0;
-        while got < buf.len() {
-            match read_at(&self.file, &mut buf[got..], (self.offset + start + got) as u64) {
-                Some(0) | None => break,
-                Some(n) => got += n,
-            }
-        }
-        buf.truncate(got);
+        let buf = read_span(&self.file, (self.offset + start) as u64, end - start);
         String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }

@@ -302,6 +302,26 @@ impl DecisionLog {
         }
     }
 
+    /// A log restored from an older summary of a file that has since grown: `entries` are the
+    /// summary's entries before its last one, and `tail` the file's text from where that last
+    /// entry started (byte `at` of the text, on line `line`) to its new end. The tail is read as
+    /// `parse` reads the whole (the walk needs no state from before an entry's heading), and
+    /// the links are resolved again over every entry. What zo's writers do (append) costs a
+    /// walk over what they appended, not over the log.
+    pub fn extended(mut entries: Vec<Decision>, tail: &str, at: usize, line: usize, source: std::sync::Arc<dyn Source>, names_paths: bool) -> DecisionLog {
+        for (span, keys) in scan(tail) {
+            // Sliced from the tail, numbered in the whole file; then placed in the whole text.
+            let mut d = Decision::parse(tail, Span { line: span.line + line - 1, ..span }, keys);
+            let _ = d.piece.set(tail[span.start..span.end].to_string());
+            d.span.start += at;
+            d.span.end += at;
+            entries.push(d);
+        }
+        let mut log = DecisionLog { entries, source: Some(source), names_paths, ..Default::default() };
+        log.link();
+        log
+    }
+
     /// The links between entries as `parse` resolved them, for the summary to record (each
     /// list sorted, so equal logs give equal summaries).
     pub fn links(&self) -> Links {
@@ -329,7 +349,7 @@ impl DecisionLog {
     pub fn may_name_paths(&self) -> bool {
         match self.source {
             Some(_) => self.names_paths,
-            None => super::line_starts(self.text.as_str(), "**Paths:**").next().is_some(),
+            None => names_paths(self.text.as_str()),
         }
     }
 
@@ -478,6 +498,12 @@ impl DecisionLog {
     pub fn last_separated(&self) -> Option<bool> {
         self.entries.last().map(|e| e.separated)
     }
+}
+
+/// Whether some line of a decision log's text starts with `**Paths:**` (one search for line
+/// starts): only then can a decision name paths for `zo stale` to measure.
+pub fn names_paths(text: &str) -> bool {
+    super::line_starts(text, "**Paths:**").next().is_some()
 }
 
 /// Entry by exact ID, the first of duplicates (`verify` reports them).
