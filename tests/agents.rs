@@ -183,3 +183,38 @@ fn the_recall_command_from_before_phrasings_is_updated() {
     r.ok(&["init", "--agent", "claude", "--remove"]);
     assert!(!r.path().join(".claude/commands/zo-recall.md").exists());
 }
+
+/// Many projects give every agent one file with `ln -s AGENTS.md CLAUDE.md`. `init --agent
+/// claude` refused that link (as it refuses every link), so Claude Code could not be wired at
+/// all: now the block goes into AGENTS.md, shared, and the link stays a link. A link anywhere
+/// else is still refused, with nothing written.
+#[test]
+fn a_claude_md_linked_to_agents_md_was_refused() {
+    let r = Repo::init();
+    r.write("AGENTS.md", "# Rules\n\nBe kind.\n");
+    std::os::unix::fs::symlink("AGENTS.md", r.path().join("CLAUDE.md")).unwrap();
+    r.ok(&["init", "--agent", "claude"]);
+    assert!(std::fs::symlink_metadata(r.path().join("CLAUDE.md")).unwrap().file_type().is_symlink(), "the link stays a link");
+    let md = r.read("AGENTS.md");
+    assert!(md.starts_with("# Rules\n\nBe kind.\n\n<!-- zo:begin") && md.contains("--agent claude`"), "{md}");
+    assert!(r.path().join(".claude/settings.json").is_file() && r.path().join(".mcp.json").is_file());
+    // Codex shares it; removing Claude keeps it for Codex; the last takes it away.
+    r.ok(&["init", "--agent", "codex"]);
+    assert!(r.read("AGENTS.md").contains("--agent claude|codex`"), "{}", r.read("AGENTS.md"));
+    r.ok(&["init", "--agent", "claude", "--remove"]);
+    let md = r.read("AGENTS.md");
+    assert!(md.contains("--agent codex`") && !md.contains("claude"), "{md}");
+    r.ok(&["init", "--agent", "codex", "--remove"]);
+    assert_eq!(r.read("AGENTS.md"), "# Rules\n\nBe kind.\n", "the person's text stays, byte for byte");
+    assert!(std::fs::symlink_metadata(r.path().join("CLAUDE.md")).unwrap().file_type().is_symlink());
+
+    // A CLAUDE.md linked elsewhere (even to a file in the repository) is refused.
+    let r = Repo::init();
+    r.write("docs/agents.md", "# Rules\n");
+    std::os::unix::fs::symlink("docs/agents.md", r.path().join("CLAUDE.md")).unwrap();
+    let out = r.run(&["init", "--agent", "claude"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("CLAUDE.md") && out.stderr.contains("symbolic link"), "{}", out.stderr);
+    assert_eq!(r.read("docs/agents.md"), "# Rules\n");
+    assert!(!r.path().join(".claude").exists() && !r.path().join(".mcp.json").exists(), "nothing written");
+}

@@ -56,8 +56,14 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
     }
     match agent {
         "claude" => {
-            let note = "Claude Code's SessionEnd hook records a bare session if you do not";
-            block(root, "CLAUDE.md", agent, note, remove, &mut ch)?;
+            // A CLAUDE.md that is a link to AGENTS.md beside it (a common way to give every
+            // agent one file): zo's block goes into AGENTS.md, shared, naming claude too.
+            if claude_md_links_to_agents_md(root) {
+                block(root, "AGENTS.md", agent, SHARED_NOTE, remove, &mut ch)?;
+            } else {
+                let note = "Claude Code's SessionEnd hook records a bare session if you do not";
+                block(root, "CLAUDE.md", agent, note, remove, &mut ch)?;
+            }
             if let Some(gone) = claude_settings(root, remove)? {
                 ch.file(remove, gone, ".claude/settings.json", "zo's hooks");
             }
@@ -88,7 +94,7 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
             }
         }
         "cursor" | "codex" | "generic" => {
-            let note = "or have your tool's session-end hook run it";
+            let note = SHARED_NOTE;
             // The MCP file goes first, so that the block's users are counted without it.
             if agent == "cursor" {
                 if let Some(gone) = mcp_json(root, ".cursor/mcp.json", remove)? {
@@ -114,6 +120,18 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
         other => bail!("unknown agent {other:?}; supported: {}", AGENTS.join(", ")),
     }
     Ok(ch)
+}
+
+/// How the block in AGENTS.md, which several agents share, says sessions end.
+const SHARED_NOTE: &str = "or have your tool's session-end hook run it";
+
+/// Whether `CLAUDE.md` is a symbolic link to `AGENTS.md` in the same directory. Only the link's
+/// own text is read (the link is never followed): any other target is refused as every link in
+/// a repository is, when the block is written.
+fn claude_md_links_to_agents_md(root: &Path) -> bool {
+    let path = root.join("CLAUDE.md");
+    std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+        && std::fs::read_link(&path).is_ok_and(|t| t == Path::new("AGENTS.md") || t == Path::new("./AGENTS.md"))
 }
 
 /// Remove each of `dirs` (relative to `root`, innermost first) if it is an empty directory:
