@@ -103,7 +103,8 @@ impl Repo {
         (!ids.is_empty()).then_some(ids)
     }
 
-    /// How a shallow clone says where its history stops (`zo verify --history` says the same):
+    /// How a shallow clone says where its history stops (`history`, the site and `zo verify
+    /// --history` all say it so):
     /// "shallow clone: history before 1a2b3c4d5e6f is not here". None for a whole clone.
     pub fn shallow_note(&self) -> Option<String> {
         let ids = self.shallow_boundary()?;

@@ -143,12 +143,8 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             let Some(repo) = &repo else { anyhow::bail!("--history needs a git repository") };
             // Checking a partial history would read its first commit as the start of the log
             // (or fail on a missing parent): say what is missing and how to get it.
-            if let Some(ids) = repo.shallow_boundary() {
-                let at: Vec<String> = ids.iter().map(|id| id.chars().take(12).collect()).collect();
-                anyhow::bail!(
-                    "this clone is shallow (history before {} is not here); verify --history needs the whole history: git fetch --unshallow",
-                    at.join(", ")
-                );
+            if let Some(note) = repo.shallow_note() {
+                anyhow::bail!("{note}; verify --history needs the whole history: git fetch --unshallow");
             }
             against = Some("parents");
             for change in repo.history_of(Path::new(&rel))? {

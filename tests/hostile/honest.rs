@@ -208,7 +208,7 @@ fn verify_history_on_a_shallow_clone_says_it_is_shallow() {
     c.current_dir(clone.path().join("c"));
     let r = timed(c, b"");
     check(&r, &["verify", "--history"], 1);
-    assert!(r.stderr.contains("this clone is shallow (history before ") && r.stderr.contains("git fetch --unshallow"), "{}", r.stderr);
+    assert!(r.stderr.contains("shallow clone: history before ") && r.stderr.contains("git fetch --unshallow"), "{}", r.stderr);
     h.assert_outside_unchanged();
 }
 
