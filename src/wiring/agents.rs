@@ -51,43 +51,47 @@ impl Changes {
 /// Add (or with `remove`, take out) zo's wiring for `agent`.
 pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
     let mut ch = Changes::default();
-    if AGENTS.contains(&agent) {
-        preflight(root, agent)?;
-    }
+    // Every file is read, checked and edited here first; only when all are good is anything
+    // written (a broken one is an error naming it, and no file has been touched).
+    let mut st = Staged::default();
     match agent {
         "claude" => {
             // A CLAUDE.md that is a link to AGENTS.md beside it (a common way to give every
             // agent one file): zo's block goes into AGENTS.md, shared, naming claude too.
             if claude_md_links_to_agents_md(root) {
-                block(root, "AGENTS.md", agent, SHARED_NOTE, remove, &mut ch)?;
+                block(&mut st, root, "AGENTS.md", agent, SHARED_NOTE, remove, &mut ch)?;
             } else {
                 let note = "Claude Code's SessionEnd hook records a bare session if you do not";
-                block(root, "CLAUDE.md", agent, note, remove, &mut ch)?;
+                block(&mut st, root, "CLAUDE.md", agent, note, remove, &mut ch)?;
             }
-            if let Some(gone) = claude_settings(root, remove)? {
+            if let Some(gone) = edit_hooks(&mut st, root, ".claude/settings.json", templates::CLAUDE_HOOKS, Shape::Groups, remove)? {
                 ch.file(remove, gone, ".claude/settings.json", "zo's hooks");
             }
-            if let Some(gone) = mcp_json(root, ".mcp.json", remove)? {
+            if let Some(gone) = mcp_json(&mut st, root, ".mcp.json", remove)? {
                 ch.file(remove, gone, ".mcp.json", "zo's server");
             }
             let old = root.join(OLD_SLASH_COMMAND);
-            if fsio::read_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\"")) {
-                fsio::remove_file(&old)?;
-                let _ = fsio::remove_dir(old.parent().expect("has a parent"));
+            let old_ours = fsio::read_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\""));
+            if old_ours {
+                st.delete(&old);
                 ch.removed.push(OLD_SLASH_COMMAND.into());
             }
             let cmd = root.join(SLASH_COMMAND);
             let current = fsio::read_string(&cmd).ok();
             if remove {
                 if current.as_deref().is_some_and(is_our_recall) {
-                    fsio::remove_file(&cmd)?;
+                    st.delete(&cmd);
                     ch.removed.push(SLASH_COMMAND.into());
                 }
             } else if current.is_none() || current.as_deref().is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t)) {
                 // Missing, or an older zo's copy: (re)written. A user's own edit is left alone.
-                fsio::create_dir(cmd.parent().expect("has a parent"))?;
-                fsio::write_atomic(&cmd, templates::CLAUDE_RECALL.as_bytes())?;
+                st.write(&cmd, templates::CLAUDE_RECALL.to_string());
                 if current.is_some() { ch.updated.push(SLASH_COMMAND.into()) } else { ch.added.push(SLASH_COMMAND.into()) }
+            }
+            st.apply()?;
+            if old_ours {
+                // Its directory goes too when that left it empty.
+                let _ = fsio::remove_dir(old.parent().expect("has a parent"));
             }
             if remove {
                 remove_empty_dirs(root, &[".claude/commands", ".claude"], &mut ch);
@@ -97,22 +101,24 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
             let note = SHARED_NOTE;
             // The MCP file goes first, so that the block's users are counted without it.
             if agent == "cursor" {
-                if let Some(gone) = mcp_json(root, ".cursor/mcp.json", remove)? {
+                if let Some(gone) = mcp_json(&mut st, root, ".cursor/mcp.json", remove)? {
                     ch.file(remove, gone, ".cursor/mcp.json", "zo's server");
                 }
-                if let Some(gone) = cursor_hooks(root, remove)? {
+                if let Some(gone) = edit_hooks(&mut st, root, ".cursor/hooks.json", templates::CURSOR_HOOKS, Shape::Flat, remove)? {
                     ch.file(remove, gone, ".cursor/hooks.json", "zo's hooks");
                 }
             }
             if agent == "codex" {
-                if let Some(gone) = codex_config(root, remove)? {
+                if let Some(gone) = codex_config(&mut st, root, remove)? {
                     ch.file(remove, gone, ".codex/config.toml", "[mcp_servers.zo]");
                 }
-                if let Some(gone) = codex_hooks(root, remove)? {
+                // Codex took Claude Code's hook format: event → matcher groups → commands.
+                if let Some(gone) = edit_hooks(&mut st, root, ".codex/hooks.json", templates::CODEX_HOOKS, Shape::Groups, remove)? {
                     ch.file(remove, gone, ".codex/hooks.json", "zo's hooks");
                 }
             }
-            block(root, "AGENTS.md", agent, note, remove, &mut ch)?;
+            block(&mut st, root, "AGENTS.md", agent, note, remove, &mut ch)?;
+            st.apply()?;
             if remove {
                 remove_empty_dirs(root, &[".cursor", ".codex"], &mut ch);
             }
@@ -120,6 +126,49 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
         other => bail!("unknown agent {other:?}; supported: {}", AGENTS.join(", ")),
     }
     Ok(ch)
+}
+
+/// The files `wire` changes, staged: each new text (or None: delete) by path, in order. Reads
+/// during the same `wire` see what is staged, so a later step counts what an earlier one did
+/// (the AGENTS.md block's users, without a server just taken out).
+#[derive(Default)]
+struct Staged {
+    files: Vec<(std::path::PathBuf, Option<String>)>,
+}
+
+impl Staged {
+    fn write(&mut self, path: &Path, text: String) {
+        self.files.retain(|(p, _)| p != path);
+        self.files.push((path.to_path_buf(), Some(text)));
+    }
+
+    fn delete(&mut self, path: &Path) {
+        self.files.retain(|(p, _)| p != path);
+        self.files.push((path.to_path_buf(), None));
+    }
+
+    /// The text at `path` as `wire` will leave it: staged, else read (confined: a link, a FIFO
+    /// or a huge file is refused by name, never read as missing).
+    fn read(&self, path: &Path) -> Result<Option<String>> {
+        match self.files.iter().find(|(p, _)| p == path) {
+            Some((_, staged)) => Ok(staged.clone()),
+            None => Ok(fsio::read_text(path)?.map(|t| t.as_str().to_string())),
+        }
+    }
+
+    /// Write and delete what is staged, creating directories as needed.
+    fn apply(self) -> Result<()> {
+        for (path, text) in self.files {
+            match text {
+                Some(text) => {
+                    fsio::create_dir(path.parent().expect("a file in a directory"))?;
+                    fsio::write_atomic(&path, text.as_bytes())?;
+                }
+                None => fsio::remove_file(&path)?,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// How the block in AGENTS.md, which several agents share, says sessions end.
@@ -194,21 +243,20 @@ fn block_agents(text: &str) -> Vec<String> {
 
 /// Agents sharing AGENTS.md whose own MCP wiring is in the project: they rely on the block
 /// even when an older block did not list them.
-fn wired_elsewhere(root: &Path) -> Vec<&'static str> {
+fn wired_elsewhere(st: &Staged, root: &Path) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let has_json = |f: &str| fsio::read_string(root.join(f)).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|v| v["mcpServers"]["zo"].is_object());
-    if has_json(".cursor/mcp.json") {
+    let read = |f: &str| st.read(&root.join(f)).ok().flatten();
+    if read(".cursor/mcp.json").and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|v| v["mcpServers"]["zo"].is_object()) {
         out.push("cursor");
     }
-    if codex_has_zo(root) {
+    if read(".codex/config.toml").is_some_and(|t| codex_has_zo(&t)) {
         out.push("codex");
     }
     out
 }
 
-/// Whether the project's `.codex/config.toml` names a `zo` server, in any TOML form.
-fn codex_has_zo(root: &Path) -> bool {
-    let Ok(text) = fsio::read_string(root.join(".codex/config.toml")) else { return false };
+/// Whether a `.codex/config.toml` names a `zo` server, in any TOML form.
+fn codex_has_zo(text: &str) -> bool {
     text.parse::<toml_edit::DocumentMut>().ok().and_then(|d| d.get("mcp_servers").and_then(|s| s.as_table_like()).map(|s| s.contains_key("zo"))).unwrap_or(false)
 }
 
@@ -229,12 +277,12 @@ fn without_block(text: &str) -> String {
 /// Put zo's block into (or take it out of) a Markdown file agents read. AGENTS.md is shared
 /// by cursor, codex and generic: the block's opening line lists the agents wired to it, and
 /// `remove` takes the block out only when no other agent is left (it then names the rest).
-fn block(root: &Path, file: &str, agent: &str, note: &str, remove: bool, ch: &mut Changes) -> Result<()> {
+fn block(st: &mut Staged, root: &Path, file: &str, agent: &str, note: &str, remove: bool, ch: &mut Changes) -> Result<()> {
     let path = root.join(file);
-    let old = fsio::read_text(&path)?.map(|t| t.as_str().to_string());
+    let old = st.read(&path)?;
     let mut agents = old.as_deref().map(block_agents).unwrap_or_default();
     if file == "AGENTS.md" {
-        for a in wired_elsewhere(root) {
+        for a in wired_elsewhere(st, root) {
             if !agents.iter().any(|x| x == a) {
                 agents.push(a.to_string());
             }
@@ -262,10 +310,10 @@ fn block(root: &Path, file: &str, agent: &str, note: &str, remove: bool, ch: &mu
         return Ok(());
     }
     if new.trim().is_empty() {
-        fsio::remove_file(&path)?;
+        st.delete(&path);
         ch.removed.push(file.to_string());
     } else {
-        fsio::write_atomic(&path, new.as_bytes())?;
+        st.write(&path, new);
         if remove && agents.is_empty() {
             ch.removed.push(format!("{file} (zo's block)"));
         } else if !remove && old.is_some() {
@@ -293,19 +341,6 @@ fn is_zo_command(c: &str) -> bool {
     ["zo hook ", "zo -q hook ", "zo session start --agent claude", "zo -q session end --agent claude"].iter().any(|p| c.starts_with(p))
 }
 
-/// zo's hooks in `.claude/settings.json`, merged with what is there: older zo entries are
-/// replaced, everything else is kept. None if nothing changed, else whether the whole file was
-/// created or (left empty by the removal) deleted.
-fn claude_settings(root: &Path, remove: bool) -> Result<Option<bool>> {
-    hooks_file(root, ".claude/settings.json", templates::CLAUDE_HOOKS, remove)
-}
-
-/// The same for Codex's `.codex/hooks.json` (Codex took Claude Code's hook format: event →
-/// matcher groups → commands).
-fn codex_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
-    hooks_file(root, ".codex/hooks.json", templates::CODEX_HOOKS, remove)
-}
-
 /// How an agent's hooks file lists the commands of an event: Claude Code and Codex in matcher
 /// groups (`[{"matcher": "", "hooks": [{"command": …}]}]`), Cursor flat (`[{"command": …}]`,
 /// beside a `"version": 1` that zo adds and takes away with its last hook).
@@ -315,33 +350,24 @@ enum Shape {
     Flat,
 }
 
-fn hooks_file(root: &Path, file: &str, template: &str, remove: bool) -> Result<Option<bool>> {
-    edit_hooks(root, file, template, Shape::Groups, remove)
-}
-
-/// zo's hooks in Cursor's `.cursor/hooks.json`, merged like the others.
-fn cursor_hooks(root: &Path, remove: bool) -> Result<Option<bool>> {
-    edit_hooks(root, ".cursor/hooks.json", templates::CURSOR_HOOKS, Shape::Flat, remove)
-}
-
-/// Merge zo's hook entries (`template`: event → entry) into an agent's hooks file, or take them
-/// out: zo's older entries are replaced, everything else is kept. None if nothing changed, else
-/// whether the whole file was created or (left empty by the removal) deleted.
-fn edit_hooks(root: &Path, file: &str, template: &str, shape: Shape, remove: bool) -> Result<Option<bool>> {
+/// Merge zo's hook entries (`template`: event → entry) into an agent's hooks file (Claude
+/// Code's `.claude/settings.json`, Codex's and Cursor's hooks files), or take them out: zo's
+/// older entries are replaced, everything else is kept. None if nothing changed, else whether
+/// the whole file was created or (left empty by the removal) deleted.
+fn edit_hooks(st: &mut Staged, root: &Path, file: &str, template: &str, shape: Shape, remove: bool) -> Result<Option<bool>> {
     let path = root.join(file);
-    let existed = path.exists();
-    let Some(mut settings) = read_json(&path, remove)? else { return Ok(None) };
+    let Some((mut settings, existed)) = read_json(st, &path, remove)? else { return Ok(None) };
     let before = settings.clone();
     let wanted: Value = serde_json::from_str(template).context("zo's hooks template")?;
-    let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
+    let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object; nothing was changed", path.display()))?;
     if shape == Shape::Flat && !remove {
         obj.entry("version").or_insert(json!(1));
     }
     let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
-    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object", path.display()))?;
+    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object; nothing was changed", path.display()))?;
     for (event, entry) in wanted.as_object().expect("template is an object") {
         let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
-        let list = list.as_array_mut().ok_or_else(|| anyhow!("`hooks.{event}` in {} is not a list", path.display()))?;
+        let list = list.as_array_mut().ok_or_else(|| anyhow!("`hooks.{event}` in {} is not a list; nothing was changed", path.display()))?;
         if !remove && list.iter().any(|m| m == entry) {
             continue;
         }
@@ -371,20 +397,19 @@ fn edit_hooks(root: &Path, file: &str, template: &str, shape: Shape, remove: boo
             }
         }
     }
-    save_json(&path, &settings, &before, existed, remove)
+    save_json(st, &path, &settings, &before, existed, remove)
 }
 
 /// The `zo` server in a client's `mcpServers` JSON (Claude Code's `.mcp.json`, Cursor's
 /// `.cursor/mcp.json`), merged with the servers already there. None if nothing changed, else
 /// whether the whole file was created or deleted.
-fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<Option<bool>> {
+fn mcp_json(st: &mut Staged, root: &Path, file: &str, remove: bool) -> Result<Option<bool>> {
     let path = root.join(file);
-    let existed = path.exists();
-    let Some(mut v) = read_json(&path, remove)? else { return Ok(None) };
+    let Some((mut v, existed)) = read_json(st, &path, remove)? else { return Ok(None) };
     let before = v.clone();
-    let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object", path.display()))?;
+    let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object; nothing was changed", path.display()))?;
     let servers = obj.entry("mcpServers").or_insert_with(|| json!({}));
-    let servers = servers.as_object_mut().ok_or_else(|| anyhow!("`mcpServers` in {} is not an object", path.display()))?;
+    let servers = servers.as_object_mut().ok_or_else(|| anyhow!("`mcpServers` in {} is not an object; nothing was changed", path.display()))?;
     if remove {
         servers.remove("zo");
         if servers.is_empty() {
@@ -393,24 +418,23 @@ fn mcp_json(root: &Path, file: &str, remove: bool) -> Result<Option<bool>> {
     } else {
         servers.entry("zo").or_insert_with(|| json!({"command": MCP_COMMAND, "args": ["mcp"]}));
     }
-    save_json(&path, &v, &before, existed, remove)
+    save_json(st, &path, &v, &before, existed, remove)
 }
 
 /// Write a client's JSON file back after zo changed `value` (from `before`): nothing when
 /// unchanged (None); removed when a removal left it an empty object (Some(true)); else
 /// written, Some(whether it was created).
-fn save_json(path: &Path, value: &Value, before: &Value, existed: bool, remove: bool) -> Result<Option<bool>> {
+fn save_json(st: &mut Staged, path: &Path, value: &Value, before: &Value, existed: bool, remove: bool) -> Result<Option<bool>> {
     if value == before {
         return Ok(None);
     }
     if remove && value.as_object().is_some_and(|o| o.is_empty()) {
-        fsio::remove_file(path)?;
+        st.delete(path);
         return Ok(Some(true));
     }
-    fsio::create_dir(path.parent().expect("a file in a directory"))?;
     let mut out = serde_json::to_string_pretty(value)?;
     out.push('\n');
-    fsio::write_atomic(path, out.as_bytes())?;
+    st.write(path, out);
     Ok(Some(!existed))
 }
 
@@ -420,9 +444,9 @@ fn save_json(path: &Path, value: &Value, before: &Value, existed: bool, remove: 
 /// (`zo = {…}`, `[mcp_servers."zo"]`) is found. Broken TOML is an error naming the file and
 /// line, and nothing changes. None if nothing changed, else whether the whole file was created
 /// or deleted.
-fn codex_config(root: &Path, remove: bool) -> Result<Option<bool>> {
+fn codex_config(st: &mut Staged, root: &Path, remove: bool) -> Result<Option<bool>> {
     let path = root.join(".codex/config.toml");
-    let text = fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+    let text = st.read(&path)?.unwrap_or_default();
     let mut doc = parse_toml(&path, &text)?;
     let has = doc.get("mcp_servers").and_then(|t| t.as_table_like()).is_some_and(|t| t.contains_key("zo"));
     match (has, remove) {
@@ -453,13 +477,12 @@ fn codex_config(root: &Path, remove: bool) -> Result<Option<bool>> {
     }
     let new = doc.to_string();
     if new.trim().is_empty() {
-        fsio::remove_file(&path)?;
+        st.delete(&path);
         return Ok(Some(true));
     }
     // A table zo appends gets a blank line before it, as a person would write it.
     let new = if text.is_empty() { new.trim_start().to_string() } else { new.replace("\n\n\n[", "\n\n[") };
-    fsio::create_dir(path.parent().expect("has a parent"))?;
-    fsio::write_atomic(&path, new.as_bytes())?;
+    st.write(&path, new);
     Ok(Some(text.is_empty()))
 }
 
@@ -469,41 +492,6 @@ fn parse_toml(path: &Path, text: &str) -> Result<toml_edit::DocumentMut> {
         let line = e.span().map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
         anyhow!("{}:{line}: not valid TOML ({}); fix it and run again, nothing was changed", path.display(), e.message())
     })
-}
-
-/// Every file `wire` would change for `agent`, read and checked before anything is written: a
-/// broken one is an error naming it, and no other file has been touched yet.
-fn preflight(root: &Path, agent: &str) -> Result<()> {
-    let json: &[(&str, &str)] = match agent {
-        "claude" => &[(".claude/settings.json", "hooks"), (".mcp.json", "mcpServers")],
-        "cursor" => &[(".cursor/mcp.json", "mcpServers"), (".cursor/hooks.json", "hooks")],
-        "codex" => &[(".codex/hooks.json", "hooks")],
-        _ => &[],
-    };
-    for (file, key) in json {
-        let path = root.join(file);
-        let Some(v) = read_json(&path, true)? else { continue };
-        let Some(obj) = v.as_object() else { bail!("{} is not a JSON object; nothing was changed", path.display()) };
-        match obj.get(*key) {
-            Some(inner) if !inner.is_object() => bail!("`{key}` in {} is not an object; nothing was changed", path.display()),
-            Some(inner) if *key == "hooks" => {
-                if let Some((event, _)) = inner.as_object().expect("an object").iter().find(|(_, l)| !l.is_array()) {
-                    bail!("`hooks.{event}` in {} is not a list; nothing was changed", path.display());
-                }
-            }
-            _ => {}
-        }
-    }
-    if agent == "codex" {
-        let path = root.join(".codex/config.toml");
-        if let Some(text) = fsio::read_text(&path)? {
-            let doc = parse_toml(&path, text.as_str())?;
-            if doc.get("mcp_servers").is_some_and(|t| t.as_table_like().is_none()) {
-                bail!("{}: `mcp_servers` is not a table; nothing was changed", path.display());
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Whether Claude Code settings run zo's own hook for `event` (`SessionStart`, …): the
@@ -581,17 +569,18 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
     out
 }
 
-/// A client's JSON settings file: its value, `{}` when missing or empty, None when there is
-/// nothing to remove from; broken JSON is an error naming file:line:col, and nothing changes.
-fn read_json(path: &Path, remove: bool) -> Result<Option<Value>> {
-    // A link, a FIFO or a huge file is refused by name, never read as "missing".
-    let text = fsio::read_text(path)?.map(|t| t.as_str().to_string());
+/// A client's JSON settings file: its value (`{}` when missing or empty) and whether the file
+/// exists, None when there is nothing to remove from; broken JSON is an error naming
+/// file:line:col, and nothing changes.
+fn read_json(st: &Staged, path: &Path, remove: bool) -> Result<Option<(Value, bool)>> {
+    let text = st.read(path)?;
+    let existed = text.is_some();
     match text.filter(|t| !t.trim().is_empty()) {
-        Some(t) => serde_json::from_str(&t).map(Some).map_err(|e| {
+        Some(t) => serde_json::from_str(&t).map(|v| Some((v, existed))).map_err(|e| {
             anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())
         }),
         None if remove => Ok(None),
-        None => Ok(Some(json!({}))),
+        None => Ok(Some((json!({}), existed))),
     }
 }
 
