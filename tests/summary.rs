@@ -333,3 +333,124 @@ fn summary_of_a_file_that_changed_before_its_end_and_grew_is_not_used() {
     r.write(r.log_path(), &log[..log.len() / 2]);
     assert_grown_agrees(&r, &show);
 }
+
+/// CRC-32 (IEEE), bit by bit: what the summary's content check was.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c ^= u32::from(b);
+        for _ in 0..8 {
+            c = if c & 1 != 0 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 };
+        }
+    }
+    !c
+}
+
+/// Flip the case of some of `letters` (byte offsets of ASCII letters) so that `text` gets
+/// the CRC-32 `target` again: CRC is linear, so the flips are solved by elimination over GF(2).
+fn forge_crc(text: &mut [u8], letters: &[usize], target: u32) {
+    let base = crc32(text);
+    let effect = |i: usize| {
+        let mut t = text.to_vec();
+        t[i] ^= 0x20;
+        crc32(&t) ^ base
+    };
+    // basis[bit] = (effect, which letters, as a bit set over `letters`).
+    let mut basis: Vec<Option<(u32, u128)>> = vec![None; 32];
+    for (k, &i) in letters.iter().take(128).enumerate() {
+        let (mut v, mut m) = (effect(i), 1u128 << k);
+        for bit in (0..32).rev() {
+            if v >> bit & 1 == 0 {
+                continue;
+            }
+            match basis[bit] {
+                Some((bv, bm)) => {
+                    v ^= bv;
+                    m ^= bm;
+                }
+                None => {
+                    basis[bit] = Some((v, m));
+                    break;
+                }
+            }
+        }
+    }
+    let (mut v, mut m) = (base ^ target, 0u128);
+    for bit in (0..32).rev() {
+        if v >> bit & 1 == 1 {
+            let (bv, bm) = basis[bit].expect("enough letters to forge");
+            v ^= bv;
+            m ^= bm;
+        }
+    }
+    for (k, &i) in letters.iter().take(128).enumerate() {
+        if m >> k & 1 == 1 {
+            text[i] ^= 0x20;
+        }
+    }
+    assert_eq!(crc32(text), target);
+}
+
+/// The content check was a CRC-32, which an edit can be crafted to keep: a commit changing an
+/// entry's type (and the case of some letters in the log's preamble) kept the old summary in
+/// use, and the hook path showed the entry as it was before the edit. The check is now a
+/// keyed hash: the edit is seen.
+#[test]
+fn a_same_length_edit_crafted_to_keep_the_crc_kept_the_old_summary() {
+    let r = Repo::init();
+    let mut log = String::from("# DECISION_LOG\n\nDecisions, newest last. Never edit or delete an entry by hand; append instead.\n\n---\n\n");
+    for i in 0..5 {
+        log.push_str(&canonical_entry(i, &format!("entry {i}"), "d"));
+    }
+    r.write(r.log_path(), &log);
+    assert!(r.ok(&["log"]).contains("entry 3"));
+    assert!(has_summary(&r));
+    let before = log.as_bytes().to_vec();
+    let mut forged = log.replacen("**ID:** D-00000003\n**Type:** ARCHITECTURE", "**ID:** D-00000003\n**Type:** PROPOSAL    ", 1).into_bytes();
+    assert_eq!(forged.len(), before.len());
+    let preamble = log.find("---").unwrap();
+    let letters: Vec<usize> = (0..preamble).filter(|&i| forged[i].is_ascii_alphabetic()).collect();
+    forge_crc(&mut forged, &letters, crc32(&before));
+    // Written in place: the same file, the same length, the same CRC-32.
+    let f = std::fs::OpenOptions::new().write(true).open(r.path().join(r.log_path())).unwrap();
+    std::os::unix::fs::FileExt::write_at(&f, &forged, 0).unwrap();
+    drop(f);
+    let shown = r.json(&["show", "D-00000003"]);
+    assert_eq!(shown["type"], "PROPOSAL", "{shown}");
+    assert_summary_agrees(&r, &["D-00000003".into()]);
+}
+
+/// A summary is derived and gitignored, but a repository can commit one (`git add -f`): a
+/// clone got it, and the hook path trusted it when its CRC matched the log, whatever its
+/// entries said. A summary is now sealed with the key of the user whose zo wrote it: another
+/// user's (or a crafted one) is never used, and the clone's zo writes its own.
+#[test]
+fn a_summary_committed_to_the_repository_was_trusted_by_a_clone() {
+    let r = generated().0;
+    r.ok(&["status"]);
+    assert!(has_summary(&r));
+    r.git(&["add", "-f", SUMMARY]);
+    r.commit_all("memory, with a summary");
+    let clone = tempfile::tempdir().unwrap();
+    let dest = clone.path().join("c");
+    let out = std::process::Command::new("git").args(["clone", "-q"]).arg(r.path()).arg(&dest).output().unwrap();
+    assert!(out.status.success());
+    let committed = std::fs::read(dest.join(SUMMARY)).unwrap();
+    // The clone's zo: another user (its own key, in its own vector cache directory).
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(util::ZO)
+            .args(args)
+            .current_dir(&dest)
+            .env_remove("ZO_REPO")
+            .env("ZO_VECTOR_CACHE", clone.path().join("vectors"))
+            .env("ZO_USER_DIR", clone.path().join("user"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let first = run(&["--json", "log", "--all"]);
+    assert_ne!(std::fs::read(dest.join(SUMMARY)).unwrap(), committed, "the committed summary was used, not replaced");
+    std::fs::remove_file(dest.join(SUMMARY)).unwrap();
+    assert_eq!(first, run(&["--json", "log", "--all"]), "the answer is the full read's");
+}

@@ -32,16 +32,7 @@ const ORT_LIB: &str = "libonnxruntime.dylib";
 #[cfg(not(target_os = "macos"))]
 const ORT_LIB: &str = "libonnxruntime.so";
 
-/// The per-user cache: `$ZO_CACHE`, else `$XDG_CACHE_HOME/zo`, else `~/.cache/zo`.
-pub fn cache_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("ZO_CACHE").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(d).join("zo"));
-    }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/zo"))
-}
+pub use crate::store::layout::cache_dir;
 
 /// Where the model and the runtime were found.
 #[derive(Debug, Clone)]

@@ -47,6 +47,27 @@ impl FileKind {
     }
 }
 
+/// The per-user cache (the model, ONNX Runtime, the vector cache, the summaries' key):
+/// `$ZO_CACHE`, else `$XDG_CACHE_HOME/zo`, else `~/.cache/zo`. The user's own, trusted.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("ZO_CACHE").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(d).join("zo"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/zo"))
+}
+
+/// The machine's vector cache directory: `ZO_VECTOR_CACHE`, else `<cache_dir>/vectors`. It
+/// also keeps the key that signs this user's decision-log summaries (`summary::key`).
+pub fn vector_cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("ZO_VECTOR_CACHE").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    cache_dir().map(|c| c.join("vectors"))
+}
+
 #[derive(Debug, Clone)]
 pub struct Layout {
     /// The directory holding `.zo/` (or, for the older layout, `memory/`).

@@ -48,13 +48,15 @@ impl Memory {
         if let Some(r) = crate::store::summary::load(&self.layout) {
             return Ok((r.log.with_threshold(threshold), r.conflict));
         }
-        let Some((text, stamp, crc)) = crate::store::summary::read_whole(&self.layout.decision_log()) else {
+        let Some((text, stamp, content)) = crate::store::summary::read_whole(&self.layout.decision_log()) else {
             let log = self.decisions()?;
             let conflict = memchr::memmem::find(log.text.as_str().as_bytes(), b"<<<<<<<").is_some();
             return Ok((log, conflict));
         };
         let log = DecisionLog::parse(text);
-        crate::store::summary::save(&self.layout, &log, stamp, crc);
+        if let Some(content) = content {
+            crate::store::summary::save(&self.layout, &log, stamp, content);
+        }
         let conflict = memchr::memmem::find(log.text.as_str().as_bytes(), b"<<<<<<<").is_some();
         Ok((log.with_threshold(threshold), conflict))
     }

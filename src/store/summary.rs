@@ -6,16 +6,22 @@
 //! read, which writes a new summary.
 //!
 //! Freshness: the summary records the file's stamp (device, inode, length, mtime and ctime to
-//! the nanosecond), a CRC-32 of its whole content, and when it was made. The stamp alone is
+//! the nanosecond), a keyed hash of its whole content, and when it was made. The stamp alone is
 //! trusted only when the file had settled before the summary was made (both times older than
 //! `SETTLE` then): file times tick coarsely (a few ms on Linux, up to 2 s elsewhere), so a
 //! change made right after the summary could keep the same stamp; this is git's "racily clean"
 //! problem and its answer. Otherwise (or when the stamp differs but the length does not) the
-//! file's content is read in 64 KiB pieces and its CRC compared: equal text is served, and a
-//! settled file gets a summary with its new stamp. An edit anywhere changes the CRC (and
-//! usually the stamp), a `git checkout` or `pull` replaces the file (a new inode), zo's own
-//! writes replace it by rename; a summary whose CRC matches text it does not describe would
-//! need a forged summary file, which buys nothing a forged log does not.
+//! file's content is hashed and compared: equal text is served, and a settled file gets a
+//! summary with its new stamp. An edit anywhere changes the hash (and usually the stamp), a
+//! `git checkout` or `pull` replaces the file (a new inode), zo's own writes replace it by
+//! rename.
+//!
+//! Trust: a repository is someone else's input, and it can commit a summary (`git add -f`) or
+//! a same-length edit crafted to keep a checksum. So both hashes are keyed BLAKE3 with this
+//! user's secret (`key`, 32 random bytes in the per-user cache, never in a repository): the
+//! content hash cannot be matched by a crafted edit, and the summary's own MAC (over all of
+//! it) proves it was written by zo for this user; a summary from anywhere else is none. Where
+//! no key can be kept (no cache directory, not writable) there is no summary: the full read.
 
 use crate::format::Span;
 use crate::format::decision::{Decision, DecisionLog, Links, Source};
@@ -30,7 +36,45 @@ use std::sync::Arc;
 pub const FILE: &str = "index.db-summary";
 
 // 2: the links between entries are recorded too (`Links`), so a restored log resolves none.
-const MAGIC: &[u8] = b"zo decision summary 2\n";
+// 3: keyed BLAKE3 for the content and the summary itself, in place of CRC-32s.
+const MAGIC: &[u8] = b"zo decision summary 3\n";
+
+/// A keyed BLAKE3 hash (of the log's content, or the summary's MAC).
+type Mac = [u8; 32];
+
+/// This user's key for summaries, `summary.key` in the machine's vector cache directory (made
+/// on first use: 32 random bytes, mode 0600, put in place with a hard link so two first users
+/// agree on one key). None when there is no such directory and it cannot be made: then no
+/// summary is read or made.
+pub fn key() -> Option<&'static Mac> {
+    static KEY: std::sync::OnceLock<Option<Mac>> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let dir = crate::store::layout::vector_cache_dir()?;
+        let path = dir.join("summary.key");
+        let read = || std::fs::read(&path).ok().and_then(|b| Mac::try_from(b.as_slice()).ok());
+        if let Some(k) = read() {
+            return Some(k);
+        }
+        let mut k = [0u8; 32];
+        getrandom::fill(&mut k).ok()?;
+        std::fs::create_dir_all(&dir).ok()?;
+        let tmp = tempfile::Builder::new().prefix(".summary.key.").tempfile_in(&dir).ok()?;
+        std::io::Write::write_all(&mut tmp.as_file(), &k).ok()?;
+        tmp.as_file().sync_all().ok()?;
+        // tempfile makes it 0600. A hard link never replaces a key another process put there
+        // first; a damaged key (a crash mid-write on an older zo) is replaced by rename.
+        match std::fs::hard_link(tmp.path(), &path) {
+            Ok(()) => Some(k),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read().or_else(|| tmp.persist(&path).ok().map(|_| k)),
+            Err(_) => None,
+        }
+    })
+    .as_ref()
+}
+
+fn keyed(key: &Mac) -> blake3::Hasher {
+    blake3::Hasher::new_keyed(key)
+}
 
 /// How long a file's times must lie before the summary's for its stamp alone to prove it.
 pub const SETTLE_NS: i128 = 3_000_000_000;
@@ -87,7 +131,8 @@ pub fn path(layout: &Layout) -> PathBuf {
 struct Header {
     stamp: Stamp,
     made_ns: i128,
-    crc: u32,
+    /// The keyed hash of the log file's whole content.
+    content: Mac,
     bom: bool,
     names_paths: bool,
     conflict: bool,
@@ -114,10 +159,12 @@ pub fn load(layout: &Layout) -> Option<Restored> {
         // (only once the file has settled; until then every read checks the content).
         let made = now_ns();
         if stamp.settled(made) {
-            let mut out = bytes.to_vec();
-            put_header(&mut out[MAGIC.len()..], &Header { stamp, made_ns: made, ..h });
-            let _ = write(layout, &out);
-            keep(layout, out);
+            let mut out = bytes[..bytes.len() - 32].to_vec();
+            put_header(&mut out, &Header { stamp, made_ns: made, ..h });
+            if seal(&mut out).is_some() {
+                let _ = write(layout, &out);
+                keep(layout, out);
+            }
         }
     }
     let source = Arc::new(FileSource { file, offset: if h.bom { 3 } else { 0 } });
@@ -155,7 +202,7 @@ fn found(layout: &Layout) -> Option<Found> {
     let spath = path(layout);
     let proves = |bytes: &[u8]| {
         header(bytes).is_some_and(|(h, _)| {
-            (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && crc_of(&file) == Some(h.crc))
+            (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && content_of(&file) == Some(h.content))
         })
     };
     let kept = LAST.lock().ok().and_then(|l| l.as_ref().filter(|(p, _)| *p == spath).map(|(_, b)| Arc::clone(b)));
@@ -193,17 +240,17 @@ fn grown(layout: &Layout, file: File, stamp: Stamp, bytes: &[u8]) -> Option<Rest
     if tail.len() as u64 != stamp.len - from {
         return None;
     }
-    // The summary's CRC over the old length proves the prefix; the same hasher run on over the
-    // rest gives the CRC of the file as it is now.
-    let (mut crc, read) = crc_through(&file, from);
+    // The summary's content hash over the old length proves the prefix; the same hasher run on
+    // over the rest gives the hash of the file as it is now.
+    let (mut hash, read) = hash_through(&file, from)?;
     if read != from {
         return None;
     }
-    crc.update(&tail[..(h.stamp.len - from) as usize]);
-    if crc.clone().finalize() != h.crc {
+    hash.update(&tail[..(h.stamp.len - from) as usize]);
+    if *hash.finalize().as_bytes() != h.content {
         return None;
     }
-    crc.update(&tail[(h.stamp.len - from) as usize..]);
+    hash.update(&tail[(h.stamp.len - from) as usize..]);
     if Stamp::of(&file.metadata().ok()?) != stamp {
         return None;
     }
@@ -212,17 +259,18 @@ fn grown(layout: &Layout, file: File, stamp: Stamp, bytes: &[u8]) -> Option<Rest
     let conflict = h.conflict || memchr::memmem::find(tail.as_bytes(), b"<<<<<<<").is_some();
     let source = Arc::new(FileSource { file, offset: bom as usize });
     let log = DecisionLog::extended(entries, &tail, last.span.start, last.span.line, source, names_paths);
-    let h = Header { stamp, made_ns: now_ns(), crc: crc.finalize(), bom: h.bom, names_paths, conflict };
+    let h = Header { stamp, made_ns: now_ns(), content: *hash.finalize().as_bytes(), bom: h.bom, names_paths, conflict };
     write_summary(layout, &log, h);
     Some(Restored { log, conflict })
 }
 
-/// A CRC-32 hasher fed the file's first `len` bytes (fewer at its end or a read error), and
-/// how many it was fed: positioned reads in 64 KiB pieces, so the file's own cursor stays
-/// where it is and no buffer the size of the log is allocated (that costs more than the CRC).
-fn crc_through(file: &File, len: u64) -> (crc32fast::Hasher, u64) {
-    let mut h = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 64 << 10];
+/// The keyed hasher fed the file's first `len` bytes (fewer at its end or a read error), and
+/// how many it was fed: positioned reads in 256 KiB pieces (BLAKE3 hashes a large piece on
+/// every SIMD lane), so the file's own cursor stays where it is and no buffer the size of the
+/// log is allocated. None without a key.
+fn hash_through(file: &File, len: u64) -> Option<(blake3::Hasher, u64)> {
+    let mut h = keyed(key()?);
+    let mut buf = vec![0u8; 256 << 10];
     let mut at = 0u64;
     while at < len {
         let want = buf.len().min(usize::try_from(len - at).unwrap_or(usize::MAX));
@@ -234,7 +282,7 @@ fn crc_through(file: &File, len: u64) -> (crc32fast::Hasher, u64) {
             }
         }
     }
-    (h, at)
+    Some((h, at))
 }
 
 /// Up to `len` bytes of the file from `at` (fewer at its end or on a read error).
@@ -268,7 +316,7 @@ fn read_summary(path: &Path) -> Option<Vec<u8>> {
 /// Write the summary of a log just read whole from a file with this stamp (the stamp taken
 /// from the open file before and after the read, and equal). Failures are ignored: the
 /// summary is a cache.
-pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, crc: u32) {
+pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, content: Mac) {
     if !log.is_whole() {
         return;
     }
@@ -276,7 +324,7 @@ pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, crc: u32) {
     let h = Header {
         stamp,
         made_ns: now_ns(),
-        crc,
+        content,
         bom: log.text.bom,
         names_paths: log.may_name_paths(),
         conflict: memchr::memmem::find(text.as_bytes(), b"<<<<<<<").is_some(),
@@ -329,13 +377,22 @@ fn write_summary(layout: &Layout, log: &DecisionLog, h: Header) {
             index(&mut out, i);
         }
     }
-    // The trailing CRC covers everything but the header's values (as zeros), which `load`
-    // rewrites alone.
-    let sum = crc32fast::hash(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    put_header(&mut out[MAGIC.len()..], &h);
-    let _ = write(layout, &out);
-    keep(layout, out);
+    put_header(&mut out, &h);
+    if seal(&mut out).is_some() {
+        let _ = write(layout, &out);
+        keep(layout, out);
+    }
+}
+
+/// Append the summary's MAC (this user's keyed BLAKE3 of everything before it).
+fn seal(out: &mut Vec<u8>) -> Option<()> {
+    seal_with(out, key()?);
+    Some(())
+}
+
+fn seal_with(out: &mut Vec<u8>, key: &Mac) {
+    let mac = keyed(key).update(out).finalize();
+    out.extend_from_slice(mac.as_bytes());
 }
 
 /// Keep a summary just written as the one this process read last (`LAST`): the next read in
@@ -356,13 +413,13 @@ fn write(layout: &Layout, bytes: &[u8]) -> Result<()> {
     fsio::write_atomic_unsynced(&path(layout), bytes)
 }
 
-/// The CRC-32 of a file's whole content, read from the open file in pieces (None when a read
-/// fails before its end).
-fn crc_of(file: &File) -> Option<u32> {
+/// The keyed hash of a file's whole content, read from the open file in pieces (None when a
+/// read fails before its end, or without a key).
+fn content_of(file: &File) -> Option<Mac> {
     let len = file.metadata().ok()?.len();
-    let (h, read) = crc_through(file, len);
+    let (h, read) = hash_through(file, len)?;
     // Read to the length it had; a file that grew meanwhile is caught by its stamp.
-    (read == len).then(|| h.finalize())
+    (read == len).then(|| *h.finalize().as_bytes())
 }
 
 #[cfg(unix)]
@@ -375,10 +432,13 @@ fn read_at(f: &File, buf: &mut [u8], at: u64) -> Option<usize> {
     std::os::windows::fs::FileExt::seek_read(f, buf, at).ok()
 }
 
-/// magic, then: dev, ino, len (u64), mtime, ctime, made (i128), crc (u32), flags (u8).
-const HEADER_LEN: usize = 8 * 3 + 16 * 3 + 4 + 1;
+/// After the magic: dev, ino, len (u64), mtime, ctime, made (i128), the content's hash (32
+/// bytes), flags (u8).
+const HEADER_LEN: usize = 8 * 3 + 16 * 3 + 32 + 1;
 
+/// Write the header into a summary's bytes (after the magic; before it is sealed).
 fn put_header(out: &mut [u8], h: &Header) {
+    let out = &mut out[MAGIC.len()..];
     let mut w = Vec::with_capacity(HEADER_LEN);
     for n in [h.stamp.dev, h.stamp.ino, h.stamp.len] {
         w.extend_from_slice(&n.to_le_bytes());
@@ -386,32 +446,33 @@ fn put_header(out: &mut [u8], h: &Header) {
     for n in [h.stamp.mtime_ns, h.stamp.ctime_ns, h.made_ns] {
         w.extend_from_slice(&n.to_le_bytes());
     }
-    w.extend_from_slice(&h.crc.to_le_bytes());
+    w.extend_from_slice(&h.content);
     w.push(u8::from(h.bom) | u8::from(h.names_paths) << 1 | u8::from(h.conflict) << 2);
     out[..HEADER_LEN].copy_from_slice(&w);
 }
 
-/// The header and the entries' bytes, when the file is whole (its trailing CRC holds; the
-/// header itself is outside it, as `load` rewrites the header alone).
+/// The header and the entries' bytes, when the summary is whole and this user's zo wrote it
+/// (its MAC holds with this user's key).
 fn header(bytes: &[u8]) -> Option<(Header, &[u8])> {
+    header_with(bytes, key()?)
+}
+
+fn header_with<'a>(bytes: &'a [u8], key: &Mac) -> Option<(Header, &'a [u8])> {
     let rest = bytes.strip_prefix(MAGIC)?;
-    if rest.len() < HEADER_LEN + 8 + 4 {
+    if rest.len() < HEADER_LEN + 8 + 32 {
         return None;
     }
-    let (body, sum) = bytes.split_at(bytes.len() - 4);
-    let mut whole = crc32fast::Hasher::new();
-    whole.update(MAGIC);
-    whole.update(&[0u8; HEADER_LEN]);
-    whole.update(&body[MAGIC.len() + HEADER_LEN..]);
-    if whole.finalize().to_le_bytes() != sum {
+    let (body, mac) = bytes.split_at(bytes.len() - 32);
+    // blake3::Hash compares in constant time.
+    if keyed(key).update(body).finalize() != blake3::Hash::from(Mac::try_from(mac).ok()?) {
         return None;
     }
     let mut r = Reader(&rest[..HEADER_LEN]);
     let stamp = Stamp { dev: r.u64()?, ino: r.u64()?, len: r.u64()?, mtime_ns: r.i128()?, ctime_ns: r.i128()? };
     let made_ns = r.i128()?;
-    let crc = r.u32()?;
+    let content = r.take::<32>()?;
     let flags = r.u8()?;
-    let h = Header { stamp, made_ns, crc, bom: flags & 1 != 0, names_paths: flags & 2 != 0, conflict: flags & 4 != 0 };
+    let h = Header { stamp, made_ns, content, bom: flags & 1 != 0, names_paths: flags & 2 != 0, conflict: flags & 4 != 0 };
     Some((h, &body[MAGIC.len() + HEADER_LEN..]))
 }
 
@@ -530,9 +591,10 @@ impl Source for FileSource {
 }
 
 /// Read the log whole from one open file, with the stamp it had before and after (equal, or
-/// None: it changed while read) and its CRC: what `save` needs. None when it is not plain
-/// UTF-8 or cannot be read (the caller reads it the ordinary way and reports).
-pub fn read_whole(path: &Path) -> Option<(crate::format::Text, Stamp, u32)> {
+/// None: it changed while read) and its keyed hash (None without a key): what `save` needs.
+/// None when it is not plain UTF-8 or cannot be read (the caller reads it the ordinary way and
+/// reports).
+pub fn read_whole(path: &Path) -> Option<(crate::format::Text, Stamp, Option<Mac>)> {
     let file = fsio::open_regular(path).ok()??;
     let before = Stamp::of(&file.metadata().ok()?);
     if before.len > fsio::MAX_FILE_BYTES {
@@ -543,11 +605,11 @@ pub fn read_whole(path: &Path) -> Option<(crate::format::Text, Stamp, u32)> {
     if before != after || bytes.len() as u64 != after.len {
         return None;
     }
-    let crc = crc32fast::hash(&bytes);
+    let content = key().map(|k| *keyed(k).update(&bytes).finalize().as_bytes());
     simdutf8::basic::from_utf8(&bytes).ok()?;
     // SAFETY: just validated as UTF-8.
     let text = unsafe { String::from_utf8_unchecked(bytes) };
-    Some((crate::format::Text::new(text), after, crc))
+    Some((crate::format::Text::new(text), after, content))
 }
 
 #[cfg(test)]
@@ -569,29 +631,36 @@ mod tests {
     }
 
     #[test]
-    fn header_round_trips_and_rejects_a_torn_file() {
+    fn header_round_trips_and_rejects_a_torn_or_foreign_summary() {
         let h = Header {
             stamp: Stamp { dev: 1, ino: 2, len: 3, mtime_ns: -4, ctime_ns: 5 },
             made_ns: 6,
-            crc: 7,
+            content: [7; 32],
             bom: true,
             names_paths: false,
             conflict: true,
         };
+        let key = [9u8; 32];
         let mut out = MAGIC.to_vec();
         out.extend_from_slice(&[0u8; HEADER_LEN]);
         out.extend_from_slice(&0u64.to_le_bytes());
         // No entries, so no links: four empty lists.
         out.extend_from_slice(&[0u8; 16]);
-        let sum = crc32fast::hash(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        put_header(&mut out[MAGIC.len()..], &h);
-        let (back, body) = header(&out).unwrap();
-        assert_eq!((back.stamp, back.made_ns, back.crc, back.bom, back.names_paths, back.conflict), (h.stamp, 6, 7, true, false, true));
+        put_header(&mut out, &h);
+        seal_with(&mut out, &key);
+        let (back, body) = header_with(&out, &key).unwrap();
+        assert_eq!((back.stamp, back.made_ns, back.content, back.bom, back.names_paths, back.conflict), (h.stamp, 6, [7; 32], true, false, true));
         let (restored, links) = entries(body, 0).unwrap();
         assert_eq!((restored.len(), links), (0, Links::default()));
         for cut in 0..out.len() {
-            assert!(header(&out[..cut]).is_none_or(|(_, b)| entries(b, 0).is_none()), "cut at {cut}");
+            assert!(header_with(&out[..cut], &key).is_none_or(|(_, b)| entries(b, 0).is_none()), "cut at {cut}");
+        }
+        // Another user's (or a repository's) summary: another key, or any byte changed.
+        assert!(header_with(&out, &[8u8; 32]).is_none());
+        for at in [MAGIC.len() + 40, MAGIC.len() + HEADER_LEN - 2, out.len() - 1] {
+            let mut bad = out.clone();
+            bad[at] ^= 1;
+            assert!(header_with(&bad, &key).is_none(), "a byte changed at {at}");
         }
     }
 }

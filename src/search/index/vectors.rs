@@ -48,13 +48,7 @@ pub const DEFAULT_MAX_BYTES: u64 = crate::store::settings::CACHE_MAX_DEFAULT;
 
 const DB: &str = "vectors.db";
 
-/// The cache directory: `ZO_VECTOR_CACHE`, else `<cache_dir>/vectors`.
-pub fn dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("ZO_VECTOR_CACHE").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    embedding::cache_dir().map(|c| c.join("vectors"))
-}
+pub use crate::store::layout::vector_cache_dir as dir;
 
 /// The size bound (`ZO_CACHE_MAX`, checked with every other variable in `settings`).
 pub fn max_bytes() -> Result<u64> {
