@@ -202,3 +202,28 @@ fn the_old_index_answers_while_index_rebuild_embeds() {
     assert!(overlapped, "the rebuild ended before any reader ran: nothing was tested");
     assert_eq!(m.status(&c), (20, 0));
 }
+
+/// While a clone catches up, hybrid recall ranked an entry still waiting for its vector as the
+/// least similar of all: an exact title match fell below entries that only resembled the
+/// question, until the catch-up reached it. Its semantic part is now left out, and the words
+/// alone place it.
+#[test]
+fn while_catching_up_an_exact_title_match_waiting_for_its_vector_fell_out_of_the_top() {
+    let m = Machine::new();
+    let src = Repo::example();
+    // This machine has embedded the example's 20 entries (its vector cache holds them) …
+    assert_eq!(m.refresh(src.path()), (20, 0));
+    // … and then 6 decisions arrive that it never saw: more than a query embeds on its own.
+    let titles = ["Rotate the signing keys every quarter", "Quarantine flaky integration suites nightly", "Pin the base image digest", "Cap upload size at the proxy", "Retry webhooks with jitter", "Drop the legacy CSV export"];
+    let ids: Vec<String> = titles.iter().map(|t| src.ok(&["decide", "--title", t, "--decision", "as titled"]).trim().to_string()).collect();
+    src.commit_all("memory");
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("clone");
+    git_in(Path::new("/"), &["clone", "-q", src.path().to_str().unwrap(), c.to_str().unwrap()]);
+    let mut s = Server::start(&m, &c);
+    let (v, _) = s.recall(json!({"query": "quarantine flaky integration suites nightly", "k": 3}));
+    assert_eq!(v["mode"], "hybrid", "{v}");
+    assert!(v["pending_embeddings"].as_u64().unwrap() > 0, "answered while entries still waited: {v}");
+    assert_eq!(v["results"][0]["id"], ids[1].as_str(), "{v}");
+    assert!(s.close().success());
+}

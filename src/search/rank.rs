@@ -75,12 +75,8 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
     let bm25: HashMap<i64, (usize, f64)> = lexical.iter().enumerate().map(|(r, &(id, s))| (id, (r + 1, s))).collect();
     let mut candidates: Vec<i64> = combined.iter().take(depth).map(|x| x.0).collect();
     candidates.extend(lexical.iter().map(|x| x.0).filter(|id| similarity.get(id).is_none_or(|(r, _)| *r > depth)));
-    let floor = combined.last().map_or(0.0, |x| x.1);
-    let sims: Vec<f64> = candidates.iter().map(|id| similarity.get(id).map_or(floor, |x| x.1)).collect();
-    let lexs: Vec<f64> = candidates.iter().map(|id| bm25.get(id).map_or(0.0, |x| x.1)).collect();
-    let ((ms, ss), (ml, sl)) = (spread(&sims), spread(&lexs));
     let w = if mode == Mode::Semantic { 1.0 } else { ALSO_SEMANTIC_WEIGHT };
-    let mut fused: Vec<(i64, f64)> = candidates.iter().zip(sims.iter().zip(&lexs)).map(|(&id, (s, l))| (id, w * (s - ms) / ss + (1.0 - w) * (l - ml) / sl)).collect();
+    let mut fused = fused(&candidates, &similarity, &bm25, w);
     fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let answered = lists.iter().filter_map(|l| l.first()).any(|x| x.1 >= ALSO_ANSWERED);
     let ranked = reorder(index, fused, k, filter, mode)?;
@@ -107,6 +103,27 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
 }
 
 /// Mean and standard deviation (1 when the values do not vary).
+/// Each candidate's fused score: `w` times its similarity's z-score plus `1 - w` times its
+/// BM25's (0 where the words do not match), both over the candidates. `similarity` holds every
+/// row that has a vector; a candidate missing from it is still waiting for its embedding (a
+/// clone catching up) and is scored by its words alone (its BM25's z-score), as the answer's
+/// note says. Scored as the least similar row, an exact lexical hit fell below every embedded
+/// entry until the catch-up reached it.
+fn fused(candidates: &[i64], similarity: &HashMap<i64, (usize, f64)>, bm25: &HashMap<i64, (usize, f64)>, w: f64) -> Vec<(i64, f64)> {
+    let sims: Vec<Option<f64>> = candidates.iter().map(|id| similarity.get(id).map(|x| x.1)).collect();
+    let lexs: Vec<f64> = candidates.iter().map(|id| bm25.get(id).map_or(0.0, |x| x.1)).collect();
+    let present: Vec<f64> = sims.iter().flatten().copied().collect();
+    let ((ms, ss), (ml, sl)) = (spread(&present), spread(&lexs));
+    candidates
+        .iter()
+        .zip(sims.iter().zip(&lexs))
+        .map(|(&id, (s, l))| {
+            let words = (l - ml) / sl;
+            (id, s.map_or(words, |s| w * (s - ms) / ss + (1.0 - w) * words))
+        })
+        .collect()
+}
+
 fn spread(v: &[f64]) -> (f64, f64) {
     let n = v.len().max(1) as f64;
     let mean = v.iter().sum::<f64>() / n;
@@ -147,15 +164,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
         Mode::Hybrid => {
             let mut candidates: Vec<i64> = semantic.iter().take(DEPTH.max(k)).map(|x| x.0).collect();
             candidates.extend(lexical.iter().map(|x| x.0).filter(|id| similarity.get(id).is_none_or(|(r, _)| *r > DEPTH.max(k))));
-            let floor = semantic.last().map_or(0.0, |x| x.1);
-            let sims: Vec<f64> = candidates.iter().map(|id| similarity.get(id).map_or(floor, |x| x.1)).collect();
-            let lexs: Vec<f64> = candidates.iter().map(|id| bm25.get(id).map_or(0.0, |x| x.1)).collect();
-            let ((ms, ss), (ml, sl)) = (spread(&sims), spread(&lexs));
-            let mut v: Vec<(i64, f64)> = candidates
-                .iter()
-                .zip(sims.iter().zip(&lexs))
-                .map(|(&id, (s, l))| (id, SEMANTIC_WEIGHT * (s - ms) / ss + (1.0 - SEMANTIC_WEIGHT) * (l - ml) / sl))
-                .collect();
+            let mut v = fused(&candidates, &similarity, &bm25, SEMANTIC_WEIGHT);
             v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             v
         }
