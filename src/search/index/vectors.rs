@@ -404,9 +404,9 @@ pub fn prune(max: u64) -> Result<Pruned> {
     Ok(Pruned { path: db.display().to_string(), removed, entries, bytes, max_bytes: max })
 }
 
-/// Remove every entry.
+/// Remove every entry (the report names the configured bound, not the 0 it pruned to).
 pub fn clear() -> Result<Pruned> {
-    prune(0)
+    Ok(Pruned { max_bytes: max_bytes()?, ..prune(0)? })
 }
 
 fn prune_conn(conn: &Connection, max: u64) -> Result<u64> {
@@ -424,7 +424,14 @@ fn prune_conn(conn: &Connection, max: u64) -> Result<u64> {
     }
     tx.commit()?;
     if removed > 0 {
-        conn.execute_batch("PRAGMA incremental_vacuum")?;
+        // Give the freed pages back to the file system: the vacuum frees a page per step, so it
+        // is stepped to the end (run once, it freed one page and the file kept its size), and
+        // in WAL mode the file shrinks only when the log is checkpointed into it.
+        let mut vacuum = conn.prepare("PRAGMA incremental_vacuum")?;
+        let mut rows = vacuum.query([])?;
+        while rows.next()?.is_some() {}
+        drop(rows);
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
     }
     Ok(removed)
 }
