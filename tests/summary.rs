@@ -454,3 +454,31 @@ fn a_summary_committed_to_the_repository_was_trusted_by_a_clone() {
     std::fs::remove_file(dest.join(SUMMARY)).unwrap();
     assert_eq!(first, run(&["--json", "log", "--all"]), "the answer is the full read's");
 }
+
+/// The key that seals summaries lives in the machine's vector cache directory: a FIFO there
+/// never blocks a hook, and a link there is not followed (nor written through); either way
+/// there is simply no summary, and the answers are the full read's.
+#[test]
+fn the_summary_key_is_never_read_through_a_link_or_from_a_fifo() {
+    let (r, show) = generated();
+    let keydir = r.path().join(".git/zo-vectors");
+    std::fs::create_dir_all(&keydir).unwrap();
+    let key = keydir.join("summary.key");
+    let fifo = std::ffi::CString::new(key.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let outputs = hook_path_outputs(&r, &show);
+    assert!(!has_summary(&r), "a summary was sealed with a key read from a FIFO");
+    std::fs::remove_file(&key).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::fs::write(elsewhere.path().join("k"), [7u8; 32]).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path().join("k"), &key).unwrap();
+    assert_eq!(hook_path_outputs(&r, &show), outputs);
+    assert!(!has_summary(&r), "a summary was sealed with a key read through a link");
+    assert_eq!(std::fs::read(elsewhere.path().join("k")).unwrap(), [7u8; 32]);
+    // Once the link is gone, a key of its own is made (0600) and the summary is back.
+    std::fs::remove_file(&key).unwrap();
+    assert_eq!(hook_path_outputs(&r, &show), outputs);
+    assert!(has_summary(&r));
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
+}

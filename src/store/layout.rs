@@ -59,6 +59,25 @@ pub fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/zo"))
 }
 
+/// Make `dir` (mode 0700: what zo keeps there is derived from private text, or a secret) when
+/// it is missing, and check it is a directory, never a link or a file: the directory above is
+/// the user's own (it may well be a link they made), but zo does not write through a link it
+/// did not create.
+pub fn private_dir(dir: &Path) -> Result<()> {
+    if std::fs::symlink_metadata(dir).is_err() {
+        let mut b = std::fs::DirBuilder::new();
+        b.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+        b.create(dir).map_err(|e| anyhow::anyhow!("could not create {}: {e}", dir.display()))?;
+    }
+    let m = std::fs::symlink_metadata(dir).map_err(|e| anyhow::anyhow!("could not read {}: {e}", dir.display()))?;
+    if !m.file_type().is_dir() {
+        anyhow::bail!("{} is not a directory zo made (a link or a file); zo does not write through it: remove it", dir.display());
+    }
+    Ok(())
+}
+
 /// The machine's vector cache directory: `ZO_VECTOR_CACHE`, else `<cache_dir>/vectors`. It
 /// also keeps the key that signs this user's decision-log summaries (`summary::key`).
 pub fn vector_cache_dir() -> Option<PathBuf> {

@@ -50,14 +50,25 @@ pub fn key() -> Option<&'static Mac> {
     static KEY: std::sync::OnceLock<Option<Mac>> = std::sync::OnceLock::new();
     KEY.get_or_init(|| {
         let dir = crate::store::layout::vector_cache_dir()?;
+        crate::store::layout::private_dir(&dir).ok()?;
         let path = dir.join("summary.key");
-        let read = || std::fs::read(&path).ok().and_then(|b| Mac::try_from(b.as_slice()).ok());
+        // Never through a link or from a FIFO: the key is 32 bytes of a regular file or none.
+        let read = || {
+            use std::io::Read;
+            let f = fsio::open_regular(&path).ok()??;
+            let mut b = Vec::with_capacity(33);
+            (f.metadata().ok()?.len() == 32).then_some(())?;
+            f.take(33).read_to_end(&mut b).ok()?;
+            Mac::try_from(b.as_slice()).ok()
+        };
         if let Some(k) = read() {
             return Some(k);
         }
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+            return None;
+        }
         let mut k = [0u8; 32];
         getrandom::fill(&mut k).ok()?;
-        std::fs::create_dir_all(&dir).ok()?;
         let tmp = tempfile::Builder::new().prefix(".summary.key.").tempfile_in(&dir).ok()?;
         std::io::Write::write_all(&mut tmp.as_file(), &k).ok()?;
         tmp.as_file().sync_all().ok()?;

@@ -71,10 +71,7 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// The cache directory above is the user's own (it may well be a link they made); zo creates
 /// `vectors/` itself and does not write through a link it did not create.
 fn check(dir: &Path) -> Result<()> {
-    let m = std::fs::symlink_metadata(dir).with_context(|| format!("could not read {}", dir.display()))?;
-    if !m.file_type().is_dir() {
-        bail!("{} is not a directory zo made (a link or a file); zo does not write through it: remove it to use the vector cache", dir.display());
-    }
+    crate::store::layout::private_dir(dir).context("the vector cache is not used")?;
     let db = dir.join(DB);
     for path in std::iter::once(db.clone()).chain(["-wal", "-shm", "-journal"].iter().map(|s| with_suffix(&db, s))) {
         let Ok(m) = std::fs::symlink_metadata(&path) else { continue };
@@ -117,14 +114,7 @@ fn is_corruption(e: &anyhow::Error) -> bool {
 /// is removed and made again: it is a cache, and the checks above made sure it is a regular
 /// file in a directory zo made.
 fn open_db(dir: &Path) -> Result<Connection> {
-    if std::fs::symlink_metadata(dir).is_err() {
-        let mut b = std::fs::DirBuilder::new();
-        b.recursive(true);
-        // The vectors are derived from private text: the user's alone.
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-        b.create(dir).with_context(|| format!("could not create {}", dir.display()))?;
-    }
+    // Made 0700 when missing: the vectors are derived from private text, the user's alone.
     check(dir)?;
     let db = dir.join(DB);
     match connect(&db) {
