@@ -218,3 +218,30 @@ fn a_claude_md_linked_to_agents_md_was_refused() {
     assert_eq!(r.read("docs/agents.md"), "# Rules\n");
     assert!(!r.path().join(".claude").exists() && !r.path().join(".mcp.json").exists(), "nothing written");
 }
+
+/// The `/zo-recall` command was read leniently and written last: a link at `.claude/commands`
+/// (or at the command, or a file where the directory goes) was refused only after CLAUDE.md,
+/// `.mcp.json` and `.claude/settings.json` had been written. Now nothing is written.
+#[test]
+fn a_link_at_claude_commands_was_refused_after_other_files_were_written() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let setups: [&dyn Fn(&Repo); 3] = [
+        &|r| std::os::unix::fs::symlink(elsewhere.path(), r.path().join(".claude/commands")).unwrap(),
+        &|r| {
+            std::fs::create_dir(r.path().join(".claude/commands")).unwrap();
+            std::os::unix::fs::symlink(elsewhere.path().join("x.md"), r.path().join(".claude/commands/zo-recall.md")).unwrap();
+        },
+        &|r| std::fs::write(r.path().join(".claude/commands"), "a file").unwrap(),
+    ];
+    for (i, setup) in setups.iter().enumerate() {
+        let r = Repo::init();
+        std::fs::create_dir(r.path().join(".claude")).unwrap();
+        setup(&r);
+        let out = r.run(&["init", "--agent", "claude"]);
+        assert_eq!(out.code, 1, "case {i}: {}", out.stderr);
+        for f in ["CLAUDE.md", ".mcp.json", ".claude/settings.json"] {
+            assert!(!r.path().join(f).exists(), "case {i}: {f} was written before the refusal");
+        }
+    }
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0, "nothing written through the link");
+}

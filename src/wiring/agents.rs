@@ -77,7 +77,9 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
                 ch.removed.push(OLD_SLASH_COMMAND.into());
             }
             let cmd = root.join(SLASH_COMMAND);
-            let current = fsio::read_string(&cmd).ok();
+            // Read like every other file here: a link, a FIFO, a directory or a non-directory
+            // on the way is an error now, before anything is written.
+            let current = st.read(&cmd)?;
             if remove {
                 if current.as_deref().is_some_and(is_our_recall) {
                     st.delete(&cmd);
