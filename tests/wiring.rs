@@ -121,22 +121,46 @@ fn a_session_that_only_created_untracked_files_was_never_reminded() {
     hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
     r.write("build/more.o", "binary\n");
     assert_eq!(hook(r.path(), &event("Stop", r.path()), &[], &[]).stdout, "", "ignored files are no change");
-    // The session only creates a new file.
+    // The session only creates a new file, in a new folder (named as git status names it).
     r.write("src/new_module.rs", "pub fn f() {}\n");
     let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {} {}", out.stdout, out.stderr));
     let reason = v["reason"].as_str().unwrap();
-    assert!(reason.contains("1 file (src/new_module.rs)"), "{reason}");
+    assert!(reason.contains("1 file (src/)"), "{reason}");
     assert!(!reason.contains("notes.txt") && !reason.contains("build/"), "{reason}");
 
-    // An untracked file the session found and then changed is the session's too.
+    // An untracked file the session found and then changed is the session's too, and so is
+    // one it deleted. A folder of untracked files is one entry in the record, not walked.
     let r = Repo::init();
     r.commit_all("memory");
     r.write("draft.md", "first\n");
+    r.write("old-notes.md", "to be deleted\n");
+    for i in 0..50 {
+        r.write(&format!("vendor/pkg{i}/index.js"), "x\n");
+    }
     hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    let rec: serde_json::Value = serde_json::from_str(&r.read(".zo/memory/.session")).unwrap();
+    let untracked: Vec<&String> = rec["untracked"].as_object().unwrap().keys().collect();
+    assert_eq!(untracked, ["draft.md", "old-notes.md", "vendor/"], "{rec}");
     r.write("draft.md", "first, then much more\n");
+    std::fs::remove_file(r.path().join("old-notes.md")).unwrap();
     let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
-    assert!(out.stdout.contains("draft.md"), "{} {}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("2 files (draft.md, old-notes.md)"), "{} {}", out.stdout, out.stderr);
+
+    // More untracked entries than a record keeps (a build folder nobody ignored, files in a
+    // tracked folder): none are recorded, and untracked files are not counted this session.
+    let r = Repo::init();
+    r.write("out/.keep", "");
+    r.git(&["add", "out/.keep"]);
+    r.commit_all("memory");
+    for i in 0..5_001 {
+        std::fs::write(r.path().join(format!("out/{i}.o")), "").unwrap();
+    }
+    hook(r.path(), &event("SessionStart", r.path()), &[], &[]);
+    let rec: serde_json::Value = serde_json::from_str(&r.read(".zo/memory/.session")).unwrap();
+    assert!(rec["untracked"].is_null() && r.read(".zo/memory/.session").len() < 4096, "{rec}");
+    r.write("new.txt", "x\n");
+    assert_eq!(hook(r.path(), &event("Stop", r.path()), &[], &[]).stdout, "");
 
     // A record from an older zo has no untracked list: nothing untracked counts as new.
     let r = Repo::init();

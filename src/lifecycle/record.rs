@@ -29,9 +29,11 @@ pub struct Record {
     pub head: Option<String>,
     #[serde(default)]
     pub dirty: std::collections::BTreeMap<String, String>,
-    /// Untracked files (not ignored) present then, with their size and mtime: a session that
+    /// Untracked files (not ignored) present then, with their size and mtime; a directory
+    /// holding only untracked files is one entry (`dir/`, git's `--directory`): a session that
     /// only creates new files has changed the project too. None in a record from an older zo
-    /// (every untracked file would otherwise look new).
+    /// (every untracked file would otherwise look new), or when there were more than
+    /// `MAX_UNTRACKED` (a build folder nobody ignored): then untracked files are not counted.
     #[serde(default)]
     pub untracked: Option<std::collections::BTreeMap<String, String>>,
     /// Sizes of DECISION_LOG.md, PRIORS.md and FACTS.md at the start: a cheap "did this session
@@ -229,8 +231,9 @@ impl Baseline {
     fn finish(self, root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>, Option<std::collections::BTreeMap<String, String>>) {
         let Some(head) = self.head else { return (None, Default::default(), None) };
         let dirty = hashes(root, &paths_of(self.diff));
-        let untracked = signatures(root, &paths_of(self.others));
-        (Some(head), dirty, Some(untracked))
+        let others = paths_of(self.others);
+        let untracked = (others.len() <= MAX_UNTRACKED).then(|| signatures(root, &others));
+        (Some(head), dirty, untracked)
     }
 }
 
@@ -238,8 +241,13 @@ fn diff_args(commit: &str) -> [&str; 8] {
     ["diff", "--name-only", "-z", "--no-renames", commit, "--", ".", ":(exclude).zo"]
 }
 
-/// Untracked files that are not ignored, outside `.zo/`.
-const OTHERS_ARGS: [&str; 7] = ["ls-files", "-z", "--others", "--exclude-standard", "--", ".", ":(exclude).zo"];
+/// Untracked files that are not ignored, outside `.zo/`; a directory holding only such files
+/// is listed once (`dir/`) and not walked, as `git status` shows it.
+const OTHERS_ARGS: [&str; 8] = ["ls-files", "-z", "--others", "--exclude-standard", "--directory", "--", ".", ":(exclude).zo"];
+
+/// The most untracked entries a session record keeps: each costs a stat at every agent start
+/// and a line in the record (300,000 made a 13 MB record and a one-second SessionStart).
+const MAX_UNTRACKED: usize = 5_000;
 
 /// Size and mtime of work-tree files, as a cheap "changed since" for untracked files (hashing
 /// every untracked file at every agent start could read large build leftovers).
@@ -289,9 +297,18 @@ pub fn touched(memory: &Memory, rec: &Record) -> Vec<String> {
     let now = hashes(root, &was_dirty);
     let mut files: Vec<String> = changed.into_iter().filter(|p| rec.dirty.get(p).is_none_or(|before| now.get(p) != Some(before))).collect();
     if let (Some(before), Some(others)) = (&rec.untracked, others) {
-        let now = signatures(root, &paths_of(others));
-        files.extend(now.into_iter().filter(|(p, sig)| before.get(p) != Some(sig)).map(|(p, _)| p));
+        let others = paths_of(others);
+        if others.len() <= MAX_UNTRACKED {
+            let now = signatures(root, &others);
+            // New or changed since the start, and those the session deleted.
+            let gone: Vec<String> = before.keys().filter(|p| !now.contains_key(*p)).cloned().collect();
+            files.extend(now.into_iter().filter(|(p, sig)| before.get(p) != Some(sig)).map(|(p, _)| p));
+            files.extend(gone);
+        }
     }
+    // An untracked file the session committed is in both lists.
+    files.sort();
+    files.dedup();
     files
 }
 
