@@ -126,7 +126,7 @@ fn a_session_that_only_created_untracked_files_was_never_reminded() {
     let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {} {}", out.stdout, out.stderr));
     let reason = v["reason"].as_str().unwrap();
-    assert!(reason.contains("1 file (src/)"), "{reason}");
+    assert!(reason.contains("changed 1 folder (src/)"), "{reason}");
     assert!(!reason.contains("notes.txt") && !reason.contains("build/"), "{reason}");
 
     // An untracked file the session found and then changed is the session's too, and so is

@@ -276,6 +276,14 @@ fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     if more > 0 {
         list.push_str(&format!(" and {more} more"));
     }
-    let reason = crate::templates::STOP_REMINDER.replace("{count}", &if files.len() == 1 { "1 file".to_string() } else { format!("{} files", files.len()) }).replace("{files}", &list);
+    // A folder of untracked files is one entry (`dir/`, as git status lists it).
+    let folders = files.iter().filter(|f| f.ends_with('/')).count();
+    let n = |k: usize, one: &str, many: &str| if k == 1 { format!("1 {one}") } else { format!("{k} {many}") };
+    let count = match (files.len() - folders, folders) {
+        (f, 0) => n(f, "file", "files"),
+        (0, d) => n(d, "folder", "folders"),
+        (f, d) => format!("{} and {}", n(f, "file", "files"), n(d, "folder", "folders")),
+    };
+    let reason = crate::templates::STOP_REMINDER.replace("{count}", &count).replace("{files}", &list);
     Ok(Some(reason.trim_end().to_string()))
 }
