@@ -139,6 +139,7 @@ pub fn path(layout: &Layout) -> PathBuf {
 }
 
 /// What the summary says about the log besides its entries.
+#[derive(Clone, Copy)]
 struct Header {
     stamp: Stamp,
     made_ns: i128,
@@ -159,12 +160,11 @@ pub struct Restored {
 /// as it was before something was appended (`grown`); None means "read the file". Never an
 /// error: a summary that cannot be used is the same as none.
 pub fn load(layout: &Layout) -> Option<Restored> {
-    let Found { file, stamp, bytes, proven } = found(layout)?;
+    let Found { file, stamp, bytes, h, proven } = found(layout)?;
     if !proven {
-        return grown(layout, file, stamp, &bytes);
+        return grown(layout, file, stamp, &bytes, h);
     }
-    let (h, body) = header(&bytes)?;
-    let (entries, links) = entries(body, stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
+    let (entries, links) = entries(body(&bytes), stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
     if h.stamp != stamp || !h.stamp.settled(h.made_ns) {
         // Proven by content: record the new stamp so the next read needs no content check
         // (only once the file has settled; until then every read checks the content).
@@ -185,8 +185,8 @@ pub fn load(layout: &Layout) -> Option<Restored> {
 /// The number of entries in the log, from a summary proven fresh (what a session's record
 /// notes at its start, without restoring the entries).
 pub fn count(layout: &Layout) -> Option<usize> {
-    let Found { stamp, bytes, .. } = found(layout).filter(|f| f.proven)?;
-    let (h, body) = header(&bytes)?;
+    let Found { stamp, bytes, h, .. } = found(layout).filter(|f| f.proven)?;
+    let body = body(&bytes);
     let n = u64::from_le_bytes(*body.first_chunk::<8>()?);
     // The same check `entries` makes of the count, and the spans' bound on the last entry.
     (n <= body.len() as u64 / 57 && stamp.len >= u64::from(h.bom) * 3).then_some(n as usize)
@@ -198,12 +198,13 @@ pub fn count(layout: &Layout) -> Option<usize> {
 /// read, so whatever happened to the file since, they describe the log or are not used.
 static LAST: std::sync::Mutex<Option<(PathBuf, Arc<Vec<u8>>)>> = std::sync::Mutex::new(None);
 
-/// The open log file, its stamp, and the summary's bytes when the summary is whole; `proven`
-/// when it describes the file as it is now.
+/// The open log file, its stamp, and the summary's bytes and header when the summary is whole
+/// and this user's; `proven` when it describes the file as it is now.
 struct Found {
     file: File,
     stamp: Stamp,
     bytes: Arc<Vec<u8>>,
+    h: Header,
     proven: bool,
 }
 
@@ -211,38 +212,40 @@ fn found(layout: &Layout) -> Option<Found> {
     let file = fsio::open_regular(&layout.decision_log()).ok()??;
     let stamp = Stamp::of(&file.metadata().ok()?);
     let spath = path(layout);
-    let proves = |bytes: &[u8]| {
-        header(bytes).is_some_and(|(h, _)| {
-            (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && content_of(&file) == Some(h.content))
-        })
+    let proves = |h: &Header| {
+        (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && content_of(&file) == Some(h.content))
     };
+    // Bytes kept from this process's own read (their MAC checked then) or write need no MAC
+    // check again (a megabyte hashed per call): only their freshness is checked.
     let kept = LAST.lock().ok().and_then(|l| l.as_ref().filter(|(p, _)| *p == spath).map(|(_, b)| Arc::clone(b)));
-    if let Some(bytes) = kept.filter(|b| proves(b)) {
-        return Some(Found { file, stamp, bytes, proven: true });
+    if let Some(bytes) = kept {
+        if let Some(h) = parse_header(&bytes).filter(|h| proves(h)) {
+            return Some(Found { file, stamp, bytes, h, proven: true });
+        }
     }
     let bytes = Arc::new(read_summary(&spath)?);
-    if !proves(&bytes) {
-        return Some(Found { file, stamp, bytes, proven: false });
+    let (h, _) = header(&bytes)?;
+    if !proves(&h) {
+        return Some(Found { file, stamp, bytes, h, proven: false });
     }
     if let Ok(mut l) = LAST.lock() {
         *l = Some((spath, Arc::clone(&bytes)));
     }
-    Some(Found { file, stamp, bytes, proven: true })
+    Some(Found { file, stamp, bytes, h, proven: true })
 }
 
 /// The log restored from a summary of an earlier, shorter version of the file, when the file
-/// only grew since: its first bytes still have the summary's CRC (what zo's writers and a hand
+/// only grew since: its first bytes still have the summary's hash (what zo's writers and a hand
 /// append do; they never change what is there). Only the summary's last entry (which the
 /// append may have continued) and what follows it are read and walked; the links are resolved
 /// again, and a summary of the file as it is now is written. Anything else (shorter, an edit
 /// before the end, a file changing while read) is None: the whole file is read.
-fn grown(layout: &Layout, file: File, stamp: Stamp, bytes: &[u8]) -> Option<Restored> {
-    let (h, body) = header(bytes)?;
+fn grown(layout: &Layout, file: File, stamp: Stamp, bytes: &[u8], h: Header) -> Option<Restored> {
     let bom = if h.bom { 3 } else { 0 };
     if stamp.len <= h.stamp.len || stamp.len > fsio::MAX_FILE_BYTES {
         return None;
     }
-    let (mut entries, _) = entries(body, h.stamp.len.checked_sub(bom)?)?;
+    let (mut entries, _) = entries(body(bytes), h.stamp.len.checked_sub(bom)?)?;
     let last = entries.pop()?;
     // The tail: from the last entry's heading (a line start, so the walk begins as it would
     // over the whole) to the end.
@@ -415,7 +418,7 @@ fn keep(layout: &Layout, bytes: Vec<u8>) {
 }
 
 /// Renamed into place without fsync: the summary is derived, and one a crash leaves empty or
-/// torn fails its CRC and is read as none (the next full read writes it again); the two fsyncs
+/// torn fails its MAC and is read as none (the next full read writes it again); the two fsyncs
 /// cost more than the rest of writing it.
 fn write(layout: &Layout, bytes: &[u8]) -> Result<()> {
     if !layout.memory.is_dir() {
@@ -469,13 +472,19 @@ fn header(bytes: &[u8]) -> Option<(Header, &[u8])> {
 }
 
 fn header_with<'a>(bytes: &'a [u8], key: &Mac) -> Option<(Header, &'a [u8])> {
-    let rest = bytes.strip_prefix(MAGIC)?;
-    if rest.len() < HEADER_LEN + 8 + 32 {
+    let h = parse_header(bytes)?;
+    let (sealed, mac) = bytes.split_at(bytes.len() - 32);
+    // blake3::Hash compares in constant time.
+    if keyed(key).update(sealed).finalize() != blake3::Hash::from(Mac::try_from(mac).ok()?) {
         return None;
     }
-    let (body, mac) = bytes.split_at(bytes.len() - 32);
-    // blake3::Hash compares in constant time.
-    if keyed(key).update(body).finalize() != blake3::Hash::from(Mac::try_from(mac).ok()?) {
+    Some((h, body(bytes)))
+}
+
+/// The header of a summary long enough to be one, its MAC not checked (`header_with` does).
+fn parse_header(bytes: &[u8]) -> Option<Header> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    if rest.len() < HEADER_LEN + 8 + 32 {
         return None;
     }
     let mut r = Reader(&rest[..HEADER_LEN]);
@@ -483,8 +492,12 @@ fn header_with<'a>(bytes: &'a [u8], key: &Mac) -> Option<(Header, &'a [u8])> {
     let made_ns = r.i128()?;
     let content = r.take::<32>()?;
     let flags = r.u8()?;
-    let h = Header { stamp, made_ns, content, bom: flags & 1 != 0, names_paths: flags & 2 != 0, conflict: flags & 4 != 0 };
-    Some((h, &body[MAGIC.len() + HEADER_LEN..]))
+    Some(Header { stamp, made_ns, content, bom: flags & 1 != 0, names_paths: flags & 2 != 0, conflict: flags & 4 != 0 })
+}
+
+/// The entries' bytes of a summary `parse_header` accepted: between the header and the MAC.
+fn body(bytes: &[u8]) -> &[u8] {
+    &bytes[MAGIC.len() + HEADER_LEN..bytes.len() - 32]
 }
 
 /// The entries, checked against the text's length (spans in order, inside the text), and the
