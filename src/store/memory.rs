@@ -48,16 +48,18 @@ impl Memory {
         if let Some(r) = crate::store::summary::load(&self.layout) {
             return Ok((r.log.with_threshold(threshold), r.conflict));
         }
+        let conflicted = |log: &DecisionLog| crate::store::verify::may_hold_conflict_markers(log.text.as_str().as_bytes());
         let Some((text, stamp, content)) = crate::store::summary::read_whole(&self.layout.decision_log()) else {
             let log = self.decisions()?;
-            let conflict = memchr::memmem::find(log.text.as_str().as_bytes(), b"<<<<<<<").is_some();
+            let conflict = conflicted(&log);
             return Ok((log, conflict));
         };
         let log = DecisionLog::parse(text);
+        // Searched once: the summary records it too.
+        let conflict = conflicted(&log);
         if let Some(content) = content {
-            crate::store::summary::save(&self.layout, &log, stamp, content);
+            crate::store::summary::save(&self.layout, &log, stamp, content, conflict);
         }
-        let conflict = memchr::memmem::find(log.text.as_str().as_bytes(), b"<<<<<<<").is_some();
         Ok((log.with_threshold(threshold), conflict))
     }
 
@@ -96,7 +98,7 @@ impl Memory {
         let paths = [self.layout.decision_log(), self.layout.priors(), self.layout.state()];
         for path in paths.into_iter().skip(usize::from(!log)) {
             let Ok(Some(text)) = fsio::read_text(&path) else { continue };
-            if memchr::memmem::find(text.as_str().as_bytes(), b"<<<<<<<").is_some() {
+            if crate::store::verify::may_hold_conflict_markers(text.as_str().as_bytes()) {
                 out.extend(crate::store::verify::conflict_markers(&self.layout.show(&path), text.as_str()));
             }
         }

@@ -270,7 +270,7 @@ fn grown(layout: &Layout, file: File, stamp: Stamp, bytes: &[u8], h: Header) -> 
     }
     let tail = String::from_utf8(tail).ok()?;
     let names_paths = h.names_paths || crate::format::decision::names_paths(&tail);
-    let conflict = h.conflict || memchr::memmem::find(tail.as_bytes(), b"<<<<<<<").is_some();
+    let conflict = h.conflict || crate::store::verify::may_hold_conflict_markers(tail.as_bytes());
     let source = Arc::new(FileSource { file, offset: bom as usize });
     let log = DecisionLog::extended(entries, &tail, last.span.start, last.span.line, source, names_paths);
     let h = Header { stamp, made_ns: now_ns(), content: *hash.finalize().as_bytes(), bom: h.bom, names_paths, conflict };
@@ -328,21 +328,13 @@ fn read_summary(path: &Path) -> Option<Vec<u8>> {
 }
 
 /// Write the summary of a log just read whole from a file with this stamp (the stamp taken
-/// from the open file before and after the read, and equal). Failures are ignored: the
-/// summary is a cache.
-pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, content: Mac) {
+/// from the open file before and after the read, and equal), its content hash and whether it
+/// may hold conflict markers. Failures are ignored: the summary is a cache.
+pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, content: Mac, conflict: bool) {
     if !log.is_whole() {
         return;
     }
-    let text = log.text.as_str();
-    let h = Header {
-        stamp,
-        made_ns: now_ns(),
-        content,
-        bom: log.text.bom,
-        names_paths: log.may_name_paths(),
-        conflict: memchr::memmem::find(text.as_bytes(), b"<<<<<<<").is_some(),
-    };
+    let h = Header { stamp, made_ns: now_ns(), content, bom: log.text.bom, names_paths: log.may_name_paths(), conflict };
     write_summary(layout, log, h);
 }
 

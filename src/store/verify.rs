@@ -321,6 +321,11 @@ pub fn facts_append_only(file: &str, base_name: &str, base: &FactsFile, current:
     out
 }
 
+/// Whether `text` may hold conflict markers (one search; `conflict_markers` says where).
+pub fn may_hold_conflict_markers(text: &[u8]) -> bool {
+    memchr::memmem::find(text, b"<<<<<<<").is_some()
+}
+
 /// Lines git leaves where a merge could not be resolved (a merge without zo's driver). They
 /// are named as what they are, with the fix, rather than as edited or broken entries.
 pub fn conflict_markers(file: &str, text: &str) -> Vec<Problem> {
