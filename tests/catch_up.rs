@@ -10,9 +10,10 @@
 mod util;
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
+use std::io::Write;
 use std::process::Stdio;
+use util::mcp::Client;
 use util::{Machine, Repo, Run, git_in};
 
 /// A fresh clone of the example memory (20 entries to embed), never indexed on this machine.
@@ -77,61 +78,28 @@ fn a_session_start_hook_in_a_fresh_clone_embeds_nothing() {
 }
 
 /// `zo mcp` with the machine's environment, spoken to over its stdin and stdout.
-struct Server {
-    child: std::process::Child,
-    stdin: Option<std::process::ChildStdin>,
-    stdout: BufReader<std::process::ChildStdout>,
-    next: u64,
+/// `zo mcp` on this machine, initialized.
+fn server(m: &Machine, dir: &Path) -> Client {
+    let mut c = Client::start_with(&mut m.cmd(dir, &["mcp"]));
+    c.initialize();
+    c
 }
 
-impl Server {
-    fn start(m: &Machine, dir: &Path) -> Server {
-        let mut child = m.cmd(dir, &["mcp"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut s = Server { child, stdin, stdout, next: 1 };
-        s.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}));
-        s
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        let w = self.stdin.as_mut().unwrap();
-        writeln!(w, "{}", json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
-        w.flush().unwrap();
-        loop {
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed stdout while {method} was pending");
-            let v: Value = serde_json::from_str(&line).unwrap();
-            if v["id"] == id {
-                return v;
-            }
-        }
-    }
-
-    /// A recall tool call: (structured content, text).
-    fn recall(&mut self, args: Value) -> (Value, String) {
-        let r = self.request("tools/call", json!({"name": "recall", "arguments": args}));
-        let res = &r["result"];
-        let text = res["content"][0]["text"].as_str().unwrap_or_default().to_string();
-        assert!(res["isError"] == false, "{r}");
-        (res["structuredContent"].clone(), text)
-    }
-
-    /// Close stdin: the server stops its catch-up between two batches and exits cleanly.
-    fn close(mut self) -> std::process::ExitStatus {
-        drop(self.stdin.take());
-        self.child.wait().unwrap()
-    }
+/// A recall tool call: (structured content, text).
+fn recall(c: &mut Client, args: Value) -> (Value, String) {
+    let r = c.request("tools/call", json!({"name": "recall", "arguments": args}));
+    let res = &r["result"];
+    let text = res["content"][0]["text"].as_str().unwrap_or_default().to_string();
+    assert!(res["isError"] == false, "{r}");
+    (res["structuredContent"].clone(), text)
 }
 
 #[test]
 fn an_mcp_recall_with_entries_waiting_answers_without_embedding_them_and_the_server_catches_up() {
     let m = Machine::new();
     let (_src, _dir, c) = fresh_clone();
-    let mut s = Server::start(&m, &c);
-    let (v, text) = s.recall(json!({"query": BY_MEANING, "k": 2}));
+    let mut s = server(&m, &c);
+    let (v, text) = recall(&mut s, json!({"query": BY_MEANING, "k": 2}));
     // Answered before any entry was embedded: hybrid, with all 20 marked as waiting.
     assert_eq!(v["mode"], "hybrid", "{v}");
     assert_eq!(v["pending_embeddings"], 20, "{v}");
@@ -144,7 +112,7 @@ fn an_mcp_recall_with_entries_waiting_answers_without_embedding_them_and_the_ser
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
     let mut last = 20;
     let v = loop {
-        let (v, _) = s.recall(json!({"query": BY_MEANING, "k": 2, "mode": "semantic"}));
+        let (v, _) = recall(&mut s, json!({"query": BY_MEANING, "k": 2, "mode": "semantic"}));
         let waiting = v["pending_embeddings"].as_u64().unwrap_or(0);
         assert!(waiting <= last, "the count of waiting entries grew: {last} then {waiting}");
         last = waiting;
@@ -164,8 +132,8 @@ fn an_mcp_recall_with_entries_waiting_answers_without_embedding_them_and_the_ser
 fn an_mcp_server_closed_while_catching_up_exits_cleanly_and_leaves_a_whole_index() {
     let m = Machine::new();
     let (_src, _dir, c) = fresh_clone();
-    let mut s = Server::start(&m, &c);
-    let (v, _) = s.recall(json!({"query": "berth reservation"}));
+    let mut s = server(&m, &c);
+    let (v, _) = recall(&mut s, json!({"query": "berth reservation"}));
     assert_eq!(v["pending_embeddings"], 20, "{v}");
     let started = std::time::Instant::now();
     assert!(s.close().success(), "the server must exit cleanly while its catch-up runs");
@@ -220,8 +188,8 @@ fn while_catching_up_an_exact_title_match_waiting_for_its_vector_fell_out_of_the
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("clone");
     git_in(Path::new("/"), &["clone", "-q", src.path().to_str().unwrap(), c.to_str().unwrap()]);
-    let mut s = Server::start(&m, &c);
-    let (v, _) = s.recall(json!({"query": "quarantine flaky integration suites nightly", "k": 3}));
+    let mut s = server(&m, &c);
+    let (v, _) = recall(&mut s, json!({"query": "quarantine flaky integration suites nightly", "k": 3}));
     assert_eq!(v["mode"], "hybrid", "{v}");
     assert!(v["pending_embeddings"].as_u64().unwrap() > 0, "answered while entries still waited: {v}");
     assert_eq!(v["results"][0]["id"], ids[1].as_str(), "{v}");

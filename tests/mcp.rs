@@ -3,83 +3,9 @@
 
 mod util;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 use util::Repo;
-
-struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-    next: u64,
-}
-
-impl Client {
-    fn start(dir: &std::path::Path) -> Client {
-        Client::start_with(Command::new(util::ZO).arg("mcp").current_dir(dir).env_remove("ZO_REPO").env("ZO_USER_DIR", dir.join(".git/zo-user")))
-    }
-
-    fn start_with(cmd: &mut Command) -> Client {
-        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Client { child, stdin, stdout, next: 1 }
-    }
-
-    fn send(&mut self, v: &Value) {
-        let w = self.stdin.as_mut().unwrap();
-        writeln!(w, "{v}").unwrap();
-        w.flush().unwrap();
-    }
-
-    /// A request; returns the response with the same id (skipping notifications).
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed stdout while {method} was pending");
-            let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON on stdout ({e}): {line}"));
-            if v["id"] == id {
-                return v;
-            }
-        }
-    }
-
-    fn initialize(&mut self) -> Value {
-        let r = self.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}));
-        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        r
-    }
-
-    /// Call a tool: (structured content, text, is_error).
-    fn call(&mut self, name: &str, args: Value) -> (Value, String, bool) {
-        let r = self.request("tools/call", json!({"name": name, "arguments": args}));
-        let res = &r["result"];
-        assert!(res.is_object(), "{name}: {r}");
-        let text = res["content"][0]["text"].as_str().unwrap_or_default().to_string();
-        (res["structuredContent"].clone(), text, res["isError"] == true)
-    }
-
-    fn ok(&mut self, name: &str, args: Value) -> (Value, String) {
-        let (v, text, err) = self.call(name, args.clone());
-        assert!(!err, "{name} {args}: {text}");
-        (v, text)
-    }
-
-    fn fails(&mut self, name: &str, args: Value) -> String {
-        let (_, text, err) = self.call(name, args.clone());
-        assert!(err, "{name} {args} should fail: {text}");
-        text
-    }
-
-    /// Close stdin and wait: the server must exit cleanly.
-    fn close(mut self) -> std::process::ExitStatus {
-        drop(self.stdin.take());
-        self.child.wait().unwrap()
-    }
-}
+use util::mcp::Client;
 
 #[test]
 fn initialize_lists_small_tools_and_exits_when_stdin_closes() {

@@ -6,6 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+pub mod mcp;
+
 pub const ZO: &str = env!("CARGO_BIN_EXE_zo");
 
 /// Test data kept in the repository (sources and licences in tests/fixtures/README.md).
