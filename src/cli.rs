@@ -76,6 +76,12 @@ pub enum Command {
     /// Erase an entry (a secret, personal data): its text becomes a tombstone, its index rows
     /// and vectors are purged; prints how to purge it from git history too
     Forget(ForgetArgs),
+    /// Vouch, on this machine, for an entry that reads as an instruction to an agent: it is then
+    /// in this machine's bundles and unmarked in recall (read it first: `zo show ID`)
+    Approve(ApproveArgs),
+    /// The memory entries a range of commits adds, changes or removes, with author and flags:
+    /// review a pull request's memory like its code
+    Review(ReviewArgs),
     /// Active decisions whose governed paths (`zo decide --paths`) changed a lot since
     Stale(StaleArgs),
     /// Build a static site of the memory to browse, search and publish (default .zo/site/)
@@ -243,6 +249,11 @@ pub struct StateSetArgs {
     /// Write even if a value looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
+    /// Write text that reads as an instruction to an agent (curl | sh, credentials, "ignore
+    /// previous instructions"…) anyway: the entry records it, and bundles withhold it until
+    /// each person approves it (`zo approve ID`).
+    #[arg(long)]
+    pub allow_directive: bool,
 }
 
 #[derive(Args, Debug)]
@@ -293,6 +304,11 @@ pub struct DecideArgs {
     /// Write even if a field looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
+    /// Write text that reads as an instruction to an agent (curl | sh, credentials, "ignore
+    /// previous instructions"…) anyway: the entry records it, and bundles withhold it until
+    /// each person approves it (`zo approve ID`).
+    #[arg(long)]
+    pub allow_directive: bool,
 }
 
 #[derive(Args, Debug)]
@@ -304,6 +320,11 @@ pub struct OutcomeArgs {
     /// Write even if the text looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
+    /// Write text that reads as an instruction to an agent (curl | sh, credentials, "ignore
+    /// previous instructions"…) anyway: the entry records it, and bundles withhold it until
+    /// each person approves it (`zo approve ID`).
+    #[arg(long)]
+    pub allow_directive: bool,
 }
 
 #[derive(Args, Debug)]
@@ -394,6 +415,11 @@ pub struct FactSetArgs {
     /// Write even if the value looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
+    /// Write text that reads as an instruction to an agent (curl | sh, credentials, "ignore
+    /// previous instructions"…) anyway: the entry records it, and bundles withhold it until
+    /// each person approves it (`zo approve ID`).
+    #[arg(long)]
+    pub allow_directive: bool,
 }
 
 #[derive(Args, Debug)]
@@ -431,6 +457,19 @@ pub struct FactListArgs {
 #[derive(Args, Debug)]
 pub struct ConfirmArgs {
     /// A provisional decision (D-…) or fact version (F-…)
+    pub id: String,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+The bundle withholds an entry whose text reads as an instruction to an agent (run fetched code,\n\
+send credentials, ignore previous instructions…; SPEC §3a) until a person here approves it.\n\
+The approval names the entry's exact text (an edit voids it) and lives in your own directory\n\
+(~/.config/zo/approved), never in the repository: nothing a commit holds can vouch for itself.\n\n\
+Example:\n  zo show D-7f3a9c2e && zo approve D-7f3a9c2e")]
+pub struct ApproveArgs {
+    /// The decision (D-…), prior (PR-…), fact version (F-…), session or snapshot (its file
+    /// name), or STATE
     pub id: String,
 }
 
@@ -509,6 +548,11 @@ pub struct PriorAddArgs {
     /// Write even if a field looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
+    /// Write text that reads as an instruction to an agent (curl | sh, credentials, "ignore
+    /// previous instructions"…) anyway: the entry records it, and bundles withhold it until
+    /// each person approves it (`zo approve ID`).
+    #[arg(long)]
+    pub allow_directive: bool,
 }
 
 #[derive(Args, Debug)]
@@ -519,6 +563,23 @@ pub struct VerifyArgs {
     /// Check every commit that touched the append-only files against its parents
     #[arg(long)]
     pub history: bool,
+    /// Check what a range of commits (a pull request: origin/main..HEAD) did to memory: exit 4
+    /// when it adds or changes an entry with a flag that fails (`zo review` lists them)
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["staged", "history"])]
+    pub range: Option<String>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Each entry the range adds, changes or removes, with the commit and author that brought it\n\
+(signed or not) and its flags: a dangerous directive (text that tells an agent to run fetched\n\
+code, send credentials, ignore its instructions…), an invisible character, a secret, a line that\n\
+forges zo's structure, an edit or removal of history. `zo verify --range` fails on the same\n\
+flags; a directive its writer consented to (--allow-directive) is shown, not failed.\n\n\
+Example:\n  zo review origin/main..HEAD")]
+pub struct ReviewArgs {
+    /// The commits to review, as A..B (e.g. origin/main..HEAD)
+    pub range: String,
 }
 
 #[derive(Subcommand, Debug)]
@@ -683,6 +744,11 @@ pub struct SessionEndArgs {
     /// Write even if a text looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
+    /// Write text that reads as an instruction to an agent (curl | sh, credentials, "ignore
+    /// previous instructions"…) anyway: the entry records it, and bundles withhold it until
+    /// each person approves it (`zo approve ID`).
+    #[arg(long)]
+    pub allow_directive: bool,
 }
 
 #[derive(Args, Debug)]
@@ -699,6 +765,11 @@ pub struct SnapshotArgs {
     /// Write even if the handoff looks like a secret
     #[arg(long)]
     pub allow_secret: bool,
+    /// Write text that reads as an instruction to an agent (curl | sh, credentials, "ignore
+    /// previous instructions"…) anyway: the entry records it, and bundles withhold it until
+    /// each person approves it (`zo approve ID`).
+    #[arg(long)]
+    pub allow_directive: bool,
 }
 
 #[cfg(test)]

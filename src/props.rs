@@ -320,3 +320,70 @@ pub fn gate(bytes: &[u8]) {
     let shown = crate::store::gate::visible(&joined);
     assert!(crate::store::gate::first_control(&shown).is_none(), "visible() left a control character");
 }
+
+/// The timestamp parser (`time`): any text — a `--as-of`, a session file's `**Started:**` —
+/// never panics it, and a time it returns comes from text that starts with a real date.
+pub fn timestamp(bytes: &[u8]) {
+    let s = String::from_utf8_lossy(bytes);
+    for end_of_day in [false, true] {
+        if let Some(t) = crate::time::parse_instant(&s, end_of_day) {
+            assert!(crate::time::starts_with_date(s.trim()), "{s:?} gave {t}");
+            assert!(crate::time::is_date(&s.trim()[..10]), "{s:?}");
+        }
+    }
+    let _ = crate::time::age_days(&s);
+    let _ = crate::time::is_date(&s);
+}
+
+/// The agent-facing renderer (`gate::frame`, the bundle): whatever the memory text, section
+/// names and project name, every line of the bundle that is not quoted is one of zo's own, and
+/// no control or invisible character is in it.
+pub fn agent_render(bytes: &[u8]) {
+    let parts: Vec<String> = bytes.split(|&b| b == 0xff).map(text).collect();
+    let get = |i: usize| parts.get(i).cloned().unwrap_or_default();
+    let quoted = crate::store::gate::frame::quote(&get(0));
+    assert!(quoted.is_empty() || quoted.split('\n').all(|l| l.starts_with('>')), "{quoted:?}");
+    assert!(crate::store::gate::first_control(&quoted).is_none(), "{quoted:?}");
+    let name = crate::store::gate::frame::name(&get(1));
+    assert!(!name.contains('\n') && crate::store::gate::first_control(&name).is_none(), "{name:?}");
+    let sections: Vec<crate::lifecycle::context::Section> =
+        parts.iter().skip(2).collect::<Vec<_>>().chunks(2).map(|c| crate::lifecycle::context::Section { name: c[0].clone(), text: c.get(1).map(|t| (*t).clone()).unwrap_or_default() }).collect();
+    let names: Vec<String> = sections.iter().map(|s| format!("## {}", crate::store::gate::frame::one_line(&s.name))).collect();
+    let b = crate::lifecycle::context::Bundle {
+        project: get(1),
+        budget: 4000,
+        tokens: 0,
+        sections,
+        left_out: Default::default(),
+        footer: "Left out: nothing.".into(),
+        as_of: None,
+    };
+    let md = b.markdown();
+    assert!(crate::store::gate::first_control(&md).is_none(), "{md:?}");
+    let frame = crate::templates::AGENT_FRAME.trim_end();
+    for line in md.lines().filter(|l| !l.is_empty() && !l.starts_with('>')) {
+        let own = line.starts_with("# Context: ") || line == frame || line == "Left out: nothing." || names.iter().any(|n| n == line);
+        assert!(own, "a line no part of zo wrote: {line:?}\n{md}");
+    }
+}
+
+/// The directive rules (`gate::directives`): any text never panics them, each finding's line
+/// is a line of the text, and invisible characters inserted into the text hide nothing.
+pub fn directives(bytes: &[u8]) {
+    let s = text(bytes);
+    let flags = crate::store::gate::directives::scan(&s);
+    let lines = s.split('\n').count();
+    for f in &flags {
+        assert!(f.line >= 1 && f.line <= lines, "line {} of {lines}", f.line);
+    }
+    // Joiners and selectors are allowed beside some characters: a zero-width space beside one
+    // would make it forbidden, and removed, which changes the text rather than hiding it.
+    if s.chars().any(|c| matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')) {
+        return;
+    }
+    let hidden: String = s.chars().flat_map(|c| [c, '\u{200B}']).collect();
+    let again: Vec<&str> = crate::store::gate::directives::scan(&hidden).iter().map(|f| f.rule).collect();
+    for f in &flags {
+        assert!(again.contains(&f.rule), "a zero-width space hid rule {}: {s:?}", f.rule);
+    }
+}

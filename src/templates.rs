@@ -13,6 +13,8 @@ pub const AGENT_BLOCK: &str = include_str!("../templates/agent-block.md");
 /// The merge driver command registered in git config (joined into one line).
 pub const MERGE_DRIVER: &str = include_str!("../templates/merge-driver.sh");
 /// What the Stop hook asks an agent that changed files but recorded nothing.
+/// The bundle's first line after its title: how the agent is to read what memory says (SPEC §7).
+pub const AGENT_FRAME: &str = include_str!("../templates/agent-frame.md");
 pub const STOP_REMINDER: &str = include_str!("../templates/stop-reminder.md");
 /// The Claude Code hook entries zo adds to `.claude/settings.json`, by event.
 pub const CLAUDE_HOOKS: &str = include_str!("../templates/claude/hooks.json");

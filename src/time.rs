@@ -131,7 +131,9 @@ fn num_at(s: &str, r: std::ops::Range<usize>) -> Option<i64> {
 
 pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
     let s = s.trim();
-    if !is_date(&s[..s.len().min(10)]) {
+    // `get`: the text is anyone's (`--as-of`, a session file's `**Started:**`), and its tenth
+    // byte may fall inside a character.
+    if !s.get(..10).is_some_and(is_date) {
         return None;
     }
     let day = days_from_civil(s[..4].parse().ok()?, s[5..7].parse().ok()?, s[8..10].parse().ok()?) * 86_400;
@@ -201,7 +203,7 @@ mod tests {
         assert_eq!(parse_instant("2026-11-21T17:04:05+02:00", false), Some(1_795_273_445));
         assert_eq!(parse_instant("1970-01-01", true), Some(86_399));
         assert_eq!(parse_instant("1970-01-01", false), Some(0));
-        for bad in ["", "HEAD", "2026-13-01", "2026-11-21T15:04", "2026-11-21T15:04:05", "2026-11-21Tab:cd:efZ", "2026-11-21T15:04:05.Z"] {
+        for bad in ["", "HEAD", "2026-01-0é", "2026-01-01é", "2026-01-01T1é:00:00Z", "2026-13-01", "2026-11-21T15:04", "2026-11-21T15:04:05", "2026-11-21Tab:cd:efZ", "2026-11-21T15:04:05.Z"] {
             assert_eq!(parse_instant(bad, false), None, "{bad}");
         }
     }

@@ -42,9 +42,8 @@ fn init_creates_layout_and_is_idempotent() {
 fn init_from_a_subdirectory_uses_the_git_top() {
     let r = Repo::new();
     std::fs::create_dir_all(r.path().join("src/deep")).unwrap();
-    let out = std::process::Command::new(util::ZO)
+    let out = util::zo_command(r.path().join("src/deep"))
         .args(["init", "--project", "p"])
-        .current_dir(r.path().join("src/deep"))
         .env_remove("ZO_REPO")
         .output()
         .unwrap();
@@ -67,23 +66,20 @@ fn memory_is_found_by_flag_env_and_walking_up() {
     let r = Repo::init();
     r.decide("Found", "yes");
     std::fs::create_dir_all(r.path().join("a/b")).unwrap();
-    let from_sub = std::process::Command::new(util::ZO)
+    let from_sub = util::zo_command(r.path().join("a/b"))
         .args(["log"])
-        .current_dir(r.path().join("a/b"))
         .env_remove("ZO_REPO")
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&from_sub.stdout).contains("Found"));
     let elsewhere = tempfile::tempdir().unwrap();
-    let by_flag = std::process::Command::new(util::ZO)
+    let by_flag = util::zo_command(elsewhere.path())
         .args(["--repo", r.path().to_str().unwrap(), "log"])
-        .current_dir(elsewhere.path())
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&by_flag.stdout).contains("Found"));
-    let by_env = std::process::Command::new(util::ZO)
+    let by_env = util::zo_command(elsewhere.path())
         .args(["log"])
-        .current_dir(elsewhere.path())
         .env("ZO_REPO", r.path())
         .output()
         .unwrap();

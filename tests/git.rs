@@ -111,9 +111,8 @@ fn merge_driver_falls_back_to_keeping_both_sides() {
     std::fs::write(dir.join("base"), "line\n").unwrap();
     std::fs::write(dir.join("ours"), b"line\nours \xff\n").unwrap();
     std::fs::write(dir.join("theirs"), "line\ntheirs\n").unwrap();
-    let out = Command::new(util::ZO)
+    let out = util::zo_command(&dir)
         .args(["merge-driver", "base", "ours", "theirs", ".zo/memory/DECISION_LOG.md"])
-        .current_dir(&dir)
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -150,7 +149,7 @@ fn pre_commit_blocks_edits_allows_appends_and_chains_with_existing_hooks() {
     let text = r.read(r.log_path());
     r.write(r.log_path(), &text.replace("original text", "rewritten history"));
     r.git(&["add", "-A"]);
-    let out = Command::new("git").args(["commit", "-q", "-m", "edit"]).current_dir(r.path()).output().unwrap();
+    let out = util::git_command(r.path()).args(["commit", "-q", "-m", "edit"]).output().unwrap();
     assert!(!out.status.success(), "the edit must be blocked");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("(Old decision) was edited since HEAD") && err.contains("--supersedes"), "{err}");
@@ -242,9 +241,8 @@ fn checkpoint_commits_only_zo() {
     let bare = tempfile::tempdir().unwrap();
     git(bare.path(), &["init", "-q"]);
     zo(bare.path(), &["init"]);
-    let out = Command::new(util::ZO)
+    let out = util::zo_command(bare.path())
         .args(["checkpoint"])
-        .current_dir(bare.path())
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("HOME", bare.path())
@@ -481,24 +479,24 @@ fn verify_during_a_merge_names_it_and_checks_both_sides() {
     commit_all(&a, "ours");
     // A merge without the driver: git's own merge leaves conflict markers.
     git(&a, &["config", "--remove-section", "merge.zo"]);
-    let out = Command::new("git").args(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"]).current_dir(&a).output().unwrap();
+    let out = util::git_command(&a).args(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"]).output().unwrap();
     assert!(!out.status.success(), "a conflict is expected without the driver");
-    let run = Command::new(util::ZO).args(["verify"]).current_dir(&a).output().unwrap();
+    let run = util::zo_command(&a).args(["verify"]).output().unwrap();
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(4), "{err}");
     assert!(err.contains("a merge is in progress and this file is not resolved yet"), "{err}");
     // Resolving by keeping only our side loses their entry: verify and the hook say so.
     git(&a, &["checkout", "--ours", ".zo/memory/DECISION_LOG.md"]);
     git(&a, &["add", ".zo/memory/DECISION_LOG.md"]);
-    let run = Command::new(util::ZO).args(["verify"]).current_dir(&a).output().unwrap();
+    let run = util::zo_command(&a).args(["verify"]).output().unwrap();
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(4), "{err}");
     assert!(err.contains(&format!("decision {theirs} (Theirs) was deleted since MERGE_HEAD")), "{err}");
-    let commit = Command::new("git").args(["commit", "-q", "--no-edit"]).current_dir(&a).output().unwrap();
+    let commit = util::git_command(&a).args(["commit", "-q", "--no-edit"]).output().unwrap();
     assert!(!commit.status.success(), "the pre-commit hook refuses a merge that lost entries");
     // Committed anyway: the next `zo verify` still sees the loss against HEAD's parents.
     git(&a, &["commit", "-q", "--no-verify", "--no-edit"]);
-    let run = Command::new(util::ZO).args(["verify"]).current_dir(&a).output().unwrap();
+    let run = util::zo_command(&a).args(["verify"]).output().unwrap();
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(4), "{err}");
     assert!(err.contains(&format!("decision {theirs} (Theirs) was deleted since merge parent")), "{err}");

@@ -187,9 +187,8 @@ fn user_facts_as_of_a_commit_are_read_as_of_its_time() {
     at(&r, MAR1, &["fact", "set", "pref:tabs", "4", "--scope", "user"]);
     r.git(&["add", "-A"]);
     // A commit dated 15 March: the user's version of 1 April had not been set then.
-    let c = std::process::Command::new("git")
+    let c = util::git_command(r.path())
         .args(["commit", "-q", "-m", "mid-March"])
-        .current_dir(r.path())
         .env("GIT_COMMITTER_DATE", "2026-03-15T10:00:00Z")
         .env("GIT_AUTHOR_DATE", "2026-03-15T10:00:00Z")
         .status()
@@ -224,9 +223,8 @@ fn recall_as_of_finds_what_held_then_with_its_status_of_then() {
 /// last commit at or before it, by commit time.
 fn commit_at(r: &Repo, msg: &str, when: &str) {
     r.git(&["add", "-A"]);
-    let ok = std::process::Command::new("git")
+    let ok = util::git_command(r.path())
         .args(["commit", "-q", "-m", msg])
-        .current_dir(r.path())
         .env("GIT_COMMITTER_DATE", when)
         .env("GIT_AUTHOR_DATE", when)
         .status()

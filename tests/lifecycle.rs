@@ -56,7 +56,7 @@ fn user_facts_apply_everywhere_and_project_facts_win() {
     r.ok(&["fact", "set", "pref:editor", "helix", "--scope", "user"]);
     r.ok(&["fact", "set", "pref:indent", "4 spaces"]);
     assert!(!r.path().join(".zo/memory/FACTS.md").read_to_string_contains("helix"), "user facts are never in the repository");
-    assert!(r.path().join(".git/zo-user/FACTS.md").is_file());
+    assert!(r.user_dir().join("FACTS.md").is_file());
     assert_eq!(r.ok(&["fact", "get", "pref:indent"]), "4 spaces\n", "the project's rule is the more specific one");
     assert_eq!(r.ok(&["fact", "get", "pref:indent", "--scope", "user"]), "tabs\n");
     assert_eq!(r.ok(&["fact", "get", "pref:editor"]), "helix\n");

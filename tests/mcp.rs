@@ -3,7 +3,7 @@
 
 mod util;
 use serde_json::{Value, json};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use util::Repo;
 use util::mcp::Client;
 
@@ -171,7 +171,7 @@ fn two_servers_and_the_cli_writing_at_once_lose_nothing() {
 fn the_model_loads_lazily_and_a_missing_one_is_a_clear_tool_error() {
     let r = Repo::example();
     let mut c = Client::start_with(
-        Command::new(util::ZO).arg("mcp").current_dir(r.path()).env_remove("ZO_REPO").env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR"),
+        util::zo_command(r.path()).arg("mcp").env_remove("ZO_REPO").env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR"),
     );
     c.initialize();
     c.ok("status", json!({}));
@@ -272,10 +272,9 @@ fn everything_at_once_loses_nothing_and_never_says_locked() {
             move || {
                 let mut errs = String::new();
                 for i in 0..EACH {
-                    let out = Command::new(util::ZO)
+                    let out = util::zo_command(&dir)
                         .args(["decide", "--title", &format!("writer {w} #{i}"), "--decision"])
                         .arg(format!("text of {w}/{i}\n\nwith a second paragraph"))
-                        .current_dir(&dir)
                         .env_remove("ZO_REPO")
                         .env("ZO_LOCK_TIMEOUT", "120")
                         .output()

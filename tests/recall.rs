@@ -183,7 +183,8 @@ fn a_missing_truncated_or_garbage_index_is_rebuilt() {
 /// Run with a home and cache where nothing is installed.
 fn without(r: &Repo, args: &[&str], env: &[(&str, &std::path::Path)]) -> util::Run {
     let mut c = r.cmd(args);
-    c.env_remove("ZO_MODEL_DIR").env_remove("ORT_DYLIB_PATH").env_remove("XDG_CACHE_HOME");
+    // The same user (their key, which signs the index) on a machine without the model.
+    c.env_remove("ZO_MODEL_DIR").env_remove("ORT_DYLIB_PATH").env_remove("XDG_CACHE_HOME").env("ZO_VECTOR_CACHE", r.vector_dir());
     for (k, v) in env {
         c.env(k, v);
     }
@@ -250,7 +251,7 @@ fn concurrent_readers_and_writers_never_corrupt_the_index() {
                     } else {
                         vec!["--json".into(), "recall".into(), "--mode".into(), "lexical".into(), "parallel berth".into()]
                     };
-                    let out = std::process::Command::new(util::ZO).args(&args).current_dir(&path).output().unwrap();
+                    let out = util::zo_command(&path).args(&args).output().unwrap();
                     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
                 }
             })

@@ -128,7 +128,7 @@ fn doctor_exited_0_with_a_failure_or_no_memory() {
     assert_eq!(run.json()["ok"], false);
     // Warnings (no model, routing not committed) are not failures.
     let r = Repo::init();
-    let run = Run::from(r.cmd(&["doctor"]).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").output().unwrap());
+    let run = Run::from(r.cmd(&["doctor"]).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").env_remove("ORT_DYLIB_PATH").output().unwrap());
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("WARN model") && run.stdout.contains("zo model install"), "{}", run.stdout);
 }

@@ -264,7 +264,7 @@ fn secrets_written_by_hand_are_caught_before_and_after_commit() {
     let log = r.read(r.log_path());
     r.write(r.log_path(), &format!("{log}{}", util::canonical_entry(7, "Deploy key", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789 for CI")));
     r.git(&["add", "-A"]);
-    let out = std::process::Command::new("git").args(["commit", "-q", "-m", "secret"]).current_dir(r.path()).output().unwrap();
+    let out = util::git_command(r.path()).args(["commit", "-q", "-m", "secret"]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("looks like it holds a GitHub token"), "{err}");
     r.git(&["commit", "-q", "--no-verify", "-m", "secret anyway"]);

@@ -1,7 +1,6 @@
 //! Sessions, the context bundle, snapshots, `zo continue` and `init --agent claude`.
 
 mod util;
-use std::process::Command;
 use util::Repo;
 
 fn no_model(r: &Repo, args: &[&str]) -> util::Run {
@@ -304,12 +303,12 @@ fn end_to_end_across_machines() {
     let world = tempfile::tempdir().unwrap();
     let remote = world.path().join("remote.git");
     let git = |dir: &std::path::Path, args: &[&str]| {
-        let out = Command::new("git").args(args).current_dir(dir).output().unwrap();
+        let out = util::git_command(dir).args(args).output().unwrap();
         assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let zo = |dir: &std::path::Path, args: &[&str]| -> util::Run {
-        let run = util::Run::from(Command::new(util::ZO).args(args).current_dir(dir).env_remove("ZO_REPO").output().unwrap());
+        let run = util::Run::from(util::zo_command(dir).args(args).env_remove("ZO_REPO").output().unwrap());
         assert_eq!(run.code, 0, "zo {args:?}: {}", run.stderr);
         run
     };

@@ -433,14 +433,13 @@ fn a_summary_committed_to_the_repository_was_trusted_by_a_clone() {
     r.commit_all("memory, with a summary");
     let clone = tempfile::tempdir().unwrap();
     let dest = clone.path().join("c");
-    let out = std::process::Command::new("git").args(["clone", "-q"]).arg(r.path()).arg(&dest).output().unwrap();
+    let out = util::git_anywhere().args(["clone", "-q"]).arg(r.path()).arg(&dest).output().unwrap();
     assert!(out.status.success());
     let committed = std::fs::read(dest.join(SUMMARY)).unwrap();
     // The clone's zo: another user (its own key, in its own vector cache directory).
     let run = |args: &[&str]| {
-        let o = std::process::Command::new(util::ZO)
+        let o = util::zo_command(&dest)
             .args(args)
-            .current_dir(&dest)
             .env_remove("ZO_REPO")
             .env("ZO_VECTOR_CACHE", clone.path().join("vectors"))
             .env("ZO_USER_DIR", clone.path().join("user"))
@@ -461,7 +460,7 @@ fn a_summary_committed_to_the_repository_was_trusted_by_a_clone() {
 #[test]
 fn the_summary_key_is_never_read_through_a_link_or_from_a_fifo() {
     let (r, show) = generated();
-    let keydir = r.path().join(".git/zo-vectors");
+    let keydir = r.vector_dir();
     std::fs::create_dir_all(&keydir).unwrap();
     let key = keydir.join("summary.key");
     let fifo = std::ffi::CString::new(key.to_str().unwrap()).unwrap();

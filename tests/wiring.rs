@@ -5,13 +5,15 @@ mod util;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use util::{Repo, Run, ZO};
+use util::{Repo, Run, ZO, git_command, zo_anywhere, zo_command};
 
 /// `zo hook claude` with `event` on stdin, run from `dir`, with extra environment.
 fn hook(dir: &Path, event: &serde_json::Value, env: &[(&str, &str)], extra: &[&str]) -> Run {
-    let mut c = Command::new(ZO);
-    c.args(["hook", "claude"]).args(extra).current_dir(dir).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR").env_remove("ZO_NOW");
-    c.env("ZO_USER_DIR", dir.join(".zo-user-test"));
+    // The agent runs as the person working in the project (the event's cwd): their key signs
+    // the session record, so a hook and a `decide` there are one user.
+    let project = event.get("cwd").and_then(|c| c.as_str()).map(std::path::PathBuf::from).filter(|p| p.join(".git").is_dir()).unwrap_or_else(|| dir.to_path_buf());
+    let mut c = util::user_command(util::ZO, &util::home_for(&project));
+    c.args(["hook", "claude"]).args(extra).current_dir(dir);
     for (k, v) in env {
         c.env(k, v);
     }
@@ -126,7 +128,7 @@ fn a_session_that_only_created_untracked_files_was_never_reminded() {
     let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {} {}", out.stdout, out.stderr));
     let reason = v["reason"].as_str().unwrap();
-    assert!(reason.contains("changed 1 folder (src/)"), "{reason}");
+    assert!(reason.contains("changed 1 folder (\"src/\")"), "{reason}");
     assert!(!reason.contains("notes.txt") && !reason.contains("build/"), "{reason}");
 
     // An untracked file the session found and then changed is the session's too, and so is
@@ -145,7 +147,7 @@ fn a_session_that_only_created_untracked_files_was_never_reminded() {
     r.write("draft.md", "first, then much more\n");
     std::fs::remove_file(r.path().join("old-notes.md")).unwrap();
     let out = hook(r.path(), &event("Stop", r.path()), &[], &[]);
-    assert!(out.stdout.contains("2 files (draft.md, old-notes.md)"), "{} {}", out.stdout, out.stderr);
+    assert!(out.stdout.contains(r#"2 files (\"draft.md\", \"old-notes.md\")"#), "{} {}", out.stdout, out.stderr);
 
     // More untracked entries than a record keeps (a build folder nobody ignored, files in a
     // tracked folder): none are recorded, and untracked files are not counted this session.
@@ -240,7 +242,7 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     std::fs::rename(&zo, moved.path().join("zo")).unwrap();
     let with_path = format!("{}:/usr/bin:/bin", moved.path().display());
     r.write("x.txt", "x\n");
-    let c = Command::new("git").args(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"]).current_dir(r.path()).env("PATH", &with_path).output().unwrap();
+    let c = git_command(r.path()).args(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"]).env("PATH", &with_path).output().unwrap();
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
     assert!(!String::from_utf8_lossy(&c.stderr).contains("not on PATH"));
     // Edits to an entry are still refused through the zo found on PATH.
@@ -249,13 +251,13 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     let log = r.read(r.log_path()).replace("**Decision:** yes", "**Decision:** no");
     r.write(r.log_path(), &log);
     r.git(&["add", "-A"]);
-    let c = Command::new("git").args(["commit", "-qm", "edit"]).current_dir(r.path()).env("PATH", &with_path).output().unwrap();
+    let c = git_command(r.path()).args(["commit", "-qm", "edit"]).env("PATH", &with_path).output().unwrap();
     assert!(!c.status.success(), "the edit of {id} must be refused");
     r.git(&["checkout", "HEAD", "--", "."]);
     // zo is gone entirely: commits go through, with a warning, and status/doctor say so.
     r.write("y.txt", "y\n");
     r.git(&["add", "y.txt"]);
-    let c = Command::new("git").args(["commit", "-qm", "y"]).current_dir(r.path()).env("PATH", path).output().unwrap();
+    let c = git_command(r.path()).args(["commit", "-qm", "y"]).env("PATH", path).output().unwrap();
     assert!(c.status.success(), "a missing zo blocked a commit: {}", String::from_utf8_lossy(&c.stderr));
     assert!(String::from_utf8_lossy(&c.stderr).contains("zo is not on PATH"), "{}", String::from_utf8_lossy(&c.stderr));
     let status = run(&["--json", "hooks", "status"], Path::new(ZO));
@@ -275,7 +277,7 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
 #[test]
 fn man_pages_exist_for_every_command_the_main_page_names() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(ZO).args(["man", "--dir"]).arg(dir.path()).output().unwrap();
+    let out = zo_anywhere().args(["man", "--dir"]).arg(dir.path()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let main = std::fs::read_to_string(dir.path().join("zo.1")).unwrap().replace("\\-", "-");
     let named: Vec<String> = main.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| w.starts_with("zo-") && w.len() > 3).map(str::to_string).collect();
@@ -283,14 +285,14 @@ fn man_pages_exist_for_every_command_the_main_page_names() {
     for page in named {
         assert!(dir.path().join(format!("{page}.1")).is_file(), "zo.1 names {page}(1) but it was not written");
     }
-    let r = Run::from(Command::new(ZO).args(["man", "--dir", "/nonexistent/zo-man"]).output().unwrap());
+    let r = Run::from(zo_anywhere().args(["man", "--dir", "/nonexistent/zo-man"]).output().unwrap());
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
 #[test]
 fn doctor_outside_a_repository_checks_the_machine() {
     let dir = tempfile::tempdir().unwrap();
-    let r = Run::from(Command::new(ZO).args(["--json", "doctor"]).current_dir(dir.path()).env_remove("ZO_REPO").output().unwrap());
+    let r = Run::from(zo_command(dir.path()).args(["--json", "doctor"]).env_remove("ZO_REPO").output().unwrap());
     assert_eq!(r.code, 3, "{}", r.stderr);
     let checks: Vec<String> = r.json()["checks"].as_array().unwrap().iter().map(|c| c["check"].as_str().unwrap().to_string()).collect();
     for want in ["layout", "git", "zo on PATH", "model"] {
@@ -303,9 +305,8 @@ fn setup_asks_for_the_model_only_when_it_is_missing() {
     let home = tempfile::tempdir().unwrap();
     let run = |cache: &Path| {
         Run::from(
-            Command::new(ZO)
+            zo_command(home.path())
                 .arg("setup")
-                .current_dir(home.path())
                 .env("HOME", home.path())
                 .env("XDG_CONFIG_HOME", home.path().join(".config"))
                 .env("ZO_CACHE", cache)
@@ -356,8 +357,8 @@ fn codex_hooks_are_wired_and_answer_in_codexs_json() {
         assert!(hooks["hooks"][event].to_string().contains("zo") && hooks["hooks"][event].to_string().contains("hook codex"), "{event}: {hooks}");
     }
     let run = |name: &str| {
-        let mut c = Command::new(ZO);
-        c.args(["hook", "codex"]).current_dir(r.path()).env_remove("ZO_REPO").env("ZO_USER_DIR", r.path().join(".git/zo-user"));
+        let mut c = zo_command(r.path());
+        c.args(["hook", "codex"]);
         let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         child.stdin.take().unwrap().write_all(event(name, r.path()).to_string().as_bytes()).unwrap();
         Run::from(child.wait_with_output().unwrap())
@@ -425,8 +426,8 @@ fn cursor_hooks_open_the_session_and_follow_up_once() {
     // Cursor's own payloads: no cwd, the project in workspace_roots; run from elsewhere.
     let elsewhere = tempfile::tempdir().unwrap();
     let cursor = |payload: serde_json::Value| {
-        let mut c = Command::new(ZO);
-        c.args(["-q", "hook", "cursor"]).current_dir(elsewhere.path()).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR");
+        let mut c = util::user_command(util::ZO, &r.home());
+        c.args(["-q", "hook", "cursor"]).current_dir(elsewhere.path());
         let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
         let out = Run::from(child.wait_with_output().unwrap());
@@ -465,8 +466,8 @@ fn cursor_hooks_open_the_session_and_follow_up_once() {
 
 /// `zo hook` with raw bytes on stdin (not necessarily JSON), run from `dir`.
 fn hook_raw(dir: &Path, agent: &str, input: &[u8]) -> Run {
-    let mut c = Command::new(ZO);
-    c.args(["hook", agent]).current_dir(dir).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR").env("ZO_USER_DIR", dir.join(".zo-user-test"));
+    let mut c = zo_command(dir);
+    c.args(["hook", agent]);
     let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     Run::from(child.wait_with_output().unwrap())
@@ -595,8 +596,8 @@ fn concurrent_stops_asked_several_times_and_concurrent_ends_wrote_several_files(
     let run_all = |name: &str, n: usize| -> Vec<Run> {
         let children: Vec<_> = (0..n)
             .map(|_| {
-                let mut c = Command::new(ZO);
-                c.args(["-q", "hook", "claude"]).current_dir(r.path()).env_remove("ZO_REPO").env_remove("CLAUDE_PROJECT_DIR");
+                let mut c = zo_command(r.path());
+                c.args(["-q", "hook", "claude"]);
                 let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
                 child.stdin.take().unwrap().write_all(event(name, r.path()).to_string().as_bytes()).unwrap();
                 child

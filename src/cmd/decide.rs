@@ -59,7 +59,7 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     }
     let memory = ctx.memory()?;
     let new = memory
-        .decide(&input, a.allow_secret)
+        .decide(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
         .with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
     let r = crate::ops::Decided::from(new);
     for n in r.notes() {

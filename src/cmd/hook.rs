@@ -192,7 +192,7 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
                 // schema refuses other fields); plain stdout is not read.
                 let r = crate::ops::ContextReport::from(b);
                 let out = serde_json::json!({ "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": r.markdown } });
-                return ctx.print(&format!("{out}\n"));
+                return ctx.print_json_line(&out);
             }
             super::context::print(ctx, b)
         }
@@ -204,7 +204,7 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
             Ok(())
         }
         "Stop" => match reminder(&memory, &event)? {
-            Some(reason) => ctx.print(&format!("{}\n", serde_json::json!({ "decision": "block", "reason": reason }))),
+            Some(reason) => ctx.print_json_line(&serde_json::json!({ "decision": "block", "reason": reason })),
             None => Ok(()),
         },
         "beforeSubmitPrompt" if agent == "cursor" => {
@@ -213,7 +213,7 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
         }
         // Cursor's loop ended: remind only after a completed loop that was not itself a follow-up.
         "stop" if agent == "cursor" => match reminder(&memory, &event)? {
-            Some(reason) => ctx.print(&format!("{}\n", serde_json::json!({ "followup_message": reason }))),
+            Some(reason) => ctx.print_json_line(&serde_json::json!({ "followup_message": reason })),
             None => Ok(()),
         },
         // A hook must never break the agent's session: other events are not zo's business.
@@ -270,7 +270,9 @@ fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
         return Ok(None);
     }
     let Some(files) = record::claim_stop(memory)? else { return Ok(None) };
-    let shown: Vec<&str> = files.iter().take(8).map(String::as_str).collect();
+    // A file name is anyone's text (a pulled commit names its files): each is quoted, with
+    // every quote, newline and invisible character escaped, so none reads as zo's words.
+    let shown: Vec<String> = files.iter().take(8).map(|f| crate::store::gate::frame::name(f)).collect();
     let more = files.len().saturating_sub(shown.len());
     let mut list = shown.join(", ");
     if more > 0 {

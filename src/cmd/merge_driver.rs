@@ -18,7 +18,8 @@ fn read(p: &Path) -> Result<String> {
 
 pub fn run(a: MergeDriverArgs) -> Result<()> {
     let texts = (read(&a.base), read(&a.ours), read(&a.theirs));
-    let merged = match (texts, FileKind::of(&a.path)) {
+    let kind = FileKind::of_memory(&a.path);
+    let merged = match (texts, kind) {
         ((Ok(b), Ok(o), Ok(t)), kind) => match kind {
             Some(FileKind::Decisions) => Some(merge::decisions(&b, &o, &t)),
             Some(FileKind::Priors) => Some(merge::priors(&b, &o, &t)),
@@ -45,19 +46,33 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
     // resolve. Never git's line union: it interleaves entries that share lines.
     let bytes = |p: &Path| std::fs::read(p).with_context(|| format!("could not read {}", p.display()));
     let (b, o, t) = (bytes(&a.base)?, bytes(&a.ours)?, bytes(&a.theirs)?);
+    // A path outside the memory (an attribute routed it here by mistake) is git's own merge:
+    // its text merge, conflict markers and exit status, nothing of zo's.
+    if kind.is_none() && FileKind::of_memory(&a.path).is_none() {
+        if git_merge_file(&a)?.success() {
+            return Ok(());
+        }
+        return Err(Error::Failed(format!("{}: not a memory file, so git's own merge ran; it left conflict markers", a.path)).into());
+    }
     if let Some(m) = merge::append_only(&b, &o, &t) {
         say(&format!("zo merge-driver: could not read {} as memory; kept both sides' text (each side's additions in turn), check it with zo verify\n", a.path));
         return fsio::write_atomic(&a.ours, &m);
     }
-    let out = std::process::Command::new("git")
-        .args(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs"])
-        .arg(&a.ours)
-        .arg(&a.base)
-        .arg(&a.theirs)
-        .status()
-        .context("could not run git merge-file")?;
+    let out = git_merge_file(&a)?;
     if out.success() {
         return Ok(());
     }
     Err(Error::Failed(format!("could not merge {} as memory; both sides' text is in it between conflict markers: keep every entry of both, then `zo verify`", a.path)).into())
+}
+
+/// git's own three-way text merge into OURS (git names the three files: temporary paths of
+/// its own, passed after `--`).
+fn git_merge_file(a: &MergeDriverArgs) -> Result<std::process::ExitStatus> {
+    std::process::Command::new("git")
+        .args(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", "--"])
+        .arg(&a.ours)
+        .arg(&a.base)
+        .arg(&a.theirs)
+        .status()
+        .context("could not run git merge-file")
 }

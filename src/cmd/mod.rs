@@ -7,6 +7,7 @@
 //! (tests/architecture.rs); errors stay typed, and only `main` turns them into exit codes.
 
 mod cache;
+mod approve;
 mod checkpoint;
 mod completions;
 mod confirm;
@@ -30,6 +31,7 @@ mod outcome;
 mod prior;
 mod recall;
 mod resume;
+mod review;
 mod session;
 mod setup;
 mod snapshot;
@@ -72,7 +74,6 @@ impl Ctx {
     /// keeps quiet.
     pub fn print(&self, text: &str) -> Result<()> {
         use anyhow::Context;
-        use std::io::IsTerminal;
         if text.is_empty() {
             return Ok(());
         }
@@ -81,7 +82,9 @@ impl Ctx {
             return Err(std::io::Error::from_raw_os_error(9)).context("could not write to stdout");
         }
         let mut out = std::io::stdout().lock();
-        let text = if out.is_terminal() { crate::store::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
+        // Whatever reads it — a terminal, an agent's shell tool, a script — sees no character
+        // memory may not hold (SPEC §3a, "What reaches an agent"): each is shown as an escape.
+        let text = crate::store::gate::visible(text);
         out.write_all(text.as_bytes()).context("could not write to stdout")?;
         out.flush().context("could not write to stdout")?;
         Ok(())
@@ -89,9 +92,18 @@ impl Ctx {
 
     /// The `--json` document.
     pub fn print_json(&self, value: &serde_json::Value) -> Result<()> {
-        let mut s = serde_json::to_string_pretty(value)?;
+        let mut value = value.clone();
+        crate::store::gate::clean_json(&mut value);
+        let mut s = serde_json::to_string_pretty(&value)?;
         s.push('\n');
         self.print(&s)
+    }
+
+    /// `print_json` on one line: a hook's reply, which its agent reads as one JSON document.
+    pub fn print_json_line(&self, value: &serde_json::Value) -> Result<()> {
+        let mut value = value.clone();
+        crate::store::gate::clean_json(&mut value);
+        self.print(&format!("{value}\n"))
     }
 }
 
@@ -133,6 +145,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Fact(c) => fact::run(&ctx, c),
         Command::Confirm(a) => confirm::run(&ctx, a),
         Command::Forget(a) => forget::run(&ctx, a),
+        Command::Approve(a) => approve::run(&ctx, a),
+        Command::Review(a) => review::run(&ctx, a),
         Command::Stale(a) => stale::run(&ctx, a),
         Command::Site(a) => site::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),

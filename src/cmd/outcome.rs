@@ -8,7 +8,7 @@ pub fn run(ctx: &Ctx, a: OutcomeArgs) -> Result<()> {
     let text = if a.text == "-" { read_input(std::path::Path::new("-"))? } else { a.text };
     let memory = ctx.memory()?;
     let new = memory
-        .outcome(&a.id, &text, a.allow_secret)
+        .outcome(&a.id, &text, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
         .with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
     let r = crate::ops::OutcomeRecorded::from(new);
     if ctx.json {

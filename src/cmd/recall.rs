@@ -22,7 +22,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     if a.k == Some(0) {
         return Err(Error::usage("-k must be at least 1 (how many entries to return)").into());
     }
-    let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
+    let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3).min(recall::MAX_K);
     let kind = match a.kind.as_str() {
         "all" => None,
         k @ ("decision" | "prior" | "session" | "fact") => Some(k.to_string()),

@@ -28,6 +28,7 @@ fn ending(a: SessionEndArgs) -> Result<Ending> {
         e.agent = a.agent;
     }
     e.allow_secret = a.allow_secret;
+    e.allow_directive = a.allow_directive;
     for (slot, v) in [(&mut e.shipped, a.shipped), (&mut e.next, a.next), (&mut e.blockers, a.blockers)] {
         if !v.is_empty() {
             *slot = v;

@@ -7,6 +7,17 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
     let memory = ctx.memory()?;
+    if let Some(range) = &a.range {
+        let r = crate::ops::review::review(&memory, range)?;
+        if ctx.json {
+            ctx.print_json(&serde_json::to_value(&r)?)?;
+        } else if r.ok {
+            ctx.print(&format!("ok: {} memory entries changed in {} commits, none flagged\n", r.entries.len(), r.commits))?;
+        } else {
+            super::say(&r.render());
+        }
+        return if r.ok { Ok(()) } else { Err(Error::VerifyFailed("the range adds or changes memory entries with flags (above)".into()).into()) };
+    }
     let r = crate::ops::verify(&memory, a.staged, a.history)?;
     if !ctx.json {
         for f in &r.forks {

@@ -162,7 +162,8 @@ impl NewFact {
             fields::render_field(&mut out, "Confirms", &self.confirms);
         }
         for h in &self.allowed {
-            fields::render_field(&mut out, "Allowed secret", h);
+            let (field, value) = fields::allowance_field(h);
+            fields::render_field(&mut out, field, value);
         }
         out.push_str("\n---\n\n");
         out

@@ -328,6 +328,19 @@ pub fn parse_body<'a>(lines: impl Iterator<Item = &'a str>, first_line: usize, s
     body
 }
 
+/// How an allowance the gate granted is recorded in an entry: a directive rule
+/// (`directive:<rule>`) as `**Allowed directive:** <rule>`, a secret's hash as `**Allowed
+/// secret:** sha256:…` (SPEC §3). (field name, value)
+pub fn allowance_field(recorded: &str) -> (&'static str, &str) {
+    match recorded.strip_prefix(DIRECTIVE_PREFIX) {
+        Some(rule) => ("Allowed directive", rule),
+        None => ("Allowed secret", recorded),
+    }
+}
+
+/// How a directive allowance is kept among an entry's allowances.
+pub const DIRECTIVE_PREFIX: &str = "directive:";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,3 +385,4 @@ mod tests {
         assert_eq!(body.fields[0].value, "see\n```\n**Title:** x\n---\n```");
     }
 }
+

@@ -253,7 +253,8 @@ impl NewPrior {
         fields::render_field(&mut out, "Failure", &self.failure);
         fields::render_field(&mut out, "Superseded by", "null");
         for h in &self.allowed {
-            fields::render_field(&mut out, "Allowed secret", h);
+            let (field, value) = fields::allowance_field(h);
+            fields::render_field(&mut out, field, value);
         }
         out.push_str("\n### Rules\n");
         for (i, rule) in self.rules.iter().enumerate() {

@@ -153,6 +153,13 @@ impl Repo {
     }
 
     /// The staged (index) content of `path`, None when not in the index.
+    /// Whether git's index holds `path` (relative to the work tree): it is tracked.
+    pub fn is_tracked(&self, path: &Path) -> bool {
+        let Ok(index) = self.repo.index_or_empty() else { return false };
+        let key = path.to_string_lossy().replace('\\', "/");
+        index.entry_by_path(key.as_str().into()).is_some()
+    }
+
     pub fn file_staged(&self, path: &Path) -> Result<Option<Vec<u8>>> {
         let index = self.repo.index_or_empty()?;
         let key = path.to_string_lossy().replace('\\', "/");
@@ -198,6 +205,23 @@ impl Repo {
     pub fn resolve_commit(&self, spec: &str) -> Option<CommitRef> {
         let id = self.repo.rev_parse_single(spec).ok()?.object().ok()?.peel_to_commit().ok()?.id;
         self.commit_ref(id).ok()
+    }
+
+    /// The commits reachable from `to` and not from `from` (`git log from..to`), oldest first,
+    /// each with its author and whether it carries a signature (`gpgsig`; zo does not verify
+    /// it: `git log --show-signature` does).
+    pub fn range(&self, from: &CommitRef, to: &CommitRef) -> Result<Vec<Authored>> {
+        let (a, b) = (gix::ObjectId::from_hex(from.id.as_bytes())?, gix::ObjectId::from_hex(to.id.as_bytes())?);
+        let mut out = Vec::new();
+        for info in self.repo.rev_walk([b]).with_hidden([a]).all()? {
+            let id = info?.id;
+            let commit = self.repo.find_object(id)?.try_into_commit()?;
+            let (author, email) = commit.author().map(|s| (s.name.to_string(), s.email.to_string())).unwrap_or_default();
+            let signed = commit.signature().ok().flatten().is_some();
+            out.push(Authored { commit: self.commit_ref(id)?, author, email, signed });
+        }
+        out.reverse();
+        Ok(out)
     }
 
     fn commit_ref(&self, id: gix::ObjectId) -> Result<CommitRef> {
@@ -445,6 +469,16 @@ pub struct CommitRef {
     pub subject: String,
     /// The commit time, RFC 3339 UTC.
     pub time: String,
+}
+
+/// A commit with who wrote it, as a review names it (`Repo::range`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Authored {
+    pub commit: CommitRef,
+    pub author: String,
+    pub email: String,
+    /// The commit carries a signature (not verified by zo).
+    pub signed: bool,
 }
 
 /// One commit that changed a file (see `Repo::history_of`).

@@ -52,6 +52,10 @@ pub struct Record {
     pub progress: Option<Progress>,
 }
 
+/// The domain of the record's MAC (`store::trust::seal_json`; the file's `mac` key): a record a
+/// repository committed, or another machine wrote, has none that holds and is ignored.
+pub const MAC_DOMAIN: &str = crate::store::trust::SESSION_RECORD;
+
 /// A session's progress so far, saved before the agent compacts its context so the context
 /// after it starts from what was done.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
@@ -69,7 +73,8 @@ impl Progress {
         let files = if self.files.is_empty() {
             "none".to_string()
         } else {
-            let mut f = self.files.iter().take(30).cloned().collect::<Vec<_>>().join(", ");
+            // File names are anyone's text: quoted, one line each (`gate::frame::name`).
+            let mut f = self.files.iter().take(30).map(|f| crate::store::gate::frame::name(f)).collect::<Vec<_>>().join(", ");
             if self.files.len() > 30 {
                 f.push_str(&format!(" and {} more", self.files.len() - 30));
             }
@@ -88,9 +93,21 @@ pub(super) fn record_path(memory: &Memory) -> std::path::PathBuf {
     memory.layout.session_record()
 }
 
+/// The open session's record, when there is one this user's zo wrote (its MAC holds). A
+/// record git tracks, or that came from anywhere else, is no record: its fields would go into
+/// git's arguments and the agent's context.
 pub fn current(memory: &Memory) -> Option<Record> {
     let text = fsio::read_text(&record_path(memory)).ok()??;
-    serde_json::from_str(text.as_str()).ok()
+    let mut v: serde_json::Value = serde_json::from_str(text.as_str()).ok()?;
+    if !crate::store::trust::unseal_json(MAC_DOMAIN, &mut v) {
+        return None;
+    }
+    serde_json::from_value(v).ok()
+}
+
+/// Whether a record file is there that `current` does not trust (for `doctor` and `verify`).
+pub fn untrusted(memory: &Memory) -> bool {
+    std::fs::symlink_metadata(record_path(memory)).is_ok() && current(memory).is_none()
 }
 
 /// Open a session record. Starting again replaces an open record (the previous session
@@ -155,7 +172,11 @@ impl Starting {
 /// then ends from what the log says, or not at all), never memory; two fsyncs here were
 /// milliseconds of every SessionStart hook.
 pub fn save(memory: &Memory, rec: &Record) -> Result<()> {
-    fsio::write_atomic_unsynced(&record_path(memory), serde_json::to_string_pretty(rec)?.as_bytes())
+    let mut v = serde_json::to_value(rec)?;
+    if !crate::store::trust::seal_json(MAC_DOMAIN, &mut v) {
+        anyhow::bail!("no session record was written: zo has no key to sign it with (its cache directory, see `zo doctor`, cannot be made)");
+    }
+    fsio::write_atomic_unsynced(&record_path(memory), serde_json::to_string_pretty(&v)?.as_bytes())
 }
 
 /// Sizes of the append-only files (0 when missing).
@@ -221,7 +242,7 @@ fn paths_of(child: Option<std::process::Child>) -> Vec<String> {
 
 impl Baseline {
     fn start(root: &std::path::Path) -> Baseline {
-        let head = crate::git::Repo::discover(root).and_then(|r| r.head_full());
+        let head = crate::git::Repo::discover(root).and_then(|r| r.head_full()).filter(|h| crate::store::trust::is_commit_id(h));
         let diff = head.as_ref().and_then(|h| spawn_git(root, &diff_args(h)));
         let others = head.as_ref().and_then(|_| spawn_git(root, &OTHERS_ARGS));
         Baseline { head, diff, others }
@@ -237,8 +258,10 @@ impl Baseline {
     }
 }
 
-fn diff_args(commit: &str) -> [&str; 8] {
-    ["diff", "--name-only", "-z", "--no-renames", commit, "--", ".", ":(exclude).zo"]
+/// `commit` is a full commit ID (`trust::is_commit_id`, checked by every caller), and
+/// `--end-of-options` ends git's options before it whatever it holds.
+fn diff_args(commit: &str) -> [&str; 9] {
+    ["diff", "--name-only", "-z", "--no-renames", "--end-of-options", commit, "--", ".", ":(exclude).zo"]
 }
 
 /// Untracked files that are not ignored, outside `.zo/`; a directory holding only such files
@@ -289,7 +312,7 @@ fn hashes(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMa
 /// since its start.
 pub fn touched(memory: &Memory, rec: &Record) -> Vec<String> {
     let root = &memory.layout.root;
-    let Some(head) = &rec.head else { return vec![] };
+    let Some(head) = rec.head.as_ref().filter(|h| crate::store::trust::is_commit_id(h)) else { return vec![] };
     // Both git processes run at once.
     let others = rec.untracked.as_ref().map(|_| spawn_git(root, &OTHERS_ARGS));
     let changed = changed_since(root, head);

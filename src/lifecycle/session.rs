@@ -36,6 +36,10 @@ pub struct Ending {
     /// Write even if a text looks like a secret (the command line's --allow-secret).
     #[serde(skip)]
     pub allow_secret: bool,
+    /// `--allow-directive`: the writer consents to text the directive rules flag (the command
+    /// line only: never from JSON an agent sends).
+    #[serde(skip)]
+    pub allow_directive: bool,
 }
 
 /// An entry a session lists: its ID and title.
@@ -295,7 +299,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
         .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
         .collect();
-    let allowed = gate::hashes(&gate::check_fields_with(&texts, ending.allow_secret, &gate::allowed_in(&state.render()))?);
+    let allowed = gate::hashes(&gate::check_fields_with(&texts, gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive }, &gate::allowed_in(&state.render()))?);
     // Titles copied from the logs: a hand-written control character is shown, not replayed.
     let list = |v: &[Listed]| {
         if v.is_empty() {
@@ -356,7 +360,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         updates.push(("next_steps".into(), Value::List(ending.next.clone())));
     }
     memory
-        .set_state(updates, &allowed, ending.allow_secret)
+        .set_state(updates, &allowed, gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive })
         .context("the session file was written but STATE.md was not updated")?;
     Ok(Some(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors }))
 }

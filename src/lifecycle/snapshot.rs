@@ -25,7 +25,8 @@ fn previous_lists(text: &str, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>, allow_secret: bool) -> Result<Written> {
+pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>, allow: impl Into<crate::store::gate::Allow>) -> Result<Written> {
+    let allow = allow.into();
     if phase.is_empty() || !phase.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
         return Err(crate::error::Error::usage(format!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}")).into());
     }
@@ -54,7 +55,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
     // secret already allowed there stays allowed here.
     let mut fields: Vec<(&str, &str)> = vec![("Phase", phase), ("Outcome", outcome)];
     fields.extend(handoff.map(|h| ("Handoff", h)));
-    let mut allowed = crate::store::gate::hashes(&crate::store::gate::check_fields(&fields, allow_secret).context("no snapshot was written")?);
+    let mut allowed = crate::store::gate::hashes(&crate::store::gate::check_fields(&fields, allow).context("no snapshot was written")?);
     if outcome.contains('\n') {
         bail!("refused: the outcome must be one line; no snapshot was written");
     }

@@ -31,6 +31,23 @@ pub struct Server {
     recaller: Mutex<Recaller>,
 }
 
+impl Server {
+    /// The recaller. A call that panicked while holding it left it poisoned: it is replaced by
+    /// a fresh one (the model loads again on the next call that needs it), so one failed call
+    /// never fails every later one.
+    pub(crate) fn recaller(&self) -> std::sync::MutexGuard<'_, Recaller> {
+        match self.recaller.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => {
+                let mut guard = poisoned.into_inner();
+                *guard = Recaller::new();
+                self.recaller.clear_poison();
+                guard
+            }
+        }
+    }
+}
+
 const INSTRUCTIONS: &str = "zo is this project's memory, kept in its git repository. Call `context` at the start of \
 work, `recall` before deciding anything that may have been decided before, `decide` when a choice is made, `prior_add` \
 when a failure teaches a lesson, and `session_end` when the work ends.";
@@ -76,10 +93,14 @@ impl Server {
             let why = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
             Err(anyhow::anyhow!("internal error in {name}: {}", why.unwrap_or_else(|| "panic".into())))
         });
-        match outcome {
+        // Every string the agent is given passes the output gate (SPEC §3a): whatever a memory
+        // file holds, no control or invisible character reaches the model.
+        let mut result = match outcome {
             Ok((json, text)) => json!({ "content": [{ "type": "text", "text": text }], "structuredContent": json, "isError": false }),
             Err(e) => json!({ "content": [{ "type": "text", "text": format!("zo: {e:#}") }], "isError": true }),
-        }
+        };
+        crate::store::gate::clean_json(&mut result);
+        result
     }
 
     /// The answer line for one incoming message, if it gets one.

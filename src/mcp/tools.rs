@@ -333,13 +333,13 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
                 None => Tier::Low,
                 Some(t) => <Tier as clap::ValueEnum>::from_str(t, false).map_err(|_| anyhow!("min_tier takes low, standard or high, not {t:?}"))?,
             };
-            let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3);
+            let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3).min(crate::search::recall::MAX_K);
             let filter = Filter { kind, kind_type: a.kind_type, ..Default::default() };
             let at = as_of(&memory, a.as_of.as_deref())?;
             // As of then, entries superseded or provisional since may have held: search them
             // all, more deeply, and let the memory of then decide (as the CLI does).
             let (wide, depth) = if at.is_some() { (Filter { all: true, ..filter.clone() }, k.saturating_mul(4)) } else { (filter.clone(), k) };
-            let mut found = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?.recall_with(&memory, &a.query, &a.also, depth, &wide, mode, &note)?.at_least(min_tier);
+            let mut found = server.recaller().recall_with(&memory, &a.query, &a.also, depth, &wide, mode, &note)?.at_least(min_tier);
             if let Some(at) = &at {
                 found.hits = crate::ops::asof::recall_hits(&memory, std::mem::take(&mut found.hits), at, &filter)?;
                 found.hits.truncate(k);
@@ -513,7 +513,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
 fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, at: Option<&AsOf>, note: &dyn Fn(&str)) -> Result<crate::lifecycle::context::Bundle> {
     let k = if at.is_some() { 40 } else { 10 };
     crate::ops::context_as_of(memory, task, budget, at, &mut |t, filter| {
-        let mut r = server.recaller.lock().map_err(|_| anyhow!("the model is unusable after an earlier failure"))?;
+        let mut r = server.recaller();
         Ok(r.recall(memory, t, k, filter, Mode::Hybrid, note)?.at_least(crate::search::recall::Tier::Standard).hits)
     })
 }

@@ -90,6 +90,27 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         let list: Vec<String> = strangers.iter().map(|p| format!("{} ({})", p.file, p.message)).collect();
         checks.push(("links", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
     }
+    // Derived files are this machine's (SPEC §3a): one git tracks, or a session record this
+    // user's zo did not write, is ignored; say so and how to clear it.
+    let tracked = crate::store::trust::tracked(l);
+    let foreign_record = crate::lifecycle::record::untrusted(&memory);
+    if tracked.is_empty() && !foreign_record {
+        checks.push(("derived files", OK, "none tracked by git; each was made by this user's zo".into()));
+    } else {
+        let mut parts: Vec<String> = Vec::new();
+        if !tracked.is_empty() {
+            let list: Vec<String> = tracked.iter().map(|t| crate::store::gate::frame::name(t)).collect();
+            parts.push(format!("git tracks {} (zo ignores them; fix: git rm --cached -- {})", list.join(", "), tracked.join(" ")));
+        }
+        if foreign_record {
+            parts.push(format!(
+                "{} was not written by this user's zo and is ignored (fix: rm {})",
+                l.show(&l.session_record()),
+                l.show(&l.session_record())
+            ));
+        }
+        checks.push(("derived files", WARN, parts.join("; ")));
+    }
     machine(&l.config, &mut checks);
     let h = crate::ops::index_health(&memory);
     match (&h.error, h.built) {

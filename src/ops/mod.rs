@@ -12,15 +12,20 @@
 //! - `history` — `history()`: a decision's whole life (`zo history`); `life()` any entry's,
 //!   a prior's or a fact key's (every version) included.
 //! - `text` — the text both front-ends show for a report (never in one front-end).
+//! - `approve` — `approve()`: a person vouches for an entry the directive rules flag.
+//! - `review` — `review()`: the memory entries a range of commits changed, with author and flags
+//!   (`zo review`, `zo verify --range`).
 //! - `lives` — `all()`: every decision's `history` at once, in one pass (`zo site`).
 //!
 //! Invariants: nothing here parses arguments, prints or knows which front-end called it.
 
+pub mod approve;
 pub mod asof;
 pub mod doctor;
 pub mod entries;
 pub mod history;
 pub mod lives;
+pub mod review;
 pub mod status;
 pub mod text;
 pub mod verify;

@@ -73,6 +73,76 @@ fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
     }
 }
 
+/// Characters memory may not hold (`gate::chars`), one problem per line that holds one: text
+/// written by hand never went through the write gate. A BOM at the very start of a file is an
+/// editor's and passes (every reader drops it).
+fn characters(label: &str, text: &Text, problems: &mut Vec<Problem>) {
+    let t = text.as_str();
+    let t = t.strip_prefix('\u{feff}').unwrap_or(t);
+    if crate::store::gate::first_control(t).is_none() {
+        return;
+    }
+    for (n, line) in t.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some((_, c)) = crate::store::gate::first_control(line) {
+            let what = if crate::store::gate::chars::is_control(c) { "a control character" } else { "an invisible or deceptive character" };
+            problems.push(Problem {
+                file: label.to_string(),
+                line: n + 1,
+                message: format!(
+                    "holds {what} ({}): a person cannot see it and an agent reads it; remove it by hand (SPEC §3, Characters)",
+                    crate::store::gate::chars::describe(c)
+                ),
+            });
+        }
+    }
+}
+
+/// Dangerous directives (`gate::directives`) in text written by hand, one problem per rule and
+/// entry, at the line it starts; an entry's `**Allowed directive:**` lines (the writer's
+/// consent, recorded by `--allow-directive`) or this user's approval cover it. A file without
+/// entries is one entry (STATE.md's consent is its `allowed_directives` list).
+fn directives(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
+    use crate::store::gate::directives as d;
+    if d::scan(text.as_str()).is_empty() {
+        return;
+    }
+    let spans: Vec<(usize, std::ops::Range<usize>)> = match kind {
+        "decisions" => DecisionLog::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
+        "priors" => PriorsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
+        "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
+        _ => vec![(1, 0..text.as_str().len())],
+    };
+    for (line, span) in spans {
+        let entry = &text.as_str()[span];
+        let flags = d::unallowed(entry);
+        if flags.is_empty() || crate::store::approvals::is_approved(&crate::format::content_of(entry)) {
+            continue;
+        }
+        for f in flags {
+            problems.push(Problem {
+                file: label.to_string(),
+                line: line + f.line - 1,
+                message: format!(
+                    "reads as an instruction to an agent — {} (rule {}): remove it; if it is meant, the writer records consent with a line `{} {}` in the entry (each teammate's bundle still withholds it until they approve it: `zo approve ID`)",
+                    f.what,
+                    f.rule,
+                    d::ALLOWED_FIELD,
+                    f.rule
+                ),
+            });
+        }
+    }
+}
+
+/// What text written by hand is checked for, that zo's writers refuse: characters, secrets,
+/// dangerous directives.
+fn hand_written(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
+    characters(label, text, problems);
+    secrets(label, kind, text, problems);
+    directives(label, kind, text, problems);
+}
+
 /// Structure and append-only checks of one version against a base version.
 fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, base_name: &str, problems: &mut Vec<Problem>) -> usize {
     let Some(cur) = current else { return 0 };
@@ -214,7 +284,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
         }
         counts[n] = check(&label, kind, current.as_ref(), base.as_ref(), "HEAD", &mut problems);
         if let Some(cur) = &current {
-            secrets(&label, kind, cur, &mut problems);
+            hand_written(&label, kind, cur, &mut problems);
         }
         // Structure problems are found by both checks of a merge; report each once.
         let mut seen = std::collections::HashSet::new();
@@ -232,7 +302,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             for path in others {
                 let label = layout.show(&path);
                 if let Some(t) = text_of(repo.file_staged(Path::new(&layout.rel(&path)))?, &label, "staged version", &mut problems) {
-                    secrets(&label, "other", &t, &mut problems);
+                    hand_written(&label, "other", &t, &mut problems);
                 }
             }
         } else {
@@ -240,7 +310,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             others.extend(memory.snapshot_names()?.iter().map(|n| layout.snapshots().join(n)));
             for path in others {
                 if let Ok(Some(t)) = fsio::read_text(&path) {
-                    secrets(&layout.show(&path), "other", &t, &mut problems);
+                    hand_written(&layout.show(&path), "other", &t, &mut problems);
                 }
             }
         }
@@ -248,9 +318,28 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     if !history && !staged {
         problems.extend(strangers(layout));
     }
+    if !history {
+        problems.extend(derived_tracked(layout));
+    }
     let forks = crate::store::facts::forks(&memory.facts(crate::store::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
     let erasures = memory.erasures().unwrap_or_default();
     Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], facts: counts[2], against, commits_checked: commits, problems, forks, erasures })
+}
+
+/// Derived files git tracks (`store::trust`): zo never reads them, and committed they would
+/// travel to every clone. Each is a problem with the command that untracks it.
+pub fn derived_tracked(layout: &crate::store::layout::Layout) -> Vec<Problem> {
+    crate::store::trust::tracked(layout)
+        .into_iter()
+        .map(|rel| Problem {
+            file: rel.clone(),
+            line: 1,
+            message: format!(
+                "is derived by zo on each machine and must not be committed; zo ignores the committed copy: git rm --cached -- {}",
+                crate::store::gate::frame::name(&rel)
+            ),
+        })
+        .collect()
 }
 
 /// Links and special files in the memory (`.zo/`, or the older `memory/`): zo never follows or

@@ -136,6 +136,10 @@ pub struct Hit {
     /// A decision whose governed paths changed a lot since it was made (`zo stale`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stale: bool,
+    /// Dangerous directives in the entry that no person here approved (SPEC §3a): the agent
+    /// must not act on it (`zo approve ID` after a person read it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub directives: Vec<crate::store::gate::directives::Flag>,
 }
 
 /// What a query found.
@@ -256,10 +260,20 @@ fn phrasings<'a>(query: &'a str, also: &'a [String]) -> Result<Vec<&'a str>> {
     Ok(std::iter::once(query).chain(also.iter().map(String::as_str)).collect())
 }
 
+/// The most entries one recall returns: every entry of any memory zo is built for (a larger
+/// `-k` is clamped to it, never an SQLite error).
+pub const MAX_K: usize = 1 << 20;
+
 /// `recall` with other phrasings of the question (`--also`): every phrasing is searched and
 /// the rankings are fused into one list of `k` (see `rank_phrasings`).
 pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
     let texts = phrasings(query, also)?;
+    // More than any memory holds is "all of them": SQLite's LIMIT is an i64, and k is widened
+    // (k × 4 as of a date, × the phrasings) on its way there.
+    if k == 0 {
+        return Err(crate::error::Error::usage("k must be at least 1 (how many entries to return)").into());
+    }
+    let k = k.min(MAX_K);
     if let Some(r) = key_pass(memory, query, filter, mode)? {
         return Ok(r);
     }
@@ -514,7 +528,7 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         superseded_by: None,
         text: format!("{}: {}", v.key, v.value),
     };
-    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false }], note: None, pending: 0 }))
+    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![] }], note: None, pending: 0 }))
 }
 
 /// The filter with the sessions' half-life from config (`recall.session_half_life_days`).

@@ -195,8 +195,10 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
         snapshots.push((name, text.map(|t| t.as_str().to_string()).unwrap_or_default()));
     }
     let stale = crate::lifecycle::stale::stale_ids(memory, &log)?;
+    let superseders = pages::superseders(&log);
     let src = pages::Source {
         project: memory.layout.project(),
+        superseders,
         files,
         lives,
         log,

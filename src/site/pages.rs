@@ -29,6 +29,25 @@ pub struct Source {
     pub snapshots: Vec<(String, String)>,
     pub state: State,
     pub stale: HashMap<String, StaleEntry>,
+    /// Per entry of `log`: the entries that name it in their Supersedes, in file order (two
+    /// may, written on two branches). Built once: asked per page, a scan of the log for each
+    /// superseded entry made a long chain's site quadratic.
+    pub superseders: Vec<Vec<usize>>,
+}
+
+/// `Source::superseders` for `log`.
+pub fn superseders(log: &DecisionLog) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); log.entries.len()];
+    for (j, d) in log.entries.iter().enumerate() {
+        let Some(v) = d.supersedes.as_deref() else { continue };
+        let mut named: Vec<usize> = referenced_ids(v).iter().filter_map(|r| log.find(r).ok()).filter(|&i| i != j).collect();
+        named.sort_unstable();
+        named.dedup();
+        for i in named {
+            out[i].push(j);
+        }
+    }
+    out
 }
 
 impl Source {
@@ -212,13 +231,7 @@ pub fn entry(src: &Source, i: usize) -> String {
         "superseded" => {
             // Every entry that names this one in its Supersedes (two may, written on two
             // branches), not only the one the status is read from.
-            let mut by: Vec<usize> = log
-                .entries
-                .iter()
-                .enumerate()
-                .filter(|(j, d)| *j != i && d.supersedes.as_deref().is_some_and(|v| referenced_ids(v).iter().any(|r| log.find(r).ok() == Some(i))))
-                .map(|(j, _)| j)
-                .collect();
+            let mut by: Vec<usize> = src.superseders[i].clone();
             if by.is_empty() {
                 by.extend(log.superseded_by(i).and_then(|d| log.find(&d.id).ok()));
             }
@@ -271,14 +284,16 @@ pub fn entry(src: &Source, i: usize) -> String {
     }
     let chain = chain_of(src, i);
     if chain.len() > 1 {
+        // Only the window's links are drawn, so only they are made (titles, outcomes).
         // A window around this entry: a long chain drawn whole would open on its oldest end,
         // the current entry scrolled far out of sight. Three boxes fit the page's width.
         const SIDE: usize = 1;
-        let at = chain.iter().position(|l| l.current).unwrap_or(0);
+        let at = chain.iter().position(|&j| j == i).unwrap_or(0);
         let from = at.saturating_sub(SIDE).min(chain.len().saturating_sub(2 * SIDE + 1));
         let to = (from + 2 * SIDE + 1).min(chain.len());
+        let links: Vec<svg::Link> = chain[from..to].iter().map(|&j| chain_link(src, j, j == i)).collect();
         b.push_str("<section><h2>Supersession chain</h2>");
-        b.push_str(&svg::chain(&chain[from..to], from, chain.len() - to));
+        b.push_str(&svg::chain(&links, from, chain.len() - to));
         b.push_str("</section>");
     }
     page("../", "decisions.html", &src.project, &format!("{} {}", e.id, title), &b)
@@ -330,7 +345,7 @@ fn life(src: &Source, h: &History) -> String {
 
 /// The chain entry `i` is part of, oldest first: back through `Supersedes` (its first ID that
 /// names an entry), forward through "superseded by". Bounded and cycle-safe.
-fn chain_of(src: &Source, i: usize) -> Vec<svg::Link> {
+fn chain_of(src: &Source, i: usize) -> Vec<usize> {
     const MAX: usize = 40;
     let log = &src.log;
     let mut seen = std::collections::HashSet::from([i]);
@@ -358,19 +373,21 @@ fn chain_of(src: &Source, i: usize) -> Vec<svg::Link> {
             _ => break,
         }
     }
-    back.into_iter()
-        .map(|j| {
-            let e = &log.entries[j];
-            svg::Link {
-                href: src.files[j].clone(),
-                id: e.id.clone(),
-                date: date(&e.timestamp).to_string(),
-                title: if e.is_forgotten() { "[forgotten]".into() } else { e.title.clone() },
-                outcome: if e.is_forgotten() { None } else { log.latest_outcome(j).map(str::to_string) },
-                current: j == i,
-            }
-        })
-        .collect()
+    back
+}
+
+/// Entry `j` as a box of a drawn chain.
+fn chain_link(src: &Source, j: usize, current: bool) -> svg::Link {
+    let log = &src.log;
+    let e = &log.entries[j];
+    svg::Link {
+        href: src.files[j].clone(),
+        id: e.id.clone(),
+        date: date(&e.timestamp).to_string(),
+        title: if e.is_forgotten() { "[forgotten]".into() } else { e.title.clone() },
+        outcome: if e.is_forgotten() { None } else { log.latest_outcome(j).map(str::to_string) },
+        current,
+    }
 }
 
 /// Lessons grouped by root cause, each with the failure that taught it.

@@ -270,7 +270,8 @@ impl Memory {
 
     /// Set a fact: append a new version of its key (nothing is rewritten). Setting the value
     /// the key already holds writes nothing.
-    pub fn fact_set(&self, input: &FactInput, allow_secret: bool) -> Result<FactSet> {
+    pub fn fact_set(&self, input: &FactInput, allow: impl Into<gate::Allow>) -> Result<FactSet> {
+        let allow = allow.into();
         let limits = self.limits()?;
         let threshold = self.threshold()?;
         let scope = input.scope.unwrap_or(Scope::Project);
@@ -284,7 +285,7 @@ impl Memory {
             }
         }
         let source = input.source.as_deref().map(normalize_value).unwrap_or_default();
-        let allowed = gate::hashes(&gate::check_fields(&[("Key", &key), ("Value", &value), ("Source", &source)], allow_secret)?);
+        let allowed = gate::hashes(&gate::check_fields(&[("Key", &key), ("Value", &value), ("Source", &source)], allow)?);
         let path = self.facts_path(scope)?;
         let _lock = self.fact_lock(scope)?;
         let file = FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
@@ -403,7 +404,9 @@ impl Memory {
         let text = if file.text.as_str().is_empty() { Text::new(crate::templates::FACTS.to_string()) } else { file.text.clone() };
         let joint = text.joint(file.last_separated());
         let parts = text.appended_parts(&format!("{joint}{entry}"));
-        fsio::write_atomic_parts(path, &[&parts[0], &parts[1], &parts[2]])
+        fsio::write_atomic_parts(path, &[&parts[0], &parts[1], &parts[2]])?;
+        crate::store::write::approve_consented(&new.id, &entry, &new.allowed);
+        Ok(())
     }
 }
 

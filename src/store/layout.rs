@@ -32,6 +32,19 @@ impl FileKind {
         }
     }
 
+    /// Which kind of memory file a path is as git names it to the merge driver (relative to the
+    /// repository's top, `/`-separated), if it is one: inside a `.zo/memory/` folder (at the top
+    /// or in a subfolder, as `zo init` made it there), or the older `memory/` at the top. A file
+    /// named STATE.md, or under a `sessions/` folder, anywhere else is not memory.
+    pub fn of_memory(path: &str) -> Option<FileKind> {
+        let kind = FileKind::of(path)?;
+        let dir = match kind {
+            FileKind::Session => path.rsplitn(3, '/').nth(2)?,
+            _ => path.rsplit_once('/')?.0,
+        };
+        (dir == "memory" || dir == ".zo/memory" || dir.ends_with("/.zo/memory")).then_some(kind)
+    }
+
     /// Which kind a path is (`/`-separated, any prefix, as git names it), if any.
     pub fn of(path: &str) -> Option<FileKind> {
         let mut parts = path.rsplit('/');

@@ -13,11 +13,16 @@
 //! - `config`, `settings`, `environment` — `config.yaml` / `local.yaml`, the `ZO_*` settings and
 //!   their validation, the machine probe for `local.yaml`.
 //! - `verify` — structure checks, conflict markers and the append-only comparison with a base.
+//! - `summary` — the decision log's derived summary (and the user's key that signs it);
+//!   `trust` — derived files are this machine's: MACs for the session record and the index,
+//!   full commit IDs before a git process sees one, derived files git tracks.
+//! - `write` — every write operation of `Memory`; `asof` — the memory as it stood then.
 //!
 //! Invariants: only `fsio` writes memory files; every read-modify-write holds `fsio::Lock`,
 //! readers never take it; a refused write leaves every file byte-identical. The store knows
 //! nothing of the index or the front-ends (of git it reads only HEAD, for a decision's commit).
 
+pub mod approvals;
 pub mod asof;
 pub mod config;
 pub mod environment;
@@ -28,5 +33,6 @@ pub mod layout;
 pub mod memory;
 pub mod settings;
 pub mod summary;
+pub mod trust;
 pub mod verify;
 pub mod write;

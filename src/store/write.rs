@@ -123,7 +123,8 @@ fn normalize_paths(v: &str) -> String {
 
 impl Memory {
     /// Append a decision. Returns what was written.
-    pub fn decide(&self, input: &DecisionInput, allow_secret: bool) -> Result<NewDecision> {
+    pub fn decide(&self, input: &DecisionInput, allow: impl Into<gate::Allow>) -> Result<NewDecision> {
+        let allow = allow.into();
         let limits = self.limits()?;
         let norm = |o: &Option<String>| o.as_deref().map(normalize_value).unwrap_or_default();
         let mut new = NewDecision {
@@ -166,7 +167,7 @@ impl Memory {
             bail!("refused: record an outcome with `zo outcome ID TEXT`");
         }
         let check: Vec<(&str, &str)> = new.fields();
-        new.allowed = gate::hashes(&gate::check_fields(&check, allow_secret)?);
+        new.allowed = gate::hashes(&gate::check_fields(&check, allow)?);
 
         let _lock = self.lock()?;
         let text = self.read(&self.layout.decision_log())?;
@@ -213,11 +214,12 @@ impl Memory {
     }
 
     /// Append an OUTCOME entry for decision `id`.
-    pub fn outcome(&self, id: &str, text: &str, allow_secret: bool) -> Result<NewDecision> {
+    pub fn outcome(&self, id: &str, text: &str, allow: impl Into<gate::Allow>) -> Result<NewDecision> {
+        let allow = allow.into();
         let limits = self.limits()?;
         let text = normalize_value(text);
         gate::require("the outcome text", &text)?;
-        gate::check_fields(&[("Outcome", &text)], allow_secret)?;
+        gate::check_fields(&[("Outcome", &text)], allow)?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
         let file = self.layout.show(&self.layout.decision_log());
@@ -232,7 +234,7 @@ impl Memory {
         }
         let mut new = NewDecision { outcome: text, ..annotation(&log, i, "OUTCOME", limits)? };
         // The title is copied from the decision: a secret allowed there stays allowed here.
-        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), allow_secret, &gate::allowed_in(target.raw(&log)))?);
+        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), allow, &gate::allowed_in(target.raw(&log)))?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(new)
     }
@@ -260,7 +262,6 @@ impl Memory {
         Ok(Some(new))
     }
 
-    /// Append `new` to the log `text` (whose last entry closed with `---` or not).
     /// Add `id` to the open session's record (`written`, in `.zo/memory/.session`), so the
     /// session's file lists exactly what it wrote — not what a pull brought in meanwhile.
     /// Called with the memory lock held, after the entry is written; best effort: a record that
@@ -269,6 +270,10 @@ impl Memory {
         let path = self.layout.session_record();
         let Ok(Some(text)) = fsio::read_text(&path) else { return };
         let Ok(mut record) = serde_json::from_str::<serde_json::Value>(text.as_str()) else { return };
+        // Only a record this user's zo wrote is added to, and it is signed again after.
+        if !crate::store::trust::unseal_json(crate::store::trust::SESSION_RECORD, &mut record) {
+            return;
+        }
         let Some(obj) = record.as_object_mut() else { return };
         let list = obj.entry("written").or_insert(serde_json::Value::Null);
         if list.is_null() {
@@ -276,6 +281,9 @@ impl Memory {
         }
         if let Some(ids) = list.as_array_mut() {
             ids.push(id.into());
+        }
+        if !crate::store::trust::seal_json(crate::store::trust::SESSION_RECORD, &mut record) {
+            return;
         }
         if let Ok(out) = serde_json::to_string_pretty(&record) {
             // Unsynced, like every write of the record (`record::save` says why).
@@ -290,12 +298,14 @@ impl Memory {
         let parts = text.appended_parts(&format!("{joint}{entry}"));
         fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])?;
         self.note_written(&new.id);
+        approve_consented(&new.id, &entry, &new.allowed);
         Ok(())
     }
 
     /// Add a prior under the next free number. Returns its ID and the active priors whose
     /// titles nearly match.
-    pub fn add_prior(&self, input: &PriorInput, allow_secret: bool) -> Result<(String, Vec<crate::format::Similar>)> {
+    pub fn add_prior(&self, input: &PriorInput, allow: impl Into<gate::Allow>) -> Result<(String, Vec<crate::format::Similar>)> {
+        let allow = allow.into();
         let limits = self.limits()?;
         let mut new = NewPrior {
             number: 0,
@@ -328,7 +338,7 @@ impl Memory {
             ("Verified Solution", &new.solution),
         ];
         check.extend(new.rules.iter().map(|r| ("Rules", r.as_str())));
-        new.allowed = gate::hashes(&gate::check_fields(&check, allow_secret)?);
+        new.allowed = gate::hashes(&gate::check_fields(&check, allow)?);
 
         let _lock = self.lock()?;
         let file = self.priors()?;
@@ -346,6 +356,7 @@ impl Memory {
         let joint = text.joint(file.last_separated());
         fsio::write_atomic(&self.layout.priors(), text.with_appended(&format!("{joint}{entry}")).as_bytes())?;
         self.note_written(&prior::format_id(new.number));
+        approve_consented(&prior::format_id(new.number), &entry, &new.allowed);
         let others = file.entries.iter().filter(|p| p.superseded_by().is_none() && !p.is_forgotten()).map(|p| (p.id.as_str(), p.title.as_str()));
         Ok((prior::format_id(new.number), gate::near_duplicates(&new.title, others)))
     }
@@ -429,7 +440,8 @@ impl Memory {
     /// Set STATE.md fields through the gate: every key and value is checked; the hashes of
     /// secrets written with `allow_secret` join its `allowed_secrets` list (STATE.md is one
     /// entry to `zo verify`), as do `allowed` (hashes the caller's own check recorded).
-    pub fn set_state(&self, updates: Vec<(String, crate::format::state::Value)>, allowed: &[String], allow_secret: bool) -> Result<State> {
+    pub fn set_state(&self, updates: Vec<(String, crate::format::state::Value)>, allowed: &[String], allow: impl Into<gate::Allow>) -> Result<State> {
+        let allow = allow.into();
         use crate::format::state::Value;
         let mut fields: Vec<(&str, &str)> = Vec::new();
         for (k, v) in &updates {
@@ -439,20 +451,26 @@ impl Memory {
                 Value::List(l) => fields.extend(l.iter().map(|s| (k.as_str(), s.as_str()))),
             }
         }
-        let mut new = gate::hashes(&gate::check_fields(&fields, allow_secret)?);
+        let mut new = gate::hashes(&gate::check_fields(&fields, allow)?);
         new.extend(allowed.iter().cloned());
+        // Secrets' hashes under `allowed_secrets`, directive rules under `allowed_directives`.
+        let (rules, hashes): (Vec<String>, Vec<String>) = new.into_iter().partition(|h| h.starts_with(gate::DIRECTIVE_PREFIX));
+        let rules: Vec<String> = rules.iter().map(|r| r[gate::DIRECTIVE_PREFIX.len()..].to_string()).collect();
         self.update_state(|s| {
             for (k, v) in updates {
                 s.set(&k, v);
             }
-            if !new.is_empty() {
-                let mut all = s.get(gate::STATE_ALLOWED).map(|v| v.as_list()).unwrap_or_default();
+            for (key, new) in [(gate::STATE_ALLOWED, hashes), (gate::directives::STATE_ALLOWED, rules)] {
+                if new.is_empty() {
+                    continue;
+                }
+                let mut all = s.get(key).map(|v| v.as_list()).unwrap_or_default();
                 for h in new {
                     if !all.contains(&h) {
                         all.push(h);
                     }
                 }
-                s.set(gate::STATE_ALLOWED, Value::List(all));
+                s.set(key, Value::List(all));
             }
         })
     }
@@ -478,4 +496,13 @@ fn refuse_forgotten(id: &str, forgotten: bool, what: &str) -> Result<()> {
         bail!("refused: {id} was forgotten (`zo forget`); there is nothing left to {what}");
     }
     Ok(())
+}
+
+/// An entry written here with `--allow-directive` is approved here (`store::approvals`): the
+/// person who wrote it consented; teammates who pull it approve it themselves. Best effort: an
+/// approval that cannot be kept leaves the entry withheld here too, never the write undone.
+pub(crate) fn approve_consented(id: &str, entry: &str, allowed: &[String]) {
+    if allowed.iter().any(|a| a.starts_with(gate::DIRECTIVE_PREFIX)) {
+        let _ = crate::store::approvals::approve(id, &crate::format::content_of(entry));
+    }
 }

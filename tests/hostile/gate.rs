@@ -117,8 +117,8 @@ fn terminal_escapes_are_refused_by_every_cli_writer() {
     }
 }
 
-/// `zo log` replayed a hand-written escape (title change, screen clear) on the terminal: on a
-/// terminal it is shown as `\x1b`; a pipe still gets the bytes as stored.
+/// `zo log` replayed a hand-written escape (title change, screen clear) on the terminal: it is
+/// shown as `\x1b` there, and on a pipe too (an agent's shell tool reads a pipe).
 #[test]
 fn log_on_a_terminal_replays_a_stored_escape() {
     let h = Hostile::new();
@@ -126,7 +126,7 @@ fn log_on_a_terminal_replays_a_stored_escape() {
     let text = std::fs::read_to_string(&log).unwrap();
     std::fs::write(&log, format!("{text}{}", super::util::canonical_entry(9, "Evil \u{1b}]0;pwned\u{7}\u{1b}[2J title", "d"))).unwrap();
     let piped = h.expect(&["log"], 0);
-    assert!(piped.stdout.contains("Evil \u{1b}]0;pwned"), "a pipe gets the bytes: {:?}", piped.stdout);
+    assert!(piped.stdout.contains("Evil \\x1b]0;pwned") && !piped.stdout.contains('\u{1b}'), "a pipe gets the escapes: {:?}", piped.stdout);
     let mut c = Command::new("script");
     c.args(["-qec", &format!("{} log", super::util::ZO), "/dev/null"]).current_dir(h.root()).env("HOME", h.outside.path()).env_remove("ZO_REPO");
     let r = timed(c, b"");
@@ -209,7 +209,7 @@ fn allow_secret_made_verify_fail_forever_and_blocked_every_commit() {
     h.expect(&["verify"], 0);
     h.repo.git(&["add", "-A"]);
     h.expect(&["verify", "--staged"], 0);
-    let out = Command::new("git").args(["commit", "-q", "-m", "allowed secrets"]).current_dir(h.root()).output().unwrap();
+    let out = super::util::git_command(h.root()).args(["commit", "-q", "-m", "allowed secrets"]).output().unwrap();
     assert!(out.status.success(), "the pre-commit hook refused: {}", String::from_utf8_lossy(&out.stderr));
 
     // The same secret in another entry is still reported.

@@ -202,7 +202,7 @@ fn verify_history_on_a_shallow_clone_says_it_is_shallow() {
     h.repo.commit_all("two");
     let clone = tempfile::tempdir().unwrap();
     let url = format!("file://{}", h.root().display());
-    let st = std::process::Command::new("git").args(["clone", "-q", "--depth", "1", &url]).arg(clone.path().join("c")).status().unwrap();
+    let st = super::util::git_anywhere().args(["clone", "-q", "--depth", "1", &url]).arg(clone.path().join("c")).status().unwrap();
     assert!(st.success());
     let mut c = h.cmd(&["verify", "--history"]);
     c.current_dir(clone.path().join("c"));

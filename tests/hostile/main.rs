@@ -11,6 +11,7 @@ mod gate;
 mod honest;
 mod index;
 mod mcp;
+mod poison;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -97,14 +98,19 @@ impl Hostile {
         }
     }
 
-    /// The command for `zo ARGS` in the repository, HOME and TMPDIR outside it.
+    /// The command for `zo ARGS` in the repository, HOME and TMPDIR outside it. zo's own
+    /// per-user state (its cache with the key, the user's facts and approvals) is named
+    /// directly, in the repository user's home (`util::home_for`): what changes outside is then
+    /// only what an attack changed.
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut c = self.repo.cmd(args);
+        let home = self.repo.home();
         c.env("HOME", self.outside.path())
             .env("TMPDIR", self.out("tmp"))
             .env("XDG_CACHE_HOME", self.out(".cache-zo-test"))
             .env("XDG_CONFIG_HOME", self.out(".config-zo-test"))
-            .env_remove("ZO_CACHE")
+            .env("ZO_CACHE", home.join(".cache/zo"))
+            .env("ZO_USER_DIR", home.join(".config/zo"))
             .env_remove("ZO_MODEL_DIR")
             .env_remove("ORT_DYLIB_PATH");
         c

@@ -14,7 +14,7 @@ pub struct Client {
 
 impl Client {
     pub fn start(dir: &std::path::Path) -> Client {
-        Client::start_with(Command::new(super::ZO).arg("mcp").current_dir(dir).env_remove("ZO_REPO").env("ZO_USER_DIR", dir.join(".git/zo-user")))
+        Client::start_with(super::zo_command(dir).arg("mcp"))
     }
 
     pub fn start_with(cmd: &mut Command) -> Client {

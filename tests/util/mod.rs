@@ -10,6 +10,107 @@ pub mod mcp;
 
 pub const ZO: &str = env!("CARGO_BIN_EXE_zo");
 
+/// Variables of the developer's environment no test process sees (issue 31): zo's own, git's
+/// (a suite run from a git hook has GIT_DIR set), XDG's, and the agents' (`zo mcp` prefers
+/// `CLAUDE_PROJECT_DIR`).
+fn foreign(name: &str) -> bool {
+    const PREFIXES: [&str; 10] = ["ZO_", "GIT_", "XDG_", "CLAUDE", "CODEX", "CURSOR", "GEMINI", "QWEN", "OPENCODE", "COPILOT"];
+    PREFIXES.iter().any(|p| name.starts_with(p)) || name == "ORT_DYLIB_PATH" || name == "EDITOR" || name == "VISUAL"
+}
+
+/// The one command builder every helper uses (issue 31: a suite that passes wherever zo is
+/// used). `program` runs as a user whose home is `home`: HOME and the XDG directories there
+/// (so zo's key, vector cache and user facts are this test's), a global git config of its own
+/// (`GIT_CONFIG_GLOBAL`: an identity, `init.defaultBranch main`, no hooks path, no merge
+/// driver) and no system config, a PATH whose first `zo` is the binary under test, and none of
+/// the developer's zo, git, XDG or agent variables. A test names any other setting itself.
+pub fn user_command(program: &str, home: &Path) -> Command {
+    let bin = home.join("bin");
+    if !bin.join("zo").exists() {
+        std::fs::create_dir_all(&bin).unwrap();
+        let _ = std::os::unix::fs::symlink(ZO, bin.join("zo"));
+        std::fs::create_dir_all(home.join(".config")).unwrap();
+        std::fs::create_dir_all(home.join(".cache")).unwrap();
+        std::fs::write(
+            home.join(".gitconfig"),
+            "[user]\n\tname = zo test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n",
+        )
+        .unwrap();
+    }
+    let mut c = Command::new(program);
+    for (k, _) in std::env::vars_os() {
+        if foreign(&k.to_string_lossy()) {
+            c.env_remove(k);
+        }
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![bin];
+    dirs.extend(std::env::split_paths(&path));
+    // The model and ONNX Runtime this machine has (read-only), named directly: a test HOME has
+    // none, and a semantic test without the model must fail, not fall back.
+    if let Some(p) = model() {
+        c.env("ZO_MODEL_DIR", &p.model_dir).env("ORT_DYLIB_PATH", &p.runtime);
+    }
+    c.env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("PATH", std::env::join_paths(dirs).unwrap())
+        .env("ORT_DISABLE_TELEMETRY", "1")
+        .env("ZO_LOCK_TIMEOUT", "60");
+    c
+}
+
+/// The embedding model and runtime as this machine has them (the developer's or CI's cache),
+/// found once from the test process's own environment.
+pub fn model() -> Option<&'static zo::search::embedding::Paths> {
+    static PATHS: std::sync::OnceLock<Option<zo::search::embedding::Paths>> = std::sync::OnceLock::new();
+    PATHS.get_or_init(|| zo::search::embedding::locate(&zo::store::config::Config::default()).paths().ok()).as_ref()
+}
+
+/// The home of the user who works in `dir`: `.git/zo-home` in a checkout (each clone is
+/// another machine's user, as it was), else one scratch home under cargo's target/tmp for
+/// commands run outside any repository (`git init`, `git clone`).
+pub fn home_for(dir: &Path) -> PathBuf {
+    let mut at = Some(dir);
+    while let Some(d) = at {
+        if d.join(".git").is_dir() {
+            return d.join(".git").join("zo-home");
+        }
+        at = d.parent().filter(|p| p.starts_with(std::env::temp_dir()) || p.starts_with(env!("CARGO_TARGET_TMPDIR")));
+    }
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories")
+}
+
+/// `zo` run in `dir` as the user who works there (`user_command`).
+pub fn zo_command(dir: impl AsRef<Path>) -> Command {
+    let dir = dir.as_ref();
+    let mut c = user_command(ZO, &home_for(dir));
+    c.current_dir(dir);
+    c
+}
+
+/// `zo` run as the scratch user, for commands that work in no repository (`zo man`).
+pub fn zo_anywhere() -> Command {
+    user_command(ZO, &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories"))
+}
+
+/// `git` run as the scratch user, outside any repository (`git clone`, `git init DIR`).
+pub fn git_anywhere() -> Command {
+    user_command("git", &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories"))
+}
+
+/// `git` run in `dir` as the user who works there: its hooks run zo as that user too.
+pub fn git_command(dir: impl AsRef<Path>) -> Command {
+    let dir = dir.as_ref();
+    let mut c = user_command("git", &home_for(dir));
+    c.current_dir(dir);
+    c
+}
+
 /// Test data kept in the repository (sources and licences in tests/fixtures/README.md).
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -68,14 +169,25 @@ impl Repo {
     }
 
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(ZO);
-        c.args(args).current_dir(self.path()).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_LOCK_TIMEOUT", "60");
-        // User-scope facts: this test's own, never the person's running the suite.
-        c.env("ZO_USER_DIR", self.path().join(".git").join("zo-user"));
-        // The machine's vector cache: this test's own, so nothing reads or fills the person's
-        // and each test counts its own embeddings.
-        c.env("ZO_VECTOR_CACHE", self.path().join(".git").join("zo-vectors"));
+        let mut c = zo_command(self.path());
+        c.args(args);
         c
+    }
+
+    /// This repository's user's home (`home_for`): their zo config (user facts, approvals)
+    /// and cache (key, vectors) are under it.
+    pub fn home(&self) -> PathBuf {
+        home_for(self.path())
+    }
+
+    /// Where zo keeps this user's user-scope facts and approvals.
+    pub fn user_dir(&self) -> PathBuf {
+        self.home().join(".config/zo")
+    }
+
+    /// This user's vector cache directory (and the key that signs derived files).
+    pub fn vector_dir(&self) -> PathBuf {
+        self.home().join(".cache/zo/vectors")
     }
 
     pub fn run(&self, args: &[&str]) -> Run {
@@ -127,7 +239,7 @@ impl Repo {
     }
 
     pub fn git(&self, args: &[&str]) -> String {
-        let out = Command::new("git").args(args).current_dir(self.path()).output().unwrap();
+        let out = git_command(self.path()).args(args).output().unwrap();
         assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
@@ -207,14 +319,14 @@ pub struct World {
 
 /// Run git in `dir`; asserts success, returns stdout.
 pub fn git_in(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git").args(args).current_dir(dir).output().unwrap();
+    let out = git_command(dir).args(args).output().unwrap();
     assert!(out.status.success(), "git {args:?}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Run zo in a clone (its user facts under its .git); returns the whole run.
 pub fn zo_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(ZO).args(args).current_dir(dir).env_remove("ZO_REPO").env_remove("ZO_NOW").env("ZO_USER_DIR", dir.join(".git/zo-user")).env("ZO_VECTOR_CACHE", dir.join(".git/zo-vectors")).output().unwrap();
+    let out = zo_command(dir).args(args).output().unwrap();
     Run::from(out)
 }
 
@@ -279,19 +391,12 @@ impl Machine {
     }
 
     pub fn cmd(&self, dir: &Path, args: &[&str]) -> Command {
-        let mut c = Command::new(ZO);
+        let mut c = zo_command(dir);
         c.args(args)
-            .current_dir(dir)
-            .env_remove("ZO_REPO")
-            .env_remove("ZO_NOW")
-            .env_remove("ZO_VECTOR_CACHE")
-            .env_remove("ZO_CACHE_MAX")
-            .env_remove("XDG_CACHE_HOME")
             .env("ZO_CACHE", self.cache.path())
             .env("ZO_MODEL_DIR", &self.paths.model_dir)
             .env("ORT_DYLIB_PATH", &self.paths.runtime)
             .env("ZO_USER_DIR", self.cache.path().join("user"))
-            .env("ZO_LOCK_TIMEOUT", "60")
             .stdin(Stdio::null());
         c
     }

@@ -590,7 +590,8 @@ impl NewDecision {
             fields::render_field(&mut out, name, value);
         }
         for h in &self.allowed {
-            fields::render_field(&mut out, "Allowed secret", h);
+            let (field, value) = fields::allowance_field(h);
+            fields::render_field(&mut out, field, value);
         }
         out.push_str("\n---\n\n");
         out

@@ -111,6 +111,18 @@ fn is_corruption(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt | CannotOpen | SystemIoFailure))
 }
 
+/// The domain of the index's owner MAC (`store::trust`).
+const OWNER_DOMAIN: &str = "zo index 1";
+
+/// Whether this user's zo built the database: its `owner` is the MAC of its `build`.
+fn ours(conn: &Connection) -> bool {
+    let get = |k: &str| conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get::<_, String>(0)).ok();
+    match (get("build"), get("owner")) {
+        (Some(build), Some(owner)) => crate::store::trust::sealed(OWNER_DOMAIN, build.as_bytes(), &owner),
+        _ => false,
+    }
+}
+
 /// The schema version a database says it has; None when it has no `meta` table or no version.
 fn schema_version(conn: &Connection) -> Result<Option<String>> {
     let has_meta: bool =
@@ -297,7 +309,13 @@ impl Index {
         tx.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", temp.display()))?;
         tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
         let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?1)", [format!("{}-{nanos}", std::process::id())])?;
+        let build = format!("{}-{nanos}", std::process::id());
+        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?1)", [&build])?;
+        // Signed by this user's zo (`store::trust`): an index.db a repository committed, or
+        // another machine made, is rebuilt rather than searched.
+        if let Some(owner) = crate::store::trust::mac(OWNER_DOMAIN, build.as_bytes()) {
+            tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('owner', ?1)", [owner])?;
+        }
         tx.commit()?;
         Ok(Index { conn, path: temp.to_path_buf(), state: State::Building(temp) })
     }
@@ -325,7 +343,7 @@ impl Index {
         if path.exists() {
             let lock = Lock::index(&lock_path, false)?;
             if let Ok(mut dst) = Index::connect(&path) {
-                if only_if_unusable && schema_version(&dst).ok().flatten().as_deref() == Some(SCHEMA_VERSION) {
+                if only_if_unusable && schema_version(&dst).ok().flatten().as_deref() == Some(SCHEMA_VERSION) && ours(&dst) {
                     return Ok((Index { conn: dst, path, state: State::Live { _lock: lock } }, false));
                 }
                 // A database SQLite can read and write (another schema, or `index rebuild`).
@@ -404,7 +422,10 @@ impl Index {
             return Err("the index did not exist".into());
         }
         match Index::connect(path).and_then(|c| Ok((schema_version(&c)?, c))) {
-            Ok((Some(v), c)) if v == SCHEMA_VERSION => Ok(c),
+            Ok((Some(v), c)) if v == SCHEMA_VERSION => match ours(&c) {
+                true => Ok(c),
+                false => Err("it was not made by this user's zo (a committed or copied index is never searched)".into()),
+            },
             Ok((v, _)) => Err(format!("index schema {} is not {SCHEMA_VERSION}", v.as_deref().unwrap_or("unknown"))),
             Err(e) => Err(format!("index unreadable ({e:#})")),
         }

@@ -5,6 +5,9 @@
 //! `gitleaks-LICENSE`) and zo's own (`rules.rs`, with the placeholders that pass); the engine is
 //! `secrets.rs`.
 
+pub mod chars;
+pub mod directives;
+pub mod frame;
 mod gitleaks;
 mod rules;
 mod secrets;
@@ -74,68 +77,48 @@ pub fn entry_size(rendered: &str, limits: Limits) -> Result<()> {
 /// hashes under its `allowed_secrets` key).
 pub const ALLOWED_FIELD: &str = "**Allowed secret:**";
 
-/// The Unicode name of a control character, for the message.
-fn control_name(c: char) -> &'static str {
-    const C0: [&str; 32] = [
-        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4",
-        "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
-    ];
-    const C1: [&str; 32] = [
-        "PAD", "HOP", "BPH", "NBH", "IND", "NEL", "SSA", "ESA", "HTS", "HTJ", "VTS", "PLD", "PLU", "RI", "SS2", "SS3", "DCS", "PU1", "PU2", "STS",
-        "CCH", "MW", "SPA", "EPA", "SOS", "SGCI", "SCI", "CSI", "ST", "OSC", "PM", "APC",
-    ];
-    match c as u32 {
-        n @ 0..=0x1f => C0[n as usize],
-        0x7f => "DEL",
-        n @ 0x80..=0x9f => C1[(n - 0x80) as usize],
-        _ => "control",
-    }
-}
-
-/// The first control character of `value` that memory may not hold: anything but newline and
-/// tab (a CR only as part of CRLF), DEL and the C1 controls. Stored escapes would replay on
-/// every terminal that prints the memory. (byte offset, character)
+/// The first character of `value` that memory may not hold (`chars`): a control character
+/// other than newline and tab (a CR only as part of CRLF), or an invisible or deceptive one.
+/// Stored, it would replay on every terminal and reach every agent. (byte offset, character)
 pub fn first_control(value: &str) -> Option<(usize, char)> {
-    value.char_indices().find(|&(i, c)| match c {
-        '\n' | '\t' => false,
-        '\r' => !value[i + 1..].starts_with('\n'),
-        c => c.is_control(),
-    })
+    chars::first(value)
 }
 
-/// Refuse a field that holds a control character, naming the field, the character and where.
+/// Refuse a field that holds a character memory may not hold, naming the field, the
+/// character and where.
 pub fn control(field: &str, value: &str) -> Result<()> {
     if let Some((at, c)) = first_control(value) {
+        let what = if chars::is_control(c) { "a control character" } else { "an invisible or deceptive character" };
         bail!(
-            "refused: the {field} field holds a control character (U+{:04X} {} at byte {at}); memory holds text, with newlines and tabs only",
-            c as u32,
-            control_name(c)
+            "refused: the {field} field holds {what} ({} at byte {at}); memory holds visible text, with newlines and tabs only (SPEC §3, Characters)",
+            chars::describe(c)
         );
     }
     Ok(())
 }
 
-/// `text` with every control character `first_control` refuses shown as an escape (`\x1b`,
-/// `\u{9b}`), newlines and tabs kept: for text from memory on its way to a terminal, or copied
-/// from a hand-written file into a new one.
+/// `text` with every character `first_control` refuses shown as an escape (`\x1b`,
+/// `\u{202e}`), newlines and tabs kept: for text from memory on its way to a terminal or an
+/// agent, or copied from a hand-written file into a new one.
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    if first_control(text).is_none() {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for (i, c) in text.char_indices() {
-        let bad = match c {
-            '\n' | '\t' => false,
-            '\r' => !text[i + 1..].starts_with('\n'),
-            c => c.is_control(),
-        };
-        match c as u32 {
-            n if bad && n < 0x80 => out.push_str(&format!("\\x{n:02x}")),
-            n if bad => out.push_str(&format!("\\u{{{n:x}}}")),
-            _ => out.push(c),
+    chars::visible(text)
+}
+
+/// Every string in `value` made `visible` (keys are zo's own): JSON on its way to an agent or
+/// a script. serde_json escapes control characters but writes invisible ones as they are, and
+/// a client that decodes the JSON hands them to the model.
+pub fn clean_json(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(v) = visible(s) {
+                *s = v;
+            }
         }
+        Value::Array(a) => a.iter_mut().for_each(clean_json),
+        Value::Object(o) => o.values_mut().for_each(clean_json),
+        _ => {}
     }
-    std::borrow::Cow::Owned(out)
 }
 
 pub use secrets::Finding;
@@ -161,17 +144,36 @@ pub fn secret_hash(matched: &str) -> String {
     format!("sha256:{}", crate::format::sha256_hex(matched))
 }
 
+/// What a writer consents to let through the gate: secrets (`--allow-secret`) and dangerous
+/// directives (`--allow-directive`). A bare `bool` is `--allow-secret` alone.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Allow {
+    pub secret: bool,
+    pub directive: bool,
+}
+
+impl From<bool> for Allow {
+    fn from(secret: bool) -> Allow {
+        Allow { secret, directive: false }
+    }
+}
+
+pub use crate::format::fields::{DIRECTIVE_PREFIX, allowance_field};
+
 /// The one gate every writer calls with all the fields it writes, as (name, value): control
-/// characters are refused always; secrets unless `allow_secret`, and then each one found is
-/// returned for the entry to record (see `ALLOWED_FIELD`).
-pub fn check_fields(fields: &[(&str, &str)], allow_secret: bool) -> Result<Vec<Allowance>> {
-    check_fields_with(fields, allow_secret, &[])
+/// and invisible characters are refused always; secrets unless `allow.secret`, dangerous
+/// directives unless `allow.directive`, and then each one found is returned for the entry to
+/// record (see `ALLOWED_FIELD`, `directives::ALLOWED_FIELD`).
+pub fn check_fields(fields: &[(&str, &str)], allow: impl Into<Allow>) -> Result<Vec<Allowance>> {
+    check_fields_with(fields, allow, &[])
 }
 
 /// `check_fields` for an entry that copies text from others (an OUTCOME's title, a confirmed
 /// fact's value, a snapshot's STATE): a secret `inherited` already allowed (its hash) passes
 /// without --allow-secret and is recorded again, so the copy verifies like the original.
-pub fn check_fields_with(fields: &[(&str, &str)], allow_secret: bool, inherited: &[String]) -> Result<Vec<Allowance>> {
+pub fn check_fields_with(fields: &[(&str, &str)], allow: impl Into<Allow>, inherited: &[String]) -> Result<Vec<Allowance>> {
+    let allow = allow.into();
+    let allow_secret = allow.secret;
     for (name, value) in fields {
         control(name, value)?;
     }
@@ -192,6 +194,22 @@ pub fn check_fields_with(fields: &[(&str, &str)], allow_secret: bool, inherited:
             }
         }
     }
+    for (name, value) in fields {
+        for f in directives::scan(value) {
+            let recorded = format!("{DIRECTIVE_PREFIX}{}", f.rule);
+            if !allow.directive && !inherited.contains(&recorded) {
+                let at = if value.contains('\n') { format!(" at its line {}", f.line) } else { String::new() };
+                bail!(
+                    "refused: the {name} field reads as an instruction to an agent — {}{at} (rule {}); memory records decisions, not orders an agent would follow. If it is meant (a documented install step, say), pass --allow-directive: the entry records it, and every teammate's bundle still withholds it until they approve it (`zo approve ID`)",
+                    f.what,
+                    f.rule
+                );
+            }
+            if !out.iter().any(|a| a.hash == recorded) {
+                out.push(Allowance { field: name.to_string(), rule: f.rule, what: f.what, hash: recorded });
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -200,14 +218,23 @@ pub fn hashes(allowed: &[Allowance]) -> Vec<String> {
     allowed.iter().map(|a| a.hash.clone()).collect()
 }
 
-/// The hashes a text (an entry, STATE.md) records as allowed.
+/// The hashes a text (an entry, STATE.md) records as allowed, and its directive rules
+/// (`directive:<rule>`): what a copy of its text inherits.
 pub fn allowed_in(text: &str) -> Vec<String> {
-    text.lines().filter_map(allowance_hashes).flatten().map(str::to_string).collect()
+    let mut out: Vec<String> = text.lines().filter_map(allowance_hashes).flatten().map(str::to_string).collect();
+    out.extend(directives::allowed_in(text).into_iter().map(|r| format!("{DIRECTIVE_PREFIX}{r}")));
+    out
 }
 
-/// The `**Allowed secret:**` lines an entry carries for the hashes `allowed`.
+/// The `**Allowed secret:**` and `**Allowed directive:**` lines an entry carries for `allowed`.
 pub fn allowance_lines(allowed: &[String]) -> String {
-    allowed.iter().map(|h| format!("{ALLOWED_FIELD} {h}\n")).collect()
+    allowed
+        .iter()
+        .map(|h| {
+            let (field, value) = allowance_field(h);
+            format!("**{field}:** {value}\n")
+        })
+        .collect()
 }
 
 /// The hashes a line records as allowed, when the line is nothing but such a record: zo's
@@ -349,7 +376,7 @@ pub fn new_id(prefix: &str, taken: impl Fn(&str) -> bool) -> Result<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The allocation-free count agrees with the sets it replaces, for every pair of a table of
@@ -507,6 +534,25 @@ mod tests {
 
     /// Real decision records talk about passwords, tokens and keys all the time; none of the
     /// 326 ADRs, the example memory or the fixture memory may trip the gate.
+    /// Every file of the example memory and the fixture memory (real memory another team wrote
+    /// by hand), with its text: what the gate's rules must not flag.
+    pub(crate) fn real_memory_files() -> Vec<(std::path::PathBuf, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut out = Vec::new();
+        let mut stack = vec![root.join(".zo-example/memory"), root.join("tests/fixtures/zero-operators-memory")];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if let Ok(text) = std::fs::read_to_string(&p) {
+                    out.push((p, text));
+                }
+            }
+        }
+        out
+    }
+
     #[test]
     fn no_adr_record_is_taken_for_a_secret() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -515,24 +561,17 @@ mod tests {
         for line in corpus.lines() {
             let r: serde_json::Value = serde_json::from_str(line).unwrap();
             let body = r["body"].as_str().unwrap();
-            assert!(check_fields(&[("Decision", body)], false).is_ok(), "{}: {:?}", r["id"], find_secrets(body));
+            // The secret rules alone: one record holds a U+2028 LINE SEPARATOR, which the
+            // character gate refuses (a clear message; a newline does the same job).
+            assert_eq!(find_secrets(body), vec![], "{}", r["id"]);
             checked += 1;
         }
         assert_eq!(checked, 326);
-        let mut files = 0;
-        let mut stack = vec![root.join(".zo-example/memory"), root.join("tests/fixtures/zero-operators-memory")];
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if let Ok(text) = std::fs::read_to_string(&p) {
-                    assert_eq!(find_secrets(&text), vec![], "{} holds no secret", p.display());
-                    files += 1;
-                }
-            }
+        let files = real_memory_files();
+        for (p, text) in &files {
+            assert_eq!(find_secrets(text), vec![], "{} holds no secret", p.display());
         }
-        assert!(files > 5, "{files} files checked");
+        assert!(files.len() > 5, "{} files checked", files.len());
     }
 
     #[test]

@@ -172,6 +172,19 @@ fn is_allowance_line(line: &str) -> bool {
 
 /// Every secret in `text`, in text order.
 pub fn scan(text: &str) -> Vec<Finding> {
+    // Invisible characters cannot hide a secret: the rules read the text without them, and each
+    // finding points into the text as it is (lines are never joined).
+    if let Some((clean, removed)) = super::chars::stripped(text) {
+        let mut found = scan_plain(&clean);
+        for f in &mut found {
+            f.start = super::chars::original_offset(f.start, &removed);
+        }
+        return found;
+    }
+    scan_plain(text)
+}
+
+fn scan_plain(text: &str) -> Vec<Finding> {
     let e = &*ENGINE;
     let mut run = vec![false; e.rules.len()];
     for &i in &e.always {

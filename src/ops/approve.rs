@@ -1,0 +1,49 @@
+//! `zo approve ID`: a person read an entry the directive rules flag and vouches for it on this
+//! machine (`store::approvals`). The entry's text as `zo show` gives it is what is approved,
+//! so an edit voids the approval; STATE.md, a session or a snapshot is approved whole.
+
+use crate::store::gate::directives::{self, Flag};
+use crate::store::memory::Memory;
+use anyhow::Result;
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Approved {
+    /// The entry, as its own ID or file name.
+    pub id: String,
+    /// What the rules flag in it.
+    pub flags: Vec<Flag>,
+    /// False when it was approved here already.
+    pub new: bool,
+    /// Where approvals are kept (the user's own directory).
+    pub file: String,
+}
+
+/// The text of `id` the bundle and recall screen, and its canonical name.
+fn text_of(memory: &Memory, id: &str) -> Result<(String, String)> {
+    if id.eq_ignore_ascii_case("STATE") || id.eq_ignore_ascii_case("STATE.md") {
+        return Ok(("STATE".into(), crate::lifecycle::context::state_text(memory, None)?));
+    }
+    let name = id.trim_end_matches(".md");
+    if memory.snapshot_names()?.iter().any(|n| n.trim_end_matches(".md") == name) {
+        let path = memory.layout.snapshots().join(format!("{name}.md"));
+        let text = crate::store::fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+        return Ok((format!("{name}.md"), text));
+    }
+    if let Some(n) = memory.session_names()?.iter().find(|n| n.trim_end_matches(".md") == name) {
+        return Ok((n.clone(), memory.session_text(n)?.as_str().to_string()));
+    }
+    let v = super::entries::show(memory, id)?;
+    let shown = v.get("id").or_else(|| v.get("name")).and_then(|x| x.as_str()).unwrap_or(id).to_string();
+    Ok((shown, v.get("text").and_then(|t| t.as_str()).unwrap_or_default().to_string()))
+}
+
+pub fn approve(memory: &Memory, id: &str) -> Result<Approved> {
+    let (id, text) = text_of(memory, id)?;
+    let flags = directives::scan(&text);
+    if flags.is_empty() {
+        return Err(crate::error::Error::usage(format!("{id} holds nothing the directive rules flag; there is nothing to approve")).into());
+    }
+    let new = !crate::store::approvals::is_approved(&text);
+    let file = crate::store::approvals::approve(&id, &text)?;
+    Ok(Approved { id, flags, new, file: file.display().to_string() })
+}
