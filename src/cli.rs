@@ -575,7 +575,7 @@ Each entry the range adds, changes or removes, with the commit and author that b
 (signed or not) and its flags: a dangerous directive (text that tells an agent to run fetched\n\
 code, send credentials, ignore its instructions…), an invisible character, a secret, a line that\n\
 forges zo's structure, an edit or removal of history. `zo verify --range` fails on the same\n\
-flags; a directive its writer consented to (--allow-directive) is shown, not failed.\n\n\
+flags, a directive whose entry records consent included (anyone can write that line).\n\n\
 Example:\n  zo review origin/main..HEAD")]
 pub struct ReviewArgs {
     /// The commits to review, as A..B (e.g. origin/main..HEAD)

@@ -611,3 +611,59 @@ fn session_records_kept_a_renumbered_priors_old_number() {
     let ids: Vec<&str> = ended["priors"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(ids, vec!["PR-005"], "{ended}");
 }
+
+/// Provenance (SPEC §3a): an entry written here says so; one pulled names the commit and its
+/// author (signed or not) in `show`, `history` and `recall --json`; the next session's bundle
+/// says what arrived since the last one here, and from whom.
+#[test]
+fn provenance_names_who_brought_an_entry_and_what_arrived_since_the_last_session() {
+    let w = World::new();
+    let a = w.clone("a");
+    zo(&a, &["init", "--project", "shared"]);
+    let mine = zo(&a, &["decide", "--title", "Use Postgres for orders", "--decision", "one database"]).trim().to_string();
+    commit_all(&a, "base");
+    git(&a, &["push", "-q", "origin", "main"]);
+    let b = w.clone("b");
+    zo(&b, &["continue"]);
+    zo(&b, &["session", "start", "--agent", "claude"]);
+    zo(&b, &["session", "end", "--summary", "read only"]);
+    let theirs = zo(&a, &["decide", "--title", "Queue emails with a worker", "--decision", "a worker drains the queue"]).trim().to_string();
+    commit_all(&a, "queue emails");
+    git(&a, &["push", "-q", "origin", "main"]);
+    git(&b, &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"]);
+
+    let shown = json(&b, &["show", &theirs]);
+    assert_eq!(shown["origin"]["here"], false, "{shown}");
+    assert_eq!(shown["origin"]["commit"]["author"], "a", "{shown}");
+    assert_eq!(shown["origin"]["commit"]["signed"], false);
+    assert_eq!(json(&a, &["show", &theirs])["origin"]["here"], true);
+    assert_eq!(json(&b, &["history", &theirs])["written"]["here"], false);
+    let hits = json(&b, &["recall", "--mode", "lexical", "queue emails worker"]);
+    assert_eq!(hits["results"][0]["id"], theirs.as_str());
+    assert_eq!(hits["results"][0]["origin"]["commit"]["author"], "a", "{hits}");
+
+    let bundle = zo(&b, &["session", "start", "--agent", "claude"]);
+    let section = bundle.split("## Arrived since your last session").nth(1).unwrap_or_else(|| panic!("no arrivals: {bundle}"));
+    let section = section.split("\n## ").next().unwrap();
+    assert!(section.contains(&theirs) && section.contains("by a <a@example.com>, unsigned"), "{section}");
+    assert!(!section.contains(&mine), "an entry already there at the last session is not news: {section}");
+    // Once seen, it is not news at the next start.
+    zo(&b, &["session", "end", "--summary", "seen"]);
+    assert!(!zo(&b, &["session", "start"]).contains("## Arrived since"));
+}
+
+/// `session start` while a session was open replaced its record silently: what was written in
+/// between belonged to no session file ("0 decisions"). The open one is ended first, and said.
+#[test]
+fn session_start_with_a_session_open_lost_its_decisions() {
+    let w = World::new();
+    let a = w.clone("a");
+    zo(&a, &["init", "--project", "p"]);
+    zo(&a, &["session", "start", "--agent", "claude"]);
+    let id = zo(&a, &["decide", "--title", "Written in the first session", "--decision", "x"]).trim().to_string();
+    let second = util::zo_in(&a, &["session", "start", "--agent", "claude"]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(second.stderr.contains("the session left open was ended first") && second.stderr.contains("1 decisions"), "{}", second.stderr);
+    let listed = json(&a, &["session", "show", "last"]);
+    assert!(listed["text"].as_str().unwrap().contains(&id), "{listed}");
+}

@@ -161,19 +161,20 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
         }
         "SessionStart" | "" => {
             let resumed = matches!(event.source.as_deref(), Some("resume" | "compact"));
-            let current = record::current(&memory);
-            // A record another session left open (it crashed, or its SessionEnd never came)
-            // is ended first, so what it wrote gets its session file instead of being lost.
-            if let Some(old) = current.as_ref().filter(|r| !(resumed && same_session(r, &event))) {
-                if old.session_id.is_some() && !same_session(old, &event) {
-                    let ending = Ending { agent: old.agent.clone(), ..Default::default() };
-                    if let Some(ended) = session::end(&memory, &ending, true)? {
+            // Resuming (or compacting) the open session keeps its record; any other start opens
+            // a new one, ending a record left open first (`session::open`: one policy with the
+            // CLI and MCP), so what it wrote gets its session file instead of being lost.
+            let open = record::current(&memory).filter(|r| resumed && same_session(r, &event));
+            let starting = match open {
+                Some(_) => None,
+                None => {
+                    let (starting, ended) = session::open(&memory, Some(agent.into()), None, event.session_id.clone())?;
+                    if let Some(ended) = ended {
                         ctx.note(format!("{} written for the session left open", ended.file));
                     }
+                    Some(starting)
                 }
-            }
-            let open = current.filter(|r| resumed && same_session(r, &event));
-            let starting = if open.is_none() { Some(record::begin_as(&memory, Some(agent.into()), None, event.session_id.clone())?) } else { None };
+            };
             // The bundle is built while the record's `git diff` runs; the record is written
             // even when the bundle fails.
             let b = super::context::bundle(ctx, &memory, None, None);

@@ -118,9 +118,9 @@ pub fn stdout_was_closed() {
 /// Write to stderr, ignoring a closed stderr (`zo verify 2>&1 | head -1`): eprintln! would
 /// panic there, and the exit code must stay the documented one.
 pub fn say(text: &str) {
-    use std::io::IsTerminal;
     let mut err = std::io::stderr().lock();
-    let text = if err.is_terminal() { crate::store::gate::visible(text) } else { std::borrow::Cow::Borrowed(text) };
+    // As stdout: no character the gate refuses, wherever stderr goes (an agent reads it too).
+    let text = crate::store::gate::visible(text);
     let _ = err.write_all(text.as_bytes());
 }
 

@@ -59,6 +59,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     report.flag_stale(&memory)?;
     report.resolve_sessions(&memory)?;
     if ctx.json {
+        report.with_origins(&memory);
         return ctx.print_json(&serde_json::to_value(&report)?);
     }
     if let Some(line) = report.note(a.min_tier) {

@@ -41,9 +41,15 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
     let memory = ctx.memory()?;
     match c {
         SessionCommand::Start(a) => {
-            crate::lifecycle::record::start(&memory, a.agent.clone(), a.task.clone())?;
-            let b = super::context::bundle(ctx, &memory, a.task.as_deref(), a.budget)?;
-            super::context::print(ctx, b)
+            let (starting, ended) = session::open(&memory, a.agent.clone(), a.task.clone(), None)?;
+            if let Some(e) = &ended {
+                ctx.note(format!("the session left open was ended first: {} written ({} decisions, {} priors)", e.file, e.decisions.len(), e.priors.len()));
+            }
+            // The bundle is built before the record is written, so it says what arrived since
+            // the last session.
+            let b = super::context::bundle(ctx, &memory, a.task.as_deref(), a.budget);
+            starting.finish(&memory)?;
+            super::context::print(ctx, b?)
         }
         SessionCommand::List => list(ctx, &memory),
         SessionCommand::Show { name } => super::show::print(ctx, &crate::ops::show_session(&memory, &name)?),

@@ -200,6 +200,14 @@ pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span>
 
 /// An entry's content: the text up to its `---` separator, `\n` line ends, trailing space
 /// trimmed. What hashes, derived IDs and the append-only check compare.
+/// Whether `id` has the shape of an entry ID zo writes or reads (`D-7f3a9c2e`, `PR-046`,
+/// `PR-h1a2b3c4d`, `F-…`): a prefix and up to 16 letters and digits. What a hand-written
+/// `**ID:**` holds beyond that is not shown where zo names entries on lines of its own.
+pub fn is_entry_id(id: &str) -> bool {
+    let Some((prefix, rest)) = id.split_once('-') else { return false };
+    matches!(prefix, "D" | "PR" | "F") && (1..=16).contains(&rest.len()) && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 pub fn content_of(raw: &str) -> String {
     let mut fence = fields::Fence::default();
     let mut end = raw.len();

@@ -207,18 +207,12 @@ impl Repo {
         self.commit_ref(id).ok()
     }
 
-    /// The commits reachable from `to` and not from `from` (`git log from..to`), oldest first,
-    /// each with its author and whether it carries a signature (`gpgsig`; zo does not verify
-    /// it: `git log --show-signature` does).
-    pub fn range(&self, from: &CommitRef, to: &CommitRef) -> Result<Vec<Authored>> {
+    /// The commits reachable from `to` and not from `from` (`git log from..to`), oldest first.
+    pub fn range(&self, from: &CommitRef, to: &CommitRef) -> Result<Vec<CommitRef>> {
         let (a, b) = (gix::ObjectId::from_hex(from.id.as_bytes())?, gix::ObjectId::from_hex(to.id.as_bytes())?);
         let mut out = Vec::new();
         for info in self.repo.rev_walk([b]).with_hidden([a]).all()? {
-            let id = info?.id;
-            let commit = self.repo.find_object(id)?.try_into_commit()?;
-            let (author, email) = commit.author().map(|s| (s.name.to_string(), s.email.to_string())).unwrap_or_default();
-            let signed = commit.signature().ok().flatten().is_some();
-            out.push(Authored { commit: self.commit_ref(id)?, author, email, signed });
+            out.push(self.commit_ref(info?.id)?);
         }
         out.reverse();
         Ok(out)
@@ -228,7 +222,9 @@ impl Repo {
         let commit = self.repo.find_object(id)?.try_into_commit()?;
         let subject = commit.message_raw_sloppy().to_string().lines().next().unwrap_or("").to_string();
         let time = commit.time().map(|t| t.seconds).unwrap_or(0);
-        Ok(CommitRef { id: id.to_string(), short: id.to_hex_with_len(7).to_string(), subject, time: crate::time::rfc3339(time) })
+        let (author, email) = commit.author().map(|a| (a.name.to_string(), a.email.to_string())).unwrap_or_default();
+        let signed = commit.signature().ok().flatten().is_some();
+        Ok(CommitRef { id: id.to_string(), short: id.to_hex_with_len(7).to_string(), subject, time: crate::time::rfc3339(time), author, email, signed })
     }
 
     /// The bytes of `path` at the commit `c` names.
@@ -469,16 +465,21 @@ pub struct CommitRef {
     pub subject: String,
     /// The commit time, RFC 3339 UTC.
     pub time: String,
-}
-
-/// A commit with who wrote it, as a review names it (`Repo::range`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Authored {
-    pub commit: CommitRef,
+    /// Who wrote it (the author; provenance, SPEC §3a).
     pub author: String,
     pub email: String,
-    /// The commit carries a signature (not verified by zo).
+    /// Whether it carries a signature (`gpgsig`); zo does not verify it (`git log
+    /// --show-signature` does).
     pub signed: bool,
+}
+
+impl CommitRef {
+    /// `abc1234 by Ana <ana@example.com>, unsigned`: who brought something, as a line says it
+    /// (the name and address quoted on one line: they are anyone's text).
+    pub fn by(&self) -> String {
+        let one = |s: &str| s.replace(['\n', '\r'], " ");
+        format!("{} by {} <{}>, {}", self.short, one(&self.author), one(&self.email), if self.signed { "signed" } else { "unsigned" })
+    }
 }
 
 /// One commit that changed a file (see `Repo::history_of`).

@@ -66,14 +66,19 @@ impl AsOfNote {
     /// date before its oldest commit is then one whose commits are not here, not one before
     /// any commit was made.
     pub fn new(at: &AsOf, from: Option<crate::git::CommitRef>, shallow: Option<String>) -> AsOfNote {
+        // A commit's subject is anyone's text on a line of zo's own: withheld when the
+        // directive rules flag it.
+        let subject = |c: &crate::git::CommitRef| {
+            if crate::store::gate::directives::scan(&c.subject).is_empty() { c.subject.clone() } else { "(subject withheld: it reads as an instruction)".into() }
+        };
         let note = match (at, &from) {
             (AsOf::Commit { commit, .. }, _) => format!(
                 "As of commit {} ({}, {:?}): the memory files as that commit holds them (user facts as of its time).",
-                commit.short, commit.time, commit.subject
+                commit.short, commit.time, subject(commit)
             ),
             (AsOf::Date { given, .. }, Some(c)) => format!(
                 "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own, so they are read at commit {} ({}, {:?}), the last at or before it.",
-                c.short, c.time, c.subject
+                c.short, c.time, subject(c)
             ),
             (AsOf::Date { given, .. }, None) => match shallow {
                 Some(s) => format!(
@@ -129,8 +134,8 @@ impl Bundle {
         }
         if !dropped.is_empty() || !cut.is_empty() {
             dropped.reverse();
-            let mut parts: Vec<String> = cut.iter().map(|(n, k)| format!("the last {k} of {n}")).collect();
-            parts.extend(dropped);
+            let mut parts: Vec<String> = cut.iter().map(|(n, k)| format!("the last {k} of {}", frame::one_line(n))).collect();
+            parts.extend(dropped.iter().map(|n| frame::one_line(n)));
             let note = format!(" Left out to stay within {max} characters: {} (`zo context` prints them).", parts.join("; "));
             self.footer.push_str(&note);
             self.tokens = tokens(&self.markdown());
@@ -198,7 +203,11 @@ impl Screen {
             return true;
         }
         let why: Vec<String> = flags.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
-        self.withheld.push(format!("- {id} {}: {}", frame::name(title), why.join("; ")));
+        // The ID and title are the entry's own text too: an ID zo would not write, or a title
+        // the rules flag, is not shown either.
+        let id = if crate::format::is_entry_id(id) || crate::store::memory::is_shown_name(id) && id.ends_with(".md") || id == "STATE" { id } else { "(an entry whose ID is not one zo writes)" };
+        let title = if crate::store::gate::directives::scan(title).is_empty() { frame::name(title) } else { "(its title is withheld too)".to_string() };
+        self.withheld.push(format!("- {} {title}: {}", frame::name(id).trim_matches('"'), why.join("; ")));
         false
     }
 
@@ -224,7 +233,14 @@ const FOOTER_TOKENS: usize = 60;
 
 /// The bundle's title and frame line.
 fn head(project: &str) -> String {
-    format!("# Context: {}\n\n{}\n", frame::one_line(project), crate::templates::AGENT_FRAME)
+    // The project's name is the repository's text on zo's own title line: quoted, and not
+    // shown at all when it reads as an instruction.
+    let name = if crate::store::gate::directives::scan(project).is_empty() && project.chars().count() <= 120 {
+        frame::name(project)
+    } else {
+        "(the project's name is withheld: it reads as an instruction or is over 120 characters)".into()
+    };
+    format!("# Context: {name}\n\n{}\n", crate::templates::AGENT_FRAME)
 }
 
 /// A section as `Bundle::markdown` renders it: zo's title on one line, the text quoted.
@@ -354,8 +370,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         let (name, text) = (name.as_str(), text.as_str());
         let snapshot = crate::format::session::SessionFile::parse(name, text);
         let handoff = snapshot.section(&["handoff"]).filter(|h| !h.is_empty());
-        if let Some(h) = handoff.filter(|_| screen.pass(name, "the latest snapshot", text)).map(str::to_string) {
-            let title = format!("Handoff ({})", name.trim_end_matches(".md"));
+        if let Some(h) = handoff.filter(|_| screen.pass(name, "the latest snapshot", &named_text(name, text))).map(str::to_string) {
+            let title = format!("Handoff ({})", frame::name(name.trim_end_matches(".md")));
             if f.fits(&title, &h) {
                 f.push(title, h);
             } else {
@@ -369,8 +385,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         let (name, text) = (name.as_str(), text.as_str());
         let s = crate::format::session::SessionFile::parse(name, text);
         let next = s.section(&["next", "what's next", "next steps"]);
-        if let Some(next) = next.filter(|_| screen.pass(name, "the last session", text)) {
-            let title = format!("Next, from {}", name.trim_end_matches(".md"));
+        if let Some(next) = next.filter(|_| screen.pass(name, "the last session", &named_text(name, text))) {
+            let title = format!("Next, from {}", frame::name(name.trim_end_matches(".md")));
             if f.fits(&title, next) {
                 f.push(title, next.to_string());
             } else {
@@ -381,13 +397,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
 
     // The most recent decisions, newest first, whole entries only.
     let log = memory.decisions_as_of(at)?;
-    let candidates: Vec<usize> = (0..log.entries.len())
-        .rev()
-        .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active")
-        .take(RECENT)
-        .filter(|&i| screen.pass(&log.entries[i].id, &log.entries[i].title, &decision_text(&log, i)))
-        .chain((0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").skip(RECENT))
-        .collect();
+    let candidates: Vec<usize> =
+        (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
     // Staleness is measured to HEAD, a thing of now: a bundle of then does not claim it.
     let stale = if at.is_none() { crate::lifecycle::stale::stale_ids(memory, &log)? } else { Default::default() };
     let entry_text = |log: &DecisionLog, i: usize| {
@@ -397,10 +408,34 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         }
         t
     };
+    // What arrived since the user's last session here, and from whom (SPEC §3a): entries
+    // pulled, not written on this machine. Nothing is read from git when HEAD has not moved.
+    if at.is_none() {
+        if let Some(since) = crate::store::provenance::last_seen(layout) {
+            let mut ids: Vec<(&str, &str)> = log.entries.iter().filter(|e| !e.is_annotation()).map(|e| (e.id.as_str(), e.title.as_str())).collect();
+            ids.extend(priors.entries.iter().map(|p| (p.id.as_str(), p.title.as_str())));
+            let arrived = crate::store::provenance::arrivals(layout, &since, &ids);
+            if !arrived.is_empty() {
+                let lines: Vec<String> = arrived
+                    .iter()
+                    .map(|a| format!("- {} {} — {}", a.id, frame::name(&a.title), a.commit.as_ref().map_or_else(|| "in a commit since".to_string(), |c| c.by())))
+                    .collect();
+                let text = format!("{}\nPulled since your last session here, not written on this machine.", lines.join("\n"));
+                if f.fits("Arrived since your last session", &text) {
+                    f.push("Arrived since your last session", text);
+                }
+            }
+        }
+    }
     let mut shown = std::collections::HashSet::new();
     let mut recent = String::new();
     let mut stopped = false;
     for &i in candidates.iter().take(RECENT) {
+        // Screened where it would be shown: a withheld entry's place is not given to an older
+        // one that was never screened.
+        if !screen_decision(&mut screen, &log, i) {
+            continue;
+        }
         let text = entry_text(&log, i);
         if stopped || !f.fits("Recent decisions", &format!("{recent}{text}")) {
             stopped = true;
@@ -420,7 +455,7 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         task_query = Some(task.to_string());
         let mut text = String::new();
         for i in matches {
-            if shown.contains(&i) || !screen.pass(&log.entries[i].id, &log.entries[i].title, &decision_text(&log, i)) {
+            if shown.contains(&i) || !screen_decision(&mut screen, &log, i) {
                 continue;
             }
             let e = entry_text(&log, i);
@@ -508,14 +543,19 @@ pub fn state_text(memory: &Memory, at: Option<&AsOf>) -> Result<String> {
     })
 }
 
-/// A decision's text and its latest outcome's, as the directive rules read them.
-fn decision_text(log: &DecisionLog, i: usize) -> String {
-    let mut t = log.entries[i].content(log);
-    if let Some(j) = log.latest_outcome_entry(i) {
-        t.push('\n');
-        t.push_str(&log.entries[j].content(log));
-    }
-    t
+/// A session's or snapshot's name and text, as the directive rules read them (the name is
+/// printed on a line of zo's own) and `zo approve NAME` approves them.
+pub fn named_text(name: &str, text: &str) -> String {
+    format!("{name}\n{text}")
+}
+
+/// Whether decision `i` and its latest outcome may go into the bundle: each entry is screened
+/// (and approved) on its own text, as `zo approve` names it.
+fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) -> bool {
+    let e = &log.entries[i];
+    let own = screen.pass(&e.id, &e.title, &e.content(log));
+    let outcome = log.latest_outcome_entry(i).is_none_or(|j| screen.pass(&log.entries[j].id, &log.entries[j].title, &log.entries[j].content(log)));
+    own && outcome
 }
 
 /// A project fact's entry text (as `zo show` and recall give it), for the directive rules;

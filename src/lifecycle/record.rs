@@ -163,6 +163,10 @@ impl Starting {
         let (head, dirty, untracked) = self.baseline.finish(&memory.layout.root);
         let rec = Record { head, dirty, untracked, ..self.rec };
         save(memory, &rec)?;
+        // The next bundle says what arrived since this start (`store::provenance`).
+        if let Some(h) = &rec.head {
+            crate::store::provenance::mark_seen(&memory.layout, h);
+        }
         Ok(rec)
     }
 }

@@ -57,6 +57,19 @@ pub struct Ended {
     pub priors: Vec<Listed>,
 }
 
+/// Open a new session (SPEC §5 `session start`; one policy for the CLI, MCP and the agents'
+/// hooks): a session record still open — a session that never ended, a crash, a start by hand
+/// — is ended first, its file written when anything happened, so nothing it wrote belongs to no
+/// session. Returns the new record being started (`record::Starting::finish` writes it, after
+/// the caller built its bundle) and what ending the old one wrote.
+pub fn open(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<(super::record::Starting, Option<Ended>)> {
+    let ended = match current(memory) {
+        Some(old) => end(memory, &Ending { agent: old.agent.clone(), ..Default::default() }, true)?,
+        None => None,
+    };
+    Ok((super::record::begin_as(memory, agent, task, session_id)?, ended))
+}
+
 /// The next session number: one more than the highest in any session's name or title. Numbers
 /// are for people; names, not numbers, keep sessions apart, so two clones may both use a number.
 pub fn next_number(memory: &Memory) -> Result<u32> {

@@ -350,6 +350,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             }
             let mut report = crate::ops::RecallReport::new(a.query, found, false).with_also(a.also);
             report.flag_stale(&memory)?;
+            report.with_origins(&memory);
             report.resolve_sessions(&memory)?;
             let text: Vec<String> = report.note(min_tier).into_iter().chain(Some(report.render()).filter(|t| !t.is_empty())).collect();
             (serde_json::to_value(&report)?, text.join("\n"))
@@ -490,9 +491,14 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "session_start" => {
             let a: StartArgs = args(name, a)?;
-            crate::lifecycle::record::start(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone())?;
-            let r = crate::ops::ContextReport::from(bundle(server, &memory, a.task.as_deref(), None, None, &note)?);
-            let text = r.markdown.clone();
+            let (starting, ended) = crate::lifecycle::session::open(&memory, a.agent.or_else(|| Some("mcp".into())), a.task.clone(), None)?;
+            let b = bundle(server, &memory, a.task.as_deref(), None, None, &note);
+            starting.finish(&memory)?;
+            let r = crate::ops::ContextReport::from(b?);
+            let mut text = r.markdown.clone();
+            if let Some(e) = &ended {
+                text.push_str(&format!("\nnote: the session left open was ended first: {} written ({} decisions, {} priors)", e.file, e.decisions.len(), e.priors.len()));
+            }
             (serde_json::to_value(r)?, text)
         }
         "session_end" => {

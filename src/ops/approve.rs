@@ -27,10 +27,12 @@ fn text_of(memory: &Memory, id: &str) -> Result<(String, String)> {
     if memory.snapshot_names()?.iter().any(|n| n.trim_end_matches(".md") == name) {
         let path = memory.layout.snapshots().join(format!("{name}.md"));
         let text = crate::store::fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
-        return Ok((format!("{name}.md"), text));
+        let name = format!("{name}.md");
+        let text = crate::lifecycle::context::named_text(&name, &text);
+        return Ok((name, text));
     }
     if let Some(n) = memory.session_names()?.iter().find(|n| n.trim_end_matches(".md") == name) {
-        return Ok((n.clone(), memory.session_text(n)?.as_str().to_string()));
+        return Ok((n.clone(), crate::lifecycle::context::named_text(n, memory.session_text(n)?.as_str())));
     }
     let v = super::entries::show(memory, id)?;
     let shown = v.get("id").or_else(|| v.get("name")).and_then(|x| x.as_str()).unwrap_or(id).to_string();

@@ -178,6 +178,16 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
     show_as_of(memory, id, None)
 }
 
+/// An entry's provenance (SPEC §3a) added to what `show` reports of it now: written here, or
+/// which commit and author brought it.
+fn with_origin(memory: &Memory, mut v: Value) -> Result<Value> {
+    if let Some(id) = v.get("id").and_then(Value::as_str).map(str::to_string) {
+        let origin = crate::store::provenance::origins(&memory.layout, &[id.as_str()]).pop().unwrap_or_default();
+        v["origin"] = serde_json::to_value(origin)?;
+    }
+    Ok(v)
+}
+
 /// `show` as the memory stood at a past moment (`--as-of`): the decision as then written,
 /// with the outcome and supersession recorded by then. Decisions only: priors, facts and
 /// sessions have their own as-of reads (or none yet).
@@ -187,10 +197,10 @@ pub fn show_as_of(memory: &Memory, id: &str, at: Option<&crate::store::asof::AsO
         return Err(Error::usage(format!("--as-of shows decisions; {id} is not one (`zo fact get KEY --as-of` reads a fact then)")).into());
     }
     if id.to_ascii_uppercase().starts_with("PR-") {
-        return show_prior(memory, id);
+        return with_origin(memory, show_prior(memory, id)?);
     }
     if id.to_ascii_uppercase().starts_with("F-") {
-        return show_fact(memory, id);
+        return with_origin(memory, show_fact(memory, id)?);
     }
     if id.starts_with("session") || id == "last" {
         return show_session(memory, id);
@@ -222,8 +232,9 @@ pub fn show_as_of(memory: &Memory, id: &str, at: Option<&crate::store::asof::AsO
     }
     if let Some(at) = at {
         obj.insert("as_of".into(), serde_json::to_value(at)?);
+        return Ok(v);
     }
-    Ok(v)
+    with_origin(memory, v)
 }
 
 /// A prior as `prior list --json` shows it (`show` adds its file and text).
@@ -361,6 +372,16 @@ impl RecallReport {
         self
     }
 
+    /// Each hit's origin (SPEC §3a): written here, or the commit and author that brought it;
+    /// one walk of each file's history for all hits. For `--json` and MCP results.
+    pub fn with_origins(&mut self, memory: &Memory) {
+        let ids: Vec<&str> = self.results.iter().map(|h| h.row.id.as_str()).collect();
+        let origins = crate::store::provenance::origins(&memory.layout, &ids);
+        for (h, o) in self.results.iter_mut().zip(origins) {
+            h.origin = Some(o);
+        }
+    }
+
     /// Name the priors a session hit lists by the numbers they have now, as `zo show` does
     /// (the index keeps each session file's text as written).
     pub fn resolve_sessions(&mut self, memory: &Memory) -> Result<()> {
@@ -436,7 +457,7 @@ impl RecallReport {
         for h in &self.results {
             let status = if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() };
             let stale = if h.stale { " · stale" } else { "" };
-            s.push_str(&format!("── {} · {} · {} · {:.3}{status}{stale}\n", h.row.id, h.row.kind, h.tier.name(), h.score));
+            s.push_str(&format!("── {} · {} · {} · {:.3}{status}{stale}\n", crate::store::gate::frame::one_line(&h.row.id), h.row.kind, h.tier.name(), h.score));
             if !h.directives.is_empty() {
                 let why: Vec<String> = h.directives.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
                 s.push_str(&format!(

@@ -32,6 +32,8 @@ pub struct History {
 #[derive(Debug, Clone, Serialize)]
 pub struct Written {
     pub timestamp: String,
+    /// Written by zo on this machine (`store::provenance`), as opposed to pulled.
+    pub here: bool,
     /// The session file that lists it, if one does.
     pub session: Option<String>,
     /// The agent that session names, when it names one.
@@ -64,7 +66,7 @@ fn written_line(when: &str, session: Option<&str>, ended: Option<&str>, agent: O
 
 pub(crate) fn commit_text(commit: Option<&CommitRef>, shallow: Option<&str>) -> String {
     match (commit, shallow) {
-        (Some(c), _) => format!("commit {} ({}, {})", c.short, c.time, c.subject),
+        (Some(c), _) => format!("commit {} ({}, {}, {})", c.short, c.time, c.subject, c.by().split_once(" by ").map_or("", |x| x.1)),
         (None, Some(note)) => format!("first commit unknown ({note})"),
         (None, None) => "not in any commit".into(),
     }
@@ -148,7 +150,7 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
         kind: e.kind.clone(),
         title: e.title.clone(),
         status: log.status(i),
-        written: Written { timestamp: e.timestamp.clone(), session, agent, commit, shallow },
+        written: Written { timestamp: e.timestamp.clone(), here: crate::store::provenance::written_here(&e.id), session, agent, commit, shallow },
         outcomes,
         confirmations,
         supersedes,

@@ -75,7 +75,7 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
             kind: e.kind.clone(),
             title: e.title.clone(),
             status: log.status(i),
-            written: Written { timestamp: e.timestamp.clone(), session, agent, commit, shallow },
+            written: Written { timestamp: e.timestamp.clone(), here: crate::store::provenance::written_here(&e.id), session, agent, commit, shallow },
             outcomes: outcomes[i].iter().map(|&j| event(log, j, true)).collect(),
             confirmations: confirmations[i].iter().map(|&j| event(log, j, false)).collect(),
             supersedes,

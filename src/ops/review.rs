@@ -9,7 +9,7 @@ use crate::format::Text;
 use crate::format::decision::DecisionLog;
 use crate::format::fact::FactsFile;
 use crate::format::prior::PriorsFile;
-use crate::git::{Authored, CommitRef, Repo};
+use crate::git::{CommitRef, Repo};
 use crate::store::gate::{self, directives};
 use crate::store::memory::Memory;
 use anyhow::{Context, Result, bail};
@@ -38,7 +38,7 @@ pub struct Reviewed {
     pub change: &'static str,
     /// The first commit of the range that holds the entry as it ends (for a removal: that
     /// no longer holds it), its author, and whether it is signed.
-    pub by: Option<Authored>,
+    pub by: Option<CommitRef>,
     pub flags: Vec<Flag>,
 }
 
@@ -48,9 +48,8 @@ pub struct Flag {
     /// `history-edited`.
     pub kind: &'static str,
     pub detail: String,
-    /// Whether `verify --range` fails on it. A directive the writer consented to
-    /// (`**Allowed directive:**`) is shown, not failed: the consent is in the diff for the
-    /// reviewer to judge.
+    /// Whether `verify --range` fails on it: every flag does, a directive whose entry records
+    /// consent too (the consent is text a pull request can write).
     pub fails: bool,
 }
 
@@ -118,13 +117,21 @@ fn flags_of(kind: Kind, change: &'static str, forgotten: bool, text: &str) -> Ve
     for f in gate::unallowed_secrets(text, std::slice::from_ref(&(0..text.len()))) {
         out.push(Flag { kind: "secret", detail: format!("looks like {} at its line {} (rule {})", f.what, f.line, f.rule), fails: true });
     }
+    // A consent line is text anyone can write in a pull request: it is shown, and it fails the
+    // range all the same — a maintainer who accepts the entry merges it knowingly.
     let consented = directives::allowed_in(text);
     for f in directives::scan(text) {
         let ok = consented.iter().any(|r| r == f.rule);
         out.push(Flag {
             kind: if ok { "consented-directive" } else { "directive" },
-            detail: format!("reads as an instruction to an agent — {} at its line {} (rule {}){}", f.what, f.line, f.rule, if ok { "; the writer consented" } else { "" }),
-            fails: !ok,
+            detail: format!(
+                "reads as an instruction to an agent — {} at its line {} (rule {}){}",
+                f.what,
+                f.line,
+                f.rule,
+                if ok { "; it records the writer's consent (**Allowed directive:**), which anyone can write" } else { "" }
+            ),
+            fails: true,
         });
     }
     // zo's writers escape a field line that starts with `#`; a decision or fact holding one
@@ -174,8 +181,7 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
             continue;
         }
         // Each commit's version, parsed once, for who brought what.
-        let versions: Vec<(Authored, Entries)> =
-            commits.iter().map(|c| Ok((c.clone(), entries(kind, &name, read(&c.commit, &rel)?)))).collect::<Result<_>>()?;
+        let versions: Vec<(CommitRef, Entries)> = commits.iter().map(|c| Ok((c.clone(), entries(kind, &name, read(c, &rel)?)))).collect::<Result<_>>()?;
         let ids: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
         for id in ids {
             let (change, title, text) = match (before.get(id), after.get(id)) {
@@ -203,10 +209,7 @@ impl Review {
             s.push_str("  none\n");
         }
         for e in &self.entries {
-            let by = match &e.by {
-                Some(a) => format!("{} by {} <{}>{}", a.commit.short, gate::frame::one_line(&a.author), gate::frame::one_line(&a.email), if a.signed { ", signed" } else { ", unsigned" }),
-                None => "commit unknown".into(),
-            };
+            let by = e.by.as_ref().map_or_else(|| "commit unknown".into(), CommitRef::by);
             s.push_str(&format!("\n{} {} {} in {} ({by})\n", e.change, e.id, gate::frame::name(&e.title), e.file));
             for f in &e.flags {
                 s.push_str(&format!("  {} {}: {}\n", if f.fails { "FLAG" } else { "note" }, f.kind, f.detail));

@@ -320,10 +320,26 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     }
     if !history {
         problems.extend(derived_tracked(layout));
+        problems.extend(unshown_names(layout));
     }
     let forks = crate::store::facts::forks(&memory.facts(crate::store::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
     let erasures = memory.erasures().unwrap_or_default();
     Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], facts: counts[2], against, commits_checked: commits, problems, forks, erasures })
+}
+
+/// Session and snapshot files whose names zo does not read (a newline, a tab or a character
+/// the gate refuses: the name would be printed on lines of zo's own).
+fn unshown_names(layout: &crate::store::layout::Layout) -> Vec<Problem> {
+    [layout.sessions(), layout.snapshots()]
+        .iter()
+        .flat_map(|dir| fsio::list_files(dir, ".md").unwrap_or_default().into_iter().map(move |n| (dir.clone(), n)))
+        .filter(|(_, n)| !crate::store::memory::is_shown_name(n))
+        .map(|(dir, n)| Problem {
+            file: format!("{}/{}", layout.show(&dir), crate::store::gate::frame::name(&n)),
+            line: 1,
+            message: "its name holds a newline, a tab or an invisible character, so zo does not read it: rename it".into(),
+        })
+        .collect()
 }
 
 /// Derived files git tracks (`store::trust`): zo never reads them, and committed they would

@@ -140,6 +140,9 @@ pub struct Hit {
     /// must not act on it (`zo approve ID` after a person read it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub directives: Vec<crate::store::gate::directives::Flag>,
+    /// Where the entry came from (`RecallReport::with_origins`; `--json` and MCP).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<crate::store::provenance::Origin>,
 }
 
 /// What a query found.
@@ -528,7 +531,7 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         superseded_by: None,
         text: format!("{}: {}", v.key, v.value),
     };
-    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![] }], note: None, pending: 0 }))
+    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![], origin: None }], note: None, pending: 0 }))
 }
 
 /// The filter with the sessions' half-life from config (`recall.session_half_life_days`).

@@ -220,10 +220,13 @@ impl Layout {
             .join("/")
     }
 
+    /// The project's name (config, else the folder's): one line, every character the gate
+    /// refuses shown as an escape — it is printed on lines of zo's own.
     pub fn project(&self) -> String {
-        self.config.project().unwrap_or_else(|| {
+        let name = self.config.project().unwrap_or_else(|| {
             self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into())
-        })
+        });
+        crate::store::gate::visible(&name.replace(['\r', '\n', '\t'], " ")).into_owned()
     }
 }
 

@@ -158,6 +158,16 @@ impl Memory {
 /// files are left out (`fsio::list_files`).
 fn list_md(dir: &Path) -> Result<Vec<String>> {
     let mut names = fsio::list_files(dir, ".md")?;
+    // A name is shown to agents and people (a section title, a recall hit, a list): one with a
+    // newline, a tab or a character the gate refuses is not memory zo reads (`verify` names
+    // it), so no file name can forge a line of zo's.
+    names.retain(|n| is_shown_name(n));
     names.sort_by_key(|n| crate::format::session::sort_key(n));
     Ok(names)
+}
+
+/// Whether a session or snapshot file name can be shown as it is: one line, no tab, no
+/// character the gate refuses.
+pub fn is_shown_name(name: &str) -> bool {
+    !name.contains(['\n', '\t']) && crate::store::gate::first_control(name).is_none()
 }

@@ -31,6 +31,7 @@ pub mod fsio;
 pub mod gate;
 pub mod layout;
 pub mod memory;
+pub mod provenance;
 pub mod settings;
 pub mod summary;
 pub mod trust;

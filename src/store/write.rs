@@ -267,6 +267,7 @@ impl Memory {
     /// Called with the memory lock held, after the entry is written; best effort: a record that
     /// cannot be updated never fails the write (session end then falls back to its baseline).
     fn note_written(&self, id: &str) {
+        crate::store::provenance::note_written_here(id);
         let path = self.layout.session_record();
         let Ok(Some(text)) = fsio::read_text(&path) else { return };
         let Ok(mut record) = serde_json::from_str::<serde_json::Value>(text.as_str()) else { return };
