@@ -68,7 +68,7 @@ fn every_tool_works_and_refuses_bad_arguments_as_a_tool_error() {
     assert!(c.fails("recall", json!({"query": "x", "kind": "files"})).contains("kind takes"));
 
     let (v, text) = c.ok("context", json!({"budget": 1500}));
-    assert!(v["markdown"].as_str().unwrap().starts_with("# Context: harbor") && text.starts_with("# Context: harbor"));
+    assert!(v["markdown"].as_str().unwrap().starts_with("# Context: \"harbor\"") && text.starts_with("# Context: \"harbor\""));
     assert!(c.fails("context", json!({"budget": "lots"})).contains("bad arguments for context"));
 
     let (d, text) = c.ok("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail", "type": "architecture", "tags": "mail"}));

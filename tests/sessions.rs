@@ -28,8 +28,8 @@ fn context_respects_the_budget_and_says_what_was_left_out() {
     assert!(tiny.contains("phase: phase_2") && tiny.contains("PR-003") && !tiny.contains("## Decision:"), "{tiny}");
     assert!(tiny.contains("sections of STATE.md") && tiny.contains("the priors' full rules"), "{tiny}");
     let big = r.ok(&["context", "--budget", "20000"]);
-    assert!(big.contains("## Handoff (phase_1_2026-10-13T16-05-00)"));
-    assert!(big.contains("## Next, from session-003-2026-10-22"));
+    assert!(big.contains("## Handoff (\"phase_1_2026-10-13T16-05-00\")"));
+    assert!(big.contains("## Next, from \"session-003-2026-10-22\""));
     assert!(big.contains("**Title:** Berth scheduler as a separate worker"));
     assert!(big.contains("latest outcome, D-bd613649"), "outcomes show with their decision");
     assert!(!big.contains("**Title:** Serve the API with Express"), "superseded decisions are not recent context");
@@ -71,7 +71,7 @@ fn fixture_bundle_is_sane_under_the_default_budget() {
     assert!(md.contains("project: zero-operators-build"));
     assert!(md.contains("PR-001") && md.contains("PR-045"), "every active prior, compact");
     assert!(md.contains("**Title:** CLI command-set test asserts subset"), "the newest decision");
-    assert!(md.contains("## Next, from session-039-2026-06-11"));
+    assert!(md.contains("## Next, from \"session-039-2026-06-11\""));
     assert!(md.trim_end().lines().last().unwrap().contains("older decisions"));
 }
 
@@ -82,7 +82,7 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     r.write(".zo/memory/STATE.md", state);
     r.commit_all("base");
     let out = r.ok(&["session", "start", "--agent", "claude", "--task", "first"]);
-    assert!(out.starts_with("# Context: test"), "{out}");
+    assert!(out.starts_with("# Context: \"test\""), "{out}");
     let d = r.decide("During the session", "d");
     let p = r.ok(&["prior", "add", "--title", "Learned", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]).trim().to_string();
     let j = r.json(&["session", "end", "--summary", "Did things", "--shipped", "thing one", "--next", "next a", "--next", "next b", "--blocker", "quota", "--phase", "phase_2"]);
@@ -141,7 +141,7 @@ fn snapshot_has_front_matter_decisions_and_handoff() {
     assert!(text.contains(&format!("decisions: [{a}]\n")));
     assert!(text.contains(&format!("## Decisions\n- {a} — Phase one choice\n")));
     assert!(text.contains("## Handoff\nNext steps:\n- start phase two\n"));
-    assert!(r.ok(&["context"]).contains("## Handoff (phase_1_"));
+    assert!(r.ok(&["context"]).contains("## Handoff (\"phase_1_"));
     r.fails(&["snapshot", "--phase", "bad phase/name"], 2);
 }
 
@@ -151,7 +151,7 @@ fn continue_twice_changes_nothing_the_second_time() {
     r.commit_all("example");
     let first = r.run(&["continue"]);
     assert_eq!(first.code, 0, "{}", first.stderr);
-    assert!(first.stdout.starts_with("# Context: harbor"));
+    assert!(first.stdout.starts_with("# Context: \"harbor\""));
     assert!(r.path().join(".zo/local.yaml").is_file());
     let snapshot = |r: &Repo| -> Vec<(String, Vec<u8>)> {
         let mut v: Vec<(String, Vec<u8>)> = walk(&r.path().join(".zo"))
@@ -258,12 +258,12 @@ fn claude_session_start_on_resume_or_compact_keeps_the_baseline() {
     r.ok(&["init", "--agent", "claude"]);
     let start = hook(&r, r#""hook_event_name": "SessionStart", "source": "startup""#);
     assert_eq!(start.code, 0, "{}", start.stderr);
-    assert!(start.stdout.starts_with("# Context: test"), "the bundle becomes the agent's context");
+    assert!(start.stdout.starts_with("# Context: \"test\""), "the bundle becomes the agent's context");
     let before = r.decide("Made before the compaction", "kept");
     for source in ["compact", "resume"] {
         let again = hook(&r, &format!(r#""hook_event_name": "SessionStart", "source": "{source}""#));
         assert_eq!(again.code, 0);
-        assert!(again.stdout.starts_with("# Context: test"), "the bundle is printed again after {source}");
+        assert!(again.stdout.starts_with("# Context: \"test\""), "the bundle is printed again after {source}");
     }
     let after = r.decide("Made after it", "kept too");
     let end = hook(&r, r#""hook_event_name": "SessionEnd", "reason": "exit""#);

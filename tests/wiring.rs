@@ -667,3 +667,40 @@ fn session_start_records_the_dirty_baseline_with_the_diff_overlapped() {
     assert_eq!(rec["dirty"]["b.txt"].as_str(), Some("deleted"), "{rec}");
     assert_eq!(rec["dirty"].as_object().map(|o| o.len()), Some(2), "{rec}");
 }
+
+/// `zo hooks install` with a global `core.hooksPath` wrote zo's hooks into that shared
+/// directory: every repository on the machine then ran them, and in each one without zo memory
+/// the pre-commit hook failed, so no commit could be made anywhere else. zo refuses to install
+/// there and says what to do; a block an older zo left there is silent where there is no memory;
+/// `doctor` and `hooks status` name the shared directory.
+#[test]
+fn hooks_installed_into_a_global_hooks_path_blocked_commits_in_every_other_repository() {
+    let r = Repo::init();
+    r.commit_all("memory");
+    let shared = tempfile::tempdir().unwrap();
+    let cfg = r.home().join(".gitconfig");
+    let mut text = std::fs::read_to_string(&cfg).unwrap();
+    text.push_str(&format!("[core]\n\thooksPath = {}\n", shared.path().display()));
+    std::fs::write(&cfg, text).unwrap();
+    let e = r.fails(&["hooks", "install"], 1);
+    assert!(e.contains("outside the repository") && e.contains("git config --local core.hooksPath .git/hooks"), "{e}");
+    assert_eq!(std::fs::read_dir(shared.path()).unwrap().count(), 0, "nothing written into the shared directory");
+    let doctor = r.run(&["doctor"]);
+    assert!(doctor.stdout.contains("outside this repository"), "{}", doctor.stdout);
+    assert!(r.ok(&["hooks", "status"]).contains("shared with every repository"));
+    // What an older zo wrote there: a commit in a repository without memory goes through.
+    r.git(&["config", "--local", "core.hooksPath", ".git/hooks"]);
+    r.ok(&["hooks", "install"]);
+    for h in ["pre-commit", "post-checkout"] {
+        std::fs::copy(r.path().join(".git/hooks").join(h), shared.path().join(h)).unwrap();
+    }
+    // The same user (whose global config names the shared directory), another repository.
+    let other = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| util::user_command("git", &r.home()).args(args).current_dir(other.path()).output().unwrap();
+    assert!(git(&["init", "-q"]).status.success());
+    std::fs::write(other.path().join("a.txt"), "a\n").unwrap();
+    assert!(git(&["add", "a.txt"]).status.success());
+    let out = git(&["commit", "-qm", "x"]);
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(shared.path().join("pre-commit")).unwrap().contains("verify --staged"), true, "the shared hook ran zo's block");
+}

@@ -22,7 +22,8 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
     };
     let driver = hooks::driver_registered(root);
     if ctx.json {
-        ctx.print_json(&json!({ "hooks": states, "merge_driver": driver }))?;
+        let path = hooks::hooks_path(root).ok();
+        ctx.print_json(&json!({ "hooks": states, "merge_driver": driver, "hooks_path": path }))?;
         return lost(&states);
     }
     let mut s: String = states
@@ -33,6 +34,10 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
         })
         .collect();
     s.push_str(&format!("merge driver   {}\n", if driver { "registered" } else { "not registered (zo continue registers it)" }));
+    if let Ok(hp) = hooks::hooks_path(root) {
+        let shared = if hp.shared { " (core.hooksPath outside this repository: shared with every repository that uses it; zo does not install there)" } else { "" };
+        s.push_str(&format!("hooks dir      {}{shared}\n", hp.dir));
+    }
     ctx.print(&s)?;
     lost(&states)
 }

@@ -163,6 +163,34 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                     format!("{} cannot find zo (not on PATH, and the binary that installed them is gone): they check nothing; fix: zo hooks install", lost.join(", ")),
                 ));
             }
+            // A hooks directory outside the repository is shared by every repository that uses
+            // it; zo's hooks in .git/hooks never run while core.hooksPath points elsewhere.
+            if let Ok(hp) = crate::wiring::hooks::hooks_path(&l.root) {
+                if hp.shared {
+                    checks.push((
+                        "git hooks",
+                        WARN,
+                        format!(
+                            "core.hooksPath ({} config) is {}, outside this repository: hooks there run in every repository, so zo's are not installed there; fix: git config --local core.hooksPath .git/hooks && zo hooks install",
+                            hp.from.as_deref().unwrap_or("git"),
+                            hp.dir
+                        ),
+                    ));
+                }
+                let own = crate::git::Repo::discover(&l.root).and_then(|_| crate::git::run(&l.root, &["rev-parse", "--git-common-dir"]).ok());
+                if let Some(g) = own {
+                    let g = std::path::PathBuf::from(g.trim());
+                    let own = if g.is_absolute() { g } else { l.root.join(g) }.join("hooks");
+                    let stranded = crate::wiring::hooks::HOOKS.iter().any(|h| crate::store::fsio::read_string(&own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
+                    if stranded && std::fs::canonicalize(&own).ok() != std::fs::canonicalize(&hp.dir).ok() {
+                        checks.push((
+                            "git hooks",
+                            WARN,
+                            format!("zo's hooks in {} never run: git runs hooks from {} (core.hooksPath); fix: zo hooks uninstall, then unset core.hooksPath or call them from there", own.display(), hp.dir),
+                        ));
+                    }
+                }
+            }
             if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true)
                 && !crate::wiring::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
             {

@@ -153,6 +153,35 @@ pub fn driver_registered(root: &Path) -> bool {
     driver_scope(root).is_some()
 }
 
+/// Where git runs this repository's hooks from, and whether that directory is the
+/// repository's own (`.git/hooks`, or a `core.hooksPath` inside the work tree or the git
+/// directory, as husky sets it) or shared: a `core.hooksPath` outside, usually global (hook
+/// managers, git-secrets), whose hooks run in every repository that uses it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct HooksPath {
+    pub dir: String,
+    /// `core.hooksPath` set, and outside this repository.
+    pub shared: bool,
+    /// Where `core.hooksPath` comes from (`global`, `local`, `system`…), when it is set.
+    pub from: Option<String>,
+}
+
+/// This repository's hooks directory and whether it is shared (`HooksPath`).
+pub fn hooks_path(root: &Path) -> Result<HooksPath> {
+    let dir = hooks_dir(root)?;
+    let set = crate::git::run(root, &["config", "--show-scope", "--get", "core.hooksPath"]).ok().filter(|s| !s.trim().is_empty());
+    let from = set.as_ref().and_then(|s| s.split_whitespace().next()).map(str::to_string);
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let top = crate::git::run(root, &["rev-parse", "--show-toplevel"]).map(|t| canon(Path::new(t.trim()))).unwrap_or_else(|_| canon(root));
+    let git_dir = crate::git::run(root, &["rev-parse", "--git-common-dir"]).map(|g| {
+        let g = PathBuf::from(g.trim());
+        canon(&if g.is_absolute() { g } else { root.join(g) })
+    });
+    let d = canon(&dir);
+    let inside = d.starts_with(&top) || git_dir.as_ref().is_ok_and(|g| d.starts_with(g));
+    Ok(HooksPath { dir: dir.display().to_string(), shared: set.is_some() && !inside, from })
+}
+
 /// The hooks directory: `core.hooksPath` when set (relative to the work tree), else .git/hooks.
 pub fn hooks_dir(root: &Path) -> Result<PathBuf> {
     if let Ok(p) = crate::git::run(root, &["config", "--get", "core.hooksPath"]) {
@@ -180,8 +209,10 @@ fn block(hook: &str) -> String {
         _ => "\"$zo\" -q index refresh --rows-only >/dev/null 2>&1 || true\n( \"$zo\" -q index refresh >/dev/null 2>&1 & ) >/dev/null 2>&1 || true".to_string(),
     };
     let body = body.replace('\n', "\n  ");
+    // Git runs hooks at the top of the work tree: where no zo memory is (a hook directory
+    // another repository shares, a branch without .zo), the block does nothing, silently.
     format!(
-        "{BEGIN}\n{FIND_ZO}{fallback}\nif [ -x \"$zo\" ]; then\n  {body}\nelse\n  echo \"zo {hook} hook: zo is not on PATH (nor at {}); memory was not checked. Reinstall zo, or run zo hooks install\" >&2\nfi\n{END}\n",
+        "{BEGIN}\n{FIND_ZO}{fallback}\nif [ ! -e .zo ] && [ ! -e memory/DECISION_LOG.md ]; then\n  :\nelif [ -x \"$zo\" ]; then\n  {body}\nelse\n  echo \"zo {hook} hook: zo is not on PATH (nor at {}); memory was not checked. Reinstall zo, or run zo hooks install\" >&2\nfi\n{END}\n",
         zo_exe().replace('"', "")
     )
 }
@@ -238,6 +269,18 @@ pub struct HookState {
 }
 
 pub fn install(root: &Path) -> Result<Vec<HookState>> {
+    // A shared hooks directory runs its hooks in every repository that uses it: zo's hooks
+    // there would run (and, before they learned to step aside, fail every commit) in
+    // repositories zo knows nothing of. zo never writes there.
+    let hp = hooks_path(root)?;
+    if hp.shared {
+        return Err(crate::error::Error::Failed(format!(
+            "git runs this repository's hooks from {} (core.hooksPath, {} config), outside the repository: hooks there run in every repository that uses it, so zo does not install into it. Either give this repository its own hooks directory — `git config --local core.hooksPath .git/hooks`, then `zo hooks install` (your shared hooks then no longer run here; call them from .git/hooks if you need them) — or add zo's check to your shared pre-commit hook yourself: `[ -e .zo ] && zo verify --staged`",
+            hp.dir,
+            hp.from.as_deref().unwrap_or("git")
+        ))
+        .into());
+    }
     let dir = hooks_dir(root)?;
     fsio::create_dir(&dir)?;
     for hook in HOOKS {
