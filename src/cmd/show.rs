@@ -9,7 +9,10 @@ use anyhow::Result;
 pub fn run(ctx: &Ctx, a: ShowArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
-    print(ctx, &crate::ops::show_as_of(&memory, &a.id, at.as_ref())?)
+    let v = crate::ops::show_as_of(&memory, &a.id, at.as_ref())?;
+    // Provenance walks git's history: only for the JSON, never on the text hook path.
+    let v = if ctx.json && at.is_none() { crate::ops::entries::with_origin(&memory, v)? } else { v };
+    print(ctx, &v)
 }
 
 /// Print what `ops::show` found: the JSON as it is, or the entry's text with, for a decision,

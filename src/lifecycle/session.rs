@@ -64,6 +64,9 @@ pub struct Ended {
 /// the caller built its bundle) and what ending the old one wrote.
 pub fn open(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<(super::record::Starting, Option<Ended>)> {
     let ended = match current(memory) {
+        // A record that kept what zo's writers wrote, and lists nothing, would write no file:
+        // it is replaced without reading the log (the SessionStart hook's common case).
+        Some(old) if old.written.as_ref().is_some_and(|w| w.is_empty()) => None,
         Some(old) => end(memory, &Ending { agent: old.agent.clone(), ..Default::default() }, true)?,
         None => None,
     };

@@ -453,6 +453,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let a: ShowArgs = args(name, a)?;
             let at = as_of(&memory, a.as_of.as_deref())?;
             let v = crate::ops::show_as_of(&memory, &a.id, at.as_ref())?;
+            let v = if at.is_none() { crate::ops::entries::with_origin(&memory, v)? } else { v };
             let text = v["text"].as_str().unwrap_or_default().trim_end().to_string();
             (v, text)
         }

@@ -179,8 +179,9 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
 }
 
 /// An entry's provenance (SPEC §3a) added to what `show` reports of it now: written here, or
-/// which commit and author brought it.
-fn with_origin(memory: &Memory, mut v: Value) -> Result<Value> {
+/// which commit and author brought it. It walks git's history, so `show --json` and MCP add
+/// it, not the text `show` on the hook path.
+pub fn with_origin(memory: &Memory, mut v: Value) -> Result<Value> {
     if let Some(id) = v.get("id").and_then(Value::as_str).map(str::to_string) {
         let origin = crate::store::provenance::origins(&memory.layout, &[id.as_str()]).pop().unwrap_or_default();
         v["origin"] = serde_json::to_value(origin)?;
@@ -197,10 +198,10 @@ pub fn show_as_of(memory: &Memory, id: &str, at: Option<&crate::store::asof::AsO
         return Err(Error::usage(format!("--as-of shows decisions; {id} is not one (`zo fact get KEY --as-of` reads a fact then)")).into());
     }
     if id.to_ascii_uppercase().starts_with("PR-") {
-        return with_origin(memory, show_prior(memory, id)?);
+        return show_prior(memory, id);
     }
     if id.to_ascii_uppercase().starts_with("F-") {
-        return with_origin(memory, show_fact(memory, id)?);
+        return show_fact(memory, id);
     }
     if id.starts_with("session") || id == "last" {
         return show_session(memory, id);
@@ -232,9 +233,8 @@ pub fn show_as_of(memory: &Memory, id: &str, at: Option<&crate::store::asof::AsO
     }
     if let Some(at) = at {
         obj.insert("as_of".into(), serde_json::to_value(at)?);
-        return Ok(v);
     }
-    with_origin(memory, v)
+    Ok(v)
 }
 
 /// A prior as `prior list --json` shows it (`show` adds its file and text).

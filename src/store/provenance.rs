@@ -48,7 +48,9 @@ pub fn note_written_here(id: &str) {
         return;
     }
     let old = fsio::read_text(&p).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default();
-    let _ = fsio::write_atomic(&p, format!("{old}{id}\n").as_bytes());
+    // Unsynced, as the session record: a crash loses at most the note, never memory, and an
+    // fsync here would be milliseconds of every write.
+    let _ = fsio::write_atomic_unsynced(&p, format!("{old}{id}\n").as_bytes());
 }
 
 /// The memory file an entry ID lives in, and the token that marks it there (`**ID:** D-…`,
@@ -100,7 +102,8 @@ pub fn mark_seen(layout: &Layout, head: &str) {
     let Some(p) = seen_file(layout) else { return };
     let Some(dir) = p.parent() else { return };
     if crate::store::layout::private_dir(dir).is_ok() {
-        let _ = fsio::write_atomic(&p, format!("{head}\n").as_bytes());
+        // Unsynced: it is on the hook path, and losing it only repeats an arrivals list.
+        let _ = fsio::write_atomic_unsynced(&p, format!("{head}\n").as_bytes());
     }
 }
 
