@@ -10,7 +10,6 @@ use common::*;
 use std::path::Path;
 use std::process::Command;
 
-
 /// Semantic recall answers in `dir` (the vectors are there): the mode and the first hit.
 fn semantic(dir: &Path) -> String {
     let out = Command::new(ZO)

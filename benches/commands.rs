@@ -10,7 +10,9 @@ fn main() {
     let records = corpus();
     let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(31);
     println!("\nzo command latency (fresh process per run, median / p95 of {runs} runs, ms)\n");
-    println!("| decisions | log size | git status | status | decide | log --limit 20 | show | floor: process start | floor: read + atomic rewrite of the log |");
+    println!(
+        "| decisions | log size | git status | status | decide | log --limit 20 | show | floor: process start | floor: read + atomic rewrite of the log |"
+    );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in [1000usize, 10_000] {
         if !selected(n) {

@@ -24,9 +24,18 @@ fn main() {
     let mut warm = Vec::new();
     let (mut phrased, mut repeated) = (Vec::new(), Vec::new());
     let also = ["secrets credentials scanning", "Use a secret manager for credentials", "gitleaks pre-commit secret detection"];
-    let queries = ["how do we keep secrets out of the repository", "which database do we use", "how are services deployed", "what happens when a form is submitted"];
+    let queries =
+        ["how do we keep secrets out of the repository", "which database do we use", "how are services deployed", "what happens when a form is submitted"];
     for round in 0..5 {
-        let mut child = Command::new(ZO).arg("mcp").current_dir(d).env_remove("ZO_REPO").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        let mut child = Command::new(ZO)
+            .arg("mcp")
+            .current_dir(d)
+            .env_remove("ZO_REPO")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut id = 0;

@@ -9,7 +9,6 @@ use common::*;
 use std::process::Command;
 use std::time::Instant;
 
-
 fn main() {
     let _cache = own_vector_cache();
     // As zo's own main does: no ONNX Runtime telemetry from the model loaded in this process.
@@ -50,7 +49,9 @@ fn main() {
     quick.sort_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)));
     println!("quick query embedder: load {:.0} ms + first query {:.0} ms (median of 5)\n", quick[2].0, quick[2].1);
 
-    println!("| decisions | lexical build | embedding build | peak RSS (build) | recall --mode lexical | recall (hybrid) | recall + 3 phrasings | recall, no model installed |");
+    println!(
+        "| decisions | lexical build | embedding build | peak RSS (build) | recall --mode lexical | recall (hybrid) | recall + 3 phrasings | recall, no model installed |"
+    );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     // The first embedding build (a cold vector cache) and `git status` in the same repository.
     let mut cold_build = None;
@@ -75,7 +76,8 @@ fn main() {
         let q = "how do we keep secrets out of the repository";
         let lexical = time(runs, |_| run(d, &["recall", "--mode", "lexical", q]));
         let hybrid = embed.map(|_| time(runs.min(11), |_| run(d, &["recall", q])));
-        let also = ["--also", "secrets credentials scanning", "--also", "Use a secret manager for credentials", "--also", "gitleaks pre-commit secret detection"];
+        let also =
+            ["--also", "secrets credentials scanning", "--also", "Use a secret manager for credentials", "--also", "gitleaks pre-commit secret detection"];
         let phrased = embed.map(|_| time(runs.min(11), |_| run(d, &[&["recall", q][..], &also].concat())));
         let fallback = time(runs, |_| {
             let ok = Command::new(ZO).args(["-q", "recall", q]).current_dir(d).envs(no_model).output().unwrap().status.success();

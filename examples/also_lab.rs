@@ -35,7 +35,8 @@ fn main() {
                     serde_json::json!({"id": h.row.id, "fused": x.fused, "sim": x.similarity, "bm25": x.bm25, "srank": x.semantic_rank, "lrank": x.lexical_rank, "tier": h.tier})
                 })
                 .collect();
-            let sims: serde_json::Map<String, serde_json::Value> = index.semantic(v, &filter).unwrap().into_iter().map(|(id, s)| (index.row(id).unwrap().id, serde_json::json!(s))).collect();
+            let sims: serde_json::Map<String, serde_json::Value> =
+                index.semantic(v, &filter).unwrap().into_iter().map(|(id, s)| (index.row(id).unwrap().id, serde_json::json!(s))).collect();
             let lex: Vec<(String, f64)> = index.lexical(t, &filter, 50).unwrap().into_iter().map(|(id, s)| (index.row(id).unwrap().id, s)).collect();
             lists.push(serde_json::json!({"text": t, "answered": r.answered, "pass": r.pass, "best_sim": best_sim, "hits": hits, "sims": sims, "lex": lex}));
         }

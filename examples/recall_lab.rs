@@ -17,11 +17,8 @@ fn main() {
         (0..log.entries.len()).map(|i| (log.entries[i].id.clone(), format!("{}\n{}", log.entries[i].title, log.field(i, "Decision").unwrap_or("")))).collect();
     let memory = zo::store::memory::Memory::open(Some(repo)).unwrap();
     let (index, _) = zo::search::recall::open_fresh(&memory, &|_| {}).unwrap();
-    let qs: Vec<serde_json::Value> = std::fs::read_to_string(root.join("tests/fixtures/adr-questions.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let qs: Vec<serde_json::Value> =
+        std::fs::read_to_string(root.join("tests/fixtures/adr-questions.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
     let mut cos: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
     // Variants: a token length (title + body read that far), `title` (the title alone), or

@@ -133,7 +133,9 @@ pub enum Command {
     /// What an agent's hooks run: reads the agent's hook event (JSON) on stdin
     Hook(HookArgs),
     /// Serve the memory to agents over MCP (Model Context Protocol) on stdin/stdout
-    #[command(after_help = "Configure your client to run `zo mcp` (see `zo init --agent`); the model loads on the first\nrecall and stays loaded. Finds the memory like every command (--repo, ZO_REPO, the cwd).")]
+    #[command(
+        after_help = "Configure your client to run `zo mcp` (see `zo init --agent`); the model loads on the first\nrecall and stays loaded. Finds the memory like every command (--repo, ZO_REPO, the cwd)."
+    )]
     Mcp,
     /// The git merge driver for memory files (run by git, not by people)
     #[command(hide = true)]
@@ -181,7 +183,9 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nWhere there is no zo memory, every hook prints nothing and exits 0.")]
+#[command(
+    after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nWhere there is no zo memory, every hook prints nothing and exits 0."
+)]
 pub struct HookArgs {
     /// The agent whose event format stdin holds: claude, codex or cursor
     pub agent: String,
@@ -220,7 +224,9 @@ pub enum StateCommand {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Lists given with --blocker/--next replace the current list.\nExample: zo state set --phase phase_4 --next 'run ablation B' --next 'write report'")]
+#[command(
+    after_help = "Lists given with --blocker/--next replace the current list.\nExample: zo state set --phase phase_4 --next 'run ablation B' --next 'write report'"
+)]
 pub struct StateSetArgs {
     /// The current phase, e.g. phase_3
     #[arg(long)]
@@ -388,7 +394,9 @@ pub struct HistoryArgs {
 pub enum FactCommand {
     /// Set KEY to VALUE (appends a new version; the latest holds). Setting the value the key
     /// already holds writes nothing
-    #[command(after_help = "Examples:\n  zo fact set stack:web-framework 'Hono, not Express'\n  zo fact set format:dates DD/MM/YYYY --source 'team call 2026-11-02'\n  zo fact set pref:editor-tabs 4 --scope user\n  zo fact set infra:cache 'maybe Redis' --confidence 0.4   # provisional")]
+    #[command(
+        after_help = "Examples:\n  zo fact set stack:web-framework 'Hono, not Express'\n  zo fact set format:dates DD/MM/YYYY --source 'team call 2026-11-02'\n  zo fact set pref:editor-tabs 4 --scope user\n  zo fact set infra:cache 'maybe Redis' --confidence 0.4   # provisional"
+    )]
     Set(FactSetArgs),
     /// Print the value KEY holds (project first, then user); exit 1 when it has none
     Get(FactGetArgs),
@@ -612,7 +620,9 @@ pub struct MergeDriverArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  zo recall what did we try last time for feature selection\n  zo recall -k 5 --kind prior \"flaky tests\"\n  zo --json recall --mode lexical postgres")]
+#[command(
+    after_help = "Examples:\n  zo recall what did we try last time for feature selection\n  zo recall -k 5 --kind prior \"flaky tests\"\n  zo --json recall --mode lexical postgres"
+)]
 pub struct RecallArgs {
     /// The question, in plain language
     #[arg(required = true)]
@@ -715,7 +725,9 @@ pub struct SessionStartArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\nsummary, shipped, next, blockers, phase, subtask, agent. Flags override it.")]
+#[command(
+    after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\nsummary, shipped, next, blockers, phase, subtask, agent. Flags override it."
+)]
 pub struct SessionEndArgs {
     /// What the session attempted
     #[arg(long)]

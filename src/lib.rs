@@ -7,14 +7,14 @@ pub mod alloc;
 pub mod cli;
 pub mod cmd;
 pub mod error;
+#[cfg(feature = "test-support")]
+pub mod fixtures;
 pub mod format;
-pub mod lifecycle;
 pub mod git;
+pub mod lifecycle;
 pub mod mcp;
 pub mod ops;
 pub mod progress;
-#[cfg(feature = "test-support")]
-pub mod fixtures;
 #[cfg(feature = "test-support")]
 pub mod props;
 pub mod search;

@@ -156,7 +156,9 @@ pub fn merge_any(base: &[u8], ours: &[u8], theirs: &[u8]) {
     // own edits included, as git's three-way merge keeps them), and what the appending side
     // added follows it.
     if let Some(m) = crate::git::merge::append_only(base, ours, theirs) {
-        let keeps = |whole: &[u8], appender: &[u8]| appender.starts_with(base) && m.starts_with(whole) && m.ends_with(&appender[base.len()..]) && m.len() == whole.len() + appender.len() - base.len();
+        let keeps = |whole: &[u8], appender: &[u8]| {
+            appender.starts_with(base) && m.starts_with(whole) && m.ends_with(&appender[base.len()..]) && m.len() == whole.len() + appender.len() - base.len()
+        };
         assert!(keeps(ours, theirs) || keeps(theirs, ours), "the append-only merge lost what a side added");
     }
 }
@@ -259,7 +261,16 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
     let render = |vals: &[String], tag: &str| -> String {
         vals.iter()
             .enumerate()
-            .map(|(i, v)| NewFact { id: format!("F-{tag}{i:07}"), key: format!("k:{}", i % 2), value: if v.trim().is_empty() { "x".into() } else { normalize_value(v) }, set: format!("2026-01-01T00:00:0{}.000Z", i % 10), ..Default::default() }.render())
+            .map(|(i, v)| {
+                NewFact {
+                    id: format!("F-{tag}{i:07}"),
+                    key: format!("k:{}", i % 2),
+                    value: if v.trim().is_empty() { "x".into() } else { normalize_value(v) },
+                    set: format!("2026-01-01T00:00:0{}.000Z", i % 10),
+                    ..Default::default()
+                }
+                .render()
+            })
             .collect()
     };
     let b = render(base, "b");
@@ -346,8 +357,13 @@ pub fn agent_render(bytes: &[u8]) {
     assert!(crate::store::gate::first_control(&quoted).is_none(), "{quoted:?}");
     let name = crate::store::gate::frame::name(&get(1));
     assert!(!name.contains('\n') && crate::store::gate::first_control(&name).is_none(), "{name:?}");
-    let sections: Vec<crate::lifecycle::context::Section> =
-        parts.iter().skip(2).collect::<Vec<_>>().chunks(2).map(|c| crate::lifecycle::context::Section { name: c[0].clone(), text: c.get(1).map(|t| (*t).clone()).unwrap_or_default() }).collect();
+    let sections: Vec<crate::lifecycle::context::Section> = parts
+        .iter()
+        .skip(2)
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .map(|c| crate::lifecycle::context::Section { name: c[0].clone(), text: c.get(1).map(|t| (*t).clone()).unwrap_or_default() })
+        .collect();
     let names: Vec<String> = sections.iter().map(|s| format!("## {}", crate::store::gate::frame::one_line(&s.name))).collect();
     let b = crate::lifecycle::context::Bundle {
         project: get(1),

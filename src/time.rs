@@ -79,11 +79,7 @@ pub fn now() -> String {
 
 /// Now with milliseconds, `2026-11-21T15:04:05.123Z`: orders things done within one second.
 pub fn now_millis() -> String {
-    let ms = if std::env::var_os("ZO_NOW").is_some() {
-        0
-    } else {
-        SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_millis()).unwrap_or(0)
-    };
+    let ms = if std::env::var_os("ZO_NOW").is_some() { 0 } else { SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_millis()).unwrap_or(0) };
     format!("{}.{ms:03}Z", now().trim_end_matches('Z'))
 }
 
@@ -203,7 +199,18 @@ mod tests {
         assert_eq!(parse_instant("2026-11-21T17:04:05+02:00", false), Some(1_795_273_445));
         assert_eq!(parse_instant("1970-01-01", true), Some(86_399));
         assert_eq!(parse_instant("1970-01-01", false), Some(0));
-        for bad in ["", "HEAD", "2026-01-0é", "2026-01-01é", "2026-01-01T1é:00:00Z", "2026-13-01", "2026-11-21T15:04", "2026-11-21T15:04:05", "2026-11-21Tab:cd:efZ", "2026-11-21T15:04:05.Z"] {
+        for bad in [
+            "",
+            "HEAD",
+            "2026-01-0é",
+            "2026-01-01é",
+            "2026-01-01T1é:00:00Z",
+            "2026-13-01",
+            "2026-11-21T15:04",
+            "2026-11-21T15:04:05",
+            "2026-11-21Tab:cd:efZ",
+            "2026-11-21T15:04:05.Z",
+        ] {
             assert_eq!(parse_instant(bad, false), None, "{bad}");
         }
     }

@@ -72,8 +72,7 @@ fn a_corrupt_cache_entry_is_ignored_and_replaced() {
         vec[7] ^= 0x40;
         db.execute("UPDATE vectors SET vec = ?2 WHERE rowid = ?1", rusqlite::params![rowid, vec]).unwrap();
         // And cut another short, as a torn write would.
-        db.execute("UPDATE vectors SET vec = substr(vec, 1, 100) WHERE rowid = (SELECT rowid FROM vectors ORDER BY rowid LIMIT 1 OFFSET 1)", [])
-            .unwrap();
+        db.execute("UPDATE vectors SET vec = substr(vec, 1, 100) WHERE rowid = (SELECT rowid FROM vectors ORDER BY rowid LIMIT 1 OFFSET 1)", []).unwrap();
     }
     let dirs = tempfile::tempdir().unwrap();
     let second = clone(r.path(), &dirs.path().join("second"));
@@ -101,10 +100,8 @@ fn two_rebuilds_filling_the_cache_at_once_end_consistent() {
     let dirs = tempfile::tempdir().unwrap();
     let a = clone(r.path(), &dirs.path().join("a"));
     let b = clone(r.path(), &dirs.path().join("b"));
-    let children: Vec<_> = [&a, &b]
-        .iter()
-        .map(|d| m.cmd(d, &["--json", "index", "rebuild"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap())
-        .collect();
+    let children: Vec<_> =
+        [&a, &b].iter().map(|d| m.cmd(d, &["--json", "index", "rebuild"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()).collect();
     for c in children {
         let out = Run::from(c.wait_with_output().unwrap());
         assert_eq!(out.code, 0, "{}", out.stderr);

@@ -10,8 +10,8 @@
 mod util;
 
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use util::mcp::Client;
 use util::{Machine, Repo, Run, git_in};
@@ -182,7 +182,14 @@ fn while_catching_up_an_exact_title_match_waiting_for_its_vector_fell_out_of_the
     // This machine has embedded the example's 20 entries (its vector cache holds them) …
     assert_eq!(m.refresh(src.path()), (20, 0));
     // … and then 6 decisions arrive that it never saw: more than a query embeds on its own.
-    let titles = ["Rotate the signing keys every quarter", "Quarantine flaky integration suites nightly", "Pin the base image digest", "Cap upload size at the proxy", "Retry webhooks with jitter", "Drop the legacy CSV export"];
+    let titles = [
+        "Rotate the signing keys every quarter",
+        "Quarantine flaky integration suites nightly",
+        "Pin the base image digest",
+        "Cap upload size at the proxy",
+        "Retry webhooks with jitter",
+        "Drop the legacy CSV export",
+    ];
     let ids: Vec<String> = titles.iter().map(|t| src.ok(&["decide", "--title", t, "--decision", "as titled"]).trim().to_string()).collect();
     src.commit_all("memory");
     let dir = tempfile::tempdir().unwrap();

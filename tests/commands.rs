@@ -8,14 +8,7 @@ fn init_creates_layout_and_is_idempotent() {
     let r = Repo::new();
     let out = r.ok(&["init", "--project", "shop"]);
     assert!(out.contains("initialised zo memory for \"shop\""), "{out}");
-    for f in [
-        ".zo/config.yaml",
-        ".zo/.gitignore",
-        ".zo/local.yaml",
-        ".zo/memory/STATE.md",
-        ".zo/memory/DECISION_LOG.md",
-        ".zo/memory/PRIORS.md",
-    ] {
+    for f in [".zo/config.yaml", ".zo/.gitignore", ".zo/local.yaml", ".zo/memory/STATE.md", ".zo/memory/DECISION_LOG.md", ".zo/memory/PRIORS.md"] {
         assert!(r.path().join(f).is_file(), "{f} missing");
     }
     assert!(r.path().join(".zo/memory/sessions").is_dir());
@@ -42,11 +35,7 @@ fn init_creates_layout_and_is_idempotent() {
 fn init_from_a_subdirectory_uses_the_git_top() {
     let r = Repo::new();
     std::fs::create_dir_all(r.path().join("src/deep")).unwrap();
-    let out = util::zo_command(r.path().join("src/deep"))
-        .args(["init", "--project", "p"])
-        .env_remove("ZO_REPO")
-        .output()
-        .unwrap();
+    let out = util::zo_command(r.path().join("src/deep")).args(["init", "--project", "p"]).env_remove("ZO_REPO").output().unwrap();
     assert!(out.status.success());
     assert!(r.path().join(".zo/memory/STATE.md").is_file());
     assert!(!r.path().join("src/deep/.zo").exists());
@@ -66,23 +55,12 @@ fn memory_is_found_by_flag_env_and_walking_up() {
     let r = Repo::init();
     r.decide("Found", "yes");
     std::fs::create_dir_all(r.path().join("a/b")).unwrap();
-    let from_sub = util::zo_command(r.path().join("a/b"))
-        .args(["log"])
-        .env_remove("ZO_REPO")
-        .output()
-        .unwrap();
+    let from_sub = util::zo_command(r.path().join("a/b")).args(["log"]).env_remove("ZO_REPO").output().unwrap();
     assert!(String::from_utf8_lossy(&from_sub.stdout).contains("Found"));
     let elsewhere = tempfile::tempdir().unwrap();
-    let by_flag = util::zo_command(elsewhere.path())
-        .args(["--repo", r.path().to_str().unwrap(), "log"])
-        .output()
-        .unwrap();
+    let by_flag = util::zo_command(elsewhere.path()).args(["--repo", r.path().to_str().unwrap(), "log"]).output().unwrap();
     assert!(String::from_utf8_lossy(&by_flag.stdout).contains("Found"));
-    let by_env = util::zo_command(elsewhere.path())
-        .args(["log"])
-        .env("ZO_REPO", r.path())
-        .output()
-        .unwrap();
+    let by_env = util::zo_command(elsewhere.path()).args(["log"]).env("ZO_REPO", r.path()).output().unwrap();
     assert!(String::from_utf8_lossy(&by_env.stdout).contains("Found"));
 }
 
@@ -90,9 +68,19 @@ fn memory_is_found_by_flag_env_and_walking_up() {
 fn decide_prints_id_and_json_shape() {
     let r = Repo::init();
     let out = r.ok(&[
-        "decide", "--type", "architecture", "--title", "Use Hono instead of Express for the API",
-        "--decision", "Hono on Node 22", "--rationale", "Smaller and faster", "--alternatives",
-        "(1) Express — old (2) Fastify — fine", "--tags", "backend, api",
+        "decide",
+        "--type",
+        "architecture",
+        "--title",
+        "Use Hono instead of Express for the API",
+        "--decision",
+        "Hono on Node 22",
+        "--rationale",
+        "Smaller and faster",
+        "--alternatives",
+        "(1) Express — old (2) Fastify — fine",
+        "--tags",
+        "backend, api",
     ]);
     let id = out.trim();
     assert!(id.starts_with("D-") && id.len() == 10, "{out:?}");
@@ -175,10 +163,7 @@ fn log_filters_and_limits_newest_first() {
 fn supersede_and_outcome_show_up_in_log_and_show() {
     let r = Repo::init();
     let old = r.ok(&["decide", "--title", "Use Express", "--decision", "Express 4"]).trim().to_string();
-    let new = r
-        .ok(&["decide", "--title", "Use Hono", "--decision", "Hono", "--supersedes", &old[..6]])
-        .trim()
-        .to_string();
+    let new = r.ok(&["decide", "--title", "Use Hono", "--decision", "Hono", "--supersedes", &old[..6]]).trim().to_string();
     let out = r.ok(&["outcome", &new, "Shipped; p99 down 30%"]).trim().to_string();
     assert!(out.starts_with("D-"));
 
@@ -221,9 +206,21 @@ fn outcome_text_from_stdin() {
 fn priors_add_list_supersede() {
     let r = Repo::init();
     let out = r.ok(&[
-        "prior", "add", "--title", "Never redirect stderr of an interactive TUI", "--root-cause", "missing_rule",
-        "--failure", "the agent pane stayed blank", "--rule", "Keep stderr on the terminal for TUIs.",
-        "--rule", "Check the pane after launch.", "--source", "session-041 (2026-11-21)", "--solution",
+        "prior",
+        "add",
+        "--title",
+        "Never redirect stderr of an interactive TUI",
+        "--root-cause",
+        "missing_rule",
+        "--failure",
+        "the agent pane stayed blank",
+        "--rule",
+        "Keep stderr on the terminal for TUIs.",
+        "--rule",
+        "Check the pane after launch.",
+        "--source",
+        "session-041 (2026-11-21)",
+        "--solution",
         "Use tmux send-keys.",
     ]);
     assert_eq!(out.trim(), "PR-001");

@@ -60,10 +60,7 @@ fn zero_operators_fixture_loads_without_loss() {
         assert!(file.contains(&text), "entry {} not verbatim", d["id"]);
         covered += text.lines().filter(|l| !l.trim().is_empty() && l.trim() != "---").count();
     }
-    let body_lines = file[file.find("## Decision").unwrap()..]
-        .lines()
-        .filter(|l| !l.trim().is_empty() && l.trim() != "---")
-        .count();
+    let body_lines = file[file.find("## Decision").unwrap()..].lines().filter(|l| !l.trim().is_empty() && l.trim() != "---").count();
     assert_eq!(covered, body_lines);
 
     let priors = r.json(&["prior", "list"]);
@@ -158,13 +155,17 @@ const TRICKY: &str = "Intro paragraph.\n\n## Decision: 2020-01-01T00:00:00Z\n**I
 #[test]
 fn any_markdown_in_a_field_reads_back_unchanged() {
     let r = Repo::init();
-    r.write("d.json", &serde_json::json!({
-        "title": "Tricky content",
-        "decision": TRICKY,
-        "rationale": "```\nunclosed at the end",
-        "alternatives": "\\**Title:** already escaped\n\\---\n### A subheading\n#### deeper",
-        "outcome": "    indented code as the first line\n---",
-    }).to_string());
+    r.write(
+        "d.json",
+        &serde_json::json!({
+            "title": "Tricky content",
+            "decision": TRICKY,
+            "rationale": "```\nunclosed at the end",
+            "alternatives": "\\**Title:** already escaped\n\\---\n### A subheading\n#### deeper",
+            "outcome": "    indented code as the first line\n---",
+        })
+        .to_string(),
+    );
     let id = r.ok(&["decide", "--file", "d.json"]).trim().to_string();
     let after = r.decide("Next entry", "must stay separate");
     let j = r.json(&["show", &id]);
@@ -184,7 +185,20 @@ fn any_markdown_in_a_field_reads_back_unchanged() {
 fn any_markdown_in_a_prior_reads_back_unchanged() {
     let r = Repo::init();
     let rule = "Multi-line rule\n## PR-999: fake heading\n---";
-    r.ok(&["prior", "add", "--title", "Tricky prior", "--root-cause", "novel_case", "--failure", TRICKY, "--rule", rule, "--solution", "### Rules\n```\n---\n"]);
+    r.ok(&[
+        "prior",
+        "add",
+        "--title",
+        "Tricky prior",
+        "--root-cause",
+        "novel_case",
+        "--failure",
+        TRICKY,
+        "--rule",
+        rule,
+        "--solution",
+        "### Rules\n```\n---\n",
+    ]);
     r.ok(&["prior", "add", "--title", "After", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]);
     let path = r.path().join(".zo/memory/PRIORS.md");
     let pf = PriorsFile::parse(Text::new(std::fs::read_to_string(path).unwrap()));
@@ -234,7 +248,14 @@ fn lifecycle_fields_and_tombstones_round_trip() {
         commit: "0123456789abcdef0123456789abcdef01234567".into(),
         ..Default::default()
     };
-    let confirm = NewDecision { id: "D-0000bbbb".into(), timestamp: "2026-11-23T11:00:00Z".into(), kind: "CONFIRM".into(), title: "Confirm: Routes are flat".into(), refs: "D-0000aaaa".into(), ..Default::default() };
+    let confirm = NewDecision {
+        id: "D-0000bbbb".into(),
+        timestamp: "2026-11-23T11:00:00Z".into(),
+        kind: "CONFIRM".into(),
+        title: "Confirm: Routes are flat".into(),
+        refs: "D-0000aaaa".into(),
+        ..Default::default()
+    };
     let text = d.render();
     let log = DecisionLog::parse(Text::new(text.clone()));
     assert_eq!(log.entries[0].raw(&log), text);
@@ -251,7 +272,15 @@ fn lifecycle_fields_and_tombstones_round_trip() {
     assert_eq!((after.entries[0].id.as_str(), after.entries[0].timestamp.as_str()), ("D-0000aaaa", "2026-11-23T10:00:00Z"));
     assert_eq!(after.status(0), "forgotten");
     assert!(!stone.contains("no nesting") && !stone.contains("src/api") && stone.contains("**Reason:** held a secret"), "{stone}");
-    let prior = zo::format::prior::NewPrior { number: 7, title: "t".into(), root_cause: "novel_case".into(), failure: "Jane".into(), rules: vec!["r".into()], ..Default::default() }.render();
+    let prior = zo::format::prior::NewPrior {
+        number: 7,
+        title: "t".into(),
+        root_cause: "novel_case".into(),
+        failure: "Jane".into(),
+        rules: vec!["r".into()],
+        ..Default::default()
+    }
+    .render();
     let pf = PriorsFile::parse(Text::new(prior));
     let ps = pf.entries[0].tombstone("2026-11-24T00:00:00Z", "a name");
     let pf2 = PriorsFile::parse(Text::new(ps.clone()));

@@ -20,8 +20,23 @@ fn work(dir: &Path, who: &str, round: usize) {
     for i in 0..3 {
         zo(dir, &["decide", "--title", &format!("{who} decision {round}.{i}"), "--decision", &format!("made on {who}")]);
     }
-    zo(dir, &["prior", "add", "--title", &format!("{who} lesson {round}"), "--root-cause", "novel_case", "--failure", "f", "--rule", &format!("rule from {who}")]);
-    zo(dir, &["session", "end", "--summary", &format!("{who} round {round}"), "--next", &format!("{who} next {round}"), "--blocker", &format!("{who} blocker {round}")]);
+    zo(
+        dir,
+        &["prior", "add", "--title", &format!("{who} lesson {round}"), "--root-cause", "novel_case", "--failure", "f", "--rule", &format!("rule from {who}")],
+    );
+    zo(
+        dir,
+        &[
+            "session",
+            "end",
+            "--summary",
+            &format!("{who} round {round}"),
+            "--next",
+            &format!("{who} next {round}"),
+            "--blocker",
+            &format!("{who} blocker {round}"),
+        ],
+    );
     commit_all(dir, &format!("{who} round {round}"));
 }
 
@@ -87,9 +102,16 @@ fn two_clones_merge_and_rebase_without_conflicts_or_loss() {
 fn merge_driver_renumbers_colliding_priors_and_keeps_references() {
     let base = "# PRIORS\n\n---\n\n";
     let p = |n: u32, title: &str, sup: &str| {
-        zo::format::prior::NewPrior { number: n, title: title.into(), root_cause: "novel_case".into(), failure: "f".into(), rules: vec!["r".into()], ..Default::default() }
-            .render()
-            .replace("**Superseded by:** null", &format!("**Superseded by:** {sup}"))
+        zo::format::prior::NewPrior {
+            number: n,
+            title: title.into(),
+            root_cause: "novel_case".into(),
+            failure: "f".into(),
+            rules: vec!["r".into()],
+            ..Default::default()
+        }
+        .render()
+        .replace("**Superseded by:** null", &format!("**Superseded by:** {sup}"))
     };
     let ours = format!("{base}{}", p(1, "ours one", "null"));
     let theirs = format!("{base}{}{}", p(1, "theirs one", "null"), p(2, "theirs two", "PR-001").replace("theirs two", "theirs two (refines PR-001)"));
@@ -111,10 +133,7 @@ fn merge_driver_falls_back_to_keeping_both_sides() {
     std::fs::write(dir.join("base"), "line\n").unwrap();
     std::fs::write(dir.join("ours"), b"line\nours \xff\n").unwrap();
     std::fs::write(dir.join("theirs"), "line\ntheirs\n").unwrap();
-    let out = util::zo_command(&dir)
-        .args(["merge-driver", "base", "ours", "theirs", ".zo/memory/DECISION_LOG.md"])
-        .output()
-        .unwrap();
+    let out = util::zo_command(&dir).args(["merge-driver", "base", "ours", "theirs", ".zo/memory/DECISION_LOG.md"]).output().unwrap();
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("kept both sides' text"), "{err}");
@@ -303,11 +322,13 @@ impl Machine {
     fn cmd(&self, prog: &Path, dir: &Path, args: &[&str], bin: Option<&Path>) -> Command {
         let mut c = Command::new(prog);
         let path = std::env::var("PATH").unwrap_or_default();
-        c.args(args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_GLOBAL", &self.global)
-            .env_remove("ZO_REPO")
-            .env("PATH", match bin { Some(b) => format!("{}:{path}", b.display()), None => path });
+        c.args(args).current_dir(dir).env("GIT_CONFIG_GLOBAL", &self.global).env_remove("ZO_REPO").env(
+            "PATH",
+            match bin {
+                Some(b) => format!("{}:{path}", b.display()),
+                None => path,
+            },
+        );
         c
     }
 
@@ -373,7 +394,10 @@ fn merge_routing_travels_with_zo_and_survives_a_moved_or_missing_binary() {
     m.git(&a, &["push", "-q", "origin", "main"], None);
 
     let b = m.clone("b");
-    assert!(m.cmd(Path::new("git"), &b, &["config", "--local", "--get", "merge.zo.driver"], None).output().unwrap().status.code() == Some(1), "b never ran zo continue");
+    assert!(
+        m.cmd(Path::new("git"), &b, &["config", "--local", "--get", "merge.zo.driver"], None).output().unwrap().status.code() == Some(1),
+        "b never ran zo continue"
+    );
     let st: serde_json::Value = serde_json::from_str(&m.zo(&zo1, &b, &["--json", "status"])).unwrap();
     assert_eq!(st["git"]["merge_routing"], "committed");
     assert_eq!(st["git"]["merge_driver"], "global");
@@ -450,7 +474,9 @@ fn an_older_root_gitattributes_block_moves_into_zo() {
 
 #[test]
 fn a_decision_deleted_on_both_sides_is_not_resurrected() {
-    let e = |id: &str| format!("## Decision: 2026-01-01T00:00:00Z\n**ID:** {id}\n**Type:** DECISION\n**Title:** t {id}\n**Decision:** d\n**Outcome:** pending\n\n---\n\n");
+    let e = |id: &str| {
+        format!("## Decision: 2026-01-01T00:00:00Z\n**ID:** {id}\n**Type:** DECISION\n**Title:** t {id}\n**Decision:** d\n**Outcome:** pending\n\n---\n\n")
+    };
     let head = "# DECISION_LOG\n\n---\n\n";
     let base = format!("{head}{}{}", e("D-00000001"), e("D-00000002"));
     let ours = format!("{head}{}{}", e("D-00000001"), e("D-0000000a"));
@@ -458,7 +484,17 @@ fn a_decision_deleted_on_both_sides_is_not_resurrected() {
     let (merged, _) = zo::git::merge::decisions(&base, &ours, &theirs);
     assert!(!merged.contains("D-00000002"), "{merged}");
     assert!(merged.contains("D-0000000a") && merged.contains("D-0000000b"));
-    let p = |n: u32| zo::format::prior::NewPrior { number: n, title: format!("p{n}"), root_cause: "novel_case".into(), failure: "f".into(), rules: vec!["r".into()], ..Default::default() }.render();
+    let p = |n: u32| {
+        zo::format::prior::NewPrior {
+            number: n,
+            title: format!("p{n}"),
+            root_cause: "novel_case".into(),
+            failure: "f".into(),
+            rules: vec!["r".into()],
+            ..Default::default()
+        }
+        .render()
+    };
     let (merged, _) = zo::git::merge::priors(&format!("# PRIORS\n\n{}{}", p(1), p(2)), &format!("# PRIORS\n\n{}", p(1)), &format!("# PRIORS\n\n{}", p(1)));
     assert!(!merged.contains("PR-002"), "{merged}");
 }
@@ -559,7 +595,10 @@ fn assert_sessions_name_their_lessons(dir: &Path, lesson_of: &dyn Fn(&str) -> St
 /// One machine's session that writes one lesson.
 fn lesson_session(dir: &Path, who: &str, round: usize) {
     zo(dir, &["session", "start", "--agent", who]);
-    zo(dir, &["prior", "add", "--title", &format!("{who} lesson {round}"), "--root-cause", "novel_case", "--failure", "f", "--rule", &format!("rule from {who}")]);
+    zo(
+        dir,
+        &["prior", "add", "--title", &format!("{who} lesson {round}"), "--root-cause", "novel_case", "--failure", "f", "--rule", &format!("rule from {who}")],
+    );
     zo(dir, &["session", "end", "--summary", &format!("{who} round {round}")]);
     commit_all(dir, &format!("{who} round {round}"));
 }

@@ -175,8 +175,7 @@ fn fact_get_and_list_as_of_give_the_version_that_held_then() {
     let err = r.fails(&["fact", "get", "stack:cache", "--as-of", "2026-04-05"], 1);
     assert!(err.contains("as of 2026-04-05"), "{err}");
     let v = r.json(&["fact", "list", "--as-of", "2026-04-05"]);
-    let pairs: Vec<(&str, &str)> =
-        v["facts"].as_array().unwrap().iter().map(|f| (f["key"].as_str().unwrap(), f["value"].as_str().unwrap())).collect();
+    let pairs: Vec<(&str, &str)> = v["facts"].as_array().unwrap().iter().map(|f| (f["key"].as_str().unwrap(), f["value"].as_str().unwrap())).collect();
     assert_eq!(pairs, [("stack:db", "CockroachDB")], "{v}");
     assert!(r.json(&["fact", "list", "--as-of", "2026-02-01"])["facts"].as_array().unwrap().is_empty());
 }
@@ -223,12 +222,7 @@ fn recall_as_of_finds_what_held_then_with_its_status_of_then() {
 /// last commit at or before it, by commit time.
 fn commit_at(r: &Repo, msg: &str, when: &str) {
     r.git(&["add", "-A"]);
-    let ok = util::git_command(r.path())
-        .args(["commit", "-q", "-m", msg])
-        .env("GIT_COMMITTER_DATE", when)
-        .env("GIT_AUTHOR_DATE", when)
-        .status()
-        .unwrap();
+    let ok = util::git_command(r.path()).args(["commit", "-q", "-m", msg]).env("GIT_COMMITTER_DATE", when).env("GIT_AUTHOR_DATE", when).status().unwrap();
     assert!(ok.success());
 }
 
@@ -240,14 +234,44 @@ fn a_memory_that_changed() -> (Repo, String, String) {
     commit_at(&r, "zo init", "2026-02-20T10:00:00Z");
     let a = at(&r, MAR1, &["decide", "--title", "Use Postgres", "--decision", "Postgres for the orders service"]);
     at(&r, MAR1, &["state", "set", "--phase", "alpha"]);
-    at(&r, MAR1, &["prior", "add", "--title", "Migrations need a dry run", "--root-cause", "missing_rule", "--failure", "a migration locked the orders table", "--rule", "dry-run every migration"]);
+    at(
+        &r,
+        MAR1,
+        &[
+            "prior",
+            "add",
+            "--title",
+            "Migrations need a dry run",
+            "--root-cause",
+            "missing_rule",
+            "--failure",
+            "a migration locked the orders table",
+            "--rule",
+            "dry-run every migration",
+        ],
+    );
     at(&r, MAR1, &["fact", "set", "stack:db", "Postgres"]);
     commit_at(&r, "decide Postgres", "2026-03-01T11:00:00Z");
     at(&r, MAR15, &["outcome", &a, "worked under load"]);
     commit_at(&r, "outcome for Postgres", "2026-03-15T11:00:00Z");
     let b = at(&r, APR1, &["decide", "--title", "Use CockroachDB", "--decision", "CockroachDB, multi-region", "--supersedes", &a]);
     at(&r, APR1, &["state", "set", "--phase", "beta"]);
-    at(&r, APR1, &["prior", "add", "--title", "Migrations need a dry run on a copy of production", "--root-cause", "incomplete_rule", "--failure", "the dry run passed on an empty database", "--rule", "dry-run on a production-sized copy"]);
+    at(
+        &r,
+        APR1,
+        &[
+            "prior",
+            "add",
+            "--title",
+            "Migrations need a dry run on a copy of production",
+            "--root-cause",
+            "incomplete_rule",
+            "--failure",
+            "the dry run passed on an empty database",
+            "--rule",
+            "dry-run on a production-sized copy",
+        ],
+    );
     at(&r, APR1, &["prior", "supersede", "PR-001", "PR-002"]);
     at(&r, APR1, &["fact", "set", "stack:db", "CockroachDB"]);
     commit_at(&r, "move to CockroachDB", "2026-04-01T11:00:00Z");
@@ -256,7 +280,13 @@ fn a_memory_that_changed() -> (Repo, String, String) {
 
 /// The bundle's sections by name (the name's first word: `Next, from …` is `Next,`).
 fn section(v: &serde_json::Value, name: &str) -> String {
-    v["sections"].as_array().unwrap().iter().filter(|s| s["name"].as_str().unwrap().starts_with(name)).map(|s| s["text"].as_str().unwrap().to_string()).collect()
+    v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["name"].as_str().unwrap().starts_with(name))
+        .map(|s| s["text"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -324,7 +354,9 @@ fn context_as_of_a_date_keeps_the_sessions_of_then() {
 #[test]
 fn context_as_of_that_is_not_a_moment_of_this_repository_is_a_usage_error() {
     let (r, _, _) = a_memory_that_changed();
-    for (bad, says) in [("no-such-branch", "not a date"), ("2026-02-30x", "not a date"), ("2999-01-01", "in the future"), ("2999-01-01T00:00:00Z", "in the future")] {
+    for (bad, says) in
+        [("no-such-branch", "not a date"), ("2026-02-30x", "not a date"), ("2999-01-01", "in the future"), ("2999-01-01T00:00:00Z", "in the future")]
+    {
         let err = r.fails(&["context", "--as-of", bad], 2);
         assert!(err.contains("--as-of") && err.contains(says), "{bad}: {err}");
     }
@@ -357,7 +389,11 @@ fn history_of_a_prior_names_its_commit_and_what_superseded_it() {
 fn history_of_a_prior_names_the_session_that_listed_it() {
     let r = Repo::init();
     at(&r, MAR1, &["session", "start", "--agent", "claude-test"]);
-    at(&r, MAR1, &["prior", "add", "--title", "Pin the toolchain", "--root-cause", "novel_case", "--failure", "a new compiler broke CI", "--rule", "pin rustc"]);
+    at(
+        &r,
+        MAR1,
+        &["prior", "add", "--title", "Pin the toolchain", "--root-cause", "novel_case", "--failure", "a new compiler broke CI", "--rule", "pin rustc"],
+    );
     at(&r, MAR1, &["session", "end", "--summary", "ci", "--agent", "claude-test"]);
     let h = r.json(&["history", "PR-001"]);
     assert!(h["written"]["session"].as_str().is_some_and(|s| s.starts_with("session-")), "{h}");
@@ -515,11 +551,30 @@ fn forgetting_a_session_takes_its_text_out_of_state_now_and_as_of() {
     let r = Repo::init();
     r.commit_all("zo init");
     at(&r, MAR1, &["session", "start"]);
-    at(&r, MAR1, &["session", "end", "--summary", "s", "--next", "call the vendor about quokka-77", "--blocker", "waiting on quokka-88", "--shipped", "quokka-99 shipped"]);
+    at(
+        &r,
+        MAR1,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "s",
+            "--next",
+            "call the vendor about quokka-77",
+            "--blocker",
+            "waiting on quokka-88",
+            "--shipped",
+            "quokka-99 shipped",
+        ],
+    );
     r.commit_all("session");
     assert!(r.read(".zo/memory/STATE.md").contains("quokka-77"));
     assert!(at(&r, APR1, &["context", "--as-of", "HEAD"]).contains("quokka-77"), "the as-of bundle shows STATE.md's fields");
-    let name = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.starts_with("session-")).unwrap();
+    let name = std::fs::read_dir(r.path().join(".zo/memory/sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.starts_with("session-"))
+        .unwrap();
     let f = r.json(&["forget", name.trim_end_matches(".md"), "--reason", "asked to"]);
     assert_eq!(f["state_cleared"].as_array().unwrap().len(), 3, "{f}");
     let state = r.read(".zo/memory/STATE.md");
@@ -537,7 +592,11 @@ fn forgetting_a_session_keeps_state_fields_written_since() {
     let r = Repo::init();
     at(&r, MAR1, &["session", "start"]);
     at(&r, MAR1, &["session", "end", "--summary", "one", "--next", "first plan quokka", "--blocker", "same blocker"]);
-    let first = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.starts_with("session-")).unwrap();
+    let first = std::fs::read_dir(r.path().join(".zo/memory/sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.starts_with("session-"))
+        .unwrap();
     at(&r, MAR15, &["session", "start"]);
     at(&r, MAR15, &["session", "end", "--summary", "two", "--next", "second plan"]);
     r.ok(&["forget", first.trim_end_matches(".md"), "--reason", "asked to"]);

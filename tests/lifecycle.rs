@@ -26,7 +26,10 @@ fn facts_set_get_list_and_exit_codes() {
     let v2 = r.ok(&["fact", "set", "stack:web-framework", "Hono 4", "--source", "team call"]).trim().to_string();
     assert_eq!(r.ok(&["fact", "get", "stack:web-framework"]), "Hono 4\n");
     let got = r.json(&["fact", "get", "stack:web-framework"]);
-    assert_eq!((got["id"].as_str(), got["status"].as_str(), got["source"].as_str(), got["scope"].as_str()), (Some(v2.as_str()), Some("active"), Some("team call"), Some("project")));
+    assert_eq!(
+        (got["id"].as_str(), got["status"].as_str(), got["source"].as_str(), got["scope"].as_str()),
+        (Some(v2.as_str()), Some("active"), Some("team call"), Some("project"))
+    );
     let all = r.json(&["fact", "list", "--all"]);
     let statuses: Vec<&str> = all["facts"].as_array().unwrap().iter().map(|f| f["status"].as_str().unwrap()).collect();
     assert_eq!(statuses, ["superseded", "active"]);
@@ -159,8 +162,12 @@ fn a_near_duplicate_title_is_reported_with_a_supersedes_hint() {
     let sup = r.run(&["--json", "decide", "--title", "Adopt Hono for all HTTP APIs", "--decision", "h", "--supersedes", &first]);
     assert!(sup.json()["similar"].as_array().unwrap().iter().all(|s| s["id"] != first.as_str()), "{}", sup.stdout);
     // Priors too.
-    let p1 = r.ok(&["prior", "add", "--title", "Never redirect stderr of a TUI", "--root-cause", "missing_rule", "--failure", "f", "--rule", "r"]).trim().to_string();
-    let p2 = r.run(&["--json", "prior", "add", "--title", "Never redirect the stderr of TUI apps", "--root-cause", "missing_rule", "--failure", "g", "--rule", "r"]);
+    let p1 = r
+        .ok(&["prior", "add", "--title", "Never redirect stderr of a TUI", "--root-cause", "missing_rule", "--failure", "f", "--rule", "r"])
+        .trim()
+        .to_string();
+    let p2 =
+        r.run(&["--json", "prior", "add", "--title", "Never redirect the stderr of TUI apps", "--root-cause", "missing_rule", "--failure", "g", "--rule", "r"]);
     assert_eq!(p2.json()["similar"][0]["id"], p1.as_str(), "{}", p2.stdout);
     assert!(p2.stderr.contains(&format!("zo prior supersede {p1}")), "{}", p2.stderr);
 }
@@ -273,7 +280,8 @@ fn an_erasure_survives_a_merge_from_a_clone_that_still_has_the_text() {
 fn verify_accepts_a_tombstone_and_nothing_else() {
     let r = Repo::init();
     let id = r.decide("Secret holder", "held a token once");
-    let pr = r.ok(&["prior", "add", "--title", "Lesson with a name", "--root-cause", "novel_case", "--failure", "Jane's laptop", "--rule", "r"]).trim().to_string();
+    let pr =
+        r.ok(&["prior", "add", "--title", "Lesson with a name", "--root-cause", "novel_case", "--failure", "Jane's laptop", "--rule", "r"]).trim().to_string();
     r.commit_all("base");
     r.ok(&["forget", &id, "--reason", "token"]);
     r.ok(&["forget", &pr, "--reason", "a person's name"]);
@@ -300,7 +308,10 @@ fn stale_decisions_are_flagged_in_stale_status_recall_and_the_bundle() {
     r.write("src/api/routes.txt", &(1..=100).map(|i| format!("route {i}\n")).collect::<String>());
     r.write("docs/readme.txt", "docs\n");
     r.commit_all("code");
-    let id = r.ok(&["decide", "--title", "Routes are flat", "--decision", "no nesting in the api routes", "--paths", "src/api/, ./docs/readme.txt"]).trim().to_string();
+    let id = r
+        .ok(&["decide", "--title", "Routes are flat", "--decision", "no nesting in the api routes", "--paths", "src/api/, ./docs/readme.txt"])
+        .trim()
+        .to_string();
     let other = r.ok(&["decide", "--title", "Docs in plain text", "--decision", "txt docs", "--paths", "docs"]).trim().to_string();
     assert!(r.read(".zo/memory/DECISION_LOG.md").contains("**Paths:** src/api, docs/readme.txt"));
     r.commit_all("decisions");

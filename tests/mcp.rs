@@ -17,7 +17,24 @@ fn initialize_lists_small_tools_and_exits_when_stdin_closes() {
     let list = c.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    for want in ["recall", "context", "decide", "fact_get", "fact_set", "fact_list", "confirm", "forget", "stale", "outcome", "prior_add", "show", "log", "status", "session_start", "session_end"] {
+    for want in [
+        "recall",
+        "context",
+        "decide",
+        "fact_get",
+        "fact_set",
+        "fact_list",
+        "confirm",
+        "forget",
+        "stale",
+        "outcome",
+        "prior_add",
+        "show",
+        "log",
+        "status",
+        "session_start",
+        "session_end",
+    ] {
         assert!(names.contains(&want), "{want} missing: {names:?}");
     }
     // The whole list is what an agent pays on every session: under ~2,000 tokens.
@@ -71,11 +88,15 @@ fn every_tool_works_and_refuses_bad_arguments_as_a_tool_error() {
     assert!(v["markdown"].as_str().unwrap().starts_with("# Context: \"harbor\"") && text.starts_with("# Context: \"harbor\""));
     assert!(c.fails("context", json!({"budget": "lots"})).contains("bad arguments for context"));
 
-    let (d, text) = c.ok("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail", "type": "architecture", "tags": "mail"}));
+    let (d, text) =
+        c.ok("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail", "type": "architecture", "tags": "mail"}));
     let id = d["id"].as_str().unwrap().to_string();
     assert!(text.contains(&id) && d["type"] == "ARCHITECTURE");
     // Gate refusals come back as the CLI's message: duplicates, secrets.
-    assert!(c.fails("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail"})).contains("identical decision already exists"));
+    assert!(
+        c.fails("decide", json!({"title": "Queue emails with a worker", "decision": "A background worker sends mail"}))
+            .contains("identical decision already exists")
+    );
     assert!(c.fails("decide", json!({"title": "Keys", "decision": "use AKIAZ7VRSQ5TJXNBMQ3B"})).contains("secret"));
     assert!(c.fails("decide", json!({"title": "No decision"})).contains("decide needs title and decision"));
 
@@ -374,7 +395,8 @@ fn recall_takes_phrasings_in_also() {
     let tools = c.request("tools/list", json!({}));
     let recall = tools["result"]["tools"].as_array().unwrap().iter().find(|t| t["name"] == "recall").unwrap().clone();
     assert_eq!(recall["inputSchema"]["properties"]["also"]["type"], "array", "{recall}");
-    let args = json!({"query": "why did we stop using the old web framework", "also": ["Express to Hono migration", "Move the API from Express to Hono"], "k": 2});
+    let args =
+        json!({"query": "why did we stop using the old web framework", "also": ["Express to Hono migration", "Move the API from Express to Hono"], "k": 2});
     let (v, text) = c.ok("recall", args.clone());
     assert_eq!((v["pass"].as_str(), v["answered"].as_bool()), (Some("phrasings"), Some(true)), "{v}");
     assert_eq!(v["results"].as_array().unwrap().len(), 2, "{v}");

@@ -36,8 +36,19 @@ fn memory_text() -> impl Strategy<Value = String> {
 }
 
 fn field_text() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop_oneof![Just("## Decision: x".to_string()), Just("**Title:** y".to_string()), Just("---".to_string()), Just("```".to_string()), Just("# Session z".to_string()), "[ -~]{0,20}", "\\PC{0,8}"], 0..6)
-        .prop_map(|l| l.join("\n"))
+    prop::collection::vec(
+        prop_oneof![
+            Just("## Decision: x".to_string()),
+            Just("**Title:** y".to_string()),
+            Just("---".to_string()),
+            Just("```".to_string()),
+            Just("# Session z".to_string()),
+            "[ -~]{0,20}",
+            "\\PC{0,8}"
+        ],
+        0..6,
+    )
+    .prop_map(|l| l.join("\n"))
 }
 
 proptest! {

@@ -77,7 +77,18 @@ fn a_filtered_match_behind_hundreds_of_stronger_ones_is_still_found() {
     let log = r.read(r.log_path());
     let many: String = (0..260).map(|i| util::canonical_entry(0x7000 + i, &format!("Walrus pier {i}"), "walrus walrus walrus pier")).collect();
     r.write(r.log_path(), &format!("{log}{many}"));
-    r.ok(&["prior", "add", "--title", "Boats and the harbour wall", "--root-cause", "novel_case", "--failure", "a long note about boats that mentions a walrus once among many other words", "--rule", "moor boats away from the harbour wall"]);
+    r.ok(&[
+        "prior",
+        "add",
+        "--title",
+        "Boats and the harbour wall",
+        "--root-cause",
+        "novel_case",
+        "--failure",
+        "a long note about boats that mentions a walrus once among many other words",
+        "--rule",
+        "moor boats away from the harbour wall",
+    ]);
     let v = r.json(&["recall", "--mode", "lexical", "--kind", "prior", "-k", "3", "walrus"]);
     let found = v["results"].as_array().unwrap();
     assert_eq!(found.len(), 1, "{v}");
@@ -159,10 +170,13 @@ fn a_missing_truncated_or_garbage_index_is_rebuilt() {
     assert_eq!(ids(&run.json())[0], "D-02e4fb86");
 
     for (what, damage) in [
-        ("truncated", Box::new(|p: &std::path::Path| {
-            let len = std::fs::metadata(p).unwrap().len();
-            std::fs::OpenOptions::new().write(true).open(p).unwrap().set_len(len / 3).unwrap();
-        }) as Box<dyn Fn(&std::path::Path)>),
+        (
+            "truncated",
+            Box::new(|p: &std::path::Path| {
+                let len = std::fs::metadata(p).unwrap().len();
+                std::fs::OpenOptions::new().write(true).open(p).unwrap().set_len(len / 3).unwrap();
+            }) as Box<dyn Fn(&std::path::Path)>,
+        ),
         ("garbage", Box::new(|p: &std::path::Path| std::fs::write(p, vec![0x5a; 64 * 1024]).unwrap())),
         ("deleted", Box::new(|p: &std::path::Path| std::fs::remove_file(p).unwrap())),
     ] {
@@ -218,7 +232,8 @@ fn lexical_fallback_when_model_or_runtime_is_missing_or_broken() {
     // A file that is not ONNX Runtime: an error, never a panic.
     let bogus = partial.path().join("libonnxruntime.so");
     std::fs::write(&bogus, b"not a library").unwrap();
-    let run = without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", partial.path()), ("HOME", empty.path()), ("ORT_DYLIB_PATH", &bogus)]);
+    let run =
+        without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", partial.path()), ("HOME", empty.path()), ("ORT_DYLIB_PATH", &bogus)]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["mode"], "lexical");
     assert!(run.stderr.contains("could not load ONNX Runtime") && !run.stderr.contains("panicked"), "{}", run.stderr);
@@ -387,7 +402,8 @@ fn phrasings_are_searched_together_explained_and_judged() {
     assert!(r.json(&[&["recall", "why did we stop using the old web framework"][..], &also].concat())["results"][0].get("explain").is_none());
     assert_eq!(r.json(&["recall", "why did we leave Express"])["pass"], "first");
 
-    let none = r.run(&["--json", "recall", "how many vacation days do employees get", "--also", "annual leave allowance", "--also", "holiday entitlement policy"]);
+    let none =
+        r.run(&["--json", "recall", "how many vacation days do employees get", "--also", "annual leave allowance", "--also", "holiday entitlement policy"]);
     assert_eq!(none.code, 0, "{}", none.stderr);
     let j = none.json();
     assert_eq!(j["answered"], false, "{j}");
@@ -420,7 +436,14 @@ fn also_takes_at_most_five_phrasings_and_none_empty() {
 #[test]
 fn phrasings_without_a_model_search_every_phrasing_s_words() {
     let r = Repo::example();
-    let run = util::Run::from(r.cmd(&["--json", "recall", "why the new framework", "--also", "Hono", "--kind", "decision", "-k", "1"]).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap());
+    let run = util::Run::from(
+        r.cmd(&["--json", "recall", "why the new framework", "--also", "Hono", "--kind", "decision", "-k", "1"])
+            .env("ZO_CACHE", "/nonexistent")
+            .env("HOME", "/nonexistent")
+            .env_remove("ZO_MODEL_DIR")
+            .output()
+            .unwrap(),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let j = run.json();
     assert_eq!((j["mode"].as_str(), j["pass"].as_str()), (Some("lexical"), Some("phrasings")), "{j}");

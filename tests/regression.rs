@@ -34,11 +34,7 @@ fn concurrent_first_readers_deleted_each_others_new_index() {
         }
         let children: Vec<_> = (0..8)
             .map(|i| {
-                let args: &[&str] = if round % 2 == 0 && i == 0 {
-                    &["-q", "index", "rebuild"]
-                } else {
-                    &["--json", "recall", "--mode", "lexical", "berth"]
-                };
+                let args: &[&str] = if round % 2 == 0 && i == 0 { &["-q", "index", "rebuild"] } else { &["--json", "recall", "--mode", "lexical", "berth"] };
                 (args, r.cmd(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap())
             })
             .collect();
@@ -109,7 +105,9 @@ fn state_template_placeholder_leaked_into_the_bundle() {
     assert!(!md.contains("Just initialised"), "{md}");
     assert!(md.contains("phase: phase_0"));
     // Once a person writes the section, it is shown.
-    let state = r.read(".zo/memory/STATE.md").replace("Just initialised. Record decisions with `zo decide`, lessons with `zo prior add`.", "Porting the billing service.");
+    let state = r
+        .read(".zo/memory/STATE.md")
+        .replace("Just initialised. Record decisions with `zo decide`, lessons with `zo prior add`.", "Porting the billing service.");
     r.write(".zo/memory/STATE.md", &state);
     assert!(r.ok(&["context"]).contains("Porting the billing service."));
 }
@@ -128,7 +126,15 @@ fn doctor_exited_0_with_a_failure_or_no_memory() {
     assert_eq!(run.json()["ok"], false);
     // Warnings (no model, routing not committed) are not failures.
     let r = Repo::init();
-    let run = Run::from(r.cmd(&["doctor"]).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").env_remove("ORT_DYLIB_PATH").output().unwrap());
+    let run = Run::from(
+        r.cmd(&["doctor"])
+            .env("ZO_CACHE", "/nonexistent")
+            .env("HOME", "/nonexistent")
+            .env_remove("ZO_MODEL_DIR")
+            .env_remove("ORT_DYLIB_PATH")
+            .output()
+            .unwrap(),
+    );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("WARN model") && run.stdout.contains("zo model install"), "{}", run.stdout);
 }
@@ -164,7 +170,8 @@ fn usage_mistakes_exited_inconsistently() {
     r.fails(&["session", "end", "--file", "missing.json"], 2);
     r.fails(&["prior", "add", "--title", "t"], 2);
     r.fails(&["recall"], 2);
-    let no_model = |args: &[&str]| Run::from(r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap());
+    let no_model =
+        |args: &[&str]| Run::from(r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap());
     let run = no_model(&["recall", "--mode", "semantic", "anything"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("--mode semantic needs the embedding model") && run.stderr.contains("zo model install"), "{}", run.stderr);
@@ -351,7 +358,10 @@ fn a_multi_byte_letter_in_a_heading_panicked() {
     r.write(r.log_path(), &format!("{log}## 決定事項: Postgres\n**Decision:** はい\n\n---\n\n## Decisi€n: x\n**Decision:** y\n"));
     r.ok(&["log"]);
     r.ok(&["status"]);
-    r.write(".zo/memory/sessions/session-001-2026-01-01.md", "# Session 001\n**Ended:** 2026-01-01T0é:00:00Z\n\n# Session 002\n**Ended:** 2026-01-01Té0:00:00Z\n");
+    r.write(
+        ".zo/memory/sessions/session-001-2026-01-01.md",
+        "# Session 001\n**Ended:** 2026-01-01T0é:00:00Z\n\n# Session 002\n**Ended:** 2026-01-01Té0:00:00Z\n",
+    );
     r.ok(&["continue"]);
 }
 

@@ -89,7 +89,13 @@ fn adr_corpus_eval_hybrid_beats_lexical_and_flags_questions_without_an_answer() 
     assert_eq!(j["questions"], 110);
     assert_eq!(j["unknown_ids"].as_array().unwrap().len(), 0, "{j}");
     let run = |name: &str, phrasings: bool| {
-        j["modes"].as_array().unwrap().iter().find(|m| m["mode"] == name && m["phrasings"] == phrasings).unwrap_or_else(|| panic!("{name} missing: {j}")).clone()
+        j["modes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["mode"] == name && m["phrasings"] == phrasings)
+            .unwrap_or_else(|| panic!("{name} missing: {j}"))
+            .clone()
     };
     let mode = |name: &str| run(name, false);
     let (h, l) = (mode("hybrid"), mode("lexical"));
@@ -143,8 +149,7 @@ fn zero_operators_fixture_recall() {
     let (mut index, _) = recall::open_fresh(&memory, &|_| {}).unwrap();
     let mut embedder = setup_embedder();
     recall::embed_pending(&mut index, &mut embedder, &|_| {}).unwrap();
-    let rows: Vec<(Mode, Score)> =
-        [Mode::Hybrid, Mode::Lexical, Mode::Semantic].into_iter().map(|m| (m, evaluate(&index, &mut embedder, &qs, m))).collect();
+    let rows: Vec<(Mode, Score)> = [Mode::Hybrid, Mode::Lexical, Mode::Semantic].into_iter().map(|m| (m, evaluate(&index, &mut embedder, &qs, m))).collect();
     table(&format!("zero-operators fixture: {} questions", qs.len()), &rows);
     assert!(rows[0].1.recall3 >= 0.5, "hybrid recall on the fixture regressed");
 }

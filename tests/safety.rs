@@ -28,12 +28,8 @@ fn sigkill_at_random_moments_never_corrupts_or_loses_acknowledged_writes() {
     let mut killed = 0;
     for i in 0..120 {
         let title = format!("crash test {i}");
-        let mut child = r
-            .cmd(&["decide", "--title", &title, "--decision", "must be whole or absent"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child =
+            r.cmd(&["decide", "--title", &title, "--decision", "must be whole or absent"]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
         // Choosing the moment to kill is the point of the test, not waiting for anything.
         std::thread::sleep(std::time::Duration::from_micros(rng.next() % span));
         let _ = child.kill();
@@ -47,8 +43,7 @@ fn sigkill_at_random_moments_never_corrupts_or_loses_acknowledged_writes() {
     println!("{} acknowledged, {killed} killed (kill window {span} µs)", acknowledged.len());
     assert!(killed > 0 && !acknowledged.is_empty(), "kills did not land both before and after completion");
     let j = r.json(&["log", "--limit", "200"]);
-    let present: HashSet<String> =
-        j["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
+    let present: HashSet<String> = j["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
     for (title, id) in &acknowledged {
         assert!(present.contains(id), "{title} ({id}) was acknowledged but is missing");
     }
@@ -56,18 +51,12 @@ fn sigkill_at_random_moments_never_corrupts_or_loses_acknowledged_writes() {
     r.ok(&["verify"]);
     let written = r.json(&["status"])["counts"]["decisions"].as_u64().unwrap() as usize - 3001;
     println!("{written} new entries on disk ({} killed after their write landed)", written - acknowledged.len());
-    let leftovers: Vec<_> = std::fs::read_dir(r.path().join(".zo/memory"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".zo-tmp"))
-        .collect();
+    let leftovers: Vec<_> =
+        std::fs::read_dir(r.path().join(".zo/memory")).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".zo-tmp")).collect();
     // A killed writer may leave a temp file; the next writer under the lock removes it.
     r.decide("after the crashes", "cleans up");
-    let after: Vec<_> = std::fs::read_dir(r.path().join(".zo/memory"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".zo-tmp"))
-        .collect();
+    let after: Vec<_> =
+        std::fs::read_dir(r.path().join(".zo/memory")).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".zo-tmp")).collect();
     println!("{} temp files left by killed writers", leftovers.len());
     assert!(after.is_empty());
 }

@@ -78,14 +78,30 @@ fn fixture_bundle_is_sane_under_the_default_budget() {
 #[test]
 fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     let r = Repo::init();
-    let state = "# STATE\nproject: test\nphase: phase_1\nactive_blockers: []\nnext_steps: []\n\n## Current Position\nKept *byte for byte*.\n\n## Other\n- keep: me\n";
+    let state =
+        "# STATE\nproject: test\nphase: phase_1\nactive_blockers: []\nnext_steps: []\n\n## Current Position\nKept *byte for byte*.\n\n## Other\n- keep: me\n";
     r.write(".zo/memory/STATE.md", state);
     r.commit_all("base");
     let out = r.ok(&["session", "start", "--agent", "claude", "--task", "first"]);
     assert!(out.starts_with("# Context: \"test\""), "{out}");
     let d = r.decide("During the session", "d");
     let p = r.ok(&["prior", "add", "--title", "Learned", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]).trim().to_string();
-    let j = r.json(&["session", "end", "--summary", "Did things", "--shipped", "thing one", "--next", "next a", "--next", "next b", "--blocker", "quota", "--phase", "phase_2"]);
+    let j = r.json(&[
+        "session",
+        "end",
+        "--summary",
+        "Did things",
+        "--shipped",
+        "thing one",
+        "--next",
+        "next a",
+        "--next",
+        "next b",
+        "--blocker",
+        "quota",
+        "--phase",
+        "phase_2",
+    ]);
     let today = &zo::time::today();
     let file = j["file"].as_str().unwrap().to_string();
     assert!(file.starts_with(&format!(".zo/memory/sessions/session-{today}T")) && file.ends_with(".md"), "{file}");
@@ -116,7 +132,8 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     assert!(last["text"].as_str().unwrap().starts_with("# Session 003"), "{last}");
     assert!(last["text"].as_str().unwrap().contains("## Attempted\nfrom stdin\n"));
     assert_eq!(r.json(&["status"])["counts"]["sessions"], 3);
-    let titles: Vec<String> = r.json(&["session", "list"])["sessions"].as_array().unwrap().iter().map(|s| s["title"].as_str().unwrap()[..11].to_string()).collect();
+    let titles: Vec<String> =
+        r.json(&["session", "list"])["sessions"].as_array().unwrap().iter().map(|s| s["title"].as_str().unwrap()[..11].to_string()).collect();
     assert_eq!(titles, ["Session 001", "Session 002", "Session 003"], "listed in the order they ended, even within a second");
 }
 
@@ -319,7 +336,21 @@ fn end_to_end_across_machines() {
     git(&a, &["config", "user.name", "A"]);
     zo(&a, &["init", "--project", "shared"]);
     zo(&a, &["session", "start", "--agent", "claude"]);
-    let pg = zo(&a, &["decide", "--title", "Store orders in PostgreSQL", "--decision", "Orders live in PostgreSQL 16 with JSONB line items", "--rationale", "Relational integrity for payments"]).stdout.trim().to_string();
+    let pg = zo(
+        &a,
+        &[
+            "decide",
+            "--title",
+            "Store orders in PostgreSQL",
+            "--decision",
+            "Orders live in PostgreSQL 16 with JSONB line items",
+            "--rationale",
+            "Relational integrity for payments",
+        ],
+    )
+    .stdout
+    .trim()
+    .to_string();
     zo(&a, &["decide", "--title", "Deploy with blue-green releases", "--decision", "Two identical environments; switch the router after smoke tests"]);
     zo(&a, &["session", "end", "--summary", "Data model", "--next", "payments"]);
     zo(&a, &["snapshot", "--phase", "phase_1"]);
@@ -338,12 +369,16 @@ fn end_to_end_across_machines() {
     assert!(cont.stdout.contains("Store orders in PostgreSQL"));
     assert!(b.join(".zo/local.yaml").is_file());
     git(&b, &["check-ignore", "-q", ".zo/local.yaml"]);
-    let v: serde_json::Value = serde_json::from_str(&zo(&b, &["--json", "recall", "--mode", "semantic", "--kind", "decision", "-k", "1", "which database holds the purchases customers make"]).stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(
+        &zo(&b, &["--json", "recall", "--mode", "semantic", "--kind", "decision", "-k", "1", "which database holds the purchases customers make"]).stdout,
+    )
+    .unwrap();
     assert_eq!(v["mode"], "semantic");
     assert_eq!(v["results"][0]["id"], pg.as_str());
     let idx: serde_json::Value = serde_json::from_str(&zo(&b, &["--json", "index", "status"]).stdout).unwrap();
     assert_eq!((idx["fresh"].as_bool(), idx["pending_embeddings"].as_u64()), (Some(true), Some(0)));
-    let cache = zo(&b, &["decide", "--title", "Cache product pages at the edge", "--decision", "CDN caches product pages for 60 seconds"]).stdout.trim().to_string();
+    let cache =
+        zo(&b, &["decide", "--title", "Cache product pages at the edge", "--decision", "CDN caches product pages for 60 seconds"]).stdout.trim().to_string();
     zo(&b, &["session", "end", "--summary", "Caching"]);
     git(&b, &["add", "-A"]);
     git(&b, &["commit", "-q", "-m", "memory from B"]);
@@ -351,7 +386,9 @@ fn end_to_end_across_machines() {
 
     git(&a, &["pull", "-q", "--no-rebase", "origin", "main"]);
     zo(&a, &["continue"]);
-    let v: serde_json::Value = serde_json::from_str(&zo(&a, &["--json", "recall", "--kind", "decision", "-k", "1", "keeping storefront html near shoppers for a minute"]).stdout).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&zo(&a, &["--json", "recall", "--kind", "decision", "-k", "1", "keeping storefront html near shoppers for a minute"]).stdout)
+            .unwrap();
     assert_eq!(v["results"][0]["id"], cache.as_str());
     let st: serde_json::Value = serde_json::from_str(&zo(&a, &["--json", "status"]).stdout).unwrap();
     assert_eq!(st["counts"]["sessions"], 2);

@@ -110,8 +110,18 @@ const MARK: &str = "document.body.dataset['pw'+'ned']=1;var e=document.createEle
 fn hostile_log() -> String {
     let entries = [
         ("D-0000000a", "<script>MARK</script>", "First <img src=x onerror=\"MARK\"> and a quokka in the body.", ""),
-        ("D-0000000b", "Links [click](javascript:MARK) <a href=\"javascript:MARK\">raw</a>", "[x](JaVaScRiPt:MARK) ![i](data:text/html,<script>MARK</script>) <javascript:MARK>", ""),
-        ("D-0000000c", "Closing </script><script>MARK</script> the JSON", "</script><script>MARK</script><!-- <svg onload=\"MARK\"> <iframe srcdoc=\"<script>MARK</script>\">", "D-0000000a"),
+        (
+            "D-0000000b",
+            "Links [click](javascript:MARK) <a href=\"javascript:MARK\">raw</a>",
+            "[x](JaVaScRiPt:MARK) ![i](data:text/html,<script>MARK</script>) <javascript:MARK>",
+            "",
+        ),
+        (
+            "D-0000000c",
+            "Closing </script><script>MARK</script> the JSON",
+            "</script><script>MARK</script><!-- <svg onload=\"MARK\"> <iframe srcdoc=\"<script>MARK</script>\">",
+            "D-0000000a",
+        ),
         ("../../../escape", "A hostile ID", "Its page must not be written anywhere.", ""),
         ("D-0000000d\" onmouseover=\"MARK", "A quoted ID", "An attribute break in the ID.", ""),
     ];
@@ -149,7 +159,10 @@ fn hostile_memory_text_runs_no_script_in_a_browser() {
     let r = Repo::init();
     r.write(".zo/memory/DECISION_LOG.md", &hostile_log());
     r.write(".zo/memory/PRIORS.md", &format!("# PRIORS\n\n---\n\n## PR-001: <script>{MARK}</script>\n**Root cause category:** <img src=x onerror=\"{MARK}\">\n**Failure:** </script><script>{MARK}</script>\n\n---\n"));
-    r.write(".zo/memory/sessions/session-001-2026-11-01.md", &format!("# Session 001 — <script>{MARK}</script>\n\n## Shipped\n<img src=x onerror=\"{MARK}\">\n"));
+    r.write(
+        ".zo/memory/sessions/session-001-2026-11-01.md",
+        &format!("# Session 001 — <script>{MARK}</script>\n\n## Shipped\n<img src=x onerror=\"{MARK}\">\n"),
+    );
     let report = r.json(&["site"]);
     let skipped = report["skipped"].to_string();
     assert!(skipped.contains("escape") && skipped.contains("onmouseover"), "{report}");

@@ -41,9 +41,10 @@ fn sigkilled_writers_of_every_kind_lose_nothing_acknowledged() {
     std::fs::write(scratch.path().join("base"), &base).unwrap();
     std::fs::write(scratch.path().join("theirs"), format!("{base}{theirs_add}")).unwrap();
 
-    let seed = std::env::var("ZO_SOAK_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1
-    });
+    let seed = std::env::var("ZO_SOAK_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1);
     println!("seed {seed}");
     let mut rng = util::Rng(seed);
     let args = |op: &str, i: usize| -> Vec<String> {
@@ -85,12 +86,7 @@ fn sigkilled_writers_of_every_kind_lose_nothing_acknowledged() {
         }
         let a = args(op, i);
         let dir = if op == "merge" { scratch.path() } else { r.path() };
-        let mut child = zo(&r, &a)
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = zo(&r, &a).current_dir(dir).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
         // Choosing the moment to kill is the point of the test, not waiting for anything.
         std::thread::sleep(Duration::from_micros(rng.next() % span[op]));
         let _ = child.kill();
@@ -103,7 +99,10 @@ fn sigkilled_writers_of_every_kind_lose_nothing_acknowledged() {
             "merge" => {
                 // Killed or not, ours is the old text or the whole merge: never a torn file.
                 let m = std::fs::read_to_string(scratch.path().join("ours")).unwrap();
-                assert!(m == format!("{base}{ours_add}") || (m.contains("**Title:** ours") && m.contains("**Title:** theirs") && m.len() > base.len()), "torn merge at kill {i}");
+                assert!(
+                    m == format!("{base}{ours_add}") || (m.contains("**Title:** ours") && m.contains("**Title:** theirs") && m.len() > base.len()),
+                    "torn merge at kill {i}"
+                );
             }
             _ if !out.status.success() => {}
             "decide" | "prior" => {
@@ -134,7 +133,8 @@ fn sigkilled_writers_of_every_kind_lose_nothing_acknowledged() {
     }
     assert!(left.is_empty(), "temp files outlived the next writer: {left:?}");
 
-    let log: HashSet<String> = r.json(&["log", "--all", "--limit", "100000"])["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
+    let log: HashSet<String> =
+        r.json(&["log", "--all", "--limit", "100000"])["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
     let priors: HashSet<String> = r.json(&["prior", "list"])["priors"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_string()).collect();
     for (kind, what) in &acked {
         match kind.as_str() {

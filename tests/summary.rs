@@ -291,7 +291,12 @@ fn summary_grown_by_appends_answers_like_the_full_read() {
     r.write("src/x.rs", &"line\n".repeat(300));
     r.commit_all("x grows");
     r.ok(&["status"]);
-    append(&r, &format!("## Decision: 2026-03-02T00:00:00Z\n**ID:** D-0000a7a5\n**Type:** ARCHITECTURE\n**Title:** x stays small\n**Decision:** d\n**Paths:** src/x.rs\n**Commit:** {c0}\n\n---\n\n"));
+    append(
+        &r,
+        &format!(
+            "## Decision: 2026-03-02T00:00:00Z\n**ID:** D-0000a7a5\n**Type:** ARCHITECTURE\n**Title:** x stays small\n**Decision:** d\n**Paths:** src/x.rs\n**Commit:** {c0}\n\n---\n\n"
+        ),
+    );
     let ctx = r.ok(&["context"]);
     assert!(ctx.contains("(stale: 1 commits, 301 lines changed"), "the grown summary knows the log names paths: {ctx}");
     show.push("D-0000a7a5".into());

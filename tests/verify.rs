@@ -93,7 +93,15 @@ fn verify_reports_duplicate_prior_numbers() {
     r.ok(&["prior", "add", "--title", "First", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]);
     r.commit_all("one prior");
     let text = r.read(".zo/memory/PRIORS.md");
-    let second = zo::format::prior::NewPrior { number: 1, title: "Second".into(), root_cause: "novel_case".into(), failure: "g".into(), rules: vec!["s".into()], ..Default::default() }.render();
+    let second = zo::format::prior::NewPrior {
+        number: 1,
+        title: "Second".into(),
+        root_cause: "novel_case".into(),
+        failure: "g".into(),
+        rules: vec!["s".into()],
+        ..Default::default()
+    }
+    .render();
     r.write(".zo/memory/PRIORS.md", &format!("{text}{second}"));
     let err = r.fails(&["verify"], 4);
     assert!(err.contains("PR-001 is also used by the prior at line") && err.contains("two priors share a number"), "{err}");

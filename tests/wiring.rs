@@ -11,7 +11,8 @@ use util::{Repo, Run, ZO, git_command, zo_anywhere, zo_command};
 fn hook(dir: &Path, event: &serde_json::Value, env: &[(&str, &str)], extra: &[&str]) -> Run {
     // The agent runs as the person working in the project (the event's cwd): their key signs
     // the session record, so a hook and a `decide` there are one user.
-    let project = event.get("cwd").and_then(|c| c.as_str()).map(std::path::PathBuf::from).filter(|p| p.join(".git").is_dir()).unwrap_or_else(|| dir.to_path_buf());
+    let project =
+        event.get("cwd").and_then(|c| c.as_str()).map(std::path::PathBuf::from).filter(|p| p.join(".git").is_dir()).unwrap_or_else(|| dir.to_path_buf());
     let mut c = util::user_command(util::ZO, &util::home_for(&project));
     c.args(["hook", "claude"]).args(extra).current_dir(dir);
     for (k, v) in env {
@@ -232,9 +233,8 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     let zo = bin.path().join("zo");
     util::copy_executable(Path::new(ZO), &zo);
     let path = "/usr/bin:/bin";
-    let run = |args: &[&str], exe: &Path| {
-        Run::from(Command::new(exe).args(args).current_dir(r.path()).env("PATH", path).env_remove("ZO_REPO").output().unwrap())
-    };
+    let run =
+        |args: &[&str], exe: &Path| Run::from(Command::new(exe).args(args).current_dir(r.path()).env("PATH", path).env_remove("ZO_REPO").output().unwrap());
     let installed = run(&["hooks", "install"], &zo);
     assert_eq!(installed.code, 0, "{}", installed.stderr);
     // zo moves: the hooks find the one on PATH.
@@ -242,7 +242,11 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     std::fs::rename(&zo, moved.path().join("zo")).unwrap();
     let with_path = format!("{}:/usr/bin:/bin", moved.path().display());
     r.write("x.txt", "x\n");
-    let c = git_command(r.path()).args(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"]).env("PATH", &with_path).output().unwrap();
+    let c = git_command(r.path())
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"])
+        .env("PATH", &with_path)
+        .output()
+        .unwrap();
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
     assert!(!String::from_utf8_lossy(&c.stderr).contains("not on PATH"));
     // Edits to an entry are still refused through the zo found on PATH.
@@ -280,7 +284,8 @@ fn man_pages_exist_for_every_command_the_main_page_names() {
     let out = zo_anywhere().args(["man", "--dir"]).arg(dir.path()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let main = std::fs::read_to_string(dir.path().join("zo.1")).unwrap().replace("\\-", "-");
-    let named: Vec<String> = main.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| w.starts_with("zo-") && w.len() > 3).map(str::to_string).collect();
+    let named: Vec<String> =
+        main.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| w.starts_with("zo-") && w.len() > 3).map(str::to_string).collect();
     assert!(named.len() > 10, "zo.1 names its commands: {named:?}");
     for page in named {
         assert!(dir.path().join(format!("{page}.1")).is_file(), "zo.1 names {page}(1) but it was not written");
@@ -321,7 +326,10 @@ fn setup_asks_for_the_model_only_when_it_is_missing() {
     assert!(r.stdout.contains("zo model install"), "{}", r.stdout);
     util::require_model();
     let real = std::env::var_os("ZO_CACHE").map(std::path::PathBuf::from).unwrap_or_else(|| {
-        std::env::var_os("XDG_CACHE_HOME").map(std::path::PathBuf::from).unwrap_or_else(|| Path::new(&std::env::var_os("HOME").unwrap()).join(".cache")).join("zo")
+        std::env::var_os("XDG_CACHE_HOME")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| Path::new(&std::env::var_os("HOME").unwrap()).join(".cache"))
+            .join("zo")
     });
     let r = run(&real);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -455,7 +463,8 @@ fn cursor_hooks_open_the_session_and_follow_up_once() {
     cursor(prompt("c-1"));
     r.decide("Use Postgres for orders", "one database");
     cursor(prompt("c-2"));
-    let sessions: Vec<String> = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    let sessions: Vec<String> =
+        std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
     assert!(sessions.iter().any(|s| s.contains("cursor") && s.contains("Use Postgres for orders")), "{sessions:?}");
     // Taken out again: the user's hook stays, zo's go, and so does nothing else.
     let removed = r.json(&["init", "--agent", "cursor", "--remove"]);

@@ -74,7 +74,6 @@ pub fn time(runs: usize, mut f: impl FnMut(usize)) -> (f64, f64) {
     (t[runs / 2], t[(runs * 95 / 100).min(runs - 1)])
 }
 
-
 /// A git repository with `zo init` and a log of `n` decisions, committed. Kept on disk when
 /// ZO_BENCH_KEEP is set (for profiling).
 pub fn repo_with_log(n: usize, records: &[Record]) -> (Option<tempfile::TempDir>, PathBuf, usize) {

@@ -30,13 +30,8 @@ pub fn run(ctx: &Ctx, a: CheckpointArgs) -> Result<()> {
         crate::store::gate::check_fields(&[("message (-m)", m)], false).context("nothing was committed")?;
     }
     let (state, _) = memory.state();
-    let message = a.message.unwrap_or_else(|| {
-        format!("zo checkpoint: {} {}", state.scalar("phase").unwrap_or_else(|| "memory".into()), crate::time::now())
-    });
-    let out = std::process::Command::new("git")
-        .args(["commit", "-q", "--only", "-m", &message, "--", &dir])
-        .current_dir(root)
-        .output()?;
+    let message = a.message.unwrap_or_else(|| format!("zo checkpoint: {} {}", state.scalar("phase").unwrap_or_else(|| "memory".into()), crate::time::now()));
+    let out = std::process::Command::new("git").args(["commit", "-q", "--only", "-m", &message, "--", &dir]).current_dir(root).output()?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         if err.contains("Please tell me who you are") || err.contains("user.email") || err.contains("empty ident") {

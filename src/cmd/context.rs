@@ -3,9 +3,9 @@
 
 use super::Ctx;
 use crate::lifecycle::context::Bundle;
+use crate::search::recall::{self, Mode};
 use crate::store::asof::AsOf;
 use crate::store::memory::Memory;
-use crate::search::recall::{self, Mode};
 use anyhow::Result;
 
 /// Build the bundle; for a task, rank older decisions with hybrid recall (lexical when no
@@ -19,7 +19,9 @@ pub fn bundle_as_of(ctx: &Ctx, memory: &Memory, task: Option<&str>, budget: Opti
     let note = |m: &str| ctx.note(m);
     // As of then, decisions superseded since are searched too, so ask for more.
     let k = if at.is_some() { 40 } else { 10 };
-    crate::ops::context_as_of(memory, task, budget, at, &mut |t, filter| Ok(recall::recall(memory, t, k, filter, Mode::Hybrid, &note)?.at_least(recall::Tier::Standard).hits))
+    crate::ops::context_as_of(memory, task, budget, at, &mut |t, filter| {
+        Ok(recall::recall(memory, t, k, filter, Mode::Hybrid, &note)?.at_least(recall::Tier::Standard).hits)
+    })
 }
 
 pub fn print(ctx: &Ctx, b: Bundle) -> Result<()> {

@@ -11,7 +11,12 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
         Some(path) => {
             let text = read_input(path)?;
             let name = if path.as_os_str() == "-" { "<stdin>".to_string() } else { path.display().to_string() };
-            super::parse_json_object::<DecisionInput>(&name, &text, "a decision", "title, decision, type, rationale, alternatives, outcome, supersedes, tags, session, confidence, paths")?
+            super::parse_json_object::<DecisionInput>(
+                &name,
+                &text,
+                "a decision",
+                "title, decision, type, rationale, alternatives, outcome, supersedes, tags, session, confidence, paths",
+            )?
         }
         None => DecisionInput::default(),
     };

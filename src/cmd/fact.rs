@@ -14,7 +14,9 @@ pub fn run(ctx: &Ctx, c: FactCommand) -> Result<()> {
             let input = FactInput { key: a.key, value: a.value, source: a.source, confidence: a.confidence, scope: a.scope };
             let scope = input.scope.unwrap_or(crate::store::facts::Scope::Project);
             let file = memory.facts_path(scope).map(|p| memory.layout.show(&p)).unwrap_or_default();
-            let r = memory.fact_set(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive }).with_context(|| format!("nothing was written to {file}"))?;
+            let r = memory
+                .fact_set(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
+                .with_context(|| format!("nothing was written to {file}"))?;
             if r.unchanged {
                 ctx.note(format!("{} already holds this value ({}); nothing was written", r.fact.key, r.fact.id));
             } else if r.status == "provisional" {
@@ -55,7 +57,8 @@ fn get(ctx: &Ctx, memory: &crate::store::memory::Memory, a: crate::cli::FactGetA
             if ctx.json {
                 ctx.print_json(&json!({ "key": a.key, "found": false }))?;
             }
-            let hint = if memory.fact_get_as_of(&a.key, a.scope, true, at)?.is_some() { " (only a provisional value: see `zo fact get --provisional`)" } else { "" };
+            let hint =
+                if memory.fact_get_as_of(&a.key, a.scope, true, at)?.is_some() { " (only a provisional value: see `zo fact get --provisional`)" } else { "" };
             let then = at.map(|at| format!(" as of {}", at.label())).unwrap_or_default();
             Err(Error::Failed(format!("no fact {}{then}{hint}", a.key)).into())
         }

@@ -29,9 +29,9 @@
 use super::Ctx;
 use crate::cli::HookArgs;
 use crate::error::Error;
-use crate::store::memory::Memory;
 use crate::lifecycle::record;
 use crate::lifecycle::session::{self, Ending};
+use crate::store::memory::Memory;
 use anyhow::Result;
 use std::path::PathBuf;
 

@@ -29,13 +29,18 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
     let mut s: String = states
         .iter()
         .map(|h| {
-            let lost = if h.installed && h.zo.is_none() { " (zo not found: on PATH nor where it was installed from; the hook warns and checks nothing; fix: zo hooks install)" } else { "" };
+            let lost = if h.installed && h.zo.is_none() {
+                " (zo not found: on PATH nor where it was installed from; the hook warns and checks nothing; fix: zo hooks install)"
+            } else {
+                ""
+            };
             format!("{:<14} {}{}{lost}\n", h.hook, if h.installed { "zo" } else { "-" }, if h.other_content { " (+ your own commands)" } else { "" })
         })
         .collect();
     s.push_str(&format!("merge driver   {}\n", if driver { "registered" } else { "not registered (zo continue registers it)" }));
     if let Ok(hp) = hooks::hooks_path(root) {
-        let shared = if hp.shared { " (core.hooksPath outside this repository: shared with every repository that uses it; zo does not install there)" } else { "" };
+        let shared =
+            if hp.shared { " (core.hooksPath outside this repository: shared with every repository that uses it; zo does not install there)" } else { "" };
         s.push_str(&format!("hooks dir      {}{shared}\n", hp.dir));
     }
     ctx.print(&s)?;

@@ -22,7 +22,13 @@ pub fn run(ctx: &Ctx, c: IndexCommand) -> Result<()> {
         return ctx.print(&format!(
             "index     {} ({})\nentries   {} ({} embedded, {} waiting for an embedding)\nmode      {}\n",
             h.path,
-            if !h.built { "not built" } else if h.fresh { "fresh" } else { "stale: refreshed by the next read" },
+            if !h.built {
+                "not built"
+            } else if h.fresh {
+                "fresh"
+            } else {
+                "stale: refreshed by the next read"
+            },
             h.entries,
             h.embedded,
             h.pending_embeddings,

@@ -44,11 +44,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     let root = choose_root(ctx)?;
     if let Ok(l) = Layout::discover(Some(&root)) {
         if l.legacy && l.root == root {
-            bail!(
-                "{} already holds zo memory in the older layout ({}); zo reads it as it is",
-                root.display(),
-                l.show(&l.memory)
-            );
+            bail!("{} already holds zo memory in the older layout ({}); zo reads it as it is", root.display(), l.show(&l.memory));
         }
     }
     // Confines the root before anything is created in it (a `.zo` link is refused).
@@ -56,9 +52,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     let zo_dir = root.join(".zo");
     fsio::create_dir(&zo_dir)?;
     let mut created = Vec::new();
-    let project = args.project.clone().unwrap_or_else(|| {
-        root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into())
-    });
+    let project = args.project.clone().unwrap_or_else(|| root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into()));
     let project_yaml = serde_json::to_string(&project)?; // a JSON string is valid YAML
     let pre = Layout::at(&root)?;
     create(&pre, &pre.config_file(), &templates::CONFIG.replace("{project}", &project_yaml), &mut created)?;
@@ -141,11 +135,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> Result<()> {
     if args.remove && !ctx.quiet {
         // What `--remove` took out, and what it left because another agent still relies on it.
         let agent = args.agent.as_deref().unwrap_or("");
-        let mut s = if wiring.removed.is_empty() {
-            format!("no wiring of zo for {agent} to remove\n")
-        } else {
-            format!("removed zo's wiring for {agent}:\n")
-        };
+        let mut s = if wiring.removed.is_empty() { format!("no wiring of zo for {agent} to remove\n") } else { format!("removed zo's wiring for {agent}:\n") };
         for r in &wiring.removed {
             s.push_str(&format!("  removed {r}\n"));
         }

@@ -2,13 +2,13 @@
 //! `.gitattributes` (`merge=zo`) and the `merge.zo.driver` config that `zo init` / `zo continue`
 //! register. Writes the merge into OURS; exit 0 means merged cleanly.
 
+use super::say;
 use crate::cli::MergeDriverArgs;
+use crate::error::Error;
+use crate::git::merge;
 use crate::store::fsio;
 use crate::store::layout::FileKind;
-use crate::git::merge;
-use crate::error::Error;
 use anyhow::{Context, Result};
-use super::say;
 use std::path::Path;
 
 fn read(p: &Path) -> Result<String> {
@@ -62,7 +62,11 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
     if out.success() {
         return Ok(());
     }
-    Err(Error::Failed(format!("could not merge {} as memory; both sides' text is in it between conflict markers: keep every entry of both, then `zo verify`", a.path)).into())
+    Err(Error::Failed(format!(
+        "could not merge {} as memory; both sides' text is in it between conflict markers: keep every entry of both, then `zo verify`",
+        a.path
+    ))
+    .into())
 }
 
 /// git's own three-way text merge into OURS (git names the three files: temporary paths of

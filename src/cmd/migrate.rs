@@ -24,11 +24,7 @@ pub fn run(ctx: &Ctx, a: MigrateArgs) -> Result<()> {
         bail!("{} already holds memory; move {} by hand", layout.show(&target), layout.show(&layout.memory));
     }
     // memory/<project>/ names the project; memory/ alone takes the directory's name.
-    let project = if layout.memory != root.join("memory") {
-        layout.memory.file_name().map(|n| n.to_string_lossy().into_owned())
-    } else {
-        None
-    };
+    let project = if layout.memory != root.join("memory") { layout.memory.file_name().map(|n| n.to_string_lossy().into_owned()) } else { None };
     let repo = crate::git::Repo::discover(&root);
     let tracked = |rel: &str| repo.is_some() && crate::git::run(&root, &["ls-files", "--error-unmatch", "--", rel]).is_ok();
     let mut moves = Vec::new();

@@ -6,8 +6,8 @@
 //! Text both front-ends show is in `ops::text`. Nothing in the library imports this module
 //! (tests/architecture.rs); errors stay typed, and only `main` turns them into exit codes.
 
-mod cache;
 mod approve;
+mod cache;
 mod checkpoint;
 mod completions;
 mod confirm;
@@ -17,9 +17,8 @@ mod doctor;
 mod eval;
 mod fact;
 mod forget;
-mod hook;
 mod history;
-mod site;
+mod hook;
 mod hooks;
 mod index;
 mod init;
@@ -34,9 +33,10 @@ mod resume;
 mod review;
 mod session;
 mod setup;
+mod show;
+mod site;
 mod snapshot;
 mod stale;
-mod show;
 mod state;
 mod status;
 mod verify;
@@ -190,8 +190,7 @@ pub fn read_input(path: &std::path::Path) -> Result<String> {
 /// string, a number) is named as such, with the keys expected; errors carry file:line:col.
 pub fn parse_json_object<T: serde::de::DeserializeOwned>(name: &str, text: &str, what: &str, keys: &str) -> Result<T> {
     use crate::error::Error;
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| Error::usage(format!("{name}:{}:{}: not valid JSON: {e}", e.line(), e.column())))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::usage(format!("{name}:{}:{}: not valid JSON: {e}", e.line(), e.column())))?;
     let shape = match &value {
         serde_json::Value::Object(_) => None,
         serde_json::Value::Array(_) => Some("an array"),

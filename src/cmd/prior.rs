@@ -19,7 +19,9 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
                 source: a.source.unwrap_or_default(),
                 solution: a.solution.unwrap_or_default(),
             };
-            let (id, similar) = memory.add_prior(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive }).with_context(|| format!("nothing was written to {file}"))?;
+            let (id, similar) = memory
+                .add_prior(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
+                .with_context(|| format!("nothing was written to {file}"))?;
             let r = crate::ops::PriorAdded { id, similar };
             for n in r.notes() {
                 ctx.note(n);

@@ -63,12 +63,7 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
                 return ctx.print_json(&serde_json::to_value(&ended)?);
             }
             if !ctx.quiet {
-                ctx.print(&format!(
-                    "{} written ({} decisions, {} priors); STATE.md updated\n",
-                    ended.file,
-                    ended.decisions.len(),
-                    ended.priors.len()
-                ))?;
+                ctx.print(&format!("{} written ({} decisions, {} priors); STATE.md updated\n", ended.file, ended.decisions.len(), ended.priors.len()))?;
             }
             Ok(())
         }

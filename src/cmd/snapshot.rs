@@ -6,7 +6,13 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: SnapshotArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let w = crate::lifecycle::snapshot::write(&memory, &a.phase, &a.outcome, a.handoff.as_deref(), crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })?;
+    let w = crate::lifecycle::snapshot::write(
+        &memory,
+        &a.phase,
+        &a.outcome,
+        a.handoff.as_deref(),
+        crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive },
+    )?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&w)?);
     }

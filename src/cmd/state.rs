@@ -67,7 +67,9 @@ fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
     // STATE.md is committed like the logs: the library's gate checks every key and value.
     updates.push(("timestamp".into(), Value::Scalar(crate::time::now())));
     let memory = ctx.memory()?;
-    let state = memory.set_state(updates, &[], crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive }).context("STATE.md was not changed")?;
+    let state = memory
+        .set_state(updates, &[], crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
+        .context("STATE.md was not changed")?;
     if ctx.json || !ctx.quiet {
         show(ctx, &state)?;
     }

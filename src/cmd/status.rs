@@ -62,7 +62,13 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     let ix = &r.index;
     s.push_str(&format!(
         "index     {}, {} recall\n",
-        if !ix.built { "not built" } else if ix.fresh { "fresh" } else { "stale (refreshed by the next recall)" },
+        if !ix.built {
+            "not built"
+        } else if ix.fresh {
+            "fresh"
+        } else {
+            "stale (refreshed by the next recall)"
+        },
         ix.mode
     ));
     let zo_rel = crate::ops::zo_dir_rel(&memory);
@@ -73,11 +79,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             Some(false) => format!("{zo_rel}/ committed"),
             None => "unknown".into(),
         };
-        s.push_str(&format!(
-            "git       {} @ {}, {state}\n",
-            g.branch.as_deref().unwrap_or("(detached)"),
-            g.head.as_deref().unwrap_or("(no commits)")
-        ));
+        s.push_str(&format!("git       {} @ {}, {state}\n", g.branch.as_deref().unwrap_or("(detached)"), g.head.as_deref().unwrap_or("(no commits)")));
         let file = layout.show(&crate::wiring::hooks::attributes_file(layout));
         let routing = match g.merge_routing {
             Some("committed") => "routing committed".to_string(),

@@ -60,9 +60,5 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         let text: String = r.problems.iter().map(|p| format!("{p}\n")).collect();
         super::say(&text);
     }
-    if r.ok {
-        Ok(())
-    } else {
-        Err(Error::VerifyFailed(format!("verification failed: {} problem(s)", r.problems.len())).into())
-    }
+    if r.ok { Ok(()) } else { Err(Error::VerifyFailed(format!("verification failed: {} problem(s)", r.problems.len())).into()) }
 }

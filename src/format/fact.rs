@@ -112,11 +112,7 @@ impl FactsFile {
     /// Every key, in order of first appearance.
     pub fn keys(&self) -> Vec<&str> {
         let mut seen = std::collections::HashSet::new();
-        self.entries
-            .iter()
-            .filter(|f| !f.key.is_empty() && seen.insert(f.key.to_ascii_lowercase()))
-            .map(|f| f.key.as_str())
-            .collect()
+        self.entries.iter().filter(|f| !f.key.is_empty() && seen.insert(f.key.to_ascii_lowercase())).map(|f| f.key.as_str()).collect()
     }
 }
 
@@ -211,7 +207,9 @@ mod tests {
 
     #[test]
     fn latest_version_by_set_time_holds_and_tombstones_have_no_key() {
-        let v = |id: &str, set: &str, value: &str| NewFact { id: id.into(), key: "fmt:dates".into(), value: value.into(), set: set.into(), ..Default::default() }.render();
+        let v = |id: &str, set: &str, value: &str| {
+            NewFact { id: id.into(), key: "fmt:dates".into(), value: value.into(), set: set.into(), ..Default::default() }.render()
+        };
         let text = format!(
             "# Facts\n\n{}{}{}{}",
             v("F-2", "2026-11-23T10:00:00Z", "DD/MM/YYYY"),

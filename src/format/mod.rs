@@ -228,9 +228,7 @@ pub fn content_of(raw: &str) -> String {
 /// detection. Compares without allocating, since it runs against every entry of a large log.
 pub fn same_folded(a: &str, b: &str) -> bool {
     fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
-        s.split_whitespace()
-            .enumerate()
-            .flat_map(|(i, w)| (i > 0).then_some(' ').into_iter().chain(w.chars().flat_map(char::to_lowercase)))
+        s.split_whitespace().enumerate().flat_map(|(i, w)| (i > 0).then_some(' ').into_iter().chain(w.chars().flat_map(char::to_lowercase)))
     }
     folded(a).eq(folded(b))
 }

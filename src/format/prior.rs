@@ -85,8 +85,14 @@ impl Prior {
     pub fn tombstone(&self, when: &str, reason: &str) -> String {
         let by = self.field("Superseded by").unwrap_or("").trim().to_string();
         match self.number {
-            Some(n) => super::tombstone(&format!("## {}: {}", format_id(n), super::fact::FORGOTTEN), &[("Superseded by", &by), ("Forgotten", when), ("Reason", reason)]),
-            None => super::tombstone(&format!("## Prior: {}", super::fact::FORGOTTEN), &[("ID", &self.id), ("Superseded by", &by), ("Forgotten", when), ("Reason", reason)]),
+            Some(n) => super::tombstone(
+                &format!("## {}: {}", format_id(n), super::fact::FORGOTTEN),
+                &[("Superseded by", &by), ("Forgotten", when), ("Reason", reason)],
+            ),
+            None => super::tombstone(
+                &format!("## Prior: {}", super::fact::FORGOTTEN),
+                &[("ID", &self.id), ("Superseded by", &by), ("Forgotten", when), ("Reason", reason)],
+            ),
         }
     }
 
@@ -108,9 +114,7 @@ impl Prior {
 
     /// `Superseded by` (or `Superseded By`), unless null.
     pub fn superseded_by(&self) -> Option<&str> {
-        self.field("Superseded by")
-            .map(str::trim)
-            .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("null") && !v.eq_ignore_ascii_case("none"))
+        self.field("Superseded by").map(str::trim).filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("null") && !v.eq_ignore_ascii_case("none"))
     }
 
     /// The rules, one string each, from the `### Rules` section's numbered list.
@@ -175,11 +179,7 @@ fn without_numbers(text: &str) -> String {
 }
 
 fn without_supersession(content: &str) -> String {
-    content
-        .lines()
-        .filter(|l| !matches!(fields::parse_field_line(l), Some((n, _)) if n.eq_ignore_ascii_case("Superseded by")))
-        .collect::<Vec<_>>()
-        .join("\n")
+    content.lines().filter(|l| !matches!(fields::parse_field_line(l), Some((n, _)) if n.eq_ignore_ascii_case("Superseded by"))).collect::<Vec<_>>().join("\n")
 }
 
 impl PriorsFile {
@@ -201,13 +201,9 @@ impl PriorsFile {
     /// Supersede cycles written by hand (PR-1 superseded by PR-2 superseded by PR-1), each in
     /// chain order. Their members are read as holding (`superseded`), or all would vanish.
     pub fn cycles(&self) -> Vec<Vec<usize>> {
-        let by_id: std::collections::HashMap<String, usize> =
-            self.entries.iter().enumerate().rev().map(|(i, p)| (p.id.to_ascii_lowercase(), i)).collect();
-        let next: Vec<Option<usize>> = self
-            .entries
-            .iter()
-            .map(|p| p.superseded_by().and_then(|id| by_id.get(&id.to_ascii_lowercase()).copied().or_else(|| self.find(id))))
-            .collect();
+        let by_id: std::collections::HashMap<String, usize> = self.entries.iter().enumerate().rev().map(|(i, p)| (p.id.to_ascii_lowercase(), i)).collect();
+        let next: Vec<Option<usize>> =
+            self.entries.iter().map(|p| p.superseded_by().and_then(|id| by_id.get(&id.to_ascii_lowercase()).copied().or_else(|| self.find(id)))).collect();
         super::decision::supersede_cycles(&next)
     }
 
@@ -311,7 +307,14 @@ mod tests {
 
     #[test]
     fn fingerprint_survives_renumbering_only() {
-        let p = NewPrior { number: 1, title: "A lesson".into(), root_cause: "novel_case".into(), failure: "see PR-001".into(), rules: vec!["r".into()], ..Default::default() };
+        let p = NewPrior {
+            number: 1,
+            title: "A lesson".into(),
+            root_cause: "novel_case".into(),
+            failure: "see PR-001".into(),
+            rules: vec!["r".into()],
+            ..Default::default()
+        };
         let fp = |text: &str| {
             let f = PriorsFile::parse(Text::new(text.to_string()));
             f.entries[0].fingerprint(&f)

@@ -110,10 +110,7 @@ impl SessionFile {
 
     /// The body of the first section whose heading starts with one of `names` (any case).
     pub fn section(&self, names: &[&str]) -> Option<&str> {
-        self.sections
-            .iter()
-            .find(|(h, _)| names.iter().any(|n| h.to_ascii_lowercase().starts_with(n)))
-            .map(|(_, b)| b.as_str())
+        self.sections.iter().find(|(h, _)| names.iter().any(|n| h.to_ascii_lowercase().starts_with(n))).map(|(_, b)| b.as_str())
     }
 }
 

@@ -150,9 +150,7 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
         let oi = o.find(&p.id);
         let ti = t.find(&p.id);
         let pick: String = match (oi, ti) {
-            (Some(i), Some(j)) if o.entries[i].superseded_by().is_none() && t.entries[j].superseded_by().is_some() => {
-                t.entries[j].raw(&t).to_string()
-            }
+            (Some(i), Some(j)) if o.entries[i].superseded_by().is_none() && t.entries[j].superseded_by().is_some() => t.entries[j].raw(&t).to_string(),
             (Some(i), _) => o.entries[i].raw(&o).to_string(),
             (None, Some(j)) => t.entries[j].raw(&t).to_string(),
             // Deleted on both sides: not brought back from the ancestor.

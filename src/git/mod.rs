@@ -55,12 +55,7 @@ impl Repo {
     }
 
     pub fn head(&self) -> HeadInfo {
-        let branch = self
-            .repo
-            .head_name()
-            .ok()
-            .flatten()
-            .map(|n| n.shorten().to_string());
+        let branch = self.repo.head_name().ok().flatten().map(|n| n.shorten().to_string());
         let head = self.repo.head_id().ok().map(|id| id.to_hex_with_len(7).to_string());
         HeadInfo { branch, head }
     }
@@ -189,12 +184,7 @@ impl Repo {
             if changed {
                 let commit = self.repo.find_object(info.id)?.try_into_commit()?;
                 let subject = commit.message_raw_sloppy().to_string().lines().next().unwrap_or("").to_string();
-                out.push(Change {
-                    short: info.id.to_hex_with_len(7).to_string(),
-                    subject,
-                    parents: parent_versions,
-                    this: this.map(|x| x.1),
-                });
+                out.push(Change { short: info.id.to_hex_with_len(7).to_string(), subject, parents: parent_versions, this: this.map(|x| x.1) });
             }
         }
         Ok(out)
@@ -361,12 +351,8 @@ impl Repo {
     pub fn is_dirty_under(&self, dir: &str) -> Result<bool> {
         use gix::status::UntrackedFiles;
         let pattern: gix::bstr::BString = format!("{}/", dir.trim_end_matches('/')).into();
-        let mut iter = self
-            .repo
-            .status(gix::progress::Discard)?
-            .untracked_files(UntrackedFiles::Files)
-            .index_worktree_rewrites(None)
-            .into_iter(Some(pattern))?;
+        let mut iter =
+            self.repo.status(gix::progress::Discard)?.untracked_files(UntrackedFiles::Files).index_worktree_rewrites(None).into_iter(Some(pattern))?;
         Ok(iter.next().transpose()?.is_some())
     }
 }
@@ -384,9 +370,8 @@ impl Repo {
         }
         let Ok(head) = self.repo.head_id() else { return Ok(None) };
         let tree_of = |id: gix::ObjectId| -> Result<gix::Tree<'_>> { Ok(self.repo.find_object(id)?.try_into_commit()?.tree()?) };
-        let entry_id = |tree: &gix::Tree<'_>, path: &str| -> Result<Option<gix::ObjectId>> {
-            Ok(tree.lookup_entry_by_path(Path::new(path))?.map(|e| e.object_id()))
-        };
+        let entry_id =
+            |tree: &gix::Tree<'_>, path: &str| -> Result<Option<gix::ObjectId>> { Ok(tree.lookup_entry_by_path(Path::new(path))?.map(|e| e.object_id())) };
         let mut commits = 0;
         for info in self.repo.rev_walk([head.detach()]).with_hidden([since]).all()? {
             let info = info?;
@@ -492,11 +477,7 @@ pub struct Change {
 
 /// Run the `git` binary in `dir` (for writes: config, commits). Returns stdout.
 pub fn run(dir: &Path, args: &[&str]) -> Result<String> {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .with_context(|| "could not run git; is it installed?")?;
+    let out = std::process::Command::new("git").args(args).current_dir(dir).output().with_context(|| "could not run git; is it installed?")?;
     if !out.status.success() {
         anyhow::bail!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim());
     }

@@ -4,8 +4,8 @@
 //! in full — filled in that order to a token budget, whole entries only.
 
 use crate::format::decision::DecisionLog;
-use crate::store::gate::frame;
 use crate::store::asof::AsOf;
+use crate::store::gate::frame;
 use crate::store::memory::Memory;
 use anyhow::Result;
 
@@ -69,16 +69,24 @@ impl AsOfNote {
         // A commit's subject is anyone's text on a line of zo's own: withheld when the
         // directive rules flag it.
         let subject = |c: &crate::git::CommitRef| {
-            if crate::store::gate::directives::scan(&c.subject).is_empty() { c.subject.clone() } else { "(subject withheld: it reads as an instruction)".into() }
+            if crate::store::gate::directives::scan(&c.subject).is_empty() {
+                c.subject.clone()
+            } else {
+                "(subject withheld: it reads as an instruction)".into()
+            }
         };
         let note = match (at, &from) {
             (AsOf::Commit { commit, .. }, _) => format!(
                 "As of commit {} ({}, {:?}): the memory files as that commit holds them (user facts as of its time).",
-                commit.short, commit.time, subject(commit)
+                commit.short,
+                commit.time,
+                subject(commit)
             ),
             (AsOf::Date { given, .. }, Some(c)) => format!(
                 "As of {given}: decisions, outcomes, facts, sessions and snapshots by their own times; STATE.md and the priors carry no time of their own, so they are read at commit {} ({}, {:?}), the last at or before it.",
-                c.short, c.time, subject(c)
+                c.short,
+                c.time,
+                subject(c)
             ),
             (AsOf::Date { given, .. }, None) => match shallow {
                 Some(s) => format!(
@@ -182,7 +190,13 @@ fn last_file(memory: &Memory, at: Option<&AsOf>, snapshots: bool) -> Result<Opti
 /// when the section has headings, else top-level list items (`- PR-001 …`); an entry's own
 /// lists inside a heading's entry are not entries. The first is usually 0.
 fn entry_starts(text: &str) -> Vec<usize> {
-    let lines = || text.split_inclusive('\n').scan(0, |at, l| { let start = *at; *at += l.len(); Some((start, l)) });
+    let lines = || {
+        text.split_inclusive('\n').scan(0, |at, l| {
+            let start = *at;
+            *at += l.len();
+            Some((start, l))
+        })
+    };
     let marker = ["## ", "### ", "- "].into_iter().find(|m| lines().any(|(_, l)| l.starts_with(m)));
     marker.map_or_else(Vec::new, |m| lines().filter(|(_, l)| l.starts_with(m)).map(|(at, _)| at).collect())
 }
@@ -205,7 +219,11 @@ impl Screen {
         let why: Vec<String> = flags.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
         // The ID and title are the entry's own text too: an ID zo would not write, or a title
         // the rules flag, is not shown either.
-        let id = if crate::format::is_entry_id(id) || crate::store::memory::is_shown_name(id) && id.ends_with(".md") || id == "STATE" { id } else { "(an entry whose ID is not one zo writes)" };
+        let id = if crate::format::is_entry_id(id) || crate::store::memory::is_shown_name(id) && id.ends_with(".md") || id == "STATE" {
+            id
+        } else {
+            "(an entry whose ID is not one zo writes)"
+        };
         let title = if crate::store::gate::directives::scan(title).is_empty() { frame::name(title) } else { "(its title is withheld too)".to_string() };
         self.withheld.push(format!("- {} {title}: {}", frame::name(id).trim_matches('"'), why.join("; ")));
         false
@@ -299,11 +317,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     // ranked (provisional ones wait for `zo confirm`). Always in the bundle, whatever the
     // budget (SPEC §7): STATE's sections give way to them, not the other way round.
     let facts = memory.fact_list_as_of(None, None, false, at)?;
-    let facts_text: String = facts
-        .iter()
-        .filter(|v| v.scope == crate::store::facts::Scope::User || screen.pass(&v.id, &v.key, &fact_text(memory, v)))
-        .map(fact_line)
-        .collect();
+    let facts_text: String =
+        facts.iter().filter(|v| v.scope == crate::store::facts::Scope::User || screen.pass(&v.id, &v.key, &fact_text(memory, v))).map(fact_line).collect();
     let facts_cost = if facts_text.is_empty() { 0 } else { cost("Facts", &facts_text) };
     f.budget = f.budget.saturating_sub(facts_cost);
     if f.fits("State", state_body) {
@@ -397,14 +412,16 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
 
     // The most recent decisions, newest first, whole entries only.
     let log = memory.decisions_as_of(at)?;
-    let candidates: Vec<usize> =
-        (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
+    let candidates: Vec<usize> = (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
     // Staleness is measured to HEAD, a thing of now: a bundle of then does not claim it.
     let stale = if at.is_none() { crate::lifecycle::stale::stale_ids(memory, &log)? } else { Default::default() };
     let entry_text = |log: &DecisionLog, i: usize| {
         let mut t = entry_text(log, i);
         if let Some(m) = stale.get(&log.entries[i].id) {
-            t.insert_str(t.trim_end().len(), &format!("\n(stale: {} commits, {} lines changed under its paths since it was made; check it still holds)", m.commits, m.lines));
+            t.insert_str(
+                t.trim_end().len(),
+                &format!("\n(stale: {} commits, {} lines changed under its paths since it was made; check it still holds)", m.commits, m.lines),
+            );
         }
         t
     };
@@ -418,7 +435,9 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
             if !arrived.is_empty() {
                 let lines: Vec<String> = arrived
                     .iter()
-                    .map(|a| format!("- {} {} — {}", a.id, frame::name(&a.title), a.commit.as_ref().map_or_else(|| "in a commit since".to_string(), |c| c.by())))
+                    .map(|a| {
+                        format!("- {} {} — {}", a.id, frame::name(&a.title), a.commit.as_ref().map_or_else(|| "in a commit since".to_string(), |c| c.by()))
+                    })
                     .collect();
                 let text = format!("{}\nPulled since your last session here, not written on this machine.", lines.join("\n"));
                 if f.fits("Arrived since your last session", &text) {
@@ -490,11 +509,7 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         parts.push(format!("{} older decisions (`zo log{then}`, `zo show ID{then}`)", left.decisions));
     }
     if left.task_matches > 0 {
-        parts.push(format!(
-            "{} more matches for the task (`zo recall \"{}\" -k 10{then}`)",
-            left.task_matches,
-            task_query.as_deref().unwrap_or("")
-        ));
+        parts.push(format!("{} more matches for the task (`zo recall \"{}\" -k 10{then}`)", left.task_matches, task_query.as_deref().unwrap_or("")));
     }
     if left.facts > 0 {
         parts.push(format!("{} facts (`zo fact list{then}`)", left.facts));
@@ -564,11 +579,7 @@ fn fact_text(memory: &Memory, v: &crate::store::facts::FactView) -> String {
     if crate::store::gate::directives::scan(&v.value).is_empty() && crate::store::gate::directives::scan(&v.key).is_empty() {
         return v.value.clone();
     }
-    memory
-        .facts(crate::store::facts::Scope::Project)
-        .ok()
-        .and_then(|f| f.find(&v.id).map(|i| f.entries[i].content(&f)))
-        .unwrap_or_else(|| v.value.clone())
+    memory.facts(crate::store::facts::Scope::Project).ok().and_then(|f| f.find(&v.id).map(|i| f.entries[i].content(&f))).unwrap_or_else(|| v.value.clone())
 }
 
 /// A fact as the bundle shows it: `key = value` (user facts marked).

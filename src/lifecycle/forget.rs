@@ -5,12 +5,12 @@
 //! `zo verify` accepts exactly that change, and the merge driver keeps the tombstone over the
 //! other side's text. Git history still holds the text: the report says so and how to purge it.
 
-use crate::store::facts::Scope;
 use crate::format::decision::{self, DecisionLog};
 use crate::format::fact::{self, FactsFile};
 use crate::format::fields::normalize_value;
 use crate::format::prior::PriorsFile;
 use crate::format::{Span, Text, content_of};
+use crate::store::facts::Scope;
 use crate::store::fsio;
 use crate::store::memory::{Memory, find_error};
 use anyhow::{Result, anyhow, bail};
@@ -76,7 +76,8 @@ impl Memory {
             bail!("refused: the reason must be one line");
         }
         let when = crate::time::now();
-        let scope = if id.trim().to_ascii_uppercase().starts_with("F-") && self.facts(Scope::Project)?.find(id).is_none() { Scope::User } else { Scope::Project };
+        let scope =
+            if id.trim().to_ascii_uppercase().starts_with("F-") && self.facts(Scope::Project)?.find(id).is_none() { Scope::User } else { Scope::Project };
         let _lock = if scope == Scope::User { self.fact_lock(Scope::User)? } else { self.lock()? };
         let t = self.target(id, &when, &reason, scope)?;
         let raw = &t.text.as_str()[t.span.start..t.span.end];
@@ -142,9 +143,7 @@ impl Memory {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => std::env::current_dir()?,
         };
-        let parent = parent
-            .canonicalize()
-            .map_err(|e| Error::usage(format!("--replace-text {}: {}: {e}", p.display(), parent.display())))?;
+        let parent = parent.canonicalize().map_err(|e| Error::usage(format!("--replace-text {}: {}: {e}", p.display(), parent.display())))?;
         let zo = self.layout.zo_dir.canonicalize().unwrap_or_else(|_| self.layout.zo_dir.clone());
         if parent.starts_with(&zo) {
             return Err(Error::usage(format!("--replace-text {}: not inside .zo/ (it holds the erased text and would be committed)", p.display())).into());
@@ -266,11 +265,9 @@ fn purge_plan(id: &str, erased: &str, rel: &str, to: Option<&Path>) -> Result<(O
     ];
     let Some(path) = to else {
         // No copy of the erased text is written unless asked: say how to get one.
-        let mut plan = vec![
-            format!(
-                "git filter-repo --replace-text FILE    # rewrites every commit (pip install git-filter-repo); FILE holds one line `literal:<erased text>==>[forgotten {id}]` per erased line (the entry is still in `git show HEAD:{rel}`); `zo forget ID --reason R --replace-text FILE` writes it"
-            ),
-        ];
+        let mut plan = vec![format!(
+            "git filter-repo --replace-text FILE    # rewrites every commit (pip install git-filter-repo); FILE holds one line `literal:<erased text>==>[forgotten {id}]` per erased line (the entry is still in `git show HEAD:{rel}`); `zo forget ID --reason R --replace-text FILE` writes it"
+        )];
         plan.extend(after);
         return Ok((None, plan));
     };
@@ -287,4 +284,3 @@ fn purge_plan(id: &str, erased: &str, rel: &str, to: Option<&Path>) -> Result<(O
     plan.push(format!("rm {p}"));
     Ok((Some(p), plan))
 }
-

@@ -69,7 +69,8 @@ pub struct Progress {
 impl Progress {
     /// As the context bundle shows it.
     pub fn markdown(&self) -> String {
-        let list = |v: &[Listed]| if v.is_empty() { "none".to_string() } else { v.iter().map(|l| format!("{} ({})", l.id, l.title)).collect::<Vec<_>>().join(", ") };
+        let list =
+            |v: &[Listed]| if v.is_empty() { "none".to_string() } else { v.iter().map(|l| format!("{} ({})", l.id, l.title)).collect::<Vec<_>>().join(", ") };
         let files = if self.files.is_empty() {
             "none".to_string()
         } else {
@@ -137,8 +138,7 @@ pub fn begin_as(memory: &Memory, agent: Option<String>, task: Option<String>, se
     // zo's own agent names (what its hooks pass) hold no secret: checking them alone built the
     // secret scanner, about a millisecond of every agent start.
     let own = |a: &&String| matches!(a.as_str(), "claude" | "codex" | "cursor");
-    let fields: Vec<(&str, &str)> =
-        agent.iter().filter(|a| !own(a)).map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
+    let fields: Vec<(&str, &str)> = agent.iter().filter(|a| !own(a)).map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
     if !fields.is_empty() {
         gate::check_fields(&fields, false).context("no session was started")?;
     }
@@ -253,7 +253,10 @@ impl Baseline {
     }
 
     #[allow(clippy::type_complexity)]
-    fn finish(self, root: &std::path::Path) -> (Option<String>, std::collections::BTreeMap<String, String>, Option<std::collections::BTreeMap<String, String>>) {
+    fn finish(
+        self,
+        root: &std::path::Path,
+    ) -> (Option<String>, std::collections::BTreeMap<String, String>, Option<std::collections::BTreeMap<String, String>>) {
         let Some(head) = self.head else { return (None, Default::default(), None) };
         let dirty = hashes(root, &paths_of(self.diff));
         let others = paths_of(self.others);
@@ -303,7 +306,8 @@ fn hashes(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMa
     let mut args = vec!["hash-object", "--"];
     let present: Vec<&String> = paths.iter().filter(|p| root.join(p).is_file()).collect();
     args.extend(present.iter().map(|p| p.as_str()));
-    let ids: Vec<String> = if present.is_empty() { vec![] } else { crate::git::run(root, &args).map(|o| o.lines().map(str::to_string).collect()).unwrap_or_default() };
+    let ids: Vec<String> =
+        if present.is_empty() { vec![] } else { crate::git::run(root, &args).map(|o| o.lines().map(str::to_string).collect()).unwrap_or_default() };
     let mut out: std::collections::BTreeMap<String, String> = paths.iter().map(|p| (p.clone(), "deleted".to_string())).collect();
     for (p, id) in present.iter().zip(ids) {
         out.insert((*p).clone(), id);
@@ -351,4 +355,3 @@ pub fn progress(memory: &Memory, rec: &Record) -> Result<Progress> {
         files: touched(memory, rec),
     })
 }
-

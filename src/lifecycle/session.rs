@@ -104,11 +104,7 @@ fn new_name(memory: &Memory, now: &str) -> Result<String> {
 }
 
 fn bullets(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.iter().map(|i| format!("- {}", i.replace('\n', " "))).collect::<Vec<_>>().join("\n")
-    }
+    if items.is_empty() { "none".into() } else { items.iter().map(|i| format!("- {}", i.replace('\n', " "))).collect::<Vec<_>>().join("\n") }
 }
 
 /// IDs of the decisions and priors in HEAD's versions of the files (empty without git).
@@ -269,11 +265,8 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     // session brings entries after the baseline that another clone wrote.
     let written: Option<std::collections::HashSet<&str>> = rec.as_ref().and_then(|r| r.written.as_ref()).map(|w| w.iter().map(String::as_str).collect());
     let ours = |id: &str| written.as_ref().is_none_or(|w| w.contains(id)) && !committed.contains(id);
-    let decisions: Vec<Listed> = log.entries[from_d..]
-        .iter()
-        .filter(|e| !e.is_annotation() && ours(&e.id))
-        .map(|e| Listed { id: e.id.clone(), title: e.title.clone() })
-        .collect();
+    let decisions: Vec<Listed> =
+        log.entries[from_d..].iter().filter(|e| !e.is_annotation() && ours(&e.id)).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
     let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..].iter().filter(|p| ours(&p.id)).collect();
     let new_priors: Vec<Listed> = mine.iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
     // Each prior with its fingerprint: a merge may renumber it later, and readers find it by
@@ -301,11 +294,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let now = crate::time::now();
     let machine = crate::store::environment::detect_hostname().unwrap_or_else(|| "unknown".into());
     let agent = ending.agent.clone().or_else(|| rec.as_ref().and_then(|r| r.agent.clone())).unwrap_or_else(|| "-".into());
-    let attempted = ending
-        .summary
-        .clone()
-        .or_else(|| rec.as_ref().and_then(|r| r.task.clone()))
-        .unwrap_or_else(|| "not recorded".into());
+    let attempted = ending.summary.clone().or_else(|| rec.as_ref().and_then(|r| r.task.clone())).unwrap_or_else(|| "not recorded".into());
     // Every field the session file and STATE.md get, the record's and STATE's included (a
     // hand-edited record or STATE.md never went through the gate).
     let texts: Vec<(&str, &str)> = [("Attempted", attempted.as_str()), ("Phase", phase.as_str()), ("Agent", agent.as_str())]
@@ -315,7 +304,11 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
         .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
         .collect();
-    let allowed = gate::hashes(&gate::check_fields_with(&texts, gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive }, &gate::allowed_in(&state.render()))?);
+    let allowed = gate::hashes(&gate::check_fields_with(
+        &texts,
+        gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive },
+        &gate::allowed_in(&state.render()),
+    )?);
     // Titles copied from the logs: a hand-written control character is shown, not replayed.
     let list = |v: &[Listed]| {
         if v.is_empty() {
@@ -431,7 +424,17 @@ mod tests {
         let text: String = titles
             .iter()
             .enumerate()
-            .map(|(i, t)| NewPrior { number: i as u32 + 1, title: t.to_string(), root_cause: "novel_case".into(), failure: "f".into(), rules: vec![format!("rule {t}")], ..Default::default() }.render())
+            .map(|(i, t)| {
+                NewPrior {
+                    number: i as u32 + 1,
+                    title: t.to_string(),
+                    root_cause: "novel_case".into(),
+                    failure: "f".into(),
+                    rules: vec![format!("rule {t}")],
+                    ..Default::default()
+                }
+                .render()
+            })
             .collect();
         PriorsFile::parse(crate::format::Text::new(format!("# PRIORS\n\n{text}")))
     }

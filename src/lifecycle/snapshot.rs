@@ -31,7 +31,10 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         return Err(crate::error::Error::usage(format!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}")).into());
     }
     let layout = &memory.layout;
-    let prev = memory.snapshot_names()?.last().map(|n| crate::store::fsio::read_text(&layout.snapshots().join(n)).ok().flatten().unwrap_or_default().as_str().to_string());
+    let prev = memory
+        .snapshot_names()?
+        .last()
+        .map(|n| crate::store::fsio::read_text(&layout.snapshots().join(n)).ok().flatten().unwrap_or_default().as_str().to_string());
     let (prev_decisions, prev_priors, prev_sessions) = match &prev {
         Some(t) => (previous_lists(t, "decisions"), previous_lists(t, "priors"), previous_lists(t, "sessions")),
         None => Default::default(),
@@ -44,8 +47,7 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
             !e.is_annotation() && !prev_decisions.contains(&e.id) && prev_at.as_ref().is_none_or(|t| e.timestamp >= *t)
         })
         .collect();
-    let priors: Vec<String> =
-        memory.priors()?.entries.iter().map(|p| p.id.clone()).filter(|id| !prev_priors.contains(id)).collect();
+    let priors: Vec<String> = memory.priors()?.entries.iter().map(|p| p.id.clone()).filter(|id| !prev_priors.contains(id)).collect();
     let sessions: Vec<String> = memory.session_names()?.into_iter().filter(|s| !prev_sessions.contains(s)).collect();
     let (state, _) = memory.state();
     let now = crate::time::now();
@@ -60,10 +62,19 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         bail!("refused: the outcome must be one line; no snapshot was written");
     }
     let inherited = crate::store::gate::allowed_in(&state.render());
-    let state_lines: String = state.fields().iter().map(|(k, v)| format!("{k}: {}\n", match v {
-        crate::format::state::Value::Scalar(s) => s.clone(),
-        crate::format::state::Value::List(l) => format!("[{}]", l.join(", ")),
-    })).collect();
+    let state_lines: String = state
+        .fields()
+        .iter()
+        .map(|(k, v)| {
+            format!(
+                "{k}: {}\n",
+                match v {
+                    crate::format::state::Value::Scalar(s) => s.clone(),
+                    crate::format::state::Value::List(l) => format!("[{}]", l.join(", ")),
+                }
+            )
+        })
+        .collect();
     let copied = crate::store::gate::check_fields_with(&[("STATE", state_lines.as_str())], false, &inherited).context("no snapshot was written")?;
     for h in crate::store::gate::hashes(&copied) {
         if !allowed.contains(&h) {
@@ -100,7 +111,11 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         yaml_list(&ids),
         yaml_list(&priors),
         yaml_list(&sessions),
-        if allowed.is_empty() { String::new() } else { format!("{}\n", allowed.iter().map(|h| format!("{} {h}\n", crate::store::gate::ALLOWED_FIELD)).collect::<String>()) },
+        if allowed.is_empty() {
+            String::new()
+        } else {
+            format!("{}\n", allowed.iter().map(|h| format!("{} {h}\n", crate::store::gate::ALLOWED_FIELD)).collect::<String>())
+        },
     );
     let name = format!("{phase}_{}.md", now.trim_end_matches('Z').replace(':', "-"));
     fsio::create_dir(&layout.snapshots())?;

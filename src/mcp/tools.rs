@@ -2,12 +2,12 @@
 //! every session) and their adapters over the library.
 
 use super::Server;
+use crate::lifecycle::session::Ending;
 use crate::search::index::Filter;
+use crate::search::recall::{Mode, Tier};
 use crate::store::asof::AsOf;
 use crate::store::memory::Memory;
 use crate::store::write::{DecisionInput, PriorInput};
-use crate::search::recall::{Mode, Tier};
-use crate::lifecycle::session::Ending;
 use anyhow::{Result, anyhow, bail};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -127,7 +127,12 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "log",
         about: "List decisions, newest first.",
-        params: &[("type", "string", "only this type"), ("since", "string", "YYYY-MM-DD"), ("limit", "integer", "at most this many"), ("as_of", "string", AS_OF)],
+        params: &[
+            ("type", "string", "only this type"),
+            ("since", "string", "YYYY-MM-DD"),
+            ("limit", "integer", "at most this many"),
+            ("as_of", "string", AS_OF),
+        ],
         required: &[],
     },
     Spec {
@@ -159,8 +164,23 @@ const SPECS: &[Spec] = &[
 
 /// Every tool's name.
 pub const TOOL_NAMES: &[&str] = &[
-    "recall", "context", "decide", "fact_get", "fact_set", "fact_list", "confirm", "forget", "stale", "outcome", "prior_add", "show", "log", "history",
-    "status", "session_start", "session_end",
+    "recall",
+    "context",
+    "decide",
+    "fact_get",
+    "fact_set",
+    "fact_list",
+    "confirm",
+    "forget",
+    "stale",
+    "outcome",
+    "prior_add",
+    "show",
+    "log",
+    "history",
+    "status",
+    "session_start",
+    "session_end",
 ];
 
 /// Decode a tool's arguments without running it (the fuzz target's entry to the decoding).
@@ -196,7 +216,11 @@ pub fn list() -> Vec<Value> {
                 .params
                 .iter()
                 .map(|(n, t, d)| {
-                    let schema = if *t == "array" { json!({"type": "array", "items": {"type": "string"}, "description": d}) } else { json!({"type": t, "description": d}) };
+                    let schema = if *t == "array" {
+                        json!({"type": "array", "items": {"type": "string"}, "description": d})
+                    } else {
+                        json!({"type": t, "description": d})
+                    };
                     (n.to_string(), schema)
                 })
                 .collect();
@@ -466,7 +490,12 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             // As the CLI: a commit from before `zo init` holds no memory, not an empty log.
             let none = at.as_ref().filter(|_| r.decisions.is_empty()).and_then(|a| a.no_memory_then(&memory));
             r.as_of = at;
-            let text = r.decisions.iter().map(|d| format!("{}  {}  {}  {}", d.id, d.timestamp.get(..10).unwrap_or(""), d.kind, d.title)).collect::<Vec<_>>().join("\n");
+            let text = r
+                .decisions
+                .iter()
+                .map(|d| format!("{}  {}  {}  {}", d.id, d.timestamp.get(..10).unwrap_or(""), d.kind, d.title))
+                .collect::<Vec<_>>()
+                .join("\n");
             (serde_json::to_value(r)?, if text.is_empty() { none.unwrap_or_else(|| "no decisions match".into()) } else { text })
         }
         "history" => {
@@ -498,7 +527,12 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let r = crate::ops::ContextReport::from(b?);
             let mut text = r.markdown.clone();
             if let Some(e) = &ended {
-                text.push_str(&format!("\nnote: the session left open was ended first: {} written ({} decisions, {} priors)", e.file, e.decisions.len(), e.priors.len()));
+                text.push_str(&format!(
+                    "\nnote: the session left open was ended first: {} written ({} decisions, {} priors)",
+                    e.file,
+                    e.decisions.len(),
+                    e.priors.len()
+                ));
             }
             (serde_json::to_value(r)?, text)
         }
@@ -517,7 +551,14 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
 }
 
 /// The context bundle (as of `at`, or now), with the server's kept model for a task.
-fn bundle(server: &Server, memory: &Memory, task: Option<&str>, budget: Option<usize>, at: Option<&AsOf>, note: &dyn Fn(&str)) -> Result<crate::lifecycle::context::Bundle> {
+fn bundle(
+    server: &Server,
+    memory: &Memory,
+    task: Option<&str>,
+    budget: Option<usize>,
+    at: Option<&AsOf>,
+    note: &dyn Fn(&str),
+) -> Result<crate::lifecycle::context::Bundle> {
     let k = if at.is_some() { 40 } else { 10 };
     crate::ops::context_as_of(memory, task, budget, at, &mut |t, filter| {
         let mut r = server.recaller();

@@ -301,7 +301,20 @@ mod tests {
         assert_eq!(code(&parse(b"{\"jsonrpc\":")), PARSE_ERROR);
         assert_eq!(code(&parse(b"\xff\xfe{}")), PARSE_ERROR);
         assert_eq!(code(&parse(b"{} {}")), PARSE_ERROR);
-        for bad in ["[]", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "3", "\"x\"", "null", "{}", "{\"jsonrpc\":\"2.0\",\"id\":1}", "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":3}"] {
+        for bad in [
+            "[]",
+            "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+            "3",
+            "\"x\"",
+            "null",
+            "{}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1}",
+            "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":3}",
+        ] {
             assert_eq!(code(&parse(bad.as_bytes())), INVALID_REQUEST, "{bad}");
         }
         match parse(br#"{"jsonrpc":"2.0","id":"a","method":7}"#) {

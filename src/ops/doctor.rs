@@ -1,8 +1,8 @@
 //! `zo doctor`: what works and what does not, and the one command that fixes each. A check
 //! that fails means zo cannot do its job (the CLI exits 1); a warning means it works, less well.
 
-use crate::search::embedding;
 use crate::error::Error;
+use crate::search::embedding;
 use crate::store::memory::Memory;
 use serde::Serialize;
 use std::path::Path;
@@ -64,11 +64,7 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         }
     };
     let l = &memory.layout;
-    checks.push((
-        "layout",
-        OK,
-        format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" }),
-    ));
+    checks.push(("layout", OK, format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" })));
     let ignored = embedding::ignored_paths(&l.config);
     if ignored.is_empty() {
         checks.push(("config", OK, format!("project {:?}", l.project())));
@@ -103,11 +99,7 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
             parts.push(format!("git tracks {} (zo ignores them; fix: git rm --cached -- {})", list.join(", "), tracked.join(" ")));
         }
         if foreign_record {
-            parts.push(format!(
-                "{} was not written by this user's zo and is ignored (fix: rm {})",
-                l.show(&l.session_record()),
-                l.show(&l.session_record())
-            ));
+            parts.push(format!("{} was not written by this user's zo and is ignored (fix: rm {})", l.show(&l.session_record()), l.show(&l.session_record())));
         }
         checks.push(("derived files", WARN, parts.join("; ")));
     }
@@ -147,20 +139,20 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                 None => checks.push((
                     "merge driver",
                     WARN,
-                    "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)".into(),
+                    "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)"
+                        .into(),
                 )),
             }
-            let lost: Vec<String> = crate::wiring::hooks::status(&l.root)
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|h| h.installed && h.zo.is_none())
-                .map(|h| h.hook)
-                .collect();
+            let lost: Vec<String> =
+                crate::wiring::hooks::status(&l.root).unwrap_or_default().into_iter().filter(|h| h.installed && h.zo.is_none()).map(|h| h.hook).collect();
             if !lost.is_empty() {
                 checks.push((
                     "git hooks",
                     FAIL,
-                    format!("{} cannot find zo (not on PATH, and the binary that installed them is gone): they check nothing; fix: zo hooks install", lost.join(", ")),
+                    format!(
+                        "{} cannot find zo (not on PATH, and the binary that installed them is gone): they check nothing; fix: zo hooks install",
+                        lost.join(", ")
+                    ),
                 ));
             }
             // A hooks directory outside the repository is shared by every repository that uses
@@ -181,7 +173,9 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                 if let Some(g) = own {
                     let g = std::path::PathBuf::from(g.trim());
                     let own = if g.is_absolute() { g } else { l.root.join(g) }.join("hooks");
-                    let stranded = crate::wiring::hooks::HOOKS.iter().any(|h| crate::store::fsio::read_string(&own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
+                    let stranded = crate::wiring::hooks::HOOKS
+                        .iter()
+                        .any(|h| crate::store::fsio::read_string(&own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
                     if stranded && std::fs::canonicalize(&own).ok() != std::fs::canonicalize(&hp.dir).ok() {
                         checks.push((
                             "git hooks",

@@ -1,10 +1,10 @@
 //! Entries written and read: the reports of decide, outcome, prior add, log, show (any kind),
 //! recall, context and session end.
 
-use crate::lifecycle::context::Bundle;
 use crate::error::Error;
 use crate::format::decision::{DecisionLog, NewDecision};
 use crate::format::session::SessionFile;
+use crate::lifecycle::context::Bundle;
 use crate::store::memory::Memory;
 use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
@@ -38,10 +38,7 @@ impl Decided {
             v.push(format!("{} is provisional: out of the bundle and default recall until `zo confirm {}`", self.id, self.id));
         }
         for s in &self.similar {
-            v.push(format!(
-                "{} looks like {} ({}); if it replaces that one, record the change with --supersedes {}",
-                self.id, s.id, s.title, s.id
-            ));
+            v.push(format!("{} looks like {} ({}); if it replaces that one, record the change with --supersedes {}", self.id, s.id, s.title, s.id));
         }
         v
     }
@@ -131,9 +128,7 @@ impl LogQuery {
     /// A usage error for an impossible date, before anything is read.
     pub fn check(&self) -> Result<()> {
         match &self.since {
-            Some(since) if !crate::time::is_date(since) => {
-                Err(Error::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into())
-            }
+            Some(since) if !crate::time::is_date(since) => Err(Error::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into()),
             _ => Ok(()),
         }
     }
@@ -321,11 +316,7 @@ pub struct SessionListed {
 
 /// Every session, oldest first.
 pub fn sessions(memory: &Memory) -> Result<Vec<SessionListed>> {
-    Ok(memory
-        .sessions()?
-        .into_iter()
-        .map(|s| SessionListed { name: s.file_name, number: s.number, date: s.date, title: s.title, ended: s.ended })
-        .collect())
+    Ok(memory.sessions()?.into_iter().map(|s| SessionListed { name: s.file_name, number: s.number, date: s.date, title: s.title, ended: s.ended }).collect())
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -363,7 +354,17 @@ impl RecallReport {
         for h in &mut results {
             h.directives = crate::store::approvals::withheld(&h.row.text);
         }
-        RecallReport { mode: r.mode.name(), query, also: vec![], answered: r.answered, pass: r.pass, results, note: r.note, pending_embeddings: r.pending, explained: explain }
+        RecallReport {
+            mode: r.mode.name(),
+            query,
+            also: vec![],
+            answered: r.answered,
+            pass: r.pass,
+            results,
+            note: r.note,
+            pending_embeddings: r.pending,
+            explained: explain,
+        }
     }
 
     /// The report of a query searched with other phrasings too.
@@ -435,9 +436,7 @@ impl RecallReport {
     /// What to tell the reader before the hits, if anything: the memory holds no answer, or
     /// `--min-tier` left none.
     pub fn note(&self, min_tier: crate::search::recall::Tier) -> Option<String> {
-        self.not_answered().or_else(|| {
-            self.results.is_empty().then(|| format!("nothing at or above the {} tier ({} search)", min_tier.name(), self.mode))
-        })
+        self.not_answered().or_else(|| self.results.is_empty().then(|| format!("nothing at or above the {} tier ({} search)", min_tier.name(), self.mode)))
     }
 
     /// The hits as people (and agents reading text) see them: a line per hit with its ID,
@@ -457,7 +456,13 @@ impl RecallReport {
         for h in &self.results {
             let status = if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() };
             let stale = if h.stale { " · stale" } else { "" };
-            s.push_str(&format!("── {} · {} · {} · {:.3}{status}{stale}\n", crate::store::gate::frame::one_line(&h.row.id), h.row.kind, h.tier.name(), h.score));
+            s.push_str(&format!(
+                "── {} · {} · {} · {:.3}{status}{stale}\n",
+                crate::store::gate::frame::one_line(&h.row.id),
+                h.row.kind,
+                h.tier.name(),
+                h.score
+            ));
             if !h.directives.is_empty() {
                 let why: Vec<String> = h.directives.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
                 s.push_str(&format!(
@@ -471,7 +476,12 @@ impl RecallReport {
                     (Some(r), Some(v)) => format!("{what} #{r} ({v:.3})"),
                     _ => format!("{what} –"),
                 };
-                s.push_str(&format!("   why: {} · {} · fused {:.3}\n", rank(x.lexical_rank, "bm25", x.bm25), rank(x.semantic_rank, "similarity", x.similarity), x.fused));
+                s.push_str(&format!(
+                    "   why: {} · {} · fused {:.3}\n",
+                    rank(x.lexical_rank, "bm25", x.bm25),
+                    rank(x.semantic_rank, "similarity", x.similarity),
+                    x.fused
+                ));
                 if !x.phrasings.is_empty() {
                     let each: Vec<String> = x.phrasings.iter().map(|p| format!("#{} ({:.3})", p.rank, p.similarity)).collect();
                     s.push_str(&format!("   each phrasing (question first): {}\n", each.join(" · ")));

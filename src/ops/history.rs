@@ -474,10 +474,9 @@ pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
         let ks = key.as_deref().map(|k| key_state(f, k, threshold));
         for i in order {
             let e = &f.entries[i];
-            let forgotten = e.is_forgotten().then(|| Forget {
-                forgotten: e.field("Forgotten").unwrap_or_default().to_string(),
-                reason: e.field("Reason").unwrap_or_default().to_string(),
-            });
+            let forgotten = e
+                .is_forgotten()
+                .then(|| Forget { forgotten: e.field("Forgotten").unwrap_or_default().to_string(), reason: e.field("Reason").unwrap_or_default().to_string() });
             let status = match (&forgotten, &ks) {
                 (Some(_), _) | (None, None) => "forgotten",
                 (None, Some(ks)) => ks.status(f, i),
@@ -503,7 +502,12 @@ pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
                 confidence: forgotten.is_none().then(|| e.confidence()),
                 status,
                 supersedes: id_list(e.field("Supersedes")),
-                superseded_by: f.entries.iter().filter(|o| id_list(o.field("Supersedes")).iter().any(|s| s.eq_ignore_ascii_case(&e.id))).map(|o| o.id.clone()).collect(),
+                superseded_by: f
+                    .entries
+                    .iter()
+                    .filter(|o| id_list(o.field("Supersedes")).iter().any(|s| s.eq_ignore_ascii_case(&e.id)))
+                    .map(|o| o.id.clone())
+                    .collect(),
                 confirms: e.field("Confirms").map(str::to_string),
                 confirmed_by: by("Confirms"),
                 session,
@@ -557,7 +561,13 @@ impl PriorHistory {
         }
         let w = &self.written;
         let when = "(priors carry no time of their own)";
-        s.push_str(&written_line(when, w.session.as_deref(), w.session_ended.as_deref(), w.agent.as_deref(), commit_text(w.commit.as_ref(), w.shallow.as_deref())));
+        s.push_str(&written_line(
+            when,
+            w.session.as_deref(),
+            w.session_ended.as_deref(),
+            w.agent.as_deref(),
+            commit_text(w.commit.as_ref(), w.shallow.as_deref()),
+        ));
         for e in &self.supersedes {
             s.push_str(&format!("  supersedes  {}  {}\n", e.id, e.title));
         }

@@ -95,7 +95,8 @@ fn sessions_listing(memory: &Memory) -> Result<HashMap<String, Listing>> {
     let mut out: HashMap<String, Listing> = HashMap::new();
     for s in memory.sessions()? {
         let Some(listed) = s.section(&["decisions"]) else { continue };
-        let ids: Vec<String> = listed.lines().filter_map(crate::format::session::parse_listed).map(|(l, _, _)| l.to_string()).filter(|l| !out.contains_key(l)).collect();
+        let ids: Vec<String> =
+            listed.lines().filter_map(crate::format::session::parse_listed).map(|(l, _, _)| l.to_string()).filter(|l| !out.contains_key(l)).collect();
         if ids.is_empty() {
             continue;
         }

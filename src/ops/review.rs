@@ -145,7 +145,11 @@ fn flags_of(kind: Kind, change: &'static str, forgotten: bool, text: &str) -> Ve
             }
         });
         if let Some(n) = forged {
-            out.push(Flag { kind: "forged-structure", detail: format!("line {} of the entry is a heading zo's writers never write inside an entry", n + 2), fails: true });
+            out.push(Flag {
+                kind: "forged-structure",
+                detail: format!("line {} of the entry is a heading zo's writers never write inside an entry", n + 2),
+                fails: true,
+            });
         }
     }
     out
@@ -170,9 +174,8 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         names.dedup();
         files.extend(names.into_iter().map(|n| (Kind::Whole, format!("{rel}/{n}"))));
     }
-    let read = |c: &CommitRef, rel: &str| -> Result<Option<String>> {
-        Ok(repo.file_at_ref(c, Path::new(rel))?.map(|b| String::from_utf8_lossy(&b).into_owned()))
-    };
+    let read =
+        |c: &CommitRef, rel: &str| -> Result<Option<String>> { Ok(repo.file_at_ref(c, Path::new(rel))?.map(|b| String::from_utf8_lossy(&b).into_owned())) };
     let mut out = Vec::new();
     for (kind, rel) in files {
         let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();

@@ -41,8 +41,7 @@ pub fn index_health(memory: &Memory) -> IndexHealth {
         error: None,
     };
     if h.built {
-        let read = Index::open(layout, &|_| {})
-            .and_then(|(ix, _)| Ok((ix.is_fresh(memory)?, ix.counts()?, ix.pending_embeddings()?)));
+        let read = Index::open(layout, &|_| {}).and_then(|(ix, _)| Ok((ix.is_fresh(memory)?, ix.counts()?, ix.pending_embeddings()?)));
         match read {
             Ok((fresh, (n, e, _), p)) => (h.fresh, h.entries, h.embedded, h.pending_embeddings) = (fresh, n, e, p),
             Err(e) => h.error = Some(format!("{e:#}")),

@@ -3,11 +3,11 @@
 //! parents). The checks themselves are in `crate::store::verify`.
 
 use crate::format::Text;
-use crate::store::memory::Memory;
 use crate::format::decision::DecisionLog;
 use crate::format::fact::FactsFile;
 use crate::format::prior::PriorsFile;
 use crate::store::fsio;
+use crate::store::memory::Memory;
 use crate::store::verify::{self, Problem};
 use anyhow::Result;
 use std::path::Path;
@@ -324,7 +324,17 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     }
     let forks = crate::store::facts::forks(&memory.facts(crate::store::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
     let erasures = memory.erasures().unwrap_or_default();
-    Ok(VerifyReport { ok: problems.is_empty(), decisions: counts[0], priors: counts[1], facts: counts[2], against, commits_checked: commits, problems, forks, erasures })
+    Ok(VerifyReport {
+        ok: problems.is_empty(),
+        decisions: counts[0],
+        priors: counts[1],
+        facts: counts[2],
+        against,
+        commits_checked: commits,
+        problems,
+        forks,
+        erasures,
+    })
 }
 
 /// Session and snapshot files whose names zo does not read (a newline, a tab or a character

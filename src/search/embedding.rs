@@ -58,14 +58,8 @@ impl Search {
         }
         match (&self.model_dir, &self.runtime) {
             (Some(m), Some(r)) => Ok(Paths { model_dir: m.clone(), runtime: r.clone() }),
-            (None, _) => Err(format!(
-                "no embedding model found (looked in {}); run {INSTALL_HINT}",
-                show(&self.model_candidates)
-            )),
-            (_, None) => Err(format!(
-                "no ONNX Runtime library found (looked for {}); run {INSTALL_HINT}",
-                show(&self.runtime_candidates)
-            )),
+            (None, _) => Err(format!("no embedding model found (looked in {}); run {INSTALL_HINT}", show(&self.model_candidates))),
+            (_, None) => Err(format!("no ONNX Runtime library found (looked for {}); run {INSTALL_HINT}", show(&self.runtime_candidates))),
         }
     }
 }
@@ -309,8 +303,7 @@ impl Embedder {
             special_tokens_map_file: read("special_tokens_map.json")?,
             tokenizer_config_file: read("tokenizer_config.json")?,
         };
-        let model = fastembed::UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer)
-            .with_pooling(fastembed::Pooling::Mean);
+        let model = fastembed::UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer).with_pooling(fastembed::Pooling::Mean);
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
         let source = SessionSource { model, env, max_tokens, model_dir: paths.model_dir.clone(), cores };
         Ok(Embedder { first: source.session(cores)?, helpers: Vec::new(), source, paths: paths.clone() })

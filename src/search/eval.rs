@@ -7,8 +7,8 @@
 
 use crate::error::Error;
 use crate::search::index::Filter;
-use crate::store::memory::Memory;
 use crate::search::recall::{self, Mode, Tier};
+use crate::store::memory::Memory;
 use anyhow::Result;
 use serde::Serialize;
 use std::path::Path;
@@ -105,8 +105,10 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
     let questions = read(path, text)?;
     let (mut index, _) = recall::open_reading(memory, note)?;
     let filter = Filter { all: true, ..Default::default() };
-    let known: std::collections::HashSet<String> = memory.decisions()?.entries.iter().map(|e| e.id.clone()).chain(memory.priors()?.entries.iter().map(|p| p.id.clone())).collect();
-    let mut unknown_ids: Vec<String> = questions.iter().flat_map(|q| q.relevant.iter()).filter(|id| !known.contains(*id) && !id.starts_with("session")).cloned().collect();
+    let known: std::collections::HashSet<String> =
+        memory.decisions()?.entries.iter().map(|e| e.id.clone()).chain(memory.priors()?.entries.iter().map(|p| p.id.clone())).collect();
+    let mut unknown_ids: Vec<String> =
+        questions.iter().flat_map(|q| q.relevant.iter()).filter(|id| !known.contains(*id) && !id.starts_with("session")).cloned().collect();
     unknown_ids.sort();
     unknown_ids.dedup();
 

@@ -96,7 +96,14 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
             Some(_) => Tier::Standard,
         };
         let phrasings = per.get(&rowid).map(|v| v.iter().map(|&(rank, similarity)| Phrased { rank, similarity }).collect()).unwrap_or_default();
-        let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score, phrasings };
+        let explain = Explain {
+            lexical_rank: lex.map(|x| x.0),
+            bm25: lex.map(|x| x.1),
+            semantic_rank: sim.map(|x| x.0),
+            similarity: sim.map(|x| x.1),
+            fused: score,
+            phrasings,
+        };
         hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None });
     }
     Ok(Recalled { mode, answered, pass: "phrasings", hits, note: None, pending: 0 })
@@ -191,7 +198,14 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
             (_, Some((_, s))) if agreed == Some(rowid) => Tier::of_similarity(s).max(Tier::Standard),
             (_, Some((_, s))) => Tier::of_similarity(s),
         };
-        let explain = Explain { lexical_rank: lex.map(|x| x.0), bm25: lex.map(|x| x.1), semantic_rank: sim.map(|x| x.0), similarity: sim.map(|x| x.1), fused: score, phrasings: vec![] };
+        let explain = Explain {
+            lexical_rank: lex.map(|x| x.0),
+            bm25: lex.map(|x| x.1),
+            semantic_rank: sim.map(|x| x.0),
+            similarity: sim.map(|x| x.1),
+            fused: score,
+            phrasings: vec![],
+        };
         hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None });
     }
     Ok(Recalled { mode, answered, pass: "first", hits, note: None, pending: 0 })

@@ -299,11 +299,12 @@ pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filt
                 let cached = crate::search::index::vectors::fill(&mut index, &memory.layout.config, note)?;
                 // A few new entries (a decision since the last query) are embedded here; many
                 // (a fresh clone of a memory never seen here) are worth the full, optimised model.
-                let embedded = cached + if index.pending_embeddings()? > QUICK_EMBED {
-                    embed_pending(&mut index, &mut Embedder::load(&paths)?, note)?
-                } else {
-                    embed_pending(&mut index, &mut quick, note)?
-                };
+                let embedded = cached
+                    + if index.pending_embeddings()? > QUICK_EMBED {
+                        embed_pending(&mut index, &mut Embedder::load(&paths)?, note)?
+                    } else {
+                        embed_pending(&mut index, &mut quick, note)?
+                    };
                 // The question and its phrasings in one run of the model.
                 let qs = quick.embed_batch(&texts)?;
                 // Ranked and read in one snapshot: row ids are those of the vectors read.
@@ -320,7 +321,6 @@ pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filt
     }
     index.snapshot(|| answer(&index, fuse_all(&index, &texts, None, k, filter, mode)?))
 }
-
 
 /// Say with the answer why it is lexical when the index was a temporary one.
 fn answer(index: &Index, mut found: Recalled) -> Result<Recalled> {
@@ -448,7 +448,16 @@ impl Recaller {
     /// Like [`recall_with`], with the kept model; never waits for more than a few entries'
     /// embeddings (see the type).
     #[allow(clippy::too_many_arguments)]
-    pub fn recall_with(&mut self, memory: &Memory, query: &str, also: &[String], k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
+    pub fn recall_with(
+        &mut self,
+        memory: &Memory,
+        query: &str,
+        also: &[String],
+        k: usize,
+        filter: &Filter,
+        mode: Mode,
+        note: &dyn Fn(&str),
+    ) -> Result<Recalled> {
         let texts = phrasings(query, also)?;
         if let Some(r) = key_pass(memory, query, filter, mode)? {
             return Ok(r);
@@ -485,7 +494,9 @@ impl Recaller {
                         self.catch_up = Some(CatchUp::start(memory, p));
                     }
                 }
-                note(&format!("semantic recall is catching up: {pending} entries await their embedding (the server embeds them in the background) and were ranked lexically only"));
+                note(&format!(
+                    "semantic recall is catching up: {pending} entries await their embedding (the server embeds them in the background) and were ranked lexically only"
+                ));
             }
             if let Some(vecs) = fresh {
                 if self.recent.len() + missing.len() > RECENT {
@@ -531,14 +542,22 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         superseded_by: None,
         text: format!("{}: {}", v.key, v.value),
     };
-    Ok(Some(Recalled { mode, answered: true, pass: "key", hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![], origin: None }], note: None, pending: 0 }))
+    Ok(Some(Recalled {
+        mode,
+        answered: true,
+        pass: "key",
+        hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![], origin: None }],
+        note: None,
+        pending: 0,
+    }))
 }
 
 /// The filter with the sessions' half-life from config (`recall.session_half_life_days`).
 fn with_decay(memory: &Memory, filter: &Filter) -> Filter {
     let mut f = filter.clone();
     if f.half_life_days.is_none() {
-        f.half_life_days = Some(memory.layout.config.get(&["recall", "session_half_life_days"]).and_then(|v| v.as_f64()).filter(|d| *d > 0.0).unwrap_or(HALF_LIFE_DAYS));
+        f.half_life_days =
+            Some(memory.layout.config.get(&["recall", "session_half_life_days"]).and_then(|v| v.as_f64()).filter(|d| *d > 0.0).unwrap_or(HALF_LIFE_DAYS));
     }
     f
 }
@@ -546,4 +565,3 @@ fn with_decay(memory: &Memory, filter: &Filter) -> Filter {
 /// Sessions lose half their weight every this many days by default: what a session said a
 /// month ago matters less than yesterday's; decisions and priors do not age.
 pub const HALF_LIFE_DAYS: f64 = 30.0;
-

@@ -8,8 +8,7 @@ use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 /// honours for `file://` too), no inline script or style, nothing from the network, no forms,
 /// no `<base>`. A script that memory text smuggled into a page could not run even if escaping
 /// failed.
-pub const CSP: &str =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'";
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'";
 
 /// Text for an element's content or a quoted attribute value.
 pub fn esc(s: &str) -> String {
@@ -46,12 +45,8 @@ pub fn md(text: &str) -> String {
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let events = Parser::new_ext(text, opts).map(|ev| match ev {
         Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
-        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
-            Event::Start(Tag::Link { link_type, dest_url: checked(dest_url), title, id })
-        }
-        Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
-            Event::Start(Tag::Link { link_type, dest_url: checked(dest_url), title, id })
-        }
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) => Event::Start(Tag::Link { link_type, dest_url: checked(dest_url), title, id }),
+        Event::Start(Tag::Image { link_type, dest_url, title, id }) => Event::Start(Tag::Link { link_type, dest_url: checked(dest_url), title, id }),
         Event::End(TagEnd::Image) => Event::End(TagEnd::Link),
         // Raw HTML blocks are wrapped in these; their content is text now.
         Event::Start(Tag::HtmlBlock) => Event::Start(Tag::Paragraph),
@@ -127,7 +122,9 @@ mod tests {
 
     #[test]
     fn raw_html_and_unsafe_links_become_harmless() {
-        let out = md("<script>alert(1)</script>\n\nhi <img src=x onerror=alert(1)> [a](javascript:alert(1)) [b](JaVa\tScRiPt:x) ![c](data:text/html,x) [ok](https://e.org/a?b#c) <javascript:alert(2)>");
+        let out = md(
+            "<script>alert(1)</script>\n\nhi <img src=x onerror=alert(1)> [a](javascript:alert(1)) [b](JaVa\tScRiPt:x) ![c](data:text/html,x) [ok](https://e.org/a?b#c) <javascript:alert(2)>",
+        );
         assert!(!out.contains("<script"), "{out}");
         assert!(!out.contains("<img"), "{out}");
         assert!(!out.to_lowercase().contains("href=\"javascript"), "{out}");

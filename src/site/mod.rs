@@ -55,8 +55,7 @@ pub fn default_dir(memory: &Memory) -> PathBuf {
 /// Whether an ID may name a page file: zo's `D-` IDs (and the derived ones), nothing with a
 /// path separator, a dot or anything a file system or URL would read differently.
 pub fn id_is_file_safe(id: &str) -> bool {
-    id.len() <= 66
-        && id.strip_prefix("D-").is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+    id.len() <= 66 && id.strip_prefix("D-").is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
 }
 
 /// Build the site into `dir` (default `default_dir`).

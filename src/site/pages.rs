@@ -8,9 +8,9 @@ use crate::format::fact::FactsFile;
 use crate::format::prior::{PriorsFile, ROOT_CAUSES};
 use crate::format::session::SessionFile;
 use crate::format::state::State;
-use crate::ops::text::count;
 use crate::lifecycle::stale::StaleEntry;
 use crate::ops::history::History;
+use crate::ops::text::count;
 use std::collections::HashMap;
 
 /// Everything the pages are made of, read once.
@@ -219,7 +219,13 @@ pub fn entry(src: &Source, i: usize) -> String {
     let status = log.status(i);
     let title = if e.is_forgotten() { "[forgotten]".to_string() } else { e.title.clone() };
     let mut b = format!("<p class=\"crumbs\"><a href=\"../decisions.html\">Decisions</a> / <span class=\"id\">{}</span></p>", esc(&e.id));
-    b.push_str(&format!("<h1>{}</h1><p class=\"meta\">{} {} <span class=\"date\">{}</span>", esc(&title), badge("type", &e.kind), status_badge(status), esc(&e.timestamp)));
+    b.push_str(&format!(
+        "<h1>{}</h1><p class=\"meta\">{} {} <span class=\"date\">{}</span>",
+        esc(&title),
+        badge("type", &e.kind),
+        status_badge(status),
+        esc(&e.timestamp)
+    ));
     for t in src.tags(i) {
         b.push(' ');
         b.push_str(&badge("tag", &t));
@@ -320,7 +326,11 @@ fn life(src: &Source, h: &History) -> String {
     line.push_str("</li>");
     b.push_str(&line);
     for e in &h.supersedes {
-        b.push_str(&format!("<li><span class=\"date\">{}</span> supersedes {}</li>", esc(&e.timestamp), src.link_id("../", &e.id, &format!("{} — {}", e.id, e.title))));
+        b.push_str(&format!(
+            "<li><span class=\"date\">{}</span> supersedes {}</li>",
+            esc(&e.timestamp),
+            src.link_id("../", &e.id, &format!("{} — {}", e.id, e.title))
+        ));
     }
     for e in &h.confirmations {
         b.push_str(&format!("<li><span class=\"date\">{}</span> confirmed ({})</li>", esc(&e.timestamp), src.link_id("../", &e.id, &e.id)));
@@ -334,7 +344,11 @@ fn life(src: &Source, h: &History) -> String {
         ));
     }
     if let Some(e) = &h.superseded_by {
-        b.push_str(&format!("<li><span class=\"date\">{}</span> superseded by {}</li>", esc(&e.timestamp), src.link_id("../", &e.id, &format!("{} — {}", e.id, e.title))));
+        b.push_str(&format!(
+            "<li><span class=\"date\">{}</span> superseded by {}</li>",
+            esc(&e.timestamp),
+            src.link_id("../", &e.id, &format!("{} — {}", e.id, e.title))
+        ));
     }
     if let Some(f) = &h.forgotten {
         b.push_str(&format!("<li><span class=\"date\">{}</span> forgotten: {}</li>", esc(&f.forgotten), esc(&f.reason)));
@@ -495,7 +509,9 @@ pub fn sessions(src: &Source) -> String {
 
 /// Active decisions whose governed paths moved on.
 pub fn stale(src: &Source) -> String {
-    let mut b = String::from("<h1>Stale decisions</h1><p class=\"muted\">Active decisions whose paths (<code>zo decide --paths</code>) changed in many commits or lines since they were made (<code>zo stale</code>).</p>");
+    let mut b = String::from(
+        "<h1>Stale decisions</h1><p class=\"muted\">Active decisions whose paths (<code>zo decide --paths</code>) changed in many commits or lines since they were made (<code>zo stale</code>).</p>",
+    );
     if src.stale.is_empty() {
         b.push_str("<p>None.</p>");
     }

@@ -73,7 +73,10 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
     }
     s.push_str("</svg><ul class=\"legend\">");
     for (c, (t, n)) in types.iter().take(TYPES).enumerate() {
-        s.push_str(&format!("<li><span class=\"swatch c{c}\"></span>{} <span class=\"muted\">{n}</span></li>", esc(if t.is_empty() { "(no type)" } else { t })));
+        s.push_str(&format!(
+            "<li><span class=\"swatch c{c}\"></span>{} <span class=\"muted\">{n}</span></li>",
+            esc(if t.is_empty() { "(no type)" } else { t })
+        ));
     }
     if types.len() > TYPES {
         let n: usize = types[TYPES..].iter().map(|t| t.1).sum();
@@ -86,9 +89,8 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
 /// Every month from the earliest to the latest given (`YYYY-MM`), in order; text that is not
 /// a month is left out.
 fn month_range<'a>(months: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let parsed: Vec<(i32, u32)> = months
-        .filter_map(|m| Some((m.get(..4)?.parse().ok()?, m.get(5..7)?.parse().ok().filter(|n| (1..=12).contains(n))?)))
-        .collect();
+    let parsed: Vec<(i32, u32)> =
+        months.filter_map(|m| Some((m.get(..4)?.parse().ok()?, m.get(5..7)?.parse().ok().filter(|n| (1..=12).contains(n))?))).collect();
     // The span of the data only: months before the first decision would be empty bars that
     // say nothing (one month is one bar, no wider than `month_chart` allows).
     let (Some(&first), Some(&last)) = (parsed.iter().min(), parsed.iter().max()) else { return Vec::new() };

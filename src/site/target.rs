@@ -41,10 +41,8 @@ pub fn check(dir: &Path, shown: &str) -> Result<()> {
     if empty {
         return Ok(());
     }
-    Err(Error::usage(format!(
-        "{shown} is not empty and holds no site zo built; zo site replaces only an empty directory or its own site. Choose another DIR"
-    ))
-    .into())
+    Err(Error::usage(format!("{shown} is not empty and holds no site zo built; zo site replaces only an empty directory or its own site. Choose another DIR"))
+        .into())
 }
 
 /// Write `files` (path relative to the site, content) as the site at `dir`: built in a new

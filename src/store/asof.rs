@@ -29,7 +29,12 @@ use std::path::Path;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum AsOf {
     /// Everything written at or before this unix second (`given` as the user wrote it).
-    Date { given: String, until: String, #[serde(skip)] secs: i64 },
+    Date {
+        given: String,
+        until: String,
+        #[serde(skip)]
+        secs: i64,
+    },
     /// The files as this commit holds them.
     Commit { given: String, commit: CommitRef },
 }
@@ -44,7 +49,9 @@ impl AsOf {
             let from = crate::time::parse_instant(given, false).unwrap_or(secs);
             let now = crate::time::parse_instant(&crate::time::now(), false).unwrap_or(i64::MAX);
             if from > now {
-                return Err(Error::usage(format!("--as-of {given:?} is in the future (now is {}): the memory holds nothing from then", crate::time::now())).into());
+                return Err(
+                    Error::usage(format!("--as-of {given:?} is in the future (now is {}): the memory holds nothing from then", crate::time::now())).into()
+                );
             }
             return Ok(AsOf::Date { given: given.to_string(), until: crate::time::rfc3339(secs), secs });
         }
@@ -56,10 +63,7 @@ impl AsOf {
         };
         match repo.resolve_commit(given) {
             Some(commit) => Ok(AsOf::Commit { given: given.to_string(), commit }),
-            None => Err(Error::usage(format!(
-                "--as-of {given:?}: not a date (YYYY-MM-DD), an RFC 3339 time or a commit of this repository"
-            ))
-            .into()),
+            None => Err(Error::usage(format!("--as-of {given:?}: not a date (YYYY-MM-DD), an RFC 3339 time or a commit of this repository")).into()),
         }
     }
 
@@ -117,7 +121,9 @@ impl Memory {
             Some(AsOf::Commit { commit, .. }) => {
                 let then = DecisionLog::parse(self.text_at(commit, &self.layout.decision_log())?);
                 let now = self.decisions()?;
-                let gone = forgotten(now.entries.iter().filter(|e| e.is_forgotten() && !e.id_derived).map(|e| (e.id.as_str(), &now.text.as_str()[e.span.start..e.span.end])));
+                let gone = forgotten(
+                    now.entries.iter().filter(|e| e.is_forgotten() && !e.id_derived).map(|e| (e.id.as_str(), &now.text.as_str()[e.span.start..e.span.end])),
+                );
                 let text = scrubbed(&then.text, then.entries.iter().map(|e| (e.span.start, e.span.end, e.id.as_str())), &gone);
                 Ok(DecisionLog::parse(text).with_threshold(self.threshold()?))
             }

@@ -1,8 +1,8 @@
 //! What this machine is, for `.zo/local.yaml` (SPEC §1). Every probe that fails yields null;
 //! nothing here can fail the command that asked.
 
-use std::path::{Path, PathBuf};
 use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 #[derive(Debug, Serialize)]

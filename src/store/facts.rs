@@ -4,9 +4,9 @@
 //! applied in every repository). A project fact wins over a user fact with the same key: it is
 //! the more specific rule.
 
+use crate::format::Text;
 use crate::format::fact::{self, Fact, FactsFile, NewFact};
 use crate::format::fields::normalize_value;
-use crate::format::Text;
 use crate::store::fsio::{self, Lock};
 use crate::store::gate;
 use crate::store::memory::Memory;
@@ -35,9 +35,7 @@ impl Scope {
 /// The user's zo directory: `$ZO_USER_DIR`, else `$XDG_CONFIG_HOME/zo`, else `~/.config/zo`.
 pub fn user_dir() -> Option<PathBuf> {
     let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("ZO_USER_DIR")
-        .or_else(|| var("XDG_CONFIG_HOME").map(|p| p.join("zo")))
-        .or_else(|| var("HOME").map(|p| p.join(".config").join("zo")))
+    var("ZO_USER_DIR").or_else(|| var("XDG_CONFIG_HOME").map(|p| p.join("zo"))).or_else(|| var("HOME").map(|p| p.join(".config").join("zo")))
 }
 
 /// One version of a fact as reported.
@@ -84,11 +82,8 @@ pub fn key_state(file: &FactsFile, key: &str, threshold: f64) -> KeyState {
     let versions = file.versions(key);
     let gone: std::collections::HashSet<String> =
         versions.iter().flat_map(|&i| replaced(&file.entries[i]).map(str::to_ascii_lowercase).collect::<Vec<_>>()).collect();
-    let heads: Vec<usize> = versions
-        .iter()
-        .copied()
-        .filter(|&i| !below(&file.entries[i], threshold) && !gone.contains(&file.entries[i].id.to_ascii_lowercase()))
-        .collect();
+    let heads: Vec<usize> =
+        versions.iter().copied().filter(|&i| !below(&file.entries[i], threshold) && !gone.contains(&file.entries[i].id.to_ascii_lowercase())).collect();
     // A hand edit could make every version superseded (a cycle): the latest confirmed holds.
     let active = heads.last().copied().or_else(|| versions.iter().rev().copied().find(|&i| !below(&file.entries[i], threshold)));
     KeyState { versions, heads, active, threshold }
@@ -160,9 +155,7 @@ impl Memory {
     pub fn facts_path(&self, scope: Scope) -> Result<PathBuf> {
         match scope {
             Scope::Project => Ok(self.layout.facts()),
-            Scope::User => user_dir()
-                .map(|d| d.join("FACTS.md"))
-                .ok_or_else(|| anyhow!("no user directory for user-scope facts: set ZO_USER_DIR or HOME")),
+            Scope::User => user_dir().map(|d| d.join("FACTS.md")).ok_or_else(|| anyhow!("no user directory for user-scope facts: set ZO_USER_DIR or HOME")),
         }
     }
 
@@ -222,11 +215,8 @@ impl Memory {
             }
             let file = self.scope_facts_as_of(s, at)?;
             let ks = key_state(&file, key, threshold);
-            let pick = if provisional {
-                ks.versions.iter().rev().copied().find(|&i| matches!(ks.status(&file, i), "active" | "provisional"))
-            } else {
-                ks.active
-            };
+            let pick =
+                if provisional { ks.versions.iter().rev().copied().find(|&i| matches!(ks.status(&file, i), "active" | "provisional")) } else { ks.active };
             if let Some(i) = pick {
                 return Ok(Some(self.fact_view(&file, i, s, ks.status(&file, i))?));
             }
@@ -294,7 +284,15 @@ impl Memory {
         if let Some(a) = ks.active {
             if file.entries[a].value() == value && !provisional {
                 let f = &file.entries[a];
-                let fact = NewFact { id: f.id.clone(), key: f.key.clone(), value, set: f.set().to_string(), source: f.field("Source").unwrap_or("").into(), confidence: Some(f.confidence()), ..Default::default() };
+                let fact = NewFact {
+                    id: f.id.clone(),
+                    key: f.key.clone(),
+                    value,
+                    set: f.set().to_string(),
+                    source: f.field("Source").unwrap_or("").into(),
+                    confidence: Some(f.confidence()),
+                    ..Default::default()
+                };
                 return Ok(FactSet { fact, status: "active", scope, unchanged: true });
             }
         }
@@ -333,12 +331,44 @@ impl Memory {
             // Confirmed before: a later version says it confirms this one. Nothing to do.
             if let Some(j) = file.entries.iter().position(|e| e.field("Confirms").is_some_and(|c| c.trim().eq_ignore_ascii_case(&f.id))) {
                 let c = &file.entries[j];
-                return Ok(Some(FactSet { fact: NewFact { id: c.id.clone(), key: c.key.clone(), value: c.value().to_string(), set: String::new(), source: String::new(), confidence: None, supersedes: String::new(), confirms: f.id.clone(), allowed: Default::default() }, status: "active", scope, unchanged: true }));
+                return Ok(Some(FactSet {
+                    fact: NewFact {
+                        id: c.id.clone(),
+                        key: c.key.clone(),
+                        value: c.value().to_string(),
+                        set: String::new(),
+                        source: String::new(),
+                        confidence: None,
+                        supersedes: String::new(),
+                        confirms: f.id.clone(),
+                        allowed: Default::default(),
+                    },
+                    status: "active",
+                    scope,
+                    unchanged: true,
+                }));
             }
             match ks.status(&file, i) {
                 "provisional" => {}
                 // Holds already (confirmed before, or never provisional): nothing to do.
-                "active" => return Ok(Some(FactSet { fact: NewFact { id: f.id.clone(), key: f.key.clone(), value: f.value().to_string(), set: String::new(), source: String::new(), confidence: None, supersedes: String::new(), confirms: f.id.clone(), allowed: Default::default() }, status: "active", scope, unchanged: true })),
+                "active" => {
+                    return Ok(Some(FactSet {
+                        fact: NewFact {
+                            id: f.id.clone(),
+                            key: f.key.clone(),
+                            value: f.value().to_string(),
+                            set: String::new(),
+                            source: String::new(),
+                            confidence: None,
+                            supersedes: String::new(),
+                            confirms: f.id.clone(),
+                            allowed: Default::default(),
+                        },
+                        status: "active",
+                        scope,
+                        unchanged: true,
+                    }));
+                }
                 "forgotten" => bail!("{} was forgotten; there is nothing to confirm", f.id),
                 other => bail!("{} is not provisional (it is {other}); nothing to confirm", f.id),
             }

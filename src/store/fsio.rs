@@ -308,11 +308,7 @@ fn replace(path: &Path, parts: &[&[u8]], sync: bool) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let fail = || format!("could not write {}", path.display());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(TMP_SUFFIX)
-        .tempfile_in(dir)
-        .with_context(fail)?;
+    let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(TMP_SUFFIX).tempfile_in(dir).with_context(fail)?;
     for part in parts {
         tmp.write_all(part).with_context(fail)?;
     }
@@ -516,11 +512,7 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
                         Some(pid) => format!(" (held by pid {pid})"),
                         None => String::new(),
                     };
-                    return Err(anyhow!(
-                        "timed out after {:.0?} waiting for {what} {}{who}; if no zo process is running, try again",
-                        timeout,
-                        path.display()
-                    ));
+                    return Err(anyhow!("timed out after {:.0?} waiting for {what} {}{who}; if no zo process is running, try again", timeout, path.display()));
                 }
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(20));
@@ -556,11 +548,7 @@ fn remove_stale_temp_files(memory_dir: &Path) {
     let stale: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with('.') && n.ends_with(TMP_SUFFIX))
-        })
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.') && n.ends_with(TMP_SUFFIX)))
         .collect();
     for p in stale {
         let _ = fs::remove_file(p);

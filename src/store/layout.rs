@@ -1,7 +1,7 @@
 //! Where the memory lives (SPEC §1). The one place that knows file names and locations.
 
-use crate::store::config::Config;
 use crate::error::Error;
+use crate::store::config::Config;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 
@@ -212,20 +212,13 @@ impl Layout {
 
     /// The memory directory relative to the root, with `/` separators (for git).
     pub fn rel(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root)
-            .unwrap_or(path)
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/")
+        path.strip_prefix(&self.root).unwrap_or(path).components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
     }
 
     /// The project's name (config, else the folder's): one line, every character the gate
     /// refuses shown as an escape — it is printed on lines of zo's own.
     pub fn project(&self) -> String {
-        let name = self.config.project().unwrap_or_else(|| {
-            self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into())
-        });
+        let name = self.config.project().unwrap_or_else(|| self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into()));
         crate::store::gate::visible(&name.replace(['\r', '\n', '\t'], " ")).into_owned()
     }
 }

@@ -2,11 +2,11 @@
 //! lock, the gate and the atomic write, are in `write` (and `facts`); nothing else writes
 //! memory files.
 
+use crate::format::Text;
 use crate::format::decision::{DecisionLog, FindError};
 use crate::format::prior::PriorsFile;
 use crate::format::session::SessionFile;
 use crate::format::state::State;
-use crate::format::Text;
 use crate::store::fsio::{self, Lock};
 use crate::store::gate::Limits;
 use crate::store::layout::Layout;

@@ -75,7 +75,9 @@ pub fn origins(layout: &Layout, ids: &[&str]) -> Vec<Origin> {
     ids.iter()
         .map(|id| {
             let commit = repo.as_ref().zip(file_and_prefix(layout, id)).and_then(|(repo, (file, prefix))| {
-                let found = walks.entry(file.clone()).or_insert_with(|| repo.first_commits_holding(std::path::Path::new(&layout.rel(&file)), prefix).unwrap_or_default());
+                let found = walks
+                    .entry(file.clone())
+                    .or_insert_with(|| repo.first_commits_holding(std::path::Path::new(&layout.rel(&file)), prefix).unwrap_or_default());
                 found.get(*id).or_else(|| found.get(&format!("{id}:"))).cloned()
             });
             Origin { here: written_here(id), commit }

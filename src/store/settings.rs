@@ -3,8 +3,8 @@
 //! and says what is allowed. A cloned repository's config is written by someone else, and a bad
 //! value must never panic, hang or be silently ignored (issue 20).
 
-use crate::store::config::{Config, Value, show};
 use crate::error::Error;
+use crate::store::config::{Config, Value, show};
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -67,7 +67,11 @@ enum Kind {
     /// A whole number in the range.
     Whole(u64, u64),
     /// A finite number in the range (inclusive), or above the lower bound when `open_low`.
-    Number { low: f64, high: f64, open_low: bool },
+    Number {
+        low: f64,
+        high: f64,
+        open_low: bool,
+    },
     Bool,
     /// A string (a path, a name).
     Text,
@@ -89,11 +93,7 @@ const KEYS: &[(&[&str], Kind, &str)] = &[
     (&["index", "runtime"], Kind::Text, "a path"),
     (&["recall"], Kind::Section, "a section of `key: value` lines"),
     (&["recall", "top_k"], Kind::Whole(1, 1000), "a whole number from 1 to 1000"),
-    (
-        &["recall", "session_half_life_days"],
-        Kind::Number { low: 0.0, high: 1e9, open_low: true },
-        "a number of days above 0",
-    ),
+    (&["recall", "session_half_life_days"], Kind::Number { low: 0.0, high: 1e9, open_low: true }, "a number of days above 0"),
     (&["context"], Kind::Section, "a section of `key: value` lines"),
     (&["context", "budget_tokens"], Kind::Whole(1, 10_000_000), "a whole number of tokens from 1 to 10000000"),
     (&["promotion"], Kind::Section, "a section of `key: value` lines"),
@@ -122,9 +122,7 @@ pub fn check_config(config: &Config, path: &Path, text: &str) -> Result<()> {
 fn fits(kind: &Kind, v: &Value) -> bool {
     match kind {
         Kind::Whole(lo, hi) => v.as_u64().is_some_and(|n| (*lo..=*hi).contains(&n)),
-        Kind::Number { low, high, open_low } => v
-            .as_f64()
-            .is_some_and(|n| n.is_finite() && n <= *high && if *open_low { n > *low } else { n >= *low }),
+        Kind::Number { low, high, open_low } => v.as_f64().is_some_and(|n| n.is_finite() && n <= *high && if *open_low { n > *low } else { n >= *low }),
         Kind::Bool => v.is_bool(),
         Kind::Text => matches!(v, Value::String(s) if !s.trim().is_empty()),
         Kind::Word(words) => v.is_bool() || matches!(v, Value::String(s) if words.contains(&s.as_str())),
@@ -139,9 +137,9 @@ pub const CACHE_MAX_DEFAULT: u64 = 1 << 30;
 pub fn cache_max() -> Result<u64> {
     match std::env::var("ZO_CACHE_MAX").ok().filter(|v| !v.trim().is_empty()) {
         None => Ok(CACHE_MAX_DEFAULT),
-        Some(v) => parse_size(&v).ok_or_else(|| {
-            crate::error::Error::Usage(format!("ZO_CACHE_MAX: {v:?} is not a size (bytes, or a number with K, M or G)")).into()
-        }),
+        Some(v) => {
+            parse_size(&v).ok_or_else(|| crate::error::Error::Usage(format!("ZO_CACHE_MAX: {v:?} is not a size (bytes, or a number with K, M or G)")).into())
+        }
     }
 }
 
@@ -158,7 +156,6 @@ pub fn parse_size(s: &str) -> Option<u64> {
     };
     num.trim().parse::<u64>().ok()?.checked_mul(mult)
 }
-
 
 #[cfg(test)]
 mod tests {

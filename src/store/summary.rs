@@ -212,9 +212,7 @@ fn found(layout: &Layout) -> Option<Found> {
     let file = fsio::open_regular(&layout.decision_log()).ok()??;
     let stamp = Stamp::of(&file.metadata().ok()?);
     let spath = path(layout);
-    let proves = |h: &Header| {
-        (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && content_of(&file) == Some(h.content))
-    };
+    let proves = |h: &Header| (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && content_of(&file) == Some(h.content));
     // Bytes kept from this process's own read (their MAC checked then) or write need no MAC
     // check again (a megabyte hashed per call): only their freshness is checked.
     let kept = LAST.lock().ok().and_then(|l| l.as_ref().filter(|(p, _)| *p == spath).map(|(_, b)| Arc::clone(b)));

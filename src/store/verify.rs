@@ -1,8 +1,8 @@
 //! Integrity checks (SPEC §6): every entry parses, IDs are unique, references resolve, and the
 //! append-only files keep every entry of a base version (HEAD, the index, a parent commit).
 
-use crate::format::decision::{DecisionLog, referenced_ids};
 use crate::format::content_of;
+use crate::format::decision::{DecisionLog, referenced_ids};
 use crate::format::fact::FactsFile;
 use crate::format::prior::PriorsFile;
 use std::collections::HashMap;
@@ -92,7 +92,10 @@ pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
             out.push(problem(
                 file,
                 line,
-                format!("{} is also used by the prior at line {first}: two priors share a number (a merge without zo's driver?); renumber one of them by hand", p.id),
+                format!(
+                    "{} is also used by the prior at line {first}: two priors share a number (a merge without zo's driver?); renumber one of them by hand",
+                    p.id
+                ),
             ));
         }
         if p.title.trim().is_empty() {
@@ -139,10 +142,11 @@ pub fn decisions_append_only(file: &str, base_name: &str, base: &DecisionLog, cu
         match now.get(e.id.as_str()) {
             Some(&i) if current.entries[i].content(current) == before => {}
             // `zo forget`: the entry replaced by exactly its tombstone.
-            Some(&i) if current.entries[i].is_forgotten() && !e.is_forgotten() && {
-                let (when, why) = (current.field(i, "Forgotten").unwrap_or(""), current.field(i, "Reason").unwrap_or(""));
-                content_of(&crate::format::decision::tombstone(base, bi, when.trim(), why.trim())) == current.entries[i].content(current)
-            } => {}
+            Some(&i)
+                if current.entries[i].is_forgotten() && !e.is_forgotten() && {
+                    let (when, why) = (current.field(i, "Forgotten").unwrap_or(""), current.field(i, "Reason").unwrap_or(""));
+                    content_of(&crate::format::decision::tombstone(base, bi, when.trim(), why.trim())) == current.entries[i].content(current)
+                } => {}
             Some(&i) => out.push(problem(
                 file,
                 current.entries[i].span.line,
@@ -161,11 +165,9 @@ pub fn decisions_append_only(file: &str, base_name: &str, base: &DecisionLog, cu
                     e.title
                 ),
             )),
-            None => out.push(problem(
-                file,
-                line,
-                format!("decision {} ({}) was deleted since {base_name}; entries are append-only: restore it", e.id, e.title),
-            )),
+            None => {
+                out.push(problem(file, line, format!("decision {} ({}) was deleted since {base_name}; entries are append-only: restore it", e.id, e.title)))
+            }
         }
     }
     out
@@ -192,10 +194,11 @@ pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, curren
         let same = current.entries.iter().find(|c| c.id == p.id && c.content_without_supersession(current) == before);
         match same.or_else(|| current.entries.iter().find(|c| c.id == p.id)) {
             _ if renumbered && current.entries.iter().all(|c| c.id != p.id || c.content_without_supersession(current) != before) => {}
-            Some(c) if c.is_forgotten() && !p.is_forgotten() && {
-                let (when, why) = (c.field("Forgotten").unwrap_or("").trim(), c.field("Reason").unwrap_or("").trim());
-                content_of(&p.tombstone(when, why)) == c.content(current)
-            } => {}
+            Some(c)
+                if c.is_forgotten() && !p.is_forgotten() && {
+                    let (when, why) = (c.field("Forgotten").unwrap_or("").trim(), c.field("Reason").unwrap_or("").trim());
+                    content_of(&p.tombstone(when, why)) == c.content(current)
+                } => {}
             Some(c) if c.content_without_supersession(current) == before => {
                 if p.superseded_by().is_some() && c.superseded_by() != p.superseded_by() {
                     out.push(problem(file, c.span.line, format!("{}'s **Superseded by:** was changed since {base_name}", p.id)));
@@ -306,10 +309,11 @@ pub fn facts_append_only(file: &str, base_name: &str, base: &FactsFile, current:
         let before = e.content(base);
         match current.find(&e.id).map(|i| &current.entries[i]) {
             Some(c) if c.content(current) == before => {}
-            Some(c) if c.is_forgotten() && !e.is_forgotten() && {
-                let (when, why) = (c.field("Forgotten").unwrap_or(""), c.field("Reason").unwrap_or(""));
-                content_of(&crate::format::fact::tombstone(e, when, why)) == c.content(current)
-            } => {}
+            Some(c)
+                if c.is_forgotten() && !e.is_forgotten() && {
+                    let (when, why) = (c.field("Forgotten").unwrap_or(""), c.field("Reason").unwrap_or(""));
+                    content_of(&crate::format::fact::tombstone(e, when, why)) == c.content(current)
+                } => {}
             Some(c) => out.push(problem(
                 file,
                 c.span.line,

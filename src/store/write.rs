@@ -114,11 +114,7 @@ fn similar(log: &DecisionLog, title: &str) -> Vec<crate::format::Similar> {
 
 /// `a, b ,c/` → `a, b, c` (paths relative to the repository root, `/`-separated).
 fn normalize_paths(v: &str) -> String {
-    v.split([',', '\n'])
-        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join(", ")
+    v.split([',', '\n']).map(|p| p.trim().trim_start_matches("./").trim_end_matches('/')).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(", ")
 }
 
 impl Memory {
@@ -320,12 +316,9 @@ impl Memory {
         };
         gate::title(&new.title, limits)?;
         if !prior::ROOT_CAUSES.contains(&new.root_cause.as_str()) {
-            return Err(crate::error::Error::usage(format!(
-                "refused: root cause must be one of {} (got {:?})",
-                prior::ROOT_CAUSES.join(", "),
-                new.root_cause
-            ))
-            .into());
+            return Err(
+                crate::error::Error::usage(format!("refused: root cause must be one of {} (got {:?})", prior::ROOT_CAUSES.join(", "), new.root_cause)).into()
+            );
         }
         gate::require("the failure (--failure)", &new.failure)?;
         if new.rules.is_empty() {
@@ -349,11 +342,7 @@ impl Memory {
         new.number = file.next_number();
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
-        let text = if file.text.as_str().is_empty() {
-            Text::new(crate::templates::PRIORS.to_string())
-        } else {
-            file.text.clone()
-        };
+        let text = if file.text.as_str().is_empty() { Text::new(crate::templates::PRIORS.to_string()) } else { file.text.clone() };
         let joint = text.joint(file.last_separated());
         fsio::write_atomic(&self.layout.priors(), text.with_appended(&format!("{joint}{entry}")).as_bytes())?;
         self.note_written(&prior::format_id(new.number));

@@ -190,8 +190,7 @@ fn claude_md_links_to_agents_md(root: &Path) -> bool {
 fn remove_empty_dirs(root: &Path, dirs: &[&str], ch: &mut Changes) {
     for d in dirs {
         let path = root.join(d);
-        let empty = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
-            && std::fs::read_dir(&path).is_ok_and(|mut it| it.next().is_none());
+        let empty = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) && std::fs::read_dir(&path).is_ok_and(|mut it| it.next().is_none());
         if empty && fsio::remove_dir(&path).is_ok() {
             ch.removed.push(format!("{d}/"));
         }
@@ -259,7 +258,10 @@ fn wired_elsewhere(st: &Staged, root: &Path) -> Vec<&'static str> {
 
 /// Whether a `.codex/config.toml` names a `zo` server, in any TOML form.
 fn codex_has_zo(text: &str) -> bool {
-    text.parse::<toml_edit::DocumentMut>().ok().and_then(|d| d.get("mcp_servers").and_then(|s| s.as_table_like()).map(|s| s.contains_key("zo"))).unwrap_or(false)
+    text.parse::<toml_edit::DocumentMut>()
+        .ok()
+        .and_then(|d| d.get("mcp_servers").and_then(|s| s.as_table_like()).map(|s| s.contains_key("zo")))
+        .unwrap_or(false)
 }
 
 /// The text without zo's marked block (and the blank line that preceded it).
@@ -458,9 +460,7 @@ fn codex_config(st: &mut Staged, root: &Path, remove: bool) -> Result<Option<boo
                 t.set_implicit(true);
                 toml_edit::Item::Table(t)
             });
-            let Some(servers) = servers.as_table_like_mut() else {
-                bail!("{}: `mcp_servers` is not a table; nothing was changed", path.display())
-            };
+            let Some(servers) = servers.as_table_like_mut() else { bail!("{}: `mcp_servers` is not a table; nothing was changed", path.display()) };
             let mut zo = toml_edit::Table::new();
             zo.insert("command", toml_edit::value(MCP_COMMAND));
             let mut args = toml_edit::Array::new();
@@ -512,7 +512,11 @@ pub fn settings_run_hook(dirs: &[&Path], home: Option<&Path>, event: &str) -> bo
     let files: Vec<(std::path::PathBuf, bool)> = project.chain(home.map(|h| (h.join(".claude/settings.json"), true))).collect();
     files.iter().any(|(f, trusted)| {
         // Bounded, and never through a link in a project: its files are a clone's, untrusted.
-        let file = if *trusted { std::fs::metadata(f).is_ok_and(|m| m.is_file()).then(|| std::fs::File::open(f).ok()).flatten() } else { fsio::open_regular(f).ok().flatten() };
+        let file = if *trusted {
+            std::fs::metadata(f).is_ok_and(|m| m.is_file()).then(|| std::fs::File::open(f).ok()).flatten()
+        } else {
+            fsio::open_regular(f).ok().flatten()
+        };
         let Some(file) = file else { return false };
         let Ok(bytes) = fsio::read_bounded(file, f, 1 << 20) else { return false };
         let Ok(v) = serde_json::from_slice::<Value>(&bytes) else { return false };
@@ -535,7 +539,9 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
     for (agent, file) in MCP_FILES {
         let Ok(text) = fsio::read_string(root.join(file)) else { continue };
         let command = if file.ends_with(".toml") {
-            text.parse::<toml_edit::DocumentMut>().ok().and_then(|d| d.get("mcp_servers").and_then(|s| s.get("zo")).and_then(|z| z.get("command")).and_then(|c| c.as_str()).map(str::to_string))
+            text.parse::<toml_edit::DocumentMut>()
+                .ok()
+                .and_then(|d| d.get("mcp_servers").and_then(|s| s.get("zo")).and_then(|z| z.get("command")).and_then(|c| c.as_str()).map(str::to_string))
         } else {
             serde_json::from_str::<Value>(&text).ok().and_then(|v| v["mcpServers"]["zo"]["command"].as_str().map(str::to_string))
         };
@@ -578,9 +584,9 @@ fn read_json(st: &Staged, path: &Path, remove: bool) -> Result<Option<(Value, bo
     let text = st.read(path)?;
     let existed = text.is_some();
     match text.filter(|t| !t.trim().is_empty()) {
-        Some(t) => serde_json::from_str(&t).map(|v| Some((v, existed))).map_err(|e| {
-            anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())
-        }),
+        Some(t) => serde_json::from_str(&t)
+            .map(|v| Some((v, existed)))
+            .map_err(|e| anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())),
         None if remove => Ok(None),
         None => Ok(Some((json!({}), existed))),
     }

@@ -308,7 +308,8 @@ fn agent_remove_deleted_files_through_a_linked_directory() {
     std::fs::write(h.out("dotcursor/mcp.json"), r#"{"mcpServers":{"zo":{"command":"zo","args":["mcp"]}}}"#).unwrap();
     std::fs::create_dir_all(h.out("dotclaude/commands/memory")).unwrap();
     std::fs::write(h.out("dotclaude/commands/memory/recall.md"), "---\ndescription: x\n---\nzo recall \"$ARGUMENTS\"\n").unwrap();
-    std::fs::write(h.out("dotclaude/settings.json"), r#"{"hooks":{"SessionStart":[{"matcher":"","hooks":[{"type":"command","command":"zo hook claude"}]}]}}"#).unwrap();
+    std::fs::write(h.out("dotclaude/settings.json"), r#"{"hooks":{"SessionStart":[{"matcher":"","hooks":[{"type":"command","command":"zo hook claude"}]}]}}"#)
+        .unwrap();
     h.rebase_outside();
     symlink(h.out("dotcursor"), h.root().join(".cursor")).unwrap();
     symlink(h.out("dotclaude"), h.root().join(".claude")).unwrap();

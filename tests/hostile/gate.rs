@@ -68,12 +68,8 @@ fn mcp_writes_nul_into_every_memory_file_kind() {
     }
     let r = h.run_in(&["mcp"], input.as_bytes());
     check(&r, &["mcp"], 0);
-    let replies: BTreeMap<u64, serde_json::Value> = r
-        .stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| Some((v["id"].as_u64()?, v)))
-        .collect();
+    let replies: BTreeMap<u64, serde_json::Value> =
+        r.stdout.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).filter_map(|v| Some((v["id"].as_u64()?, v))).collect();
     for (i, (name, _)) in calls.iter().enumerate() {
         let v = &replies[&(i as u64 + 1)];
         let text = v["result"]["content"][0]["text"].as_str().unwrap_or_default();

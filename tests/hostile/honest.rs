@@ -156,11 +156,7 @@ fn supersede_outcome_or_confirm_of_a_forgotten_decision_is_refused() {
     let id = h.expect(&["decide", "--title", "Erase me", "--decision", "d", "--confidence", "0.5"], 0).stdout.trim().to_string();
     h.expect(&["forget", &id, "--reason", "wrong place"], 0);
     let before = std::fs::read(h.mem("DECISION_LOG.md")).unwrap();
-    for args in [
-        vec!["decide", "--title", "Instead", "--decision", "x", "--supersedes", &id],
-        vec!["outcome", &id, "it worked"],
-        vec!["confirm", &id],
-    ] {
+    for args in [vec!["decide", "--title", "Instead", "--decision", "x", "--supersedes", &id], vec!["outcome", &id, "it worked"], vec!["confirm", &id]] {
         let r = h.expect(&args, 1);
         assert!(r.stderr.contains(&format!("{id} was forgotten")), "{args:?}: {}", r.stderr);
     }

@@ -97,7 +97,14 @@ fn mcp_an_object_without_method_is_an_invalid_request_under_its_id() {
 #[test]
 fn mcp_an_id_of_the_wrong_type_or_a_wrong_jsonrpc_is_an_invalid_request() {
     let h = Hostile::new();
-    let a = serve(&h, &[br#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#, br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#, br#"{"jsonrpc":"2.0","id":4,"method":["ping"]}"#]);
+    let a = serve(
+        &h,
+        &[
+            br#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
+            br#"{"jsonrpc":"2.0","id":4,"method":["ping"]}"#,
+        ],
+    );
     let got: Vec<(Value, Value)> = a.iter().map(|v| (v["id"].clone(), v["error"]["code"].clone())).collect();
     assert_eq!(got, [(Value::Null, json!(-32600)), (json!(3), json!(-32600)), (json!(4), json!(-32600))], "{a:?}");
 }
@@ -113,7 +120,13 @@ fn mcp_tools_call_without_a_name_is_invalid_params() {
 #[test]
 fn mcp_tools_call_with_a_name_not_a_string_is_invalid_params() {
     let h = Hostile::new();
-    let a = serve(&h, &[br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":["status"]}}"#, br#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"status","arguments":"{}"}}"#]);
+    let a = serve(
+        &h,
+        &[
+            br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":["status"]}}"#,
+            br#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"status","arguments":"{}"}}"#,
+        ],
+    );
     let got: Vec<(Value, Value)> = a.iter().map(|v| (v["id"].clone(), v["error"]["code"].clone())).collect();
     assert_eq!(got, [(json!(5), json!(-32602)), (json!(6), json!(-32602))], "{a:?}");
     assert!(a[0]["error"]["message"].as_str().unwrap().contains("must be a string"), "{a:?}");

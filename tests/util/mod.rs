@@ -256,8 +256,7 @@ impl Repo {
     /// IDs in the log, oldest first.
     pub fn ids(&self) -> Vec<String> {
         let v = self.json(&["log", "--all"]);
-        let mut ids: Vec<String> =
-            v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
+        let mut ids: Vec<String> = v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
         ids.reverse();
         ids
     }

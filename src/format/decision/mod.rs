@@ -154,8 +154,7 @@ impl Decision {
         let [id, kind, title, ts, date, supersedes, refs, confidence] = keys;
         // `## Decision: <timestamp>` is canonical; `## Decision: <title>` with a Timestamp
         // field is the older form.
-        let (timestamp, heading_title) =
-            if crate::time::starts_with_date(after) { (after, None) } else { (ts.or(date).unwrap_or_default(), Some(after)) };
+        let (timestamp, heading_title) = if crate::time::starts_with_date(after) { (after, None) } else { (ts.or(date).unwrap_or_default(), Some(after)) };
         let title = title.or_else(|| heading_title.filter(|t| !t.is_empty())).unwrap_or_default();
         let (id, id_derived) = match id.map(str::trim).filter(|s| !s.is_empty()) {
             Some(id) => (id.to_string(), false),
@@ -419,13 +418,8 @@ impl DecisionLog {
             return Ok(i);
         }
         let ql = q.to_ascii_lowercase();
-        let hits: Vec<usize> = self
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.id.to_ascii_lowercase().starts_with(&ql) || e.timestamp == q)
-            .map(|(i, _)| i)
-            .collect();
+        let hits: Vec<usize> =
+            self.entries.iter().enumerate().filter(|(_, e)| e.id.to_ascii_lowercase().starts_with(&ql) || e.timestamp == q).map(|(i, _)| i).collect();
         match hits.as_slice() {
             [i] => Ok(*i),
             [] => Err(FindError::NotFound),
@@ -464,9 +458,7 @@ impl DecisionLog {
 
     /// The decision's latest outcome: from the last OUTCOME entry, else its own field.
     pub fn latest_outcome(&self, i: usize) -> Option<&str> {
-        self.latest_outcome_entry(i)
-            .and_then(|o| self.field(o, "Outcome"))
-            .or_else(|| self.field(i, "Outcome"))
+        self.latest_outcome_entry(i).and_then(|o| self.field(o, "Outcome")).or_else(|| self.field(i, "Outcome"))
     }
 
     /// `forgotten` (a tombstone), `superseded`, `provisional` (tentative and not confirmed) or
@@ -629,10 +621,7 @@ mod tests {
         assert!(!e.id_derived);
         assert_eq!(log.field(0, "Decision"), Some(new.decision.as_str()));
         assert_eq!(e.title, new.title);
-        let again = NewDecision {
-            decision: log.field(0, "Decision").unwrap().into(),
-            ..sample()
-        };
+        let again = NewDecision { decision: log.field(0, "Decision").unwrap().into(), ..sample() };
         assert_eq!(again.render(), e.raw(&log));
     }
 
@@ -703,7 +692,10 @@ mod tests {
         for text in &texts {
             let walked = scan(text);
             let spans = split_entries(text, is_heading);
-            assert_eq!(walked.iter().map(|(s, _)| (s.start, s.end, s.line)).collect::<Vec<_>>(), spans.iter().map(|s| (s.start, s.end, s.line)).collect::<Vec<_>>());
+            assert_eq!(
+                walked.iter().map(|(s, _)| (s.start, s.end, s.line)).collect::<Vec<_>>(),
+                spans.iter().map(|s| (s.start, s.end, s.line)).collect::<Vec<_>>()
+            );
             let log = DecisionLog::parse(Text::new(text.clone()));
             for (i, (span, keys)) in walked.iter().enumerate() {
                 let raw = &text[span.start..span.end];

@@ -138,9 +138,7 @@ pub fn mentions(text: &str, id: &str) -> bool {
 pub fn last_separated(text: &str) -> Option<bool> {
     let bytes = text.as_bytes();
     let at_start = bytes.starts_with(b"##").then_some(0);
-    let start = memchr::memmem::rfind_iter(bytes, b"\n##").map(|p| p + 1).chain(at_start).find(|&p| {
-        is_heading(line_at(text, p))
-    })?;
+    let start = memchr::memmem::rfind_iter(bytes, b"\n##").map(|p| p + 1).chain(at_start).find(|&p| is_heading(line_at(text, p)))?;
     let (span, keys) = scan(&text[start..]).into_iter().next()?;
     Some(match keys {
         Some((_, separated)) => separated,

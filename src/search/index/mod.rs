@@ -18,9 +18,9 @@ use std::path::{Path, PathBuf};
 mod query;
 mod rows;
 pub mod vectors;
-pub use vectors::VectorCache;
 pub use query::{Brief, Filter, Vectors};
 use rows::{apply, decision_rows, fact_rows, prior_rows, session_rows};
+pub use vectors::VectorCache;
 
 /// The source name of the user's facts (outside the repository).
 const USER_FACTS: &str = "user:FACTS.md";
@@ -105,7 +105,6 @@ enum State {
     Building(tempfile::TempPath),
 }
 
-
 fn is_corruption(e: &rusqlite::Error) -> bool {
     use rusqlite::ErrorCode::*;
     matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt | CannotOpen | SystemIoFailure))
@@ -125,8 +124,7 @@ fn ours(conn: &Connection) -> bool {
 
 /// The schema version a database says it has; None when it has no `meta` table or no version.
 fn schema_version(conn: &Connection) -> Result<Option<String>> {
-    let has_meta: bool =
-        conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get::<_, i64>(0))? > 0;
+    let has_meta: bool = conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get::<_, i64>(0))? > 0;
     if !has_meta {
         return Ok(None);
     }
@@ -244,9 +242,10 @@ impl Index {
             Ok(lock) => lock,
             Err(e) => {
                 // A read-only checkout (or directory) cannot hold the index: search a temporary one.
-                let denied = e.chain().filter_map(|c| c.downcast_ref::<std::io::Error>()).any(|io| {
-                    matches!(io.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem)
-                });
+                let denied = e
+                    .chain()
+                    .filter_map(|c| c.downcast_ref::<std::io::Error>())
+                    .any(|io| matches!(io.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem));
                 if !denied {
                     return Err(e);
                 }
@@ -300,10 +299,8 @@ impl Index {
         builder.prefix(&prefix);
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let temp = builder
-            .tempfile_in(&layout.memory)
-            .with_context(|| format!("could not create a new index in {}", layout.show(&layout.memory)))?
-            .into_temp_path();
+        let temp =
+            builder.tempfile_in(&layout.memory).with_context(|| format!("could not create a new index in {}", layout.show(&layout.memory)))?.into_temp_path();
         let mut conn = Index::connect(&temp)?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         tx.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", temp.display()))?;
@@ -552,11 +549,8 @@ impl Index {
 
     /// How many distinct texts still need an embedding.
     pub fn pending_embeddings(&self) -> Result<usize> {
-        Ok(self.conn.query_row(
-            "SELECT count(DISTINCT vhash) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors)",
-            [],
-            |r| r.get::<_, i64>(0),
-        )? as usize)
+        Ok(self.conn.query_row("SELECT count(DISTINCT vhash) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors)", [], |r| r.get::<_, i64>(0))?
+            as usize)
     }
 
     /// Record which model the vectors come from; a different one discards them.
@@ -579,9 +573,7 @@ impl Index {
 
     /// The texts that have no vector yet, one per distinct text.
     fn missing(&self) -> Result<Vec<(String, String)>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT vhash, min(embed_text) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors) GROUP BY vhash")?;
+        let mut stmt = self.conn.prepare("SELECT vhash, min(embed_text) FROM entries WHERE vhash NOT IN (SELECT vhash FROM vectors) GROUP BY vhash")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -606,8 +598,7 @@ impl Index {
         }
         let texts: Vec<&str> = todo.iter().map(|(_, t)| t.as_str()).collect();
         let found = cache.get(&texts)?;
-        let got: Vec<(&str, &[u8])> =
-            todo.iter().zip(&found).filter_map(|((h, _), v)| v.as_deref().map(|v| (h.as_str(), v))).collect();
+        let got: Vec<(&str, &[u8])> = todo.iter().zip(&found).filter_map(|((h, _), v)| v.as_deref().map(|v| (h.as_str(), v))).collect();
         self.store(&got)?;
         Ok(got.len())
     }
@@ -655,11 +646,7 @@ impl Index {
 
     pub fn counts(&self) -> Result<(usize, usize, usize)> {
         let n = |sql: &str| self.conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|v| v as usize);
-        Ok((
-            n("SELECT count(*) FROM entries")?,
-            n("SELECT count(*) FROM entries WHERE vec IS NOT NULL")?,
-            n("SELECT count(*) FROM vectors")?,
-        ))
+        Ok((n("SELECT count(*) FROM entries")?, n("SELECT count(*) FROM entries WHERE vec IS NOT NULL")?, n("SELECT count(*) FROM vectors")?))
     }
 
     /// Run `f`; if SQLite says the database is corrupt, the caller should rebuild.

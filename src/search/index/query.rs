@@ -167,9 +167,8 @@ impl Filter {
 }
 
 const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "i", "in", "is",
-    "it", "of", "on", "or", "our", "that", "the", "this", "to", "was", "we", "were", "what", "when", "which", "who",
-    "why", "with", "you", "have", "has", "had", "about", "should", "can", "there",
+    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "i", "in", "is", "it", "of", "on", "or", "our", "that", "the",
+    "this", "to", "was", "we", "were", "what", "when", "which", "who", "why", "with", "you", "have", "has", "had", "about", "should", "can", "there",
 ];
 
 /// Plain language → an FTS5 query: each word quoted (no syntax errors), any of them may match.

@@ -86,12 +86,13 @@ pub(super) fn decision_rows(log: &DecisionLog) -> Vec<Want> {
         let outcome = log.latest_outcome(i).unwrap_or("");
         // What answers questions, most telling first: the model reads up to its window.
         let field = |name: &str| log.field(i, name).unwrap_or("").trim();
-        let embed_text = [e.title.as_str(), field("Decision"), field("Rationale"), field("Alternatives considered"), if outcome == "pending" { "" } else { outcome }]
-            .iter()
-            .filter(|s| !s.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join("\n");
+        let embed_text =
+            [e.title.as_str(), field("Decision"), field("Rationale"), field("Alternatives considered"), if outcome == "pending" { "" } else { outcome }]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
         v.push(Want {
             kind: "decision",
             id: e.id.clone(),

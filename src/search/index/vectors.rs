@@ -104,10 +104,7 @@ fn connect(db: &Path) -> Result<Connection> {
 
 fn is_corruption(e: &anyhow::Error) -> bool {
     use rusqlite::ErrorCode::*;
-    e.chain().any(|c| {
-        c.downcast_ref::<rusqlite::Error>()
-            .is_some_and(|e| matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt)))
-    })
+    e.chain().any(|c| c.downcast_ref::<rusqlite::Error>().is_some_and(|e| matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt))))
 }
 
 /// Open (creating) the cache database in `dir`. A file SQLite calls corrupt or not a database
@@ -163,8 +160,7 @@ impl VectorCache {
             let mut get = tx.prepare_cached("SELECT rowid, vec, sum, used FROM vectors WHERE key = ?1")?;
             for text in texts {
                 let key = self.key(text);
-                let row: Option<(i64, Vec<u8>, Vec<u8>, i64)> =
-                    get.query_row([&key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).optional()?;
+                let row: Option<(i64, Vec<u8>, Vec<u8>, i64)> = get.query_row([&key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).optional()?;
                 match row {
                     Some((rowid, vec, sum, used)) if sum == checksum(&key, &vec) && vec.len() == embedding::DIM * embedding::VECTORS_PER_ENTRY * 4 => {
                         // Marking use costs a write; once an hour per entry is precise enough.
@@ -360,16 +356,7 @@ pub fn status() -> Result<Status> {
     let dir = cache_dir()?;
     let db = dir.join(DB);
     let max_bytes = max_bytes()?;
-    let mut s = Status {
-        path: db.display().to_string(),
-        exists: false,
-        entries: 0,
-        bytes: 0,
-        file_bytes: 0,
-        max_bytes,
-        oldest_use: None,
-        newest_use: None,
-    };
+    let mut s = Status { path: db.display().to_string(), exists: false, entries: 0, bytes: 0, file_bytes: 0, max_bytes, oldest_use: None, newest_use: None };
     if std::fs::symlink_metadata(&db).is_err() {
         return Ok(s);
     }
@@ -407,10 +394,7 @@ fn prune_conn(conn: &Connection, max: u64) -> Result<u64> {
         // Rows are nearly all one size: remove the oldest share that brings it under the bound.
         let per = bytes.div_ceil(entries).max(1);
         let excess = (bytes - max).div_ceil(per).min(entries);
-        removed = tx.execute(
-            "DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM vectors ORDER BY used, rowid LIMIT ?1)",
-            [excess as i64],
-        )? as u64;
+        removed = tx.execute("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM vectors ORDER BY used, rowid LIMIT ?1)", [excess as i64])? as u64;
     }
     tx.commit()?;
     if removed > 0 {

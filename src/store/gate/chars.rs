@@ -95,12 +95,12 @@ fn all(value: &str) -> Vec<(usize, char)> {
 /// The name a message gives a character.
 pub fn name(c: char) -> &'static str {
     const C0: [&str; 32] = [
-        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4",
-        "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK",
+        "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
     ];
     const C1: [&str; 32] = [
-        "PAD", "HOP", "BPH", "NBH", "IND", "NEL", "SSA", "ESA", "HTS", "HTJ", "VTS", "PLD", "PLU", "RI", "SS2", "SS3", "DCS", "PU1", "PU2", "STS",
-        "CCH", "MW", "SPA", "EPA", "SOS", "SGCI", "SCI", "CSI", "ST", "OSC", "PM", "APC",
+        "PAD", "HOP", "BPH", "NBH", "IND", "NEL", "SSA", "ESA", "HTS", "HTJ", "VTS", "PLD", "PLU", "RI", "SS2", "SS3", "DCS", "PU1", "PU2", "STS", "CCH", "MW",
+        "SPA", "EPA", "SOS", "SGCI", "SCI", "CSI", "ST", "OSC", "PM", "APC",
     ];
     match c as u32 {
         n @ 0..=0x1f => C0[n as usize],
@@ -210,9 +210,9 @@ mod tests {
             "plain ASCII\twith tab\nand lines\r\n",
             "שלום עולם — Hebrew, right to left",
             "مرحبا بالعالم",
-            "می\u{200C}خواهم",         // Persian: ZWNJ inside a word
-            "क्\u{200D}ष",               // Devanagari: ZWJ inside a word
-            "👩\u{200D}💻 pairs",        // an emoji ZWJ sequence
+            "می\u{200C}خواهم",                 // Persian: ZWNJ inside a word
+            "क्\u{200D}ष",                      // Devanagari: ZWJ inside a word
+            "👩\u{200D}💻 pairs",              // an emoji ZWJ sequence
             "❤\u{FE0F} and 1\u{FE0F}\u{20E3}", // presentation selector, keycap
             "naïve café, 日本語, ẞ",
         ] {

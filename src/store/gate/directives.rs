@@ -37,13 +37,56 @@ const RULES: &[Rule] = &[
     Rule {
         id: "override",
         what: "an override of the agent's instructions",
-        keywords: &["ignore", "disregard", "forget", "игнорир", "ignorier", "ignora", "you are now", "from now on", "approved", "override", "developer mode", "jailbreak", "new instructions", "do not tell", "don't tell", "never mention", "do not mention", "without asking", "without telling", "without confirm", "hide this"],
+        keywords: &[
+            "ignore",
+            "disregard",
+            "forget",
+            "игнорир",
+            "ignorier",
+            "ignora",
+            "you are now",
+            "from now on",
+            "approved",
+            "override",
+            "developer mode",
+            "jailbreak",
+            "new instructions",
+            "do not tell",
+            "don't tell",
+            "never mention",
+            "do not mention",
+            "without asking",
+            "without telling",
+            "without confirm",
+            "hide this",
+        ],
         pattern: r#"(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|original|system|safety)\s+(?:instructions|rules|guidelines|guidance|directions|directives|orders|commands|prompts?|messages|context)|(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:above|before|said\s+before|you\s+were\s+told)|игнорир[а-яё]*\s+(?:все\s+)?(?:предыдущ|прошл|прежн)|ignorier[a-zäöüß]*\s+(?:alle\s+)?(?:vorherigen|bisherigen|vorigen)|ignore[rz]?\s+(?:toutes\s+)?les\s+instructions\s+pr[ée]c[ée]dentes|ignora\s+(?:todas\s+)?las\s+instrucciones\s+anteriores|you\s+are\s+now\s+(?:a|an|in|the|operating|dan\b|free|unrestricted|no\s+longer)|from\s+now\s+on,?\s+you\s+(?:are|will|must|should|may)\b|(?:user|maintainers?|owner|admins?|security\s+team)\s+(?:has|have)\s+(?:already\s+)?(?:pre-?)?approved|pre-?approved\s+(?:by|for)\b|(?:system|safety|security)\s+override|developer\s+mode|jailbreak|new\s+instructions\s*:|(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|alert|notify)\s+(?:the\s+)?(?:user|human|developer|operator|reviewer)s?|never\s+mention\s+(?:this|it)\b|(?:do\s+not|don't)\s+mention\s+(?:this|it)\b|without\s+(?:asking|telling|informing|notifying|confirming\s+with)\s+(?:the\s+)?(?:user|human|developer|reviewer)|hide\s+this\s+(?:from|change|step)"#,
     },
     Rule {
         id: "role-delimiter",
         what: "a chat-template or role delimiter",
-        keywords: &["<|", "[inst]", "[/inst]", "<<sys>>", "</s>", "<s>", "system:", "assistant:", "human:", "<system", "</system", "<assistant", "<user", "</user", "</memory", "<memory", "<instructions", "</instructions", "### instruction", "### response"],
+        keywords: &[
+            "<|",
+            "[inst]",
+            "[/inst]",
+            "<<sys>>",
+            "</s>",
+            "<s>",
+            "system:",
+            "assistant:",
+            "human:",
+            "<system",
+            "</system",
+            "<assistant",
+            "<user",
+            "</user",
+            "</memory",
+            "<memory",
+            "<instructions",
+            "</instructions",
+            "### instruction",
+            "### response",
+        ],
         pattern: r#"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>|\[/?inst\]|<</?sys>>|</s>\s*<s>|(?m)^\s*(?:#+\s*)?(?:system|assistant|human)\s*:|</?(?:system|assistant|user|memory|instructions?|system-prompt|system_prompt)\s*>|(?m)^\s*#{2,}\s*(?:instruction|response)\s*:?\s*$"#,
     },
     Rule {
@@ -55,25 +98,132 @@ const RULES: &[Rule] = &[
     Rule {
         id: "credentials",
         what: "reading or copying credentials or key files",
-        keywords: &["output of", "env` output", ".ssh", "id_rsa", "id_ed25519", "id_ecdsa", ".aws/credentials", "aws/config", ".netrc", ".npmrc", ".pypirc", ".docker/config", ".kube/config", "/etc/shadow", "/etc/passwd", "keychain", "printenv", "credentials", ".env", "token", "secret", "private key", "gnupg", ".git-credentials", "env |"],
+        keywords: &[
+            "output of",
+            "env` output",
+            ".ssh",
+            "id_rsa",
+            "id_ed25519",
+            "id_ecdsa",
+            ".aws/credentials",
+            "aws/config",
+            ".netrc",
+            ".npmrc",
+            ".pypirc",
+            ".docker/config",
+            ".kube/config",
+            "/etc/shadow",
+            "/etc/passwd",
+            "keychain",
+            "printenv",
+            "credentials",
+            ".env",
+            "token",
+            "secret",
+            "private key",
+            "gnupg",
+            ".git-credentials",
+            "env |",
+        ],
         pattern: r#"(?:~[a-z_]*|\$\{?home\}?|/home/[a-z0-9_.-]+|/root|%userprofile%)/\.(?:ssh|aws|gnupg|docker|kube|config/gh|netrc|npmrc|pypirc|git-credentials)\b|(?:output\s+of\s+`?(?:env|printenv|set)\b`?|`(?:env|printenv)`\s+output)[ -~\t]{0,60}\b(?:into|to|in)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?:\.pub)?|\.aws/credentials|/etc/shadow|\b(?:cat|type|print|copy|cp|paste|echo|dump|include|embed|append|attach|upload|send|post|read|export|add|commit|log|output|write)\b[ -\-/-~\t]{0,60}(?:\.env\b|credentials\s+file|\benv(?:ironment)?\s+(?:variables|vars)\b|\$?(?:github|gh|npm|pypi|aws_secret_access|aws_session|openai|anthropic|slack|stripe)_?(?:token|key|api_key|access_key)|api\s+keys?\b|private\s+keys?\b|secrets?\b|tokens?\b)[ -~\t]{0,80}\b(?:into|to|in|as\s+part\s+of|inside)\s+(?:the\s+|a\s+|an\s+)?(?:commit|repo|repository|readme|changelog|log|issue|comment|pr\b|pull\s+request|file|md\b|markdown|url|query|webhook|request|body|output|debug|telemetry|ci_debug|gist|paste|message|channel|email)|(?:^|[;&|(]|\$\()\s*(?:printenv|env)\s*(?:\||>\s*[^\s|])|\bprocess\.env\b[ -~\t]{0,40}\b(?:send|post|fetch|log|write)"#,
     },
     Rule {
         id: "exfiltration",
         what: "sending data to an outside address",
-        keywords: &["http", "webhook", "pastebin", "requestbin", "ngrok", "burpcollaborator", "interact.sh", "oast", "nslookup", "dig ", "mailto", "@", "curl", "wget", "nc ", "netcat", "scp ", "rsync", "gist"],
+        keywords: &[
+            "http",
+            "webhook",
+            "pastebin",
+            "requestbin",
+            "ngrok",
+            "burpcollaborator",
+            "interact.sh",
+            "oast",
+            "nslookup",
+            "dig ",
+            "mailto",
+            "@",
+            "curl",
+            "wget",
+            "nc ",
+            "netcat",
+            "scp ",
+            "rsync",
+            "gist",
+        ],
         pattern: r#"(?:curl|wget|http)\b[^\n]*(?:\s-d\b|\s--data(?:-binary|-raw|-urlencode)?\b|\s-f\b|\s--form\b|\s-t\b|\s--upload-file\b|--post-(?:data|file))[^\n]*(?:@|\$\(|\$\{?[a-z_]*(?:token|key|secret|pass|cred|env)|<\s*[~./])|(?:webhook\.site|pastebin\.com|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.(?:pro|live|site|fun|me)|hookbin)|\b(?:nslookup|dig|host)\s+[^\n]*\$\(|\b(?:send|post|upload|forward|email|mail|transmit|report|beacon|ping|exfiltrate|sync|copy|push)\b[ -\-/-~\t]{0,80}(?:\b(?:credentials|secrets?|tokens?|keys?|passwords?|env(?:ironment)?(?:\s+variables)?|source\s+code|the\s+diff|contents?|ssh)\b|\.env\b)[ -\-/-~\t]{0,60}\b(?:to|at)\s+(?:https?://|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}|(?:our|the|an?)\s+(?:external|remote|outside|backup|personal|third-party)\s+)|!\[[^\]\n]*\]\(https?://[^)\s]*\?[^)\s]*=(?:\{|\$|%7b|<)|\|\s*(?:nc|netcat|ncat)\s+[a-z0-9.-]+\s+[0-9]+|\bcurl\b[^\n]*\s(?:-t|--upload-file)\s+[!-~]+"#,
     },
     Rule {
         id: "disable-protections",
         what: "disabling a protection",
-        keywords: &["--no-verify", "git commit", "husky", "skip=", "with --dangerously", "hookspath", "dangerously", "danger-full-access", "approval", "sandbox", "chmod", "777", "authorized_keys", "yolo", "disable", "turn off", "remove the", "delete the", "skip", "bypass", "allow-all", "pull_request_target", "set +e", "gitleaks", "codeql", "secret scanning", "branch protection", "--force-with"],
+        keywords: &[
+            "--no-verify",
+            "git commit",
+            "husky",
+            "skip=",
+            "with --dangerously",
+            "hookspath",
+            "dangerously",
+            "danger-full-access",
+            "approval",
+            "sandbox",
+            "chmod",
+            "777",
+            "authorized_keys",
+            "yolo",
+            "disable",
+            "turn off",
+            "remove the",
+            "delete the",
+            "skip",
+            "bypass",
+            "allow-all",
+            "pull_request_target",
+            "set +e",
+            "gitleaks",
+            "codeql",
+            "secret scanning",
+            "branch protection",
+            "--force-with",
+        ],
         pattern: r#"--no-verify\b|\bgit\s+commit\b[^\n]*\s-n\b|\bhusky\s*=\s*0\b|\bskip\s*=\s*all\b|(?:run|start|launch|invoke)\s+(?:the\s+)?(?:agent|assistant|claude|codex|gemini|yourself)\s+with\s+--dangerously|core\.hookspath\s*(?:=|\s)\s*(?:/dev/null|''|\x22\x22)|(?:always|from\s+now\s+on,?|you\s+(?:should|must|need\s+to)|agents?\s+(?:should|must)|please)\s+(?:run|start|launch|use|pass|invoke|call|execute|restart)\b[ -~\t]{0,40}(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b)|danger-full-access|approval(?:_|-|\s)policy\s*=?\s*\x22?never|(?:(?m:^)\s*(?:[-*]\s+|[0-9]+[.)]\s+|\*\*[^*\n]{1,40}:\*\*\s*)?|\b(?:always|you\s+(?:should|must|can|may)|agents?\s+(?:should|must|may)|please|feel\s+free\s+to)\s+)(?:bypass|skip|disable|turn\s+off|switch\s+off)\s+(?:all\s+|the\s+|every\s+|any\s+)?(?:permission|approval|confirmation|sandbox|safety|security)\s*(?:prompts?|checks?|dialogs?|mode|scans?|scanning)?\b|chmod\s+(?:-r\s+)?(?:0?777|a\+rwx|o\+w)\b|authorized_keys|yolo\s+mode|auto-?(?:approve|run|accept)\s+(?:all|every|any)|(?:disable|remove|delete|turn\s+off|switch\s+off|comment\s+out|uninstall)\s+(?:the\s+|all\s+|our\s+)?(?:pre-commit\s+hooks?|git\s+hooks|commit\s+hooks|secret\s+scan(?:ning|ner)?|gitleaks|codeql|trufflehog|dependabot|branch\s+protection|security\s+(?:scan(?:ning|s)?|checks?|workflow)|signature\s+(?:checks?|verification)|ssl\s+verification|tls\s+verification|certificate\s+verification)|\bpull_request_target\b[^\n]*\b(?:checkout|head\.sha|head_ref)|(?:--insecure|-k)\b[^\n]*\|\s*(?:ba)?sh|git\s+config\s+[^\n]*http\.sslverify\s+false|npm\s+config\s+set\s+strict-ssl\s+false"#,
     },
     Rule {
         id: "destructive",
         what: "destroying work or faking results",
-        keywords: &["find ", "git push", "regardless", "whatever the", "rm -rf", "rm -fr", "push -f", "push --force", "--force", "delete all", "delete every", "drop database", "drop table", "truncate", "reset --hard", "mark", "fake", "fabricat", "make up", "invent", "rewrite the", "edit the", "change the expected", "assert true", "skip", "xfail", "delete the branch", "delete branches", "wipe", "mkfs", "dd if="],
+        keywords: &[
+            "find ",
+            "git push",
+            "regardless",
+            "whatever the",
+            "rm -rf",
+            "rm -fr",
+            "push -f",
+            "push --force",
+            "--force",
+            "delete all",
+            "delete every",
+            "drop database",
+            "drop table",
+            "truncate",
+            "reset --hard",
+            "mark",
+            "fake",
+            "fabricat",
+            "make up",
+            "invent",
+            "rewrite the",
+            "edit the",
+            "change the expected",
+            "assert true",
+            "skip",
+            "xfail",
+            "delete the branch",
+            "delete branches",
+            "wipe",
+            "mkfs",
+            "dd if=",
+        ],
         pattern: r#"rm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|~|\$\{?home\}?|\*|\.\s|\.$|\.\.|\$\{?[a-z_]+\}?/?["'\s])|\bfind\s+(?:/|~|\$\{?home\}?)\s[^\n]*-delete\b|\bgit\s+push\s+[!-~]+\s+\+[!-~]+|\bgit\s+push\b[^\n]*\s-{1,2}force\b|(?:change|rewrite|update|edit)\s+(?:the\s+)?(?:assertions?|expected\s+values?|tests?)\s+to\s+(?:whatever|match)\s+(?:the\s+)?(?:code|output|actual|implementation)|(?:report|claim|say|state|announce)\s+[ -\-/-~\t]{0,60}\b(?:passing|passed|faster|green|fixed|succeeded|done)\b[ -\-/-~\t]{0,40}\bregardless\b|\bgit\s+push\s+(?:[^\n]*\s)?(?:-f|--force|--mirror|--delete|\+)(?:\s|$)[^\n]*(?:main|master|origin|release|all|--all|--tags)?|\bgit\s+push\s+[^\n]*--force\b|\bdelete\s+(?:all|every|the\s+other)\s+(?:remote\s+)?(?:branches|tags|tests|backups|releases|history|commits|logs)|\bdrop\s+(?:database|schema|table)\b[^\n]*(?:prod|production|live|all)|(?:mark|report|flag|record)\s+(?:all\s+|the\s+|any\s+)?(?:failing|failed|broken|red)\s+(?:tests?|checks?|builds?|ci)\s+as\s+(?:passing|passed|green|success)|(?:fake|fabricate|make\s+up|invent|inflate|adjust|massage|hardcode|hard-code)\s+(?:the\s+)?(?:test\s+)?(?:results?|numbers|benchmarks?|metrics|scores|coverage|measurements|figures)|(?:rewrite|change|edit|update)\s+(?:the\s+)?(?:failing\s+)?(?:assertions?|expected\s+values?)\s+(?:so|to\s+match|until)\b[^\n]*(?:pass|green)|assert\s+true\s*(?:#|$)|mkfs\.|\bdd\s+if=[^\n]*of=/dev/|(?:wipe|erase|destroy)\s+(?:the\s+)?(?:disk|database|history|repository|repo|backups)"#,
     },
 ];
@@ -107,10 +257,7 @@ static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
     }
     // The text is lower-cased before the search; a noncontiguous NFA builds in about 0.1 ms
     // (the default, a DFA for a set this small, took 5 ms: on the hook path).
-    let keywords = aho_corasick::AhoCorasick::builder()
-        .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
-        .build(&words)
-        .expect("keywords build");
+    let keywords = aho_corasick::AhoCorasick::builder().kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA)).build(&words).expect("keywords build");
     Engine { keywords, owners, compiled: RULES.iter().map(|_| std::sync::OnceLock::new()).collect() }
 });
 
@@ -185,7 +332,8 @@ const VENDOR_INSTALLERS: &[&str] = &[
 /// Whether every address in a matched fetch-and-execute is on a vendor's installer host, and
 /// every URL is https: a host without a scheme counts as an address too.
 fn vendor_installer(m: &str) -> bool {
-    static HOST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?:([a-z][a-z0-9+.-]*)://)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]|\s|$|[`'\x22)])").expect("host pattern"));
+    static HOST: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?:([a-z][a-z0-9+.-]*)://)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]|\s|$|[`'\x22)])").expect("host pattern"));
     let mut any = false;
     for c in HOST.captures_iter(m) {
         let host = c.get(2).map_or("", |h| h.as_str());
@@ -283,7 +431,9 @@ pub fn allowed_in(text: &str) -> Vec<String> {
             let l = l.trim_end();
             l.strip_prefix(ALLOWED_FIELD).or_else(|| l.strip_prefix(STATE_ALLOWED).and_then(|r| r.strip_prefix(':')))
         })
-        .flat_map(|r| r.trim().trim_start_matches('[').trim_end_matches(']').split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect::<Vec<_>>())
+        .flat_map(|r| {
+            r.trim().trim_start_matches('[').trim_end_matches(']').split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect::<Vec<_>>()
+        })
         .collect()
 }
 

@@ -62,11 +62,7 @@ pub fn title(value: &str, limits: Limits) -> Result<()> {
 
 pub fn entry_size(rendered: &str, limits: Limits) -> Result<()> {
     if rendered.len() > limits.entry_bytes {
-        bail!(
-            "refused: the entry is {} bytes; the limit is {} (limits.entry_bytes in .zo/config.yaml)",
-            rendered.len(),
-            limits.entry_bytes
-        );
+        bail!("refused: the entry is {} bytes; the limit is {} (limits.entry_bytes in .zo/config.yaml)", rendered.len(), limits.entry_bytes);
     }
     Ok(())
 }
@@ -311,7 +307,11 @@ pub fn near_duplicates<'a>(title: &str, others: impl Iterator<Item = (&'a str, &
                 (mine.intersection(&theirs).count(), theirs.len())
             });
             let score = shared as f64 / (mine.len() + theirs - shared).max(1) as f64;
-            (score >= NEAR_DUPLICATE && shared >= 2).then(|| crate::format::Similar { id: id.to_string(), title: t.to_string(), score: (score * 100.0).round() / 100.0 })
+            (score >= NEAR_DUPLICATE && shared >= 2).then(|| crate::format::Similar {
+                id: id.to_string(),
+                title: t.to_string(),
+                score: (score * 100.0).round() / 100.0,
+            })
         })
         .collect();
     out.sort_by(|a, b| b.score.total_cmp(&a.score));

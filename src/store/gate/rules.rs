@@ -39,7 +39,13 @@ pub static RULES: &[Rule] = &[
         ),
         random,
     ),
-    rule("zo-aws-sts-json", "an AWS secret access key", r#""(?:SecretAccessKey|SessionToken)"\s*:\s*"([A-Za-z0-9/+=]{40,})""#, 1, &["secretaccesskey", "sessiontoken"]),
+    rule(
+        "zo-aws-sts-json",
+        "an AWS secret access key",
+        r#""(?:SecretAccessKey|SessionToken)"\s*:\s*"([A-Za-z0-9/+=]{40,})""#,
+        1,
+        &["secretaccesskey", "sessiontoken"],
+    ),
     rule("zo-gcp-service-account", "a GCP service-account key", r#""type"\s*:\s*"service_account""#, 0, &["service_account"]),
     rule("zo-gcp-private-key-id", "a GCP service-account key", r#""private_key_id"\s*:\s*"([0-9a-f]{40})""#, 1, &["private_key_id"]),
     rule("zo-azure-storage-key", "an Azure storage key", r"(?i)\bAccountKey=([A-Za-z0-9+/=]{40,})", 1, &["accountkey"]),
@@ -58,7 +64,10 @@ pub static RULES: &[Rule] = &[
     // Private keys in any armour.
     rule("zo-private-key", "a private key block", r"-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----", 0, &["-----begin"]),
     rule("zo-putty-key", "a PuTTY private key", r"PuTTY-User-Key-File-\d+:", 0, &["putty-user-key-file-"]),
-    confirmed(rule("zo-base64-private-key", "a base64-wrapped private key", r"LS0tLS1CRUdJT[A-Za-z0-9+/]{16,}={0,2}", 0, &["ls0tls1crudjt"]), wraps_private_key),
+    confirmed(
+        rule("zo-base64-private-key", "a base64-wrapped private key", r"LS0tLS1CRUdJT[A-Za-z0-9+/]{16,}={0,2}", 0, &["ls0tls1crudjt"]),
+        wraps_private_key,
+    ),
     // Credentials in URLs, headers and command lines.
     rule(
         "zo-url-credentials",
@@ -67,7 +76,13 @@ pub static RULES: &[Rule] = &[
         1,
         &["://"],
     ),
-    rule("zo-authorization-header", "an Authorization header", r"(?i)\bAuthorization\s*[:=]\s*(?:Bearer|Basic|Token|Digest|Bot)\s+([A-Za-z0-9\-._~+/]{8,}=*)", 1, &["authorization"]),
+    rule(
+        "zo-authorization-header",
+        "an Authorization header",
+        r"(?i)\bAuthorization\s*[:=]\s*(?:Bearer|Basic|Token|Digest|Bot)\s+([A-Za-z0-9\-._~+/]{8,}=*)",
+        1,
+        &["authorization"],
+    ),
     confirmed(rule("zo-bearer-token", "a bearer token", r"\bBearer\s+([A-Za-z0-9\-._~+/]{20,}=*)", 1, &["bearer"]), random),
     confirmed(rule("zo-netrc", "a .netrc password", r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)", 1, &["machine"]), not_a_word),
     rule("zo-mysql-password", "a password on a mysql command line", r#"\bmysql(?:dump|admin|sh)?\b[^\n]*?\s-p([^\s'"-][^\s'"]*)"#, 1, &["mysql"]),
@@ -171,9 +186,8 @@ pub fn placeholder(secret: &str) -> bool {
         return true;
     }
     let l = s.to_ascii_lowercase();
-    const WORDS: [&str; 13] = [
-        "changeme", "change-me", "change_me", "changeit", "password", "passwd", "secret", "example", "placeholder", "redacted", "dummy", "none", "null",
-    ];
+    const WORDS: [&str; 13] =
+        ["changeme", "change-me", "change_me", "changeit", "password", "passwd", "secret", "example", "placeholder", "redacted", "dummy", "none", "null"];
     if WORDS.contains(&l.as_str()) {
         return true;
     }
@@ -194,7 +208,19 @@ mod tests {
 
     #[test]
     fn placeholders() {
-        for p in ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "<password>", "${DB_PASSWORD}", "$PASSWORD", "xxxxxxxx", "********", "changeme", "your-api-key", "your_token_here", "{{ token }}"] {
+        for p in [
+            "AKIAIOSFODNN7EXAMPLE",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "<password>",
+            "${DB_PASSWORD}",
+            "$PASSWORD",
+            "xxxxxxxx",
+            "********",
+            "changeme",
+            "your-api-key",
+            "your_token_here",
+            "{{ token }}",
+        ] {
             assert!(placeholder(p), "{p}");
         }
         for s in ["hunter2xyz", "s3cret", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Rk2LmNp", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"] {

@@ -107,11 +107,7 @@ static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
             }
         }
     }
-    let keywords = AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .build(&words)
-        .expect("keywords build an automaton");
+    let keywords = AhoCorasickBuilder::new().ascii_case_insensitive(true).match_kind(MatchKind::Standard).build(&words).expect("keywords build an automaton");
     let compiled = (0..rules.len()).map(|_| OnceLock::new()).collect();
     let global = super::gitleaks::GLOBAL.regexes.iter().filter_map(|p| compile(p)).collect();
     Engine { rules, keywords, owners, always, compiled, global }
@@ -151,11 +147,7 @@ fn allowed(a: &Allow, regexes: &[Regex], secret: &str, matched: &str, line: &str
     let by_regex = regexes.iter().any(|r| r.is_match(target));
     let lower = secret.to_lowercase();
     let by_word = a.stopwords.iter().any(|w| lower.contains(w));
-    if a.all {
-        (a.regexes.is_empty() || by_regex) && (a.stopwords.is_empty() || by_word)
-    } else {
-        by_regex || by_word
-    }
+    if a.all { (a.regexes.is_empty() || by_regex) && (a.stopwords.is_empty() || by_word) } else { by_regex || by_word }
 }
 
 /// The line(s) a match spans, without their line ends.
