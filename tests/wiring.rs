@@ -711,5 +711,4 @@ fn hooks_installed_into_a_global_hooks_path_blocked_commits_in_every_other_repos
     assert!(git(&["add", "a.txt"]).status.success());
     let out = git(&["commit", "-qm", "x"]);
     assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(std::fs::read_to_string(shared.path().join("pre-commit")).unwrap().contains("verify --staged"), true, "the shared hook ran zo's block");
 }

@@ -13,7 +13,7 @@
 pub mod merge;
 
 use anyhow::{Context, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The largest memory file zo reads, from the work tree (`store::fsio::MAX_FILE_BYTES`) or from
 /// git's history.
@@ -473,6 +473,41 @@ pub struct Change {
     pub subject: String,
     pub parents: Vec<Option<Vec<u8>>>,
     pub this: Option<Vec<u8>>,
+}
+
+/// HEAD's commit ID read straight from the files (`.git/HEAD`, the loose ref, `packed-refs`),
+/// without opening the repository: the bundle asks at every agent start whether HEAD moved,
+/// and opening it costs about a millisecond. None when anything is not as expected (the caller
+/// then asks gix). A worktree's `.git` file is followed to its git directory and the common
+/// directory named there.
+pub fn head_id_fast(root: &Path) -> Option<String> {
+    let dot = root.join(".git");
+    let meta = std::fs::symlink_metadata(&dot).ok()?;
+    let git_dir = if meta.is_dir() {
+        dot
+    } else {
+        let text = std::fs::read_to_string(&dot).ok()?;
+        let p = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+        if p.is_absolute() { p } else { root.join(p) }
+    };
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(r) = head.strip_prefix("ref:") else {
+        return crate::store::trust::is_commit_id(head).then(|| head.to_string());
+    };
+    let r = r.trim();
+    if !r.starts_with("refs/") || r.contains("..") {
+        return None;
+    }
+    let common = std::fs::read_to_string(git_dir.join("commondir")).ok().map_or_else(|| git_dir.clone(), |c| git_dir.join(c.trim()));
+    for dir in [&git_dir, &common] {
+        if let Ok(id) = std::fs::read_to_string(dir.join(r)) {
+            let id = id.trim();
+            return crate::store::trust::is_commit_id(id).then(|| id.to_string());
+        }
+    }
+    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+    packed.lines().find_map(|l| l.strip_suffix(r).and_then(|id| id.strip_suffix(' ')).filter(|id| crate::store::trust::is_commit_id(id)).map(str::to_string))
 }
 
 /// Run the `git` binary in `dir` (for writes: config, commits). Returns stdout.

@@ -69,11 +69,7 @@ impl AsOfNote {
         // A commit's subject is anyone's text on a line of zo's own: withheld when the
         // directive rules flag it.
         let subject = |c: &crate::git::CommitRef| {
-            if crate::store::gate::directives::scan(&c.subject).is_empty() {
-                c.subject.clone()
-            } else {
-                "(subject withheld: it reads as an instruction)".into()
-            }
+            if crate::store::screened::flags(&c.subject).is_empty() { c.subject.clone() } else { "(subject withheld: it reads as an instruction)".into() }
         };
         let note = match (at, &from) {
             (AsOf::Commit { commit, .. }, _) => format!(
@@ -224,7 +220,7 @@ impl Screen {
         } else {
             "(an entry whose ID is not one zo writes)"
         };
-        let title = if crate::store::gate::directives::scan(title).is_empty() { frame::name(title) } else { "(its title is withheld too)".to_string() };
+        let title = if crate::store::screened::flags(title).is_empty() { frame::name(title) } else { "(its title is withheld too)".to_string() };
         self.withheld.push(format!("- {} {title}: {}", frame::name(id).trim_matches('"'), why.join("; ")));
         false
     }
@@ -253,7 +249,7 @@ const FOOTER_TOKENS: usize = 60;
 fn head(project: &str) -> String {
     // The project's name is the repository's text on zo's own title line: quoted, and not
     // shown at all when it reads as an instruction.
-    let name = if crate::store::gate::directives::scan(project).is_empty() && project.chars().count() <= 120 {
+    let name = if crate::store::screened::flags(project).is_empty() && project.chars().count() <= 120 {
         frame::name(project)
     } else {
         "(the project's name is withheld: it reads as an instruction or is over 120 characters)".into()
@@ -491,6 +487,7 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         }
     }
 
+    crate::store::screened::save();
     // What was withheld goes right after STATE and the facts, whatever the budget: the agent
     // must know memory holds something it was not shown, and why.
     if let Some(text) = screen.text() {
@@ -576,7 +573,7 @@ fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) -> bool {
 /// A project fact's entry text (as `zo show` and recall give it), for the directive rules;
 /// its value when the entry cannot be found.
 fn fact_text(memory: &Memory, v: &crate::store::facts::FactView) -> String {
-    if crate::store::gate::directives::scan(&v.value).is_empty() && crate::store::gate::directives::scan(&v.key).is_empty() {
+    if crate::store::screened::flags(&v.value).is_empty() && crate::store::screened::flags(&v.key).is_empty() {
         return v.value.clone();
     }
     memory.facts(crate::store::facts::Scope::Project).ok().and_then(|f| f.find(&v.id).map(|i| f.entries[i].content(&f))).unwrap_or_else(|| v.value.clone())

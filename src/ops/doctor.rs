@@ -175,7 +175,7 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
                     let own = if g.is_absolute() { g } else { l.root.join(g) }.join("hooks");
                     let stranded = crate::wiring::hooks::HOOKS
                         .iter()
-                        .any(|h| crate::store::fsio::read_string(&own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
+                        .any(|h| crate::store::fsio::read_string(own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
                     if stranded && std::fs::canonicalize(&own).ok() != std::fs::canonicalize(&hp.dir).ok() {
                         checks.push((
                             "git hooks",

@@ -354,6 +354,7 @@ impl RecallReport {
         for h in &mut results {
             h.directives = crate::store::approvals::withheld(&h.row.text);
         }
+        crate::store::screened::save();
         RecallReport {
             mode: r.mode.name(),
             query,

@@ -32,6 +32,7 @@ pub mod gate;
 pub mod layout;
 pub mod memory;
 pub mod provenance;
+pub mod screened;
 pub mod settings;
 pub mod summary;
 pub mod trust;

@@ -126,6 +126,10 @@ const MAX_SEARCHED: usize = 64;
 /// this machine did not write: what arrived since, by whom. `entries` are (ID, title) of the
 /// current files, in file order. Empty when `since` is HEAD (the common case: no git work).
 pub fn arrivals(layout: &Layout, since: &str, entries: &[(&str, &str)]) -> Vec<Arrival> {
+    // The common case, HEAD where it was: answered from the ref files, no repository opened.
+    if crate::git::head_id_fast(&layout.root).is_some_and(|h| h == since) {
+        return vec![];
+    }
     let Some(repo) = Repo::discover(&layout.root) else { return vec![] };
     let Some(head) = repo.head_full() else { return vec![] };
     if head == since {

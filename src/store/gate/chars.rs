@@ -58,7 +58,7 @@ pub fn forbidden(prev: Option<char>, c: char, next: Option<char>) -> bool {
 /// The first character of `value` that memory may not hold: (byte offset, character).
 pub fn first(value: &str) -> Option<(usize, char)> {
     // Almost all text is ASCII: one pass over bytes answers without decoding.
-    if value.bytes().all(|b| b >= 0x20 && b < 0x7f || b == b'\n' || b == b'\t') {
+    if value.bytes().all(|b| (0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t') {
         return None;
     }
     let mut prev = None;
