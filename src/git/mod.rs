@@ -475,6 +475,12 @@ pub struct Change {
     pub this: Option<Vec<u8>>,
 }
 
+/// Whether `s` is a full commit ID (40 hex digits, or 64 for SHA-256 repositories): what zo
+/// accepts before passing a commit to a git process.
+pub fn is_commit_id(s: &str) -> bool {
+    matches!(s.len(), 40 | 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// HEAD's commit ID read straight from the files (`.git/HEAD`, the loose ref, `packed-refs`),
 /// without opening the repository: the bundle asks at every agent start whether HEAD moved,
 /// and opening it costs about a millisecond. None when anything is not as expected (the caller
@@ -493,7 +499,7 @@ pub fn head_id_fast(root: &Path) -> Option<String> {
     let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
     let head = head.trim();
     let Some(r) = head.strip_prefix("ref:") else {
-        return crate::store::trust::is_commit_id(head).then(|| head.to_string());
+        return is_commit_id(head).then(|| head.to_string());
     };
     let r = r.trim();
     if !r.starts_with("refs/") || r.contains("..") {
@@ -503,11 +509,11 @@ pub fn head_id_fast(root: &Path) -> Option<String> {
     for dir in [&git_dir, &common] {
         if let Ok(id) = std::fs::read_to_string(dir.join(r)) {
             let id = id.trim();
-            return crate::store::trust::is_commit_id(id).then(|| id.to_string());
+            return is_commit_id(id).then(|| id.to_string());
         }
     }
     let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
-    packed.lines().find_map(|l| l.strip_suffix(r).and_then(|id| id.strip_suffix(' ')).filter(|id| crate::store::trust::is_commit_id(id)).map(str::to_string))
+    packed.lines().find_map(|l| l.strip_suffix(r).and_then(|id| id.strip_suffix(' ')).filter(|id| is_commit_id(id)).map(str::to_string))
 }
 
 /// Run the `git` binary in `dir` (for writes: config, commits). Returns stdout.

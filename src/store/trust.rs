@@ -62,11 +62,8 @@ pub fn unseal_json(domain: &str, value: &mut serde_json::Value) -> bool {
     sealed(domain, canonical(value).as_bytes(), given)
 }
 
-/// Whether `s` is a full commit ID (40 hex digits, or 64 for SHA-256 repositories): what zo
-/// accepts before passing a commit to a git process.
-pub fn is_commit_id(s: &str) -> bool {
-    matches!(s.len(), 40 | 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
-}
+/// Whether `s` is a full commit ID (`git::is_commit_id`).
+pub use crate::git::is_commit_id;
 
 /// The derived files (paths relative to the repository root) that git tracks: each is
 /// ignored by zo and should be untracked (`git rm --cached`).
