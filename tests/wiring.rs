@@ -233,8 +233,9 @@ fn git_hooks_survive_the_binary_moving_and_never_block_when_zo_is_gone() {
     let zo = bin.path().join("zo");
     util::copy_executable(Path::new(ZO), &zo);
     let path = "/usr/bin:/bin";
-    let run =
-        |args: &[&str], exe: &Path| Run::from(Command::new(exe).args(args).current_dir(r.path()).env("PATH", path).env_remove("ZO_REPO").output().unwrap());
+    let run = |args: &[&str], exe: &Path| {
+        Run::from(util::user_command(&exe.to_string_lossy(), &r.home()).args(args).current_dir(r.path()).env("PATH", path).output().unwrap())
+    };
     let installed = run(&["hooks", "install"], &zo);
     assert_eq!(installed.code, 0, "{}", installed.stderr);
     // zo moves: the hooks find the one on PATH.

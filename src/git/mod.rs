@@ -197,6 +197,13 @@ impl Repo {
         self.commit_ref(id).ok()
     }
 
+    /// The best common ancestor of two commits (where a branch left its base), if any.
+    pub fn merge_base(&self, a: &CommitRef, b: &CommitRef) -> Option<CommitRef> {
+        let (x, y) = (gix::ObjectId::from_hex(a.id.as_bytes()).ok()?, gix::ObjectId::from_hex(b.id.as_bytes()).ok()?);
+        let id = self.repo.merge_base(x, y).ok()??;
+        self.commit_ref(id.detach()).ok()
+    }
+
     /// The commits reachable from `to` and not from `from` (`git log from..to`), oldest first.
     pub fn range(&self, from: &CommitRef, to: &CommitRef) -> Result<Vec<CommitRef>> {
         let (a, b) = (gix::ObjectId::from_hex(from.id.as_bytes())?, gix::ObjectId::from_hex(to.id.as_bytes())?);

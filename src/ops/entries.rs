@@ -173,6 +173,18 @@ pub fn show(memory: &Memory, id: &str) -> Result<Value> {
     show_as_of(memory, id, None)
 }
 
+/// The directive rules' flags of a shown entry that no person here approved (SPEC §3a), as
+/// `directives` in its report: `show` gives the text, marked as recall marks it.
+fn marked(mut v: Value) -> Value {
+    if let Some(text) = v.get("text").and_then(Value::as_str) {
+        let flags = crate::store::approvals::withheld(text);
+        if !flags.is_empty() {
+            v["directives"] = serde_json::to_value(flags).unwrap_or_default();
+        }
+    }
+    v
+}
+
 /// An entry's provenance (SPEC §3a) added to what `show` reports of it now: written here, or
 /// which commit and author brought it. It walks git's history, so `show --json` and MCP add
 /// it, not the text `show` on the hook path.
@@ -193,10 +205,10 @@ pub fn show_as_of(memory: &Memory, id: &str, at: Option<&crate::store::asof::AsO
         return Err(Error::usage(format!("--as-of shows decisions; {id} is not one (`zo fact get KEY --as-of` reads a fact then)")).into());
     }
     if id.to_ascii_uppercase().starts_with("PR-") {
-        return show_prior(memory, id);
+        return show_prior(memory, id).map(marked);
     }
     if id.to_ascii_uppercase().starts_with("F-") {
-        return show_fact(memory, id);
+        return show_fact(memory, id).map(marked);
     }
     if id.starts_with("session") || id == "last" {
         return show_session(memory, id);
@@ -229,7 +241,7 @@ pub fn show_as_of(memory: &Memory, id: &str, at: Option<&crate::store::asof::AsO
     if let Some(at) = at {
         obj.insert("as_of".into(), serde_json::to_value(at)?);
     }
-    Ok(v)
+    Ok(marked(v))
 }
 
 /// A prior as `prior list --json` shows it (`show` adds its file and text).

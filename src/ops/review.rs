@@ -18,6 +18,7 @@ use std::path::Path;
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Review {
+    /// Where the range's branch left its base (the merge base of A and B).
     pub from: CommitRef,
     pub to: CommitRef,
     /// Commits in the range (`git log A..B`).
@@ -158,7 +159,10 @@ fn flags_of(kind: Kind, change: &'static str, forgotten: bool, text: &str) -> Ve
 pub fn review(memory: &Memory, range: &str) -> Result<Review> {
     let layout = &memory.layout;
     let repo = Repo::discover(&layout.root).context("zo review needs a git repository")?;
-    let (from, to) = parse_range(&repo, range)?;
+    let (base, to) = parse_range(&repo, range)?;
+    // What the range did is measured from where it left its base (`git diff A...B`): a branch
+    // behind main did not remove what main added since.
+    let from = repo.merge_base(&base, &to).unwrap_or(base);
     let commits = repo.range(&from, &to)?;
     let mut files: Vec<(Kind, String)> = vec![
         (Kind::Decisions, layout.rel(&layout.decision_log())),

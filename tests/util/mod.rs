@@ -71,6 +71,14 @@ pub fn model() -> Option<&'static zo::search::embedding::Paths> {
     PATHS.get_or_init(|| zo::search::embedding::locate(&zo::store::config::Config::default()).paths().ok()).as_ref()
 }
 
+/// PATH without any directory that holds a `zo`: for scenarios where zo must be missing, or
+/// only where the test puts it.
+pub fn path_without_zo() -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<PathBuf> = std::env::split_paths(&path).filter(|d| !d.join("zo").exists()).collect();
+    std::env::join_paths(dirs).unwrap().to_string_lossy().into_owned()
+}
+
 /// The home of the user who works in `dir`: `.git/zo-home` in a checkout (each clone is
 /// another machine's user, as it was), else one scratch home under cargo's target/tmp for
 /// commands run outside any repository (`git init`, `git clone`).
