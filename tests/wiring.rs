@@ -4,7 +4,7 @@
 mod util;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use util::{Repo, Run, ZO, git_command, zo_anywhere, zo_command};
 
 /// `zo hook claude` with `event` on stdin, run from `dir`, with extra environment.
