@@ -28,14 +28,21 @@ fn hiding_selector(c: char) -> bool {
     matches!(c as u32, 0xFE00..=0xFE0D | 0xE0100..=0xE01EF)
 }
 
+/// A character forbidden whatever its neighbours: a joiner beside one is not doing a joiner's
+/// work (tag characters are emoji components, for flag sequences), and once it is shown as an
+/// escape the joiner would stand alone.
+fn hidden(c: char) -> bool {
+    c.is_control() || c.general_category() == GeneralCategory::Format || invisible_other(c) || hiding_selector(c)
+}
+
 /// A letter or mark of a script other than ASCII: where a joiner or non-joiner does work.
 fn joinable_letter(c: char) -> bool {
-    !c.is_ascii() && (c.is_alphabetic() || matches!(c.general_category_group(), unicode_properties::GeneralCategoryGroup::Mark))
+    !c.is_ascii() && !hidden(c) && (c.is_alphabetic() || matches!(c.general_category_group(), unicode_properties::GeneralCategoryGroup::Mark))
 }
 
 /// A character that can stand on either side of a ZWJ in an emoji sequence.
 fn emoji_side(c: char) -> bool {
-    !c.is_ascii() && (c.is_emoji_char_or_emoji_component() || c == '\u{FE0F}')
+    !c.is_ascii() && (c == '\u{FE0F}' || !hidden(c) && c.is_emoji_char_or_emoji_component())
 }
 
 /// Whether `c`, between `prev` and `next`, is a character memory may not hold. Newline and
@@ -202,6 +209,9 @@ mod tests {
             "cr\ralone",
             "blank\u{2800}",
             "a\u{E0100}",
+            // Found by the fuzzer (agent_render): a tag character is an emoji component, so a
+            // joiner beside it passed, and stood alone once the tag was escaped.
+            "\u{E0041}\u{200D}\u{200D}#",
         ] {
             assert!(first(bad).is_some(), "{bad:?} passed");
             assert!(first(&visible(bad)).is_none(), "visible({bad:?}) still holds one");
