@@ -47,6 +47,17 @@ fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &
     }
 }
 
+/// Each entry of a memory file kind as (first line, byte range); a file without entries
+/// (STATE.md, a session, a snapshot) is one entry. What an allowance or consent covers.
+fn entry_spans(kind: &str, text: &Text) -> Vec<(usize, std::ops::Range<usize>)> {
+    match kind {
+        "decisions" => DecisionLog::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
+        "priors" => PriorsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
+        "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
+        _ => vec![(1, 0..text.as_str().len())],
+    }
+}
+
 /// Lines that look like secrets, as problems with the way out. A secret written with
 /// --allow-secret is accepted in its own entry (which records its hash) and nowhere else; a
 /// file without entries (STATE.md, a session, a snapshot) is one entry.
@@ -55,12 +66,7 @@ fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
     if found.is_empty() {
         return;
     }
-    let spans: Vec<std::ops::Range<usize>> = match kind {
-        "decisions" => DecisionLog::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
-        "priors" => PriorsFile::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
-        "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| e.span.start..e.span.end).collect(),
-        _ => std::iter::once(0..text.as_str().len()).collect(),
-    };
+    let spans: Vec<std::ops::Range<usize>> = entry_spans(kind, text).into_iter().map(|(_, r)| r).collect();
     for f in crate::store::gate::unallowed(text.as_str(), found, &spans) {
         problems.push(Problem {
             file: label.to_string(),
@@ -107,13 +113,7 @@ fn directives(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>)
     if d::scan(text.as_str()).is_empty() {
         return;
     }
-    let spans: Vec<(usize, std::ops::Range<usize>)> = match kind {
-        "decisions" => DecisionLog::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
-        "priors" => PriorsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
-        "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
-        _ => vec![(1, 0..text.as_str().len())],
-    };
-    for (line, span) in spans {
+    for (line, span) in entry_spans(kind, text) {
         let entry = &text.as_str()[span];
         let flags = d::unallowed(entry);
         if flags.is_empty() || crate::store::approvals::is_approved(&crate::format::content_of(entry)) {
