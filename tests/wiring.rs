@@ -111,6 +111,42 @@ fn stop_is_quiet_when_the_session_recorded_something_or_found_the_work_in_progre
     assert_eq!(hook(r2.path(), &event("Stop", r2.path()), &[], &[]).stdout, "");
 }
 
+/// Memory kept in a folder of a larger repository (`.zo/` moved into `app/`, which zo finds
+/// from there as it finds any memory above the working directory): the session's baseline
+/// named a tracked file by its path from the repository's top and looked for it under the
+/// memory's folder, so a file already changed when the session started read as deleted at both
+/// ends and its later changes were never the session's.
+#[test]
+fn a_file_changed_before_the_session_and_again_in_it_was_missed_when_memory_lives_in_a_subfolder() {
+    let r = Repo::new();
+    r.write("app/main.rs", "fn main() {}\n");
+    r.write("top.txt", "top\n");
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-qm", "code"]);
+    let app = r.path().join("app");
+    util::zo_ok(r.path(), &["init", "--project", "app"]);
+    std::fs::rename(r.path().join(".zo"), app.join(".zo")).unwrap();
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-qm", "memory"]);
+    // Work in progress before the session (in the memory's folder and outside it), and an
+    // untracked scratch file.
+    r.write("app/main.rs", "fn main() { wip() }\n");
+    r.write("top.txt", "changed outside the memory's folder\n");
+    r.write("app/scratch.txt", "notes\n");
+    let start = hook(&app, &event("SessionStart", &app), &[], &[]);
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    assert_eq!(hook(&app, &event("Stop", &app), &[], &[]).stdout, "", "nothing changed since the start");
+    let rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(app.join(".zo/memory/.session")).unwrap()).unwrap();
+    assert!(rec["dirty"]["main.rs"].as_str().is_some_and(|h| h.len() == 40), "named from the memory's folder, hashed: {rec}");
+    assert!(rec["untracked"].get("scratch.txt").is_some(), "{rec}");
+    // The session changes the file that was already dirty.
+    r.write("app/main.rs", "fn main() { done() }\n");
+    let out = hook(&app, &event("Stop", &app), &[], &[]);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {} {}", out.stdout, out.stderr));
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.contains("main.rs") && !reason.contains("top.txt") && !reason.contains("scratch.txt"), "{reason}");
+}
+
 #[test]
 fn a_session_that_only_created_untracked_files_was_never_reminded() {
     let r = Repo::init();

@@ -215,12 +215,14 @@ pub fn claim_stop(memory: &Memory) -> Result<Option<Vec<String>>> {
 }
 
 /// HEAD, the tracked files changed in the work tree now (path → blob ID) and the untracked
-/// ones (path → size and mtime), outside `.zo/`, in two halves: HEAD read and the two `git`
-/// processes started, then their output read and the changed files hashed.
+/// ones (path → size and mtime), outside `.zo/`, in two halves: HEAD read and one `git status`
+/// started, then its output read and the changed files hashed.
 struct Baseline {
     head: Option<String>,
-    diff: Option<std::process::Child>,
-    others: Option<std::process::Child>,
+    /// The memory root's path in the work tree (`packages/app/`, empty at the top): `git
+    /// status` names paths from the top, the baseline from the root.
+    prefix: String,
+    status: Option<std::process::Child>,
 }
 
 /// A git process whose NUL-separated output is read later (None: git could not be started).
@@ -246,10 +248,20 @@ fn paths_of(child: Option<std::process::Child>) -> Vec<String> {
 
 impl Baseline {
     fn start(root: &std::path::Path) -> Baseline {
-        let head = crate::git::Repo::discover(root).and_then(|r| r.head_full()).filter(|h| crate::store::trust::is_commit_id(h));
-        let diff = head.as_ref().and_then(|h| spawn_git(root, &diff_args(h)));
-        let others = head.as_ref().and_then(|_| spawn_git(root, &OTHERS_ARGS));
-        Baseline { head, diff, others }
+        // HEAD from its files (opening the repository with gix is most of a millisecond of
+        // every agent start), from gix when they are not as expected.
+        let (head, prefix) = match crate::git::head_id_fast(root) {
+            Some(h) => (Some(h), String::new()),
+            None => {
+                let repo = crate::git::Repo::discover(root);
+                let top = repo.as_ref().and_then(|r| r.workdir()).and_then(|w| w.canonicalize().ok());
+                let rel = top.and_then(|t| root.canonicalize().ok()?.strip_prefix(t).ok().map(|p| p.to_string_lossy().into_owned()));
+                (repo.and_then(|r| r.head_full()), rel.filter(|r| !r.is_empty()).map(|r| format!("{r}/")).unwrap_or_default())
+            }
+        };
+        let head = head.filter(|h| crate::store::trust::is_commit_id(h));
+        let status = head.as_ref().and_then(|_| spawn_git(root, &STATUS_ARGS));
+        Baseline { head, prefix, status }
     }
 
     #[allow(clippy::type_complexity)]
@@ -258,8 +270,8 @@ impl Baseline {
         root: &std::path::Path,
     ) -> (Option<String>, std::collections::BTreeMap<String, String>, Option<std::collections::BTreeMap<String, String>>) {
         let Some(head) = self.head else { return (None, Default::default(), None) };
-        let dirty = hashes(root, &paths_of(self.diff));
-        let others = paths_of(self.others);
+        let (changed, others) = status_paths(self.status, &self.prefix);
+        let dirty = hashes(root, &changed);
         let untracked = (others.len() <= MAX_UNTRACKED).then(|| signatures(root, &others));
         (Some(head), dirty, untracked)
     }
@@ -267,13 +279,41 @@ impl Baseline {
 
 /// `commit` is a full commit ID (`trust::is_commit_id`, checked by every caller), and
 /// `--end-of-options` ends git's options before it whatever it holds.
-fn diff_args(commit: &str) -> [&str; 9] {
-    ["diff", "--name-only", "-z", "--no-renames", "--end-of-options", commit, "--", ".", ":(exclude).zo"]
+fn diff_args(commit: &str) -> [&str; 10] {
+    ["diff", "--name-only", "--relative", "-z", "--no-renames", "--end-of-options", commit, "--", ".", ":(exclude).zo"]
 }
 
 /// Untracked files that are not ignored, outside `.zo/`; a directory holding only such files
-/// is listed once (`dir/`) and not walked, as `git status` shows it.
-const OTHERS_ARGS: [&str; 8] = ["ls-files", "-z", "--others", "--exclude-standard", "--directory", "--", ".", ":(exclude).zo"];
+/// is listed once (`dir/`) and not walked, and an empty one not at all, as `git status` shows
+/// them (the start's baseline is read from `STATUS_ARGS`, and the two must list alike).
+const OTHERS_ARGS: [&str; 9] = ["ls-files", "-z", "--others", "--exclude-standard", "--directory", "--no-empty-directory", "--", ".", ":(exclude).zo"];
+
+/// At a session's start, one process for both halves of the baseline: tracked files that
+/// differ from HEAD (staged or not) and the untracked ones as `OTHERS_ARGS` lists them. One
+/// `git status` costs about two thirds of the CPU of a `git diff` and a `git ls-files`, which on
+/// a two-core machine compete with the hook itself. `--no-optional-locks`: no index refresh is
+/// written by a command that only looks.
+const STATUS_ARGS: [&str; 9] =
+    ["--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=normal", "--", ".", ":(exclude).zo"];
+
+/// The changed and the untracked paths of a `git status --porcelain=v1 -z` (`XY path` each,
+/// from the top of the work tree; `??` untracked), from the memory root (`prefix` removed);
+/// none when git failed (an empty baseline).
+fn status_paths(child: Option<std::process::Child>, prefix: &str) -> (Vec<String>, Vec<String>) {
+    let (mut changed, mut others) = (Vec::new(), Vec::new());
+    for item in paths_of(child) {
+        let (Some(code), Some(path)) = (item.get(..2), item.get(3..).and_then(|p| p.strip_prefix(prefix))) else { continue };
+        if path.is_empty() {
+            continue;
+        }
+        match code {
+            "??" => others.push(path.to_string()),
+            "!!" => {}
+            _ => changed.push(path.to_string()),
+        }
+    }
+    (changed, others)
+}
 
 /// The most untracked entries a session record keeps: each costs a stat at every agent start
 /// and a line in the record (300,000 made a 13 MB record and a one-second SessionStart).

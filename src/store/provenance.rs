@@ -103,6 +103,10 @@ pub fn last_seen(layout: &Layout) -> Option<String> {
 pub fn mark_seen(layout: &Layout, head: &str) {
     let Some(p) = seen_file(layout) else { return };
     let Some(dir) = p.parent() else { return };
+    // HEAD where it was (most starts): nothing to write.
+    if last_seen(layout).is_some_and(|h| h == head) {
+        return;
+    }
     if crate::store::layout::private_dir(dir).is_ok() {
         // Unsynced: it is on the hook path, and losing it only repeats an arrivals list.
         let _ = fsio::write_atomic_unsynced(&p, format!("{head}\n").as_bytes());
