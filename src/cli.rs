@@ -473,8 +473,10 @@ pub struct ConfirmArgs {
 The bundle withholds an entry whose text reads as an instruction to an agent (run fetched code,\n\
 send credentials, ignore previous instructions…; SPEC §3a) until a person here approves it.\n\
 The approval names the entry's exact text (an edit voids it) and lives in your own directory\n\
-(~/.config/zo/approved), never in the repository: nothing a commit holds can vouch for itself.\n\n\
-Example:\n  zo show D-7f3a9c2e && zo approve D-7f3a9c2e")]
+(~/.config/zo/approved), never in the repository: nothing a commit holds can vouch for itself.\n\
+It asks at a terminal: the entry is shown and you type its ID to approve it. Without a terminal\n\
+(an agent's shell tool, a script) it exits 2 and approves nothing.\n\n\
+Example:\n  zo approve D-7f3a9c2e")]
 pub struct ApproveArgs {
     /// The decision (D-…), prior (PR-…), fact version (F-…), session or snapshot (its file
     /// name), or STATE

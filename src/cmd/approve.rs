@@ -1,21 +1,43 @@
-//! `zo approve ID`: vouch, on this machine, for an entry the directive rules flag.
+//! `zo approve ID`: vouch, on this machine, for an entry the directive rules flag. A person
+//! does it at a terminal: the entry is shown and its ID typed back. An agent's shell tool has no
+//! terminal, so an entry (or a page the agent read) telling it to run `zo approve` gets a
+//! refusal, not an approval; the rules flag such text too (`disable-protections`).
 
 use super::Ctx;
 use crate::cli::ApproveArgs;
+use crate::error::Error;
 use anyhow::Result;
+use std::io::{BufRead, IsTerminal};
 
 pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
-    let r = crate::ops::approve::approve(&ctx.memory()?, &a.id)?;
+    let memory = ctx.memory()?;
+    let p = crate::ops::approve::pending(&memory, &a.id)?;
+    if !std::io::stdin().is_terminal() {
+        return Err(Error::usage(format!(
+            "zo approve asks the person at a terminal, and stdin is not one: run `zo approve {}` yourself in a terminal. An agent cannot approve what memory asks it to do.",
+            p.id
+        ))
+        .into());
+    }
+    let rules: Vec<String> = p.flags.iter().map(|f| format!("{} (rule {}, line {})", f.what, f.rule, f.line)).collect();
+    super::say(&format!(
+        "{}\n\n{} reads as an instruction to an agent: {}.\nApproved, agents on this machine get it in their bundle and recall without a warning{}.\nType {} to approve it, anything else to leave it withheld: ",
+        crate::store::gate::frame::quote(&p.text),
+        p.id,
+        rules.join("; "),
+        if p.approved { " (it is approved here already)" } else { "" },
+        p.id
+    ));
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    if line.trim() != p.id {
+        let now = if p.approved { "it stays approved, as it was" } else { "it stays withheld" };
+        return Err(Error::Failed(format!("{} was not approved now; {now}", p.id)).into());
+    }
+    let r = crate::ops::approve::approve(p)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    let rules: Vec<String> = r.flags.iter().map(|f| format!("{} (rule {}, line {})", f.what, f.rule, f.line)).collect();
-    ctx.note(format!(
-        "{} {}: {}; agents on this machine now get it in their bundle (kept in {})",
-        r.id,
-        if r.new { "approved" } else { "was approved already" },
-        rules.join("; "),
-        r.file
-    ));
+    ctx.note(format!("{} {} (kept in {})", r.id, if r.new { "approved" } else { "was approved already" }, r.file));
     ctx.print(&format!("{}\n", r.id))
 }

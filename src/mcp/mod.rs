@@ -139,3 +139,26 @@ pub fn serve(repo: Option<PathBuf>) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call that panicked holding the recaller poisoned its mutex, and every later recall (and
+    /// `context` with a task) then failed until the server restarted.
+    #[test]
+    fn a_panic_inside_recall_failed_every_later_recall() {
+        let server = std::sync::Arc::new(Server { repo: None, recaller: Mutex::new(Recaller::new()) });
+        let s = server.clone();
+        let crashed = std::thread::spawn(move || {
+            let _guard = s.recaller();
+            panic!("a call failed while it held the recaller");
+        })
+        .join();
+        assert!(crashed.is_err());
+        assert!(server.recaller.is_poisoned());
+        drop(server.recaller());
+        assert!(!server.recaller.is_poisoned(), "the next call recovered it");
+        drop(server.recaller());
+    }
+}

@@ -39,13 +39,31 @@ fn text_of(memory: &Memory, id: &str) -> Result<(String, String)> {
     Ok((shown, v.get("text").and_then(|t| t.as_str()).unwrap_or_default().to_string()))
 }
 
-pub fn approve(memory: &Memory, id: &str) -> Result<Approved> {
+/// An entry the rules flag, read for a person to approve: what they are shown before they
+/// confirm, and what `approve` then records (the text read here, so an edit made while they
+/// read is not what they approve).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Pending {
+    pub id: String,
+    pub text: String,
+    pub flags: Vec<Flag>,
+    /// Approved here already.
+    pub approved: bool,
+}
+
+/// The entry `id` and what the rules flag in it; a usage error when they flag nothing.
+pub fn pending(memory: &Memory, id: &str) -> Result<Pending> {
     let (id, text) = text_of(memory, id)?;
     let flags = directives::scan(&text);
     if flags.is_empty() {
         return Err(crate::error::Error::usage(format!("{id} holds nothing the directive rules flag; there is nothing to approve")).into());
     }
-    let new = !crate::store::approvals::is_approved(&text);
-    let file = crate::store::approvals::approve(&id, &text)?;
-    Ok(Approved { id, flags, new, file: file.display().to_string() })
+    let approved = crate::store::approvals::is_approved(&text);
+    Ok(Pending { id, text, flags, approved })
+}
+
+/// Record the person's approval of what `pending` read.
+pub fn approve(p: Pending) -> Result<Approved> {
+    let file = crate::store::approvals::approve(&p.id, &p.text)?;
+    Ok(Approved { id: p.id, flags: p.flags, new: !p.approved, file: file.display().to_string() })
 }

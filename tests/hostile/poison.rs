@@ -335,9 +335,17 @@ fn a_hand_written_directive_is_withheld_until_a_person_approves_it() {
     assert_eq!(hit["directives"][0]["rule"], "credentials", "{j}");
     let t = h.expect(&["recall", "--mode", "lexical", "CI debug telemetry"], 0).stdout;
     assert!(t.contains("not approved: it reads as an instruction to an agent"), "{t}");
-    // The approval is the person's, outside the repository; nothing under .zo vouches.
-    let a = h.expect(&["approve", "D-00000005"], 0);
-    assert_eq!(a.stdout.trim(), "D-00000005");
+    // The approval is the person's, at a terminal, outside the repository; nothing under .zo
+    // vouches. An agent's shell (no terminal) is refused, and a wrong answer approves nothing.
+    let refused = h.expect(&["approve", "D-00000005"], 2);
+    assert!(refused.stderr.contains("terminal") && refused.stdout.is_empty(), "{}", refused.stderr);
+    let no = super::util::at_terminal(&h.cmd(&["approve", "D-00000005"]), "yes\n");
+    assert_eq!(no.code, 1, "{}", no.stdout);
+    assert!(no.stdout.contains("aws/credentials") && no.stdout.contains("was not approved now"), "shown before asked: {}", no.stdout);
+    assert!(!h.repo.home().join(".config/zo/approved").exists());
+    let a = super::util::at_terminal(&h.cmd(&["approve", "D-00000005"]), "D-00000005\n");
+    assert_eq!(a.code, 0, "{}", a.stdout);
+    assert!(a.stdout.contains("D-00000005 approved"), "{}", a.stdout);
     assert!(h.repo.home().join(".config/zo/approved").is_file());
     let b = h.expect(&["context"], 0).stdout;
     assert!(!b.contains("## Withheld") && b.contains("aws/credentials"), "{b}");
@@ -485,6 +493,8 @@ fn an_outcome_kept_an_approved_decision_withheld() {
         timed(c, b"")
     };
     assert!(as_other(&["context"]).stdout.contains("## Withheld"));
-    assert_eq!(as_other(&["approve", &id]).code, 0);
+    let mut approve = h.cmd(&["approve", &id]);
+    approve.env("ZO_USER_DIR", other.path());
+    assert_eq!(super::util::at_terminal(&approve, &format!("{id}\n")).code, 0);
     assert!(!as_other(&["context"]).stdout.contains("## Withheld"));
 }

@@ -64,6 +64,28 @@ pub fn user_command(program: &str, home: &Path) -> Command {
     c
 }
 
+/// Run `cmd` with a terminal for its stdin, stdout and stderr (util-linux `script`, which
+/// every Debian has), `typed` sent as the person's keystrokes: what `zo approve` needs. The
+/// output is the terminal's, both streams together, with the typed line echoed.
+pub fn at_terminal(cmd: &Command, typed: &str) -> Run {
+    let quote = |s: &std::ffi::OsStr| format!("'{}'", s.to_string_lossy().replace('\'', "'\\''"));
+    let line: Vec<String> = std::iter::once(quote(cmd.get_program())).chain(cmd.get_args().map(quote)).collect();
+    let mut c = Command::new("script");
+    c.args(["-qec", &line.join(" "), "/dev/null"]);
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => c.env(k, v),
+            None => c.env_remove(k),
+        };
+    }
+    if let Some(d) = cmd.get_current_dir() {
+        c.current_dir(d);
+    }
+    let mut child = c.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), typed.as_bytes()).unwrap();
+    Run::from(child.wait_with_output().unwrap())
+}
+
 /// The embedding model and runtime as this machine has them (the developer's or CI's cache),
 /// found once from the test process's own environment.
 pub fn model() -> Option<&'static zo::search::embedding::Paths> {
