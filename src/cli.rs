@@ -264,8 +264,10 @@ pub struct StateSetArgs {
 
 #[derive(Args, Debug)]
 #[command(after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\n\
-type, title, decision, rationale, alternatives, outcome, supersedes, tags, session.\n\
-Flags given on the command line override the file's keys.\n\n\
+type, title, decision, rationale, alternatives, outcome, supersedes, tags, session,\n\
+confidence (0 to 1) and paths (tags and paths: a list or a comma-separated string).\n\
+Flags given on the command line override the file's keys. Without --title and --decision\n\
+on a terminal, $VISUAL or $EDITOR opens a template to fill in, as `git commit` does.\n\n\
 Example: zo decide --type ARCHITECTURE --title 'Use Hono' --decision 'Hono for the API' \\\n    --rationale 'Smaller, faster' --alternatives '(1) Express (2) Fastify'")]
 pub struct DecideArgs {
     /// ARCHITECTURE, SCOPE, BUGFIX, … (default DECISION)
@@ -347,6 +349,9 @@ pub struct LogArgs {
     /// Include OUTCOME entries (otherwise folded into the decisions they refer to)
     #[arg(long)]
     pub all: bool,
+    /// Only decisions tagged TAG (its **Tags:** list holds it, any case)
+    #[arg(long, value_name = "TAG")]
+    pub tag: Option<String>,
     /// The memory as it stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or a
     /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
     #[arg(long, value_name = "DATE|COMMIT")]

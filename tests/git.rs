@@ -164,6 +164,13 @@ fn pre_commit_blocks_edits_allows_appends_and_chains_with_existing_hooks() {
     r.decide("Appended", "fine");
     r.commit_all("append is allowed");
     assert!(r.read(".git/mine.log").contains("mine"), "the existing hook still runs");
+    // A commit that passes prints nothing of zo's (it said "ok: staged 0 decisions, 0 priors"
+    // on every commit, memory or not).
+    r.write("code.txt", "code\n");
+    r.git(&["add", "code.txt"]);
+    let out = util::git_command(r.path()).args(["commit", "-q", "-m", "code only"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!((String::from_utf8_lossy(&out.stdout).as_ref(), String::from_utf8_lossy(&out.stderr).as_ref()), ("", ""));
 
     let text = r.read(r.log_path());
     r.write(r.log_path(), &text.replace("original text", "rewritten history"));

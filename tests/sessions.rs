@@ -116,7 +116,9 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     assert!(text.contains(&format!("## Priors\n- {p} — Learned <!-- zo:prior ")), "{text}");
     assert!(text.contains("## Next\n- next a\n- next b\n") && text.contains("## Blockers\n- quota\n"));
     let st = r.read(".zo/memory/STATE.md");
-    assert!(st.ends_with("\n## Current Position\nKept *byte for byte*.\n\n## Other\n- keep: me\n"), "{st}");
+    // zo's line on where the work stands comes first; what a person wrote stays below it.
+    let (_, position) = st.split_once("\n## Current Position\nLatest: Session 001 ended ").unwrap_or_else(|| panic!("{st}"));
+    assert!(position.ends_with("\nKept *byte for byte*.\n\n## Other\n- keep: me\n"), "{st}");
     assert!(st.contains("phase: phase_2\n") && st.contains("next_steps: [next a, next b]\n") && st.contains("last_completed_subtask: thing one\n"));
     assert!(st.contains(&format!("git_head: {}", &r.git(&["rev-parse", "--short=7", "HEAD"]).trim())));
     assert!(!r.path().join(".zo/memory/.session").exists());
@@ -393,4 +395,46 @@ fn end_to_end_across_machines() {
     let st: serde_json::Value = serde_json::from_str(&zo(&a, &["--json", "status"]).stdout).unwrap();
     assert_eq!(st["counts"]["sessions"], 2);
     assert_eq!(st["counts"]["decisions"], 3);
+}
+
+/// STATE.md's `## Current Position` read "Just initialised" forever: a session's end and a
+/// snapshot say where the work stands, and set `git_head` to the commit they saw.
+#[test]
+fn current_position_said_just_initialised_after_sessions_and_snapshots() {
+    let r = Repo::init();
+    r.commit_all("init");
+    r.ok(&["session", "start"]);
+    r.decide("Use Postgres", "one database");
+    r.ok(&["session", "end", "--summary", "Chose the database", "--next", "write the schema"]);
+    let head = r.git(&["rev-parse", "--short", "HEAD"]).trim().to_string();
+    let state = r.read(".zo/memory/STATE.md");
+    let position = state.split("## Current Position\n").nth(1).unwrap_or_default();
+    assert!(!position.contains("Just initialised"), "{state}");
+    assert!(
+        position.starts_with("Latest: Session 001 ended") && position.contains("Chose the database") && position.contains("Next: write the schema."),
+        "{state}"
+    );
+    assert!(state.contains(&format!("git_head: {head}")), "{state}");
+    r.commit_all("session");
+    r.ok(&["snapshot", "--phase", "phase_1", "--outcome", "passed"]);
+    let head = r.git(&["rev-parse", "--short", "HEAD"]).trim().to_string();
+    let state = r.read(".zo/memory/STATE.md");
+    assert!(state.contains("## Current Position\nLatest: Phase phase_1 closed") && state.contains("(passed)"), "{state}");
+    assert_eq!(state.matches("Latest: ").count(), 1, "one line of zo's: {state}");
+    assert!(state.contains(&format!("git_head: {head}")), "{state}");
+}
+
+/// A merge made without zo's driver left conflict markers in STATE.md; a session's end wrote
+/// its fields under them, burying the conflict in a file that looked valid.
+#[test]
+fn session_end_wrote_state_over_unresolved_conflict_markers() {
+    let r = Repo::init();
+    let state = r.read(".zo/memory/STATE.md");
+    let conflicted = state.replacen("mode: build\n", "mode: build\n<<<<<<< HEAD\nphase: testing\n=======\nphase: building\n>>>>>>> other\n", 1);
+    assert_ne!(conflicted, state);
+    r.write(".zo/memory/STATE.md", &conflicted);
+    r.ok(&["session", "start"]);
+    let e = r.fails(&["session", "end", "--summary", "x"], 1);
+    assert!(e.contains("STATE.md:") && e.contains("resolve the merge"), "{e}");
+    assert_eq!(r.read(".zo/memory/STATE.md"), conflicted, "STATE.md untouched");
 }

@@ -298,7 +298,7 @@ fn summary_grown_by_appends_answers_like_the_full_read() {
         ),
     );
     let ctx = r.ok(&["context"]);
-    assert!(ctx.contains("(stale: 1 commits, 301 lines changed"), "the grown summary knows the log names paths: {ctx}");
+    assert!(ctx.contains("(stale: 1 commit, 301 lines changed"), "the grown summary knows the log names paths: {ctx}");
     show.push("D-0000a7a5".into());
     assert_grown_agrees(&r, &show);
     // The last entry continued by hand: no new heading.

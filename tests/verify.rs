@@ -107,3 +107,23 @@ fn verify_reports_duplicate_prior_numbers() {
     assert!(err.contains("PR-001 is also used by the prior at line") && err.contains("two priors share a number"), "{err}");
     assert!(!err.contains("was edited"), "{err}");
 }
+
+/// `verify --history` counted a commit once per memory file it changed (12 in a repository of
+/// 6 commits): each commit is counted once.
+#[test]
+fn verify_history_counted_a_commit_once_per_file_it_changed() {
+    let r = Repo::init();
+    r.commit_all("init");
+    r.decide("One", "1");
+    r.ok(&["prior", "add", "--title", "P", "--root-cause", "regression", "--failure", "f", "--rule", "r"]);
+    r.ok(&["fact", "set", "stack:db", "postgres"]);
+    r.commit_all("decisions, priors and facts in one commit");
+    r.decide("Two", "2");
+    r.commit_all("two");
+    let commits = r.git(&["rev-list", "--count", "HEAD"]).trim().parse::<usize>().unwrap();
+    assert_eq!(commits, 3);
+    let j = r.json(&["verify", "--history"]);
+    assert_eq!(j["commits_checked"], 3, "{j}");
+    let text = r.ok(&["verify", "--history"]);
+    assert!(text.contains(", 3 commits each extending its parents"), "{text}");
+}

@@ -320,13 +320,23 @@ fn man_pages_exist_for_every_command_the_main_page_names() {
     let dir = tempfile::tempdir().unwrap();
     let out = zo_anywhere().args(["man", "--dir"]).arg(dir.path()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let main = std::fs::read_to_string(dir.path().join("zo.1")).unwrap().replace("\\-", "-");
-    let named: Vec<String> =
-        main.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| w.starts_with("zo-") && w.len() > 3).map(str::to_string).collect();
-    assert!(named.len() > 10, "zo.1 names its commands: {named:?}");
-    for page in named {
-        assert!(dir.path().join(format!("{page}.1")).is_file(), "zo.1 names {page}(1) but it was not written");
+    // Every page, at every depth, names only pages that were written (`man zo-prior-add`
+    // found none: only the top-level commands had pages).
+    let mut pages = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap().replace("\\-", "-");
+        let named: Vec<String> =
+            text.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| w.starts_with("zo-") && w.len() > 3).map(str::to_string).collect();
+        if path.ends_with("zo.1") {
+            assert!(named.len() > 10, "zo.1 names its commands: {named:?}");
+        }
+        for page in named {
+            assert!(dir.path().join(format!("{page}.1")).is_file(), "{} names {page}(1) but it was not written", path.display());
+        }
+        pages += 1;
     }
+    assert!(dir.path().join("zo-prior-add.1").is_file() && dir.path().join("zo-fact-set.1").is_file(), "{pages} pages");
     let r = Run::from(zo_anywhere().args(["man", "--dir", "/nonexistent/zo-man"]).output().unwrap());
     assert_eq!(r.code, 2, "{}", r.stderr);
 }

@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx, a: CheckpointArgs) -> Result<()> {
         return ctx.print_json(&json!({ "committed": true, "commit": head, "files": files, "message": message }));
     }
     if !ctx.quiet {
-        ctx.print(&format!("{head} {message} ({} files)\n", files.len()))?;
+        ctx.print(&format!("{head} {message} ({})\n", crate::ops::text::count(files.len(), "file", "files")))?;
     }
     Ok(())
 }

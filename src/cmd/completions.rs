@@ -34,11 +34,15 @@ pub fn man(ctx: &Ctx, dir: Option<&std::path::Path>) -> Result<()> {
         written.push(path.display().to_string());
         Ok(())
     };
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        let name = format!("zo-{}", sub.get_name());
+    // Every command at every depth: zo-prior(1) names its commands as zo-prior-add(1), so
+    // `man zo-prior-add` finds a page too.
+    let mut todo: Vec<(String, clap::Command)> =
+        cmd.get_subcommands().filter(|s| !s.is_hide_set()).map(|s| (format!("zo-{}", s.get_name()), s.clone())).collect();
+    while let Some((name, sub)) = todo.pop() {
+        todo.extend(sub.get_subcommands().filter(|s| !s.is_hide_set()).map(|s| (format!("{name}-{}", s.get_name()), s.clone())));
         // clap names are &'static str; a page per command, once per process.
         let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
-        page(name, sub.clone().name(leaked).version(env!("CARGO_PKG_VERSION")))?;
+        page(name, sub.name(leaked).version(env!("CARGO_PKG_VERSION")))?;
     }
     page("zo".into(), cmd.clone())?;
     if ctx.json {

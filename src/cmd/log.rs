@@ -24,7 +24,7 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
 }
 
 pub fn run(ctx: &Ctx, a: LogArgs) -> Result<()> {
-    let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: a.limit, all: a.all };
+    let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: a.limit, all: a.all, tag: a.tag };
     q.check()?;
     let memory = ctx.memory()?;
     let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;

@@ -30,6 +30,10 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     };
     let filter = Filter { kind, kind_type: a.kind_type.clone(), all: a.all, provisional: a.provisional, scope: a.scope, ..Default::default() };
     let mode = a.mode.unwrap_or(Mode::Hybrid);
+    // Only the default falls back to lexical search; a mode the user asked for is a promise.
+    if let Some(why) = a.mode.and_then(|m| recall::mode_unavailable(&memory, m)) {
+        anyhow::bail!("--mode {}: {why}", mode.name());
+    }
     let note = |m: &str| ctx.note(m);
     let at = a.as_of.as_deref().map(|s| crate::store::asof::AsOf::parse(&memory, s)).transpose()?;
     let found = match &at {

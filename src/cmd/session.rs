@@ -3,6 +3,7 @@
 use super::{Ctx, read_input};
 use crate::cli::{SessionCommand, SessionEndArgs};
 use crate::lifecycle::session::{self, Ending};
+use crate::ops::text::ended as ended_text;
 use anyhow::Result;
 use serde_json::json;
 
@@ -43,7 +44,7 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
         SessionCommand::Start(a) => {
             let (starting, ended) = session::open(&memory, a.agent.clone(), a.task.clone(), None)?;
             if let Some(e) = &ended {
-                ctx.note(format!("the session left open was ended first: {} written ({} decisions, {} priors)", e.file, e.decisions.len(), e.priors.len()));
+                ctx.note(format!("the session left open was ended first: {}", ended_text(&e.file, e.decisions.len(), e.priors.len())));
             }
             // The bundle is built before the record is written, so it says what arrived since
             // the last session.
@@ -63,7 +64,7 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
                 return ctx.print_json(&serde_json::to_value(&ended)?);
             }
             if !ctx.quiet {
-                ctx.print(&format!("{} written ({} decisions, {} priors); STATE.md updated\n", ended.file, ended.decisions.len(), ended.priors.len()))?;
+                ctx.print(&format!("{}; STATE.md updated\n", ended_text(&ended.file, ended.decisions.len(), ended.priors.len())))?;
             }
             Ok(())
         }

@@ -17,7 +17,7 @@ pub fn run(ctx: &Ctx, a: SnapshotArgs) -> Result<()> {
         return ctx.print_json(&serde_json::to_value(&w)?);
     }
     if !ctx.quiet {
-        ctx.print(&format!("{} written ({} decisions)\n", w.file, w.decisions.len()))?;
+        ctx.print(&format!("{} written ({})\n", w.file, crate::ops::text::count(w.decisions.len(), "decision", "decisions")))?;
     }
     Ok(())
 }

@@ -17,17 +17,16 @@ pub fn run(ctx: &Ctx, a: StaleArgs) -> Result<()> {
     for d in r.decisions.iter().filter(|d| a.all || d.stale) {
         let since = d.since.as_deref().map_or("its commit is not in this repository".to_string(), |c| format!("since {c}"));
         s.push_str(&format!(
-            "{}  {}{}\n    {}: {} commits, {} lines changed {since}\n",
+            "{}  {}{}\n    {}: {} changed {since}\n",
             d.id,
             d.title,
             if d.stale { "  [stale]" } else { "" },
             d.paths.join(", "),
-            d.commits,
-            d.lines
+            crate::ops::text::moved(d.commits, d.lines)
         ));
     }
     if r.checked > 0 && r.stale == 0 && !a.all {
-        ctx.note(format!("none of the {} decisions with paths is stale", r.checked));
+        ctx.note(crate::ops::text::none_stale(r.checked));
     }
     ctx.print(&s)
 }

@@ -12,7 +12,12 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         if ctx.json {
             ctx.print_json(&serde_json::to_value(&r)?)?;
         } else if r.ok {
-            ctx.print(&format!("ok: {} memory entries changed in {} commits, none flagged\n", r.entries.len(), r.commits))?;
+            use crate::ops::text::count;
+            ctx.print(&format!(
+                "ok: {} changed in {}, none flagged\n",
+                count(r.entries.len(), "memory entry", "memory entries"),
+                count(r.commits, "commit", "commits")
+            ))?;
         } else {
             super::say(&r.render());
         }
@@ -46,7 +51,7 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
                 ctx.note("a merge is in progress: the result keeps every entry of both sides");
             }
             let base = match r.against {
-                Some("parents") => format!(", {} commits each extend their parents", r.commits_checked),
+                Some("parents") => format!(", {} each extending its parents", crate::ops::text::count(r.commits_checked, "commit", "commits")),
                 Some(b) => format!(", append-only against {b}"),
                 None => String::new(),
             };
@@ -60,5 +65,9 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         let text: String = r.problems.iter().map(|p| format!("{p}\n")).collect();
         super::say(&text);
     }
-    if r.ok { Ok(()) } else { Err(Error::VerifyFailed(format!("verification failed: {} problem(s)", r.problems.len())).into()) }
+    if r.ok {
+        Ok(())
+    } else {
+        Err(Error::VerifyFailed(format!("verification failed: {}", crate::ops::text::count(r.problems.len(), "problem", "problems"))).into())
+    }
 }

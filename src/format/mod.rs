@@ -109,6 +109,11 @@ pub struct Span {
 
 /// Byte offsets of the lines that start with `prefix`, in order, found without walking every
 /// line.
+/// A count with its noun in the right number: "1 outcome", "2 outcomes", "0 outcomes".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub fn line_starts<'a>(text: &'a str, prefix: &str) -> impl Iterator<Item = usize> + 'a {
     let bytes = text.as_bytes();
     let first = bytes.starts_with(prefix.as_bytes()).then_some(0);

@@ -68,6 +68,13 @@ fn list_item(line: &str) -> Option<&str> {
     t.strip_prefix("- ").map(str::trim)
 }
 
+/// STATE.md's free-text section on where the work stands.
+pub const POSITION: &str = "Current Position";
+/// How zo's own line in it starts.
+pub const LATEST: &str = "Latest: ";
+/// The template's first line of it (templates/STATE.md).
+const INITIALISED: &str = "Just initialised.";
+
 impl State {
     pub fn parse(text: Text) -> State {
         let lines: Vec<String> = text.as_str().split_inclusive('\n').map(str::to_string).collect();
@@ -167,6 +174,65 @@ impl State {
         *self = State::parse(text);
     }
 
+    /// The text under `## {name}` (up to the next `## ` heading), if the section exists.
+    pub fn section(&self, name: &str) -> Option<String> {
+        let is_heading = |l: &str| fields::heading(fields::strip_eol(l), 2).is_some_and(|(level, _)| level == 2);
+        let at = (self.header_end..self.lines.len()).find(|&i| {
+            is_heading(&self.lines[i]) && fields::heading(fields::strip_eol(&self.lines[i]), 2).is_some_and(|(_, h)| h.trim().eq_ignore_ascii_case(name))
+        })?;
+        let end = (at + 1..self.lines.len()).find(|&i| is_heading(&self.lines[i])).unwrap_or(self.lines.len());
+        Some(self.lines[at + 1..end].concat())
+    }
+
+    /// `## Current Position` with zo's line (`Latest: …`, what a session's end or a snapshot
+    /// says) first, in place of the one before it and of the template's "Just initialised"
+    /// line; whatever a person wrote there stays below it.
+    pub fn set_position(&mut self, latest: &str) {
+        let old = self.section(POSITION).unwrap_or_default();
+        let kept: Vec<&str> =
+            old.lines().enumerate().filter(|(i, l)| !(l.starts_with(INITIALISED) || (*i == 0 && l.starts_with(LATEST)))).map(|(_, l)| l).collect();
+        let kept = kept.join("\n");
+        let body = if kept.trim().is_empty() { format!("{LATEST}{latest}") } else { format!("{LATEST}{latest}\n{}", kept.trim_end()) };
+        self.set_section(POSITION, &body);
+    }
+
+    /// Replace the text under `## {name}` (up to the next `## ` heading) with `body`, or add
+    /// the section at the end. The heading and every other line stay byte for byte.
+    pub fn set_section(&mut self, name: &str, body: &str) {
+        let eol = if self.text.crlf { "\r\n" } else { "\n" };
+        let is_heading = |l: &str| fields::heading(fields::strip_eol(l), 2).is_some_and(|(level, _)| level == 2);
+        let body: Vec<String> = body.trim_end().split('\n').map(|l| format!("{}{eol}", l.trim_end_matches('\r'))).collect();
+        let found = (self.header_end..self.lines.len()).find(|&i| {
+            is_heading(&self.lines[i]) && fields::heading(fields::strip_eol(&self.lines[i]), 2).is_some_and(|(_, h)| h.trim().eq_ignore_ascii_case(name))
+        });
+        match found {
+            Some(at) => {
+                let end = (at + 1..self.lines.len()).find(|&i| is_heading(&self.lines[i])).unwrap_or(self.lines.len());
+                // A blank line before the next section stays.
+                let mut new = body;
+                if end < self.lines.len() {
+                    new.push(eol.to_string());
+                }
+                if !self.lines[at].ends_with('\n') {
+                    self.lines[at].push_str(eol);
+                }
+                self.lines.splice(at + 1..end, new);
+            }
+            None => {
+                if let Some(last) = self.lines.last_mut().filter(|l| !l.ends_with('\n')) {
+                    last.push_str(eol);
+                }
+                if self.lines.last().is_some_and(|l| !l.trim().is_empty()) {
+                    self.lines.push(eol.to_string());
+                }
+                self.lines.push(format!("## {name}{eol}"));
+                self.lines.extend(body);
+            }
+        }
+        let text = self.text.with_text(self.lines.concat());
+        *self = State::parse(text);
+    }
+
     /// The file's bytes.
     pub fn render(&self) -> String {
         let mut out = String::new();
@@ -232,6 +298,19 @@ pub fn clear_session_values(state: &mut State, values: &[(&'static str, Value)])
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn set_section_replaces_one_section_and_keeps_the_rest() {
+        let mut s = State::parse(Text::new(CANON.into()));
+        s.set_section("Current Position", "Session 3 ended: shipped the API.");
+        assert_eq!(s.sections(), "## Current Position\nSession 3 ended: shipped the API.\n\n## Other\n- not: a key\n");
+        s.set_section("Other", "replaced");
+        assert!(s.render().ends_with("## Current Position\nSession 3 ended: shipped the API.\n\n## Other\nreplaced\n"), "{}", s.render());
+        let mut bare = State::parse(Text::new("# STATE\nproject: x\n".into()));
+        bare.set_section("Current Position", "new");
+        assert_eq!(bare.render(), "# STATE\nproject: x\n\n## Current Position\nnew\n");
+        assert_eq!(bare.scalar("project").as_deref(), Some("x"));
+    }
 
     const CANON: &str = "# STATE\nproject: my-delivery\nmode: build\nphase: phase_3\nactive_blockers: [GPU quota on the training host]\nnext_steps:\n  - run ablation B, carefully\n  - write report\n\n## Current Position\nFree text, kept.\n\n## Other\n- not: a key\n";
 

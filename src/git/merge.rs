@@ -214,11 +214,17 @@ fn replace_id(text: &str, old: &str, new: &str) -> String {
 }
 
 /// STATE.md: the side with the newer `timestamp` wins; blockers and next steps only the other
-/// side had are appended to the winner's lists.
+/// side had are appended to the winner's lists. On a tie the text that sorts last wins, so
+/// both clones merging the same two sides agree (the local side won, and each clone kept its
+/// own phase).
 pub fn state(ours: &str, theirs: &str) -> String {
     let (o, t) = (State::parse(Text::new(ours.into())), State::parse(Text::new(theirs.into())));
     let ts = |s: &State| s.scalar("timestamp").unwrap_or_default();
-    let (mut win, lose) = if ts(&t) > ts(&o) { (t, o) } else { (o, t) };
+    let theirs_win = match ts(&t).cmp(&ts(&o)) {
+        std::cmp::Ordering::Equal => theirs > ours,
+        later => later == std::cmp::Ordering::Greater,
+    };
+    let (mut win, lose) = if theirs_win { (t, o) } else { (o, t) };
     for key in ["active_blockers", "next_steps"] {
         let mut items = win.list(key);
         let extra: Vec<String> = lose.list(key).into_iter().filter(|i| !items.contains(i)).collect();
@@ -265,6 +271,21 @@ pub fn append_only(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    /// Two clones ending sessions in the same second: each merge kept its own side's phase, so
+    /// the clones disagreed after both merged.
+    #[test]
+    fn a_tie_on_the_timestamp_kept_each_clones_own_phase() {
+        let a = "# STATE\nphase: building\ntimestamp: 2026-11-25T17:15:01Z\nnext_steps: [ship a]\n";
+        let b = "# STATE\nphase: testing\ntimestamp: 2026-11-25T17:15:01Z\nnext_steps: [ship b]\n";
+        let (on_a, on_b) = (super::state(a, b), super::state(b, a));
+        let phase = |t: &str| State::parse(Text::new(t.into())).scalar("phase");
+        assert_eq!(phase(&on_a), phase(&on_b), "{on_a}\n{on_b}");
+        // A later timestamp still wins, whichever side it is on.
+        let later = b.replace("17:15:01", "17:16:00");
+        assert_eq!(phase(&super::state(a, &later)).as_deref(), Some("testing"));
+        assert_eq!(phase(&super::state(&later, a)).as_deref(), Some("testing"));
+    }
+
     use super::*;
 
     #[test]

@@ -417,7 +417,11 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         if let Some(m) = stale.get(&log.entries[i].id) {
             t.insert_str(
                 t.trim_end().len(),
-                &format!("\n(stale: {} commits, {} lines changed under its paths since it was made; check it still holds)", m.commits, m.lines),
+                &format!(
+                    "\n(stale: {}, {} changed under its paths since it was made; check it still holds)",
+                    crate::format::count(m.commits, "commit", "commits"),
+                    crate::format::count(m.lines as usize, "line", "lines")
+                ),
             );
         }
         t
@@ -501,16 +505,23 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     let then = at.map(|a| format!(" --as-of {}", a.label())).unwrap_or_default();
     let mut parts = Vec::new();
     if left.state_sections > 0 {
-        parts.push(format!("{} sections of STATE.md (`zo state show` for the fields, the file for the rest)", left.state_sections));
+        parts.push(format!(
+            "{} of STATE.md (`zo state show` for the fields, the file for the rest)",
+            crate::format::count(left.state_sections, "section", "sections")
+        ));
     }
     if left.decisions > 0 {
-        parts.push(format!("{} older decisions (`zo log{then}`, `zo show ID{then}`)", left.decisions));
+        parts.push(format!("{} (`zo log{then}`, `zo show ID{then}`)", crate::format::count(left.decisions, "older decision", "older decisions")));
     }
     if left.task_matches > 0 {
-        parts.push(format!("{} more matches for the task (`zo recall \"{}\" -k 10{then}`)", left.task_matches, task_query.as_deref().unwrap_or("")));
+        parts.push(format!(
+            "{} for the task (`zo recall \"{}\" -k 10{then}`)",
+            crate::format::count(left.task_matches, "more match", "more matches"),
+            task_query.as_deref().unwrap_or("")
+        ));
     }
     if left.facts > 0 {
-        parts.push(format!("{} facts (`zo fact list{then}`)", left.facts));
+        parts.push(format!("{} (`zo fact list{then}`)", crate::format::count(left.facts, "fact", "facts")));
     }
     if left.priors_compacted {
         parts.push("the priors' full rules (`zo prior list`)".into());

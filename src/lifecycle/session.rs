@@ -200,10 +200,11 @@ fn listed_priors(body: &str, priors: &PriorsFile) -> Vec<usize> {
     body.lines().filter_map(session::parse_listed).filter_map(|(id, title, fp)| listed_prior(&fps, id, title, fp)).collect()
 }
 
-/// A session file's text with each prior its `## Priors` list names under the number it has
-/// now. A merge renumbers a prior two clones numbered alike, but the session files that list
-/// it arrive whole, unseen by the merge driver, and keep the old number; every reader that
-/// shows a session goes through this. Borrowed when nothing changed.
+/// A session file's text as a reader sees it: each prior its `## Priors` list names under the
+/// number it has now, without the fingerprint comment zo finds it by (`session show` printed
+/// `<!-- zo:prior … -->`). A merge renumbers a prior two clones numbered alike, but the session
+/// files that list it arrive whole, unseen by the merge driver, and keep the old number; every
+/// reader that shows a session goes through this. Borrowed when nothing changed.
 pub fn resolve_priors<'a>(text: &'a str, priors: &PriorsFile) -> std::borrow::Cow<'a, str> {
     let fps = Fingerprints { priors, all: Default::default() };
     let mut out: Option<String> = None;
@@ -220,7 +221,11 @@ pub fn resolve_priors<'a>(text: &'a str, priors: &PriorsFile) -> std::borrow::Co
             } else if in_priors {
                 if let Some((id, title, fp)) = session::parse_listed(l) {
                     let now = listed_prior(&fps, id, title, fp).map(|i| &priors.entries[i].id);
-                    if let Some(new) = now.filter(|n| n.as_str() != id) {
+                    let new = now.filter(|n| n.as_str() != id);
+                    if fp.is_some() {
+                        // The line as zo wrote it, `- ID — title <!-- zo:prior … -->`.
+                        replaced = Some(format!("- {} — {title}{}", new.map_or(id, |n| n.as_str()), &line[l.len()..]));
+                    } else if let Some(new) = new {
                         // The ID is the first word after `- `; only it changes.
                         let start = line.find(id).unwrap_or(0);
                         replaced = Some(format!("{}{new}{}", &line[..start], &line[start + id.len()..]));
@@ -368,8 +373,12 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     if !ending.next.is_empty() {
         updates.push(("next_steps".into(), Value::List(ending.next.clone())));
     }
+    // Where the work stands, for whoever opens STATE.md next (it read "Just initialised"
+    // forever): this session, what it attempted, what comes next.
+    let next = if ending.next.is_empty() { String::new() } else { format!(" Next: {}.", ending.next.join("; ").replace('\n', " ")) };
+    let position = format!("Session {number:03} ended {date} ({}): {}{next}", memory.layout.show(&path), attempted.replace('\n', " ").trim());
     memory
-        .set_state(updates, &allowed, gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive })
+        .set_state_at(updates, Some(&position), &allowed, gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive })
         .context("the session file was written but STATE.md was not updated")?;
     Ok(Some(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors }))
 }
@@ -447,7 +456,8 @@ mod tests {
         let after = priors(&["alpha", "beta"]);
         let marked = format!("# Session 001\n\n## Priors\n- PR-001 — beta {}\n\n## Next\n- PR-001 — beta\n", session::prior_marker(&fp));
         let resolved = resolve_priors(&marked, &after);
-        assert_eq!(resolved, marked.replacen("- PR-001 — beta <", "- PR-002 — beta <", 1), "only the Priors list changes");
+        let shown = marked.replacen(&format!("- PR-001 — beta {}", session::prior_marker(&fp)), "- PR-002 — beta", 1);
+        assert_eq!(resolved, shown, "only the Priors list changes, and its fingerprint is not shown");
         // An older line without a fingerprint: the one prior with its title.
         assert_eq!(resolve_priors("## Priors\n- PR-001 — beta\n", &after), "## Priors\n- PR-002 — beta\n");
         // Nothing to change: the text is borrowed as it is.

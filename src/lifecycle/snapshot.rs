@@ -125,5 +125,13 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         bail!("{} already exists (one snapshot per phase per second)", layout.show(&path));
     }
     fsio::write_atomic(&path, text.as_bytes())?;
+    drop(_lock);
+    // STATE.md says where the work stands: this phase closed, at this commit.
+    let mut updates = vec![];
+    if head != "null" {
+        updates.push(("git_head".to_string(), crate::format::state::Value::Scalar(head.clone())));
+    }
+    let position = format!("Phase {phase} closed {} ({outcome}): {}", &now[..10], layout.show(&path));
+    memory.set_state_at(updates, Some(&position), &[], allow).context("the snapshot was written but STATE.md was not updated")?;
     Ok(Written { file: layout.show(&path), decisions: ids, priors, sessions })
 }

@@ -130,6 +130,7 @@ const SPECS: &[Spec] = &[
         params: &[
             ("type", "string", "only this type"),
             ("since", "string", "YYYY-MM-DD"),
+            ("tag", "string", "only decisions with this tag"),
             ("limit", "integer", "at most this many"),
             ("as_of", "string", AS_OF),
         ],
@@ -298,6 +299,7 @@ struct LogArgs {
     #[serde(rename = "type")]
     kind: Option<String>,
     since: Option<String>,
+    tag: Option<String>,
     limit: Option<usize>,
     as_of: Option<String>,
 }
@@ -360,6 +362,9 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let k = a.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3).min(crate::search::recall::MAX_K);
             let filter = Filter { kind, kind_type: a.kind_type, ..Default::default() };
             let at = as_of(&memory, a.as_of.as_deref())?;
+            if let Some(why) = a.mode.as_ref().and_then(|_| crate::search::recall::mode_unavailable(&memory, mode)) {
+                bail!("mode {}: {why}", mode.name());
+            }
             // As of then, entries superseded or provisional since may have held: search them
             // all, more deeply, and let the memory of then decide (as the CLI does).
             let (wide, depth) = if at.is_some() { (Filter { all: true, ..filter.clone() }, k.saturating_mul(4)) } else { (filter.clone(), k) };
@@ -447,10 +452,10 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
                 .decisions
                 .iter()
                 .filter(|d| d.stale)
-                .map(|d| format!("{} {}: {} commits, {} lines changed under {}", d.id, d.title, d.commits, d.lines, d.paths.join(", ")))
+                .map(|d| format!("{} {}: {} changed under {}", d.id, d.title, crate::ops::text::moved(d.commits, d.lines), d.paths.join(", ")))
                 .collect::<Vec<_>>()
                 .join("\n");
-            (serde_json::to_value(&r)?, if text.is_empty() { format!("none of the {} decisions with paths is stale", r.checked) } else { text })
+            (serde_json::to_value(&r)?, if text.is_empty() { crate::ops::text::none_stale(r.checked) } else { text })
         }
         "outcome" => {
             let a: OutcomeArgs = args(name, a)?;
@@ -483,7 +488,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         }
         "log" => {
             let a: LogArgs = args(name, a)?;
-            let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: Some(a.limit.unwrap_or(20)), all: false };
+            let q = crate::ops::LogQuery { kind: a.kind, since: a.since, limit: Some(a.limit.unwrap_or(20)), all: false, tag: a.tag };
             q.check()?;
             let at = as_of(&memory, a.as_of.as_deref())?;
             let mut r = crate::ops::log(&memory.decisions_as_of(at.as_ref())?, &q)?;
@@ -508,12 +513,12 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let NoArgs {} = args(name, a)?;
             let r = crate::ops::status(&memory)?;
             let text = format!(
-                "project {} · phase {} · {} decisions, {} priors, {} sessions\nblockers: {}\nnext: {}",
+                "project {} · phase {} · {}, {}, {}\nblockers: {}\nnext: {}",
                 r.project,
                 r.phase.as_deref().unwrap_or("-"),
-                r.counts.decisions,
-                r.counts.priors,
-                r.counts.sessions,
+                crate::ops::text::count(r.counts.decisions, "decision", "decisions"),
+                crate::ops::text::count(r.counts.priors, "prior", "priors"),
+                crate::ops::text::count(r.counts.sessions, "session", "sessions"),
                 if r.blockers.is_empty() { "none".into() } else { r.blockers.join("; ") },
                 if r.next_steps.is_empty() { "none".into() } else { r.next_steps.join("; ") },
             );
@@ -528,10 +533,8 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let mut text = r.markdown.clone();
             if let Some(e) = &ended {
                 text.push_str(&format!(
-                    "\nnote: the session left open was ended first: {} written ({} decisions, {} priors)",
-                    e.file,
-                    e.decisions.len(),
-                    e.priors.len()
+                    "\nnote: the session left open was ended first: {}",
+                    crate::ops::text::ended(&e.file, e.decisions.len(), e.priors.len())
                 ));
             }
             (serde_json::to_value(r)?, text)
@@ -539,7 +542,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
         "session_end" => {
             let ending: Ending = args(name, a)?;
             let ended = crate::lifecycle::session::end(&memory, &ending, false)?.ok_or_else(|| anyhow!("no session was written"))?;
-            let text = format!("{} written ({} decisions, {} priors); STATE.md updated", ended.file, ended.decisions.len(), ended.priors.len());
+            let text = format!("{}; STATE.md updated", crate::ops::text::ended(&ended.file, ended.decisions.len(), ended.priors.len()));
             (serde_json::to_value(ended)?, text)
         }
         other => bail!("no tool {other:?}; `tools/list` has them"),

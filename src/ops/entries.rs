@@ -111,6 +111,8 @@ pub struct LogQuery {
     pub limit: Option<usize>,
     /// Include OUTCOME entries.
     pub all: bool,
+    /// Only decisions with this tag (any case).
+    pub tag: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -129,6 +131,9 @@ impl LogQuery {
     pub fn check(&self) -> Result<()> {
         match &self.since {
             Some(since) if !crate::time::is_date(since) => Err(Error::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into()),
+            _ if self.tag.as_deref().is_some_and(|t| t.trim().is_empty() || t.contains(',')) => {
+                Err(Error::usage("--tag takes one tag, not an empty or comma-separated one").into())
+            }
             _ => Ok(()),
         }
     }
@@ -145,6 +150,7 @@ pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
             (want_outcomes || !e.is_annotation())
                 && q.kind.as_deref().is_none_or(|k| e.kind.eq_ignore_ascii_case(k))
                 && q.since.as_deref().is_none_or(|d| e.timestamp.as_str() >= d)
+                && q.tag.as_deref().is_none_or(|t| log.field(i, "Tags").is_some_and(|tags| tags.split(',').any(|x| x.trim().eq_ignore_ascii_case(t.trim()))))
         })
         .collect();
     if let Some(n) = q.limit {
@@ -453,8 +459,10 @@ impl RecallReport {
     }
 
     /// The hits as people (and agents reading text) see them: a line per hit with its ID,
-    /// kind, tier, score and any status or staleness, the ranks behind it when explained,
-    /// then the entry in full. The CLI prints it; the MCP server returns it as text.
+    /// kind, tier and any status or staleness, the ranks and scores behind it when explained,
+    /// then the entry in full. The fused score is not on the line: the tier comes from the
+    /// similarity, not from it, and a number beside the tier read as the tier's reason
+    /// (`--explain` gives both, `--json` the score). The CLI prints it; the MCP server returns it as text.
     pub fn render(&self) -> String {
         let mut s = String::new();
         if self.explained {
@@ -469,13 +477,7 @@ impl RecallReport {
         for h in &self.results {
             let status = if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() };
             let stale = if h.stale { " · stale" } else { "" };
-            s.push_str(&format!(
-                "── {} · {} · {} · {:.3}{status}{stale}\n",
-                crate::store::gate::frame::one_line(&h.row.id),
-                h.row.kind,
-                h.tier.name(),
-                h.score
-            ));
+            s.push_str(&format!("── {} · {} · {}{status}{stale}\n", crate::store::gate::frame::one_line(&h.row.id), h.row.kind, h.tier.name(),));
             if !h.directives.is_empty() {
                 let why: Vec<String> = h.directives.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
                 s.push_str(&format!(

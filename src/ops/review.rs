@@ -211,7 +211,7 @@ impl Review {
     /// The review as a person reads it: one block per entry, its change, who brought it, and
     /// each flag; titles and names quoted (`gate::frame`).
     pub fn render(&self) -> String {
-        let mut s = format!("memory changes in {}..{} ({} commits):\n", self.from.short, self.to.short, self.commits);
+        let mut s = format!("memory changes in {}..{} ({}):\n", self.from.short, self.to.short, crate::ops::text::count(self.commits, "commit", "commits"));
         if self.entries.is_empty() {
             s.push_str("  none\n");
         }

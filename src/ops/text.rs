@@ -19,7 +19,19 @@ pub fn facts(list: &[FactView], all: bool) -> String {
     s
 }
 
-/// A count with its noun in the right number: "1 outcome", "2 outcomes", "0 outcomes".
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+pub use crate::format::count;
+
+/// How far a decision's paths moved: "3 commits, 1 line".
+pub fn moved(commits: usize, lines: u64) -> String {
+    format!("{}, {}", count(commits, "commit", "commits"), count(lines as usize, "line", "lines"))
+}
+
+/// `stale` when nothing is.
+pub fn none_stale(checked: usize) -> String {
+    if checked == 1 { "the one decision with paths is not stale".into() } else { format!("none of the {checked} decisions with paths is stale") }
+}
+
+/// What a session's end wrote: "sessions/….md written (1 decision, 0 priors)".
+pub fn ended(file: &str, decisions: usize, priors: usize) -> String {
+    format!("{file} written ({}, {})", count(decisions, "decision", "decisions"), count(priors, "prior", "priors"))
 }

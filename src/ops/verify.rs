@@ -205,7 +205,9 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     let mut problems = Vec::new();
     let mut counts = [0usize; 3];
     let mut against = None;
-    let mut commits = 0;
+    // Commits that changed any memory file, each counted once (a commit that changed the
+    // decisions and the priors was counted twice).
+    let mut commits = std::collections::HashSet::new();
     for (n, (kind, path)) in files.iter().enumerate() {
         let label = layout.show(path);
         let rel = layout.rel(path);
@@ -218,7 +220,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             }
             against = Some("parents");
             for change in repo.history_of(Path::new(&rel))? {
-                commits += 1;
+                commits.insert(change.short.clone());
                 let before = problems.len();
                 let this = text_of(change.this, &label, "commit", &mut problems);
                 for parent in change.parents {
@@ -330,7 +332,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
         priors: counts[1],
         facts: counts[2],
         against,
-        commits_checked: commits,
+        commits_checked: commits.len(),
         problems,
         forks,
         erasures,

@@ -215,6 +215,22 @@ pub fn open_reading(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refr
     Ok((index, r))
 }
 
+/// Why a mode the user asked for cannot be had here before any search is made (None: it can,
+/// as far as the files show): semantic and hybrid need the model and its runtime. Asked first,
+/// so an explicit `--mode semantic` fails with one message instead of a note that it falls
+/// back to lexical search followed by the refusal.
+pub fn mode_unavailable(memory: &Memory, mode: Mode) -> Option<String> {
+    if mode == Mode::Lexical {
+        return None;
+    }
+    embedding::locate(&memory.layout.config).paths().err().map(|why| {
+        format!(
+            "{} search needs the embedding model, which is not available here ({why}); install it with `zo model install`, or use lexical search",
+            mode.name()
+        )
+    })
+}
+
 /// Say, in one line, why search is lexical.
 fn unavailable(note: &dyn Fn(&str), why: &str) {
     note(&format!("semantic search unavailable: {why}; using lexical search"));

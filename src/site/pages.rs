@@ -250,10 +250,9 @@ pub fn entry(src: &Source, i: usize) -> String {
     }
     if let Some(s) = src.stale.get(&e.id) {
         b.push_str(&format!(
-            "<p class=\"note stale\">Stale: the paths it governs moved on since {} — {} commits, {} lines changed under <code>{}</code>.</p>",
+            "<p class=\"note stale\">Stale: the paths it governs moved on since {} — {} changed under <code>{}</code>.</p>",
             esc(s.since.as_deref().unwrap_or("its commit")),
-            s.commits,
-            s.lines,
+            crate::ops::text::moved(s.commits, s.lines),
             esc(&s.paths.join(", "))
         ));
     }
@@ -520,11 +519,10 @@ pub fn stale(src: &Source) -> String {
     b.push_str("<ul class=\"stale\">");
     for s in list {
         b.push_str(&format!(
-            "<li>{} — moved since {}: {} commits, {} lines under <code>{}</code></li>",
+            "<li>{} — moved since {}: {} under <code>{}</code></li>",
             src.link_id("", &s.id, &format!("{} {}", s.id, s.title)),
             esc(s.since.as_deref().unwrap_or("its commit")),
-            s.commits,
-            s.lines,
+            crate::ops::text::moved(s.commits, s.lines),
             esc(&s.paths.join(", "))
         ));
     }

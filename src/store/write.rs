@@ -431,9 +431,21 @@ impl Memory {
     /// secrets written with `allow_secret` join its `allowed_secrets` list (STATE.md is one
     /// entry to `zo verify`), as do `allowed` (hashes the caller's own check recorded).
     pub fn set_state(&self, updates: Vec<(String, crate::format::state::Value)>, allowed: &[String], allow: impl Into<gate::Allow>) -> Result<State> {
+        self.set_state_at(updates, None, allowed, allow)
+    }
+
+    /// `set_state`, and `position` (what a session's end or a snapshot says of where the work
+    /// stands) as zo's line of `## Current Position` (`State::set_position`), in one write.
+    pub fn set_state_at(
+        &self,
+        updates: Vec<(String, crate::format::state::Value)>,
+        position: Option<&str>,
+        allowed: &[String],
+        allow: impl Into<gate::Allow>,
+    ) -> Result<State> {
         let allow = allow.into();
         use crate::format::state::Value;
-        let mut fields: Vec<(&str, &str)> = Vec::new();
+        let mut fields: Vec<(&str, &str)> = position.map(|p| ("Current Position", p)).into_iter().collect();
         for (k, v) in &updates {
             fields.push(("STATE key", k.as_str()));
             match v {
@@ -449,6 +461,9 @@ impl Memory {
         self.update_state(|s| {
             for (k, v) in updates {
                 s.set(&k, v);
+            }
+            if let Some(p) = position {
+                s.set_position(p);
             }
             for (key, new) in [(gate::STATE_ALLOWED, hashes), (gate::directives::STATE_ALLOWED, rules)] {
                 if new.is_empty() {
@@ -473,6 +488,13 @@ impl Memory {
             Some(t) => t,
             None => Text::new(crate::templates::STATE.replace("{project}", &self.layout.project())),
         };
+        // A merge left unresolved (made without zo's driver): writing would bury the markers
+        // under a valid-looking file and keep one side by accident.
+        if crate::store::verify::may_hold_conflict_markers(text.as_str().as_bytes()) {
+            if let Some(p) = crate::store::verify::conflict_markers(&self.layout.show(&path), text.as_str()).into_iter().next() {
+                bail!("{p}; resolve the merge in STATE.md first (or let zo's merge driver do it: `zo hooks install`), then run this again");
+            }
+        }
         let mut state = State::parse(text);
         f(&mut state);
         fsio::write_atomic(&path, state.render().as_bytes()).with_context(|| "STATE.md was not changed")?;

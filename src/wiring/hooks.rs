@@ -204,7 +204,7 @@ fn block(hook: &str) -> String {
     let body = match hook {
         // Blocks a commit that edits or deletes existing entries, and a merge commit whose
         // result lost entries of either side (git runs pre-merge-commit for automatic merges).
-        "pre-commit" | "pre-merge-commit" => "\"$zo\" verify --staged || exit 1".to_string(),
+        "pre-commit" | "pre-merge-commit" => "\"$zo\" -q verify --staged || exit 1".to_string(),
         // Rows are refreshed now (milliseconds); embeddings follow in the background. Never fails.
         _ => "\"$zo\" -q index refresh --rows-only >/dev/null 2>&1 || true\n( \"$zo\" -q index refresh >/dev/null 2>&1 & ) >/dev/null 2>&1 || true".to_string(),
     };
