@@ -266,8 +266,7 @@ pub struct StateSetArgs {
 #[command(after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\n\
 type, title, decision, rationale, alternatives, outcome, supersedes, tags, session,\n\
 confidence (0 to 1) and paths (tags and paths: a list or a comma-separated string).\n\
-Flags given on the command line override the file's keys. Without --title and --decision\n\
-on a terminal, $VISUAL or $EDITOR opens a template to fill in, as `git commit` does.\n\n\
+Flags given on the command line override the file's keys.\n\n\
 Example: zo decide --type ARCHITECTURE --title 'Use Hono' --decision 'Hono for the API' \\\n    --rationale 'Smaller, faster' --alternatives '(1) Express (2) Fastify'")]
 pub struct DecideArgs {
     /// ARCHITECTURE, SCOPE, BUGFIX, … (default DECISION)
