@@ -8,7 +8,10 @@ use anyhow::Result;
 /// One line for people: ID, date, type, title, and what became of it.
 pub fn line(log: &DecisionLog, i: usize) -> String {
     let e = &log.entries[i];
-    let mut s = format!("{}  {:<10}  {:<12}  {}", e.id, e.date(), e.kind, e.title);
+    // One line per decision whatever its fields hold: a title continued on the next lines
+    // (a hand edit) printed a line that read as another decision's.
+    let one = crate::store::gate::frame::one_line;
+    let mut s = format!("{}  {:<10}  {:<12}  {}", one(&e.id), e.date(), one(&e.kind), one(&e.title));
     if let Some(by) = log.superseded_by(i) {
         s.push_str(&format!("  [superseded by {}]", by.id));
     }

@@ -109,6 +109,22 @@ pub struct Span {
 
 /// Byte offsets of the lines that start with `prefix`, in order, found without walking every
 /// line.
+/// The one line a fact or prior entry is shown as in the bundle and lists (`- key = value`,
+/// `- PR-001 title (root cause)`), from its text: fields a reader sees side by side, so the
+/// directive rules read them together too (a command split between a fact's key and value
+/// passed every check). None for other entries.
+pub fn display_line(entry: &str) -> Option<String> {
+    let mut lines = entry.lines();
+    let head = lines.next()?.trim_end();
+    let field =
+        |name: &str| entry.lines().find_map(|l| fields::parse_field_line(l).filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string()));
+    if let Some(key) = head.strip_prefix("## Fact: ") {
+        return Some(format!("- {} = {}", key.trim(), field("Value").unwrap_or_default()));
+    }
+    let (id, title) = head.strip_prefix("## PR-").and_then(|r| r.split_once(':'))?;
+    Some(format!("- PR-{id} {} ({})", title.trim(), field("Root cause category").unwrap_or_default()))
+}
+
 /// A count with its noun in the right number: "1 outcome", "2 outcomes", "0 outcomes".
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

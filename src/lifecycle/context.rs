@@ -219,15 +219,13 @@ impl Screen {
             return true;
         }
         let why: Vec<String> = flags.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
-        // The ID and title are the entry's own text too: an ID zo would not write, or a title
-        // the rules flag, is not shown either.
-        let id = if crate::format::is_entry_id(id) || crate::store::memory::is_shown_name(id) && id.ends_with(".md") || id == "STATE" {
-            id
+        // Flagged only as shown (a fact's key beside its value): the title is half of it.
+        let title = if crate::store::screened::flags(text).is_empty() {
+            "(its title is withheld too)".to_string()
         } else {
-            "(an entry whose ID is not one zo writes)"
+            shown_title(title, "(its title is withheld too)")
         };
-        let title = if crate::store::screened::flags(title).is_empty() { frame::name(title) } else { "(its title is withheld too)".to_string() };
-        self.withheld.push(format!("- {} {title}: {}", frame::name(id).trim_matches('"'), why.join("; ")));
+        self.withheld.push(format!("- {} {title}: {}", shown_id(id), why.join("; ")));
         false
     }
 
@@ -235,6 +233,22 @@ impl Screen {
     fn text(&self) -> Option<String> {
         (!self.withheld.is_empty()).then(|| self.withheld.join("\n"))
     }
+}
+
+/// An entry's ID where zo names an entry outside its quoted text (Withheld, Arrived): an ID zo
+/// would not write is the repository's text, and is not shown.
+fn shown_id(id: &str) -> String {
+    if crate::format::is_entry_id(id) || crate::store::memory::is_shown_name(id) && id.ends_with(".md") || id == "STATE" {
+        frame::name(id).trim_matches('"').to_string()
+    } else {
+        "(an entry whose ID is not one zo writes)".into()
+    }
+}
+
+/// A title (or any one-line name from the repository: a commit's author) quoted, or `instead`
+/// when the directive rules flag it.
+fn shown_title(title: &str, instead: &str) -> String {
+    if crate::store::screened::flags(title).is_empty() { frame::name(title) } else { instead.to_string() }
 }
 
 struct Filler {
@@ -434,10 +448,16 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
             ids.extend(priors.entries.iter().map(|p| (p.id.as_str(), p.title.as_str())));
             let arrived = crate::store::provenance::arrivals(layout, &since, &ids);
             if !arrived.is_empty() {
+                // IDs, titles and authors are the repository's text: screened as the Withheld
+                // section screens them (an arrival is the likeliest entry to be withheld).
                 let lines: Vec<String> = arrived
                     .iter()
                     .map(|a| {
-                        format!("- {} {} — {}", a.id, frame::name(&a.title), a.commit.as_ref().map_or_else(|| "in a commit since".to_string(), |c| c.by()))
+                        let by = a.commit.as_ref().map_or_else(
+                            || "in a commit since".to_string(),
+                            |c| shown_title(&c.by(), &format!("{} by an author whose name the rules flag", c.short)),
+                        );
+                        format!("- {} {} — {}", shown_id(&a.id), shown_title(&a.title, "(its title is withheld: the rules flag it)"), by.trim_matches('"'))
                     })
                     .collect();
                 let text = lines.join("\n");
@@ -585,7 +605,9 @@ fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) -> bool {
 /// A project fact's entry text (as `zo show` and recall give it), for the directive rules;
 /// its value when the entry cannot be found.
 fn fact_text(memory: &Memory, v: &crate::store::facts::FactView) -> String {
-    if crate::store::screened::flags(&v.value).is_empty() && crate::store::screened::flags(&v.key).is_empty() {
+    // Key and value as the bundle shows them, side by side: a command split between them is
+    // one command to whoever reads the line.
+    if crate::store::screened::flags(&format!("- {} = {}", v.key, v.value)).is_empty() {
         return v.value.clone();
     }
     memory.facts(crate::store::facts::Scope::Project).ok().and_then(|f| f.find(&v.id).map(|i| f.entries[i].content(&f))).unwrap_or_else(|| v.value.clone())

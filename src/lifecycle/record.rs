@@ -69,8 +69,18 @@ pub struct Progress {
 impl Progress {
     /// As the context bundle shows it.
     pub fn markdown(&self) -> String {
-        let list =
-            |v: &[Listed]| if v.is_empty() { "none".to_string() } else { v.iter().map(|l| format!("{} ({})", l.id, l.title)).collect::<Vec<_>>().join(", ") };
+        // IDs and titles are memory text: one line each, and a title the directive rules flag
+        // is not repeated here (the bundle lists it as withheld).
+        let title = |t: &str| {
+            if crate::store::screened::flags(t).is_empty() { crate::store::gate::frame::one_line(t) } else { "its title is withheld: the rules flag it".into() }
+        };
+        let list = |v: &[Listed]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.iter().map(|l| format!("{} ({})", crate::store::gate::frame::one_line(&l.id), title(&l.title))).collect::<Vec<_>>().join(", ")
+            }
+        };
         let files = if self.files.is_empty() {
             "none".to_string()
         } else {
@@ -388,10 +398,17 @@ pub fn progress(memory: &Memory, rec: &Record) -> Result<Progress> {
     let log = memory.decisions()?;
     let priors = memory.priors()?;
     let (from_d, from_p) = baseline(memory, Some(rec), &log, &priors)?;
+    // What zo's writers wrote in this session, when the record kept it: entries a pull brought
+    // in after the start are not this session's work (as `session::end` decides).
+    let ours = |id: &str| rec.written.as_ref().is_none_or(|w| w.iter().any(|x| x == id));
     Ok(Progress {
         at: crate::time::now(),
-        decisions: log.entries[from_d..].iter().filter(|e| !e.is_annotation()).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect(),
-        priors: priors.entries[from_p..].iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect(),
+        decisions: log.entries[from_d..]
+            .iter()
+            .filter(|e| !e.is_annotation() && ours(&e.id))
+            .map(|e| Listed { id: e.id.clone(), title: e.title.clone() })
+            .collect(),
+        priors: priors.entries[from_p..].iter().filter(|p| ours(&p.id)).map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect(),
         files: touched(memory, rec),
     })
 }

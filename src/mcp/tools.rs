@@ -483,7 +483,7 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let at = as_of(&memory, a.as_of.as_deref())?;
             let v = crate::ops::show_as_of(&memory, &a.id, at.as_ref())?;
             let v = if at.is_none() { crate::ops::entries::with_origin(&memory, v)? } else { v };
-            let text = v["text"].as_str().unwrap_or_default().trim_end().to_string();
+            let text = crate::ops::text::show(&v, true).trim_end().to_string();
             (v, text)
         }
         "log" => {
@@ -498,7 +498,16 @@ pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
             let text = r
                 .decisions
                 .iter()
-                .map(|d| format!("{}  {}  {}  {}", d.id, d.timestamp.get(..10).unwrap_or(""), d.kind, d.title))
+                .map(|d| {
+                    let one = crate::store::gate::frame::one_line;
+                    // The agent reads this list: a title the directive rules flag is not in it.
+                    let title = if crate::store::screened::flags(&d.title).is_empty() {
+                        one(&d.title)
+                    } else {
+                        "(title withheld: it reads as an instruction to an agent; `show` marks it)".into()
+                    };
+                    format!("{}  {}  {}  {title}", one(&d.id), d.timestamp.get(..10).unwrap_or(""), one(&d.kind))
+                })
                 .collect::<Vec<_>>()
                 .join("\n");
             (serde_json::to_value(r)?, if text.is_empty() { none.unwrap_or_else(|| "no decisions match".into()) } else { text })

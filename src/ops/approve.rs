@@ -54,7 +54,7 @@ pub struct Pending {
 /// The entry `id` and what the rules flag in it; a usage error when they flag nothing.
 pub fn pending(memory: &Memory, id: &str) -> Result<Pending> {
     let (id, text) = text_of(memory, id)?;
-    let flags = directives::scan(&text);
+    let flags = directives::with_display(&text, directives::scan);
     if flags.is_empty() {
         return Err(crate::error::Error::usage(format!("{id} holds nothing the directive rules flag; there is nothing to approve")).into());
     }

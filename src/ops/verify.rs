@@ -110,13 +110,20 @@ fn characters(label: &str, text: &Text, problems: &mut Vec<Problem>) {
 /// entries is one entry (STATE.md's consent is its `allowed_directives` list).
 fn directives(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
     use crate::store::gate::directives as d;
-    if d::scan(text.as_str()).is_empty() {
+    // The whole file first (one pass; most files hold nothing): a fact's or prior's fields are
+    // also read as they are shown, side by side, which the file's text does not hold.
+    if kind == "decisions" && d::scan(text.as_str()).is_empty() {
         return;
     }
-    for (line, span) in entry_spans(kind, text) {
-        let entry = &text.as_str()[span];
-        let flags = d::unallowed(entry);
-        if flags.is_empty() || crate::store::approvals::is_approved(&crate::format::content_of(entry)) {
+    let spans = entry_spans(kind, text);
+    // Text before the first entry (a file's preamble) is nobody's entry, but people and
+    // agents read the file: nothing can approve it, so any finding there is a problem.
+    let preamble = spans.first().map_or(text.as_str().len(), |(_, s)| s.start);
+    let found = std::iter::once((1, &text.as_str()[..preamble], None))
+        .chain(spans.into_iter().map(|(line, span)| (line, &text.as_str()[span], Some(()))))
+        .map(|(line, piece, entry)| (line, if entry.is_some() { d::unallowed(piece) } else { d::scan(piece) }, piece, entry));
+    for (line, flags, entry, is_entry) in found {
+        if flags.is_empty() || is_entry.is_some() && crate::store::approvals::is_approved(&crate::format::content_of(entry)) {
             continue;
         }
         for f in flags {

@@ -57,7 +57,7 @@ pub fn approve(id: &str, text: &str) -> Result<PathBuf> {
 /// What the directive rules flag in `text` when no person here approved it: the reasons an
 /// entry is withheld from an agent's bundle (empty: it is not).
 pub fn withheld(text: &str) -> Vec<crate::store::gate::directives::Flag> {
-    let flags = crate::store::screened::flags(text);
+    let flags = crate::store::gate::directives::with_display(text, crate::store::screened::flags);
     if flags.is_empty() || is_approved(text) {
         return vec![];
     }

@@ -134,6 +134,15 @@ fn heading_text(head: &str) -> &str {
     text[8.min(text.len())..].trim_start_matches(':').trim()
 }
 
+/// A field's value on one line: its lines joined by a space.
+fn one_line(value: &str) -> String {
+    if value.contains(['\n', '\r']) {
+        value.split(['\n', '\r']).map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+    } else {
+        value.to_string()
+    }
+}
+
 impl Decision {
     fn parse(text: &str, span: Span, keys: Option<Keys<'_>>) -> Decision {
         let raw = &text[span.start..span.end];
@@ -165,8 +174,11 @@ impl Decision {
             id,
             id_derived,
             timestamp: timestamp.to_string(),
-            title: title.to_string(),
-            kind: kind.map(str::trim).unwrap_or_default().to_string(),
+            // A title or type is one line wherever it is shown (log, history, the site, MCP): a
+            // value a hand edit ran on over further lines printed lines of its own, read as
+            // other decisions' rows or zo's footer.
+            title: one_line(title),
+            kind: one_line(kind.map(str::trim).unwrap_or_default()),
             supersedes: supersedes.map(str::to_string),
             refs: refs.map(str::to_string),
             confidence: confidence.and_then(|c| c.trim().parse::<f64>().ok()).filter(|c| c.is_finite()),

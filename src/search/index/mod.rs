@@ -113,13 +113,38 @@ fn is_corruption(e: &rusqlite::Error) -> bool {
 /// The domain of the index's owner MAC (`store::trust`).
 const OWNER_DOMAIN: &str = "zo index 1";
 
-/// Whether this user's zo built the database: its `owner` is the MAC of its `build`.
-fn ours(conn: &Connection) -> bool {
+/// What the owner MAC covers: the build, and the file it lives in (device and inode). The
+/// rows are not covered, so a MAC of the build alone let anyone holding one of this user's
+/// indexes (one `git add -A` away from being committed) graft its `build` and `owner` onto
+/// rows of their own. Any file git checks out, or a copy makes, is another inode: rebuilt.
+fn owner_input(build: &str, path: &Path) -> Option<String> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let id = format!("{}:{}", std::os::unix::fs::MetadataExt::dev(&m), std::os::unix::fs::MetadataExt::ino(&m));
+    #[cfg(not(unix))]
+    let id = String::new();
+    Some(format!("{build}\n{id}"))
+}
+
+/// Whether this user's zo built the database at `path`: its `owner` is the MAC of its `build`
+/// in that file (`owner_input`).
+fn ours(conn: &Connection, path: &Path) -> bool {
     let get = |k: &str| conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get::<_, String>(0)).ok();
-    match (get("build"), get("owner")) {
-        (Some(build), Some(owner)) => crate::store::trust::sealed(OWNER_DOMAIN, build.as_bytes(), &owner),
+    match (get("build"), get("owner"), owner_input("", path)) {
+        (Some(build), Some(owner), Some(_)) => {
+            owner_input(&build, path).is_some_and(|input| crate::store::trust::sealed(OWNER_DOMAIN, input.as_bytes(), &owner))
+        }
         _ => false,
     }
+}
+
+/// Sign the database at `path` as this user's (`ours`), for the file it is in now.
+fn seal_owner(conn: &Connection, path: &Path) -> Result<()> {
+    let build: String = conn.query_row("SELECT value FROM meta WHERE key = 'build'", [], |r| r.get(0))?;
+    if let Some(owner) = owner_input(&build, path).and_then(|input| crate::store::trust::mac(OWNER_DOMAIN, input.as_bytes())) {
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('owner', ?1)", [owner])?;
+    }
+    Ok(())
 }
 
 /// The schema version a database says it has; None when it has no `meta` table or no version.
@@ -308,11 +333,10 @@ impl Index {
         let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
         let build = format!("{}-{nanos}", std::process::id());
         tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?1)", [&build])?;
-        // Signed by this user's zo (`store::trust`): an index.db a repository committed, or
-        // another machine made, is rebuilt rather than searched.
-        if let Some(owner) = crate::store::trust::mac(OWNER_DOMAIN, build.as_bytes()) {
-            tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('owner', ?1)", [owner])?;
-        }
+        // Signed by this user's zo (`store::trust`), for this file: an index.db a repository
+        // committed, another machine made, or a copy is rebuilt rather than searched. Sealed
+        // again for the file it ends up in (`swap_in`).
+        seal_owner(&tx, &temp)?;
         tx.commit()?;
         Ok(Index { conn, path: temp.to_path_buf(), state: State::Building(temp) })
     }
@@ -340,12 +364,13 @@ impl Index {
         if path.exists() {
             let lock = Lock::index(&lock_path, false)?;
             if let Ok(mut dst) = Index::connect(&path) {
-                if only_if_unusable && schema_version(&dst).ok().flatten().as_deref() == Some(SCHEMA_VERSION) && ours(&dst) {
+                if only_if_unusable && schema_version(&dst).ok().flatten().as_deref() == Some(SCHEMA_VERSION) && ours(&dst, &path) {
                     return Ok((Index { conn: dst, path, state: State::Live { _lock: lock } }, false));
                 }
                 // A database SQLite can read and write (another schema, or `index rebuild`).
                 if copy_into(&src, &mut dst).is_ok() {
                     dst.pragma_update(None, "journal_mode", "WAL")?;
+                    seal_owner(&dst, &path)?;
                     return Ok((Index { conn: dst, path, state: State::Live { _lock: lock } }, true));
                 }
             }
@@ -419,7 +444,7 @@ impl Index {
             return Err("the index did not exist".into());
         }
         match Index::connect(path).and_then(|c| Ok((schema_version(&c)?, c))) {
-            Ok((Some(v), c)) if v == SCHEMA_VERSION => match ours(&c) {
+            Ok((Some(v), c)) if v == SCHEMA_VERSION => match ours(&c, path) {
                 true => Ok(c),
                 false => Err("it was not made by this user's zo (a committed or copied index is never searched)".into()),
             },
