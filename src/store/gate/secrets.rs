@@ -176,7 +176,10 @@ pub fn scan(text: &str) -> Vec<Finding> {
     scan_plain(text)
 }
 
-fn scan_plain(text: &str) -> Vec<Finding> {
+/// Which rules' regexes `text` needs run: those whose keywords it holds (and those without
+/// keywords, of which there are none). None when no rule can match: the common case, a pass
+/// of the keyword automaton and nothing else.
+pub(super) fn rules_to_run(text: &str) -> Option<Vec<bool>> {
     let e = &*ENGINE;
     let mut run = vec![false; e.rules.len()];
     for &i in &e.always {
@@ -189,9 +192,12 @@ fn scan_plain(text: &str) -> Vec<Finding> {
             any = true;
         }
     }
-    if !any {
-        return vec![];
-    }
+    any.then_some(run)
+}
+
+fn scan_plain(text: &str) -> Vec<Finding> {
+    let e = &*ENGINE;
+    let Some(run) = rules_to_run(text) else { return vec![] };
     let mut out: Vec<Finding> = Vec::new();
     for (i, rule) in e.rules.iter().enumerate() {
         if !run[i] {
