@@ -321,6 +321,7 @@ pub struct DecideArgs {
 #[derive(Args, Debug)]
 pub struct OutcomeArgs {
     /// The decision's ID (a unique prefix is enough)
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
     pub id: String,
     /// What happened; - reads it from stdin
     pub text: String,
@@ -360,6 +361,7 @@ pub struct LogArgs {
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     /// The decision's ID, a unique prefix of it, or its heading timestamp
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
     pub id: String,
     /// The memory as it stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or a
     /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
@@ -391,6 +393,7 @@ pub struct SiteArgs {
 pub struct HistoryArgs {
     /// A decision (its ID, a unique prefix of it, or its heading timestamp), a prior (PR-…), a
     /// fact version (F-…) or a fact key (category:entity): every version of the key
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
     pub id: String,
 }
 
@@ -469,6 +472,7 @@ pub struct FactListArgs {
 #[derive(Args, Debug)]
 pub struct ConfirmArgs {
     /// A provisional decision (D-…) or fact version (F-…)
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
     pub id: String,
 }
 
@@ -484,6 +488,7 @@ Example:\n  zo approve D-7f3a9c2e")]
 pub struct ApproveArgs {
     /// The decision (D-…), prior (PR-…), fact version (F-…), session or snapshot (its file
     /// name), or STATE
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
     pub id: String,
 }
 
@@ -494,6 +499,7 @@ Git history still holds the text: zo prints the commands that purge it.\n\n\
 Example:\n  zo forget D-7f3a9c2e --reason 'held a database password'")]
 pub struct ForgetArgs {
     /// The decision (D-…), prior (PR-…), fact version (F-…) or session (its file name)
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
     pub id: String,
     /// Why (kept in the tombstone; one line)
     #[arg(long, required = true)]
@@ -538,20 +544,21 @@ pub enum PriorCommand {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Root cause classes: missing_rule, incomplete_rule, ignored_rule, novel_case, regression.\n\n\
+#[command(after_help = "Root cause classes: missing_rule, incomplete_rule, ignored_rule, novel_case, regression.\n\
+With no flags at a terminal, $VISUAL or $EDITOR opens a template to fill in (as `git commit`).\n\n\
 Example: zo prior add --title 'Never redirect stderr of a TUI' --root-cause missing_rule \\\n    --failure 'agent pane stayed blank' --rule 'Keep stderr on the terminal for TUIs'")]
 pub struct PriorAddArgs {
-    /// The lesson, in one line
+    /// The lesson, in one line (required, as are --root-cause, --failure and a --rule)
     #[arg(long)]
-    pub title: String,
+    pub title: Option<String>,
     /// missing_rule | incomplete_rule | ignored_rule | novel_case | regression
     #[arg(long, value_name = "CLASS")]
-    pub root_cause: String,
+    pub root_cause: Option<String>,
     /// What went wrong
     #[arg(long)]
-    pub failure: String,
+    pub failure: Option<String>,
     /// A rule the failure taught (repeatable)
-    #[arg(long = "rule", value_name = "TEXT", required = true)]
+    #[arg(long = "rule", value_name = "TEXT")]
     pub rules: Vec<String>,
     /// Where it was learned, e.g. "session-041 (2026-11-21), launcher debugging"
     #[arg(long)]

@@ -10,6 +10,9 @@ fn main() {
     if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
         zo::cmd::stdout_was_closed();
     }
+    // A shell asking for completions (`COMPLETE=bash zo -- zo show D-`, the script `zo
+    // completions SHELL` prints): answered, then exit; any other run goes on.
+    clap_complete::CompleteEnv::with_factory(<zo::cli::Cli as clap::CommandFactory>::command).complete();
     let cli = zo::cli::Cli::parse();
     if let Err(err) = zo::cmd::run(cli) {
         // A closed pipe (`zo log | head`) is not an error worth a message.

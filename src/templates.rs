@@ -15,6 +15,9 @@ pub const MERGE_DRIVER: &str = include_str!("../templates/merge-driver.sh");
 /// What the Stop hook asks an agent that changed files but recorded nothing.
 /// The bundle's first line after its title: how the agent is to read what memory says (SPEC §7).
 pub const AGENT_FRAME: &str = include_str!("../templates/agent-frame.md");
+/// What `$EDITOR` opens for `zo decide` and `zo prior add` without their fields.
+pub const EDIT_DECISION: &str = include_str!("../templates/edit/decision.md");
+pub const EDIT_PRIOR: &str = include_str!("../templates/edit/prior.md");
 pub const STOP_REMINDER: &str = include_str!("../templates/stop-reminder.md");
 /// The Claude Code hook entries zo adds to `.claude/settings.json`, by event.
 pub const CLAUDE_HOOKS: &str = include_str!("../templates/claude/hooks.json");

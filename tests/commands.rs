@@ -334,12 +334,40 @@ fn quiet_keeps_requested_data() {
 fn completions_and_man_page_come_from_the_cli_definition() {
     let r = Repo::new();
     let bash = r.ok(&["completions", "bash"]);
-    assert!(bash.contains("_zo()") && bash.contains("recall") && bash.contains("--supersedes"), "{}", &bash[..200.min(bash.len())]);
+    assert!(bash.contains("_clap_complete_zo") && bash.contains("COMPLETE=\"bash\""), "{}", &bash[..200.min(bash.len())]);
     assert!(r.ok(&["completions", "zsh"]).contains("#compdef zo"));
-    assert!(r.ok(&["completions", "fish"]).contains("complete -c zo"));
+    assert!(r.ok(&["completions", "fish"]).contains("complete "));
     r.fails(&["completions", "tcsh"], 2);
     let man = r.ok(&["man"]);
     assert!(man.contains(".TH zo 1") && man.contains("recall"), "{}", &man[..300.min(man.len())]);
+}
+
+/// `zo show <TAB>` completed no IDs (the static scripts knew the commands only): the script
+/// asks zo, which answers from the memory the shell is in — driven here through bash itself.
+#[test]
+fn show_tab_completed_no_ids() {
+    let r = Repo::init();
+    let id = r.decide("Use Postgres", "one database");
+    let other = r.decide("Use Redis for sessions", "fast");
+    let script = r.ok(&["completions", "bash"]);
+    std::fs::write(r.path().join(".git/zo-completion.bash"), &script).unwrap();
+    let complete = |words: &str, current: &str| {
+        let line = format!(
+            "source .git/zo-completion.bash; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)); COMP_TYPE=9; _clap_complete_zo zo '{current}'; printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let out = util::user_command("bash", &r.home()).args(["--norc", "-c", &line]).current_dir(r.path()).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect::<Vec<_>>()
+    };
+    let all = complete("zo show D-", "D-");
+    assert!(all.contains(&id) && all.contains(&other), "{all:?}");
+    let one = complete(&format!("zo show {}", &id[..6]), &id[..6]);
+    assert!(one.iter().all(|c| c.starts_with(&id[..6])) && one.contains(&id), "{one:?}");
+    // Options still complete, and a shell outside any memory gets no IDs and no error.
+    assert!(complete("zo show --as", "--as").contains(&"--as-of".to_string()));
+    let outside = tempfile::tempdir().unwrap();
+    let out = util::user_command(util::ZO, &r.home()).args(["--", "zo", "show", "D-"]).env("COMPLETE", "fish").current_dir(outside.path()).output().unwrap();
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).trim().is_empty(), "{out:?}");
 }
 
 #[test]

@@ -576,7 +576,7 @@ fn forgetting_a_session_takes_its_text_out_of_state_now_and_as_of() {
         .find(|n| n.starts_with("session-"))
         .unwrap();
     let f = r.json(&["forget", name.trim_end_matches(".md"), "--reason", "asked to"]);
-    assert_eq!(f["state_cleared"].as_array().unwrap().len(), 3, "{f}");
+    assert_eq!(f["state_cleared"].as_array().unwrap().len(), 4, "{f}");
     let state = r.read(".zo/memory/STATE.md");
     assert!(!state.contains("quokka"), "{state}");
     assert!(state.contains("phase:") && state.contains("## Current Position"), "the rest of STATE.md stays: {state}");

@@ -391,3 +391,51 @@ fn a_fenced_decision_heading_split_an_entry() {
     r.decide("After the example", "b");
     assert_eq!(r.ids().len(), 2);
 }
+
+/// `decide` and `prior add` took no `$EDITOR` text as `git commit` does: at a terminal with no
+/// fields given, the editor fills in a template; without a terminal nothing waits for keys.
+#[test]
+fn decide_and_prior_add_opened_no_editor() {
+    let r = Repo::init();
+    let editor = |name: &str, body: &str| {
+        let path = r.path().join(format!(".git/{name}.sh"));
+        std::fs::write(&path, format!("#!/bin/sh\ncat > \"$1\" <<'EOF'\n{body}EOF\n")).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        path
+    };
+    let with = |args: &[&str], script: &std::path::Path| {
+        let mut c = r.cmd(args);
+        c.env("EDITOR", script).env_remove("VISUAL");
+        c
+    };
+    let last_line = |out: &str| out.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("").to_string();
+    let good = editor("decision", "# comment\nTitle: From the editor\nType: ARCHITECTURE\nDecision: Written in the editor\nover two lines\nTags: a, b\n");
+    let out = util::at_terminal(&with(&["decide"], &good), "");
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let id = last_line(&out.stdout);
+    let v = r.json(&["show", &id]);
+    assert_eq!(v["title"], "From the editor", "{v}");
+    assert!(v["text"].as_str().unwrap().contains("over two lines") && v["text"].as_str().unwrap().contains("**Type:** ARCHITECTURE"), "{v}");
+    // No terminal (a script, an agent's shell): the usage error, and the editor never runs.
+    let before = r.read(r.log_path());
+    let e = Run::from(with(&["decide"], &good).output().unwrap());
+    assert_eq!(e.code, 2, "{}", e.stderr);
+    assert!(e.stderr.contains("--title") && e.stderr.contains("$EDITOR"), "{}", e.stderr);
+    // A template left without its Decision cancels.
+    let empty = editor("empty", "Title: Only a title\nDecision: \n");
+    let out = util::at_terminal(&with(&["decide"], &empty), "");
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(out.stdout.contains("nothing was written"), "{}", out.stdout);
+    assert_eq!(r.read(r.log_path()), before);
+    // A prior, each Rule line one rule.
+    let prior = editor(
+        "prior",
+        "Title: Keep stderr on the terminal\nRoot cause: missing_rule\nFailure: the pane stayed blank\nRule: never redirect a TUI's stderr\nRule: check the pane\n",
+    );
+    let out = util::at_terminal(&with(&["prior", "add"], &prior), "");
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let p = r.json(&["show", &last_line(&out.stdout)]);
+    let text = p["text"].as_str().unwrap();
+    assert!(text.contains("Keep stderr on the terminal") && text.contains("never redirect a TUI's stderr") && text.contains("check the pane"), "{p}");
+    r.fails(&["prior", "add", "--title", "t"], 2);
+}

@@ -18,6 +18,28 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
                 "title, decision, type, rationale, alternatives, outcome, supersedes, tags, session, confidence, paths",
             )?
         }
+        // Nothing given, a person at a terminal, an editor named: fill in a template, as `git
+        // commit` does for its message.
+        None if a.title.is_none() && a.decision.is_none() && super::editor::available().is_some() => {
+            let editor = super::editor::available().unwrap_or_default();
+            let names = ["Title", "Type", "Decision", "Rationale", "Alternatives", "Tags", "Paths"];
+            let f = super::editor::fill(&editor, crate::templates::EDIT_DECISION, &names)?;
+            let v = |n: &str| super::editor::value(&f, n);
+            let opt = |n: &str| Some(v(n)).filter(|x| !x.is_empty());
+            if v("Title").is_empty() || v("Decision").is_empty() {
+                return Err(Error::Failed("the Title or Decision was left empty: nothing was written".into()).into());
+            }
+            DecisionInput {
+                r#type: opt("Type"),
+                title: v("Title"),
+                decision: v("Decision"),
+                rationale: opt("Rationale"),
+                alternatives: opt("Alternatives"),
+                tags: opt("Tags").map(StringOrList::One),
+                paths: opt("Paths").map(StringOrList::One),
+                ..Default::default()
+            }
+        }
         None => DecisionInput::default(),
     };
     let (a_title_given, a_decision_given) = (a.title.is_some(), a.decision.is_some());
@@ -59,7 +81,11 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
         .map(|(n, _)| *n)
         .collect();
     if !missing.is_empty() {
-        let from = if a.file.is_some() { " (or their keys in the --file JSON)" } else { " (or --file FILE)" };
+        let from = if a.file.is_some() {
+            " (or their keys in the --file JSON)"
+        } else {
+            " (or --file FILE; at a terminal with $EDITOR set, no flags opens a template)"
+        };
         return Err(Error::usage(format!("zo decide needs {}{from}; see `zo decide --help`", missing.join(" and "))).into());
     }
     let memory = ctx.memory()?;

@@ -9,11 +9,12 @@
 mod approve;
 mod cache;
 mod checkpoint;
-mod completions;
+pub(crate) mod completions;
 mod confirm;
 mod context;
 mod decide;
 mod doctor;
+mod editor;
 mod eval;
 mod fact;
 mod forget;

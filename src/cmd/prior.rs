@@ -11,13 +11,46 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
     let file = memory.layout.show(&memory.layout.priors());
     match c {
         PriorCommand::Add(a) => {
-            let input = PriorInput {
-                title: a.title,
-                root_cause: a.root_cause,
-                failure: a.failure,
-                rules: a.rules,
-                source: a.source.unwrap_or_default(),
-                solution: a.solution.unwrap_or_default(),
+            let nothing = a.title.is_none() && a.root_cause.is_none() && a.failure.is_none() && a.rules.is_empty();
+            let input = match super::editor::available().filter(|_| nothing) {
+                // As `git commit`: a template in the person's editor.
+                Some(editor) => {
+                    let names = ["Title", "Root cause", "Failure", "Rule", "Source", "Solution"];
+                    let f = super::editor::fill(&editor, crate::templates::EDIT_PRIOR, &names)?;
+                    let v = |n: &str| super::editor::value(&f, n);
+                    let rules: Vec<String> = f.iter().filter(|(n, v)| n == "Rule" && !v.is_empty()).map(|(_, v)| v.clone()).collect();
+                    if v("Title").is_empty() || v("Failure").is_empty() || rules.is_empty() {
+                        return Err(crate::error::Error::Failed("the Title, Failure or Rule was left empty: nothing was written".into()).into());
+                    }
+                    PriorInput { title: v("Title"), root_cause: v("Root cause"), failure: v("Failure"), rules, source: v("Source"), solution: v("Solution") }
+                }
+                None => {
+                    let missing: Vec<&str> = [
+                        ("--title", a.title.is_some()),
+                        ("--root-cause", a.root_cause.is_some()),
+                        ("--failure", a.failure.is_some()),
+                        ("--rule", !a.rules.is_empty()),
+                    ]
+                    .iter()
+                    .filter(|(_, given)| !given)
+                    .map(|(n, _)| *n)
+                    .collect();
+                    if !missing.is_empty() {
+                        return Err(crate::error::Error::usage(format!(
+                            "zo prior add needs {} (at a terminal with $EDITOR set, no flags opens a template); see `zo prior add --help`",
+                            missing.join(", ")
+                        ))
+                        .into());
+                    }
+                    PriorInput {
+                        title: a.title.unwrap_or_default(),
+                        root_cause: a.root_cause.unwrap_or_default(),
+                        failure: a.failure.unwrap_or_default(),
+                        rules: a.rules,
+                        source: a.source.unwrap_or_default(),
+                        solution: a.solution.unwrap_or_default(),
+                    }
+                }
             };
             let (id, similar) = memory
                 .add_prior(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })

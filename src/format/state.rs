@@ -268,8 +268,17 @@ pub fn session_values(session: &str) -> Vec<(&'static str, Value)> {
             out.push((key, Value::List(v)));
         }
     }
+    // The `Latest:` line its end wrote into `## Current Position` starts with its title's
+    // number and date (`# Session 001 — 2026-03-01`).
+    let title = session.lines().next().unwrap_or("").strip_prefix("# Session ").and_then(|t| t.split_once(" — "));
+    if let Some((n, date)) = title {
+        out.push((POSITION_KEY, Value::Scalar(format!("{LATEST}Session {} ended {}", n.trim(), date.trim()))));
+    }
     out
 }
+
+/// `session_values`' name for the session's `Latest:` line in `## Current Position`.
+const POSITION_KEY: &str = "current_position";
 
 /// Clear the STATE.md fields that still hold exactly what a session wrote (`values`, from
 /// `session_values`); a field changed since is someone else's and stays. Returns the
@@ -278,6 +287,17 @@ pub fn clear_session_values(state: &mut State, values: &[(&'static str, Value)])
     let norm = |v: &[String]| v.iter().map(|s| s.replace('\n', " ").trim().to_string()).collect::<Vec<_>>();
     let mut cleared = Vec::new();
     for (key, wrote) in values {
+        if *key == POSITION_KEY {
+            // zo's line, when it is this session's, goes; a person's lines stay.
+            let Value::Scalar(prefix) = wrote else { continue };
+            let Some(body) = state.section(POSITION) else { continue };
+            if body.lines().next().is_some_and(|l| l.starts_with(&format!("{prefix} ("))) {
+                let rest: Vec<&str> = body.lines().skip(1).collect();
+                state.set_section(POSITION, rest.join("\n").trim());
+                cleared.push(POSITION.to_string());
+            }
+            continue;
+        }
         let Some(now) = state.get(key) else { continue };
         let same = match (wrote, now) {
             (Value::Scalar(w), now) => now.as_str().replace('\n', " ").trim() == w.replace('\n', " ").trim(),

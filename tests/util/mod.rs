@@ -15,7 +15,7 @@ pub const ZO: &str = env!("CARGO_BIN_EXE_zo");
 /// `CLAUDE_PROJECT_DIR`).
 fn foreign(name: &str) -> bool {
     const PREFIXES: [&str; 10] = ["ZO_", "GIT_", "XDG_", "CLAUDE", "CODEX", "CURSOR", "GEMINI", "QWEN", "OPENCODE", "COPILOT"];
-    PREFIXES.iter().any(|p| name.starts_with(p)) || name == "ORT_DYLIB_PATH" || name == "EDITOR" || name == "VISUAL"
+    PREFIXES.iter().any(|p| name.starts_with(p)) || name == "ORT_DYLIB_PATH" || name == "EDITOR" || name == "VISUAL" || name == "COMPLETE"
 }
 
 /// The one command builder every helper uses (issue 31: a suite that passes wherever zo is
