@@ -321,7 +321,7 @@ pub struct DecideArgs {
 #[derive(Args, Debug)]
 pub struct OutcomeArgs {
     /// The decision's ID (a unique prefix is enough)
-    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
     pub id: String,
     /// What happened; - reads it from stdin
     pub text: String,
@@ -361,7 +361,7 @@ pub struct LogArgs {
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     /// The decision's ID, a unique prefix of it, or its heading timestamp
-    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
     pub id: String,
     /// The memory as it stood then: a date (YYYY-MM-DD, the whole day), an RFC 3339 time, or a
     /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
@@ -393,7 +393,7 @@ pub struct SiteArgs {
 pub struct HistoryArgs {
     /// A decision (its ID, a unique prefix of it, or its heading timestamp), a prior (PR-…), a
     /// fact version (F-…) or a fact key (category:entity): every version of the key
-    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
     pub id: String,
 }
 
@@ -472,7 +472,7 @@ pub struct FactListArgs {
 #[derive(Args, Debug)]
 pub struct ConfirmArgs {
     /// A provisional decision (D-…) or fact version (F-…)
-    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
     pub id: String,
 }
 
@@ -488,7 +488,7 @@ Example:\n  zo approve D-7f3a9c2e")]
 pub struct ApproveArgs {
     /// The decision (D-…), prior (PR-…), fact version (F-…), session or snapshot (its file
     /// name), or STATE
-    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
     pub id: String,
 }
 
@@ -499,7 +499,7 @@ Git history still holds the text: zo prints the commands that purge it.\n\n\
 Example:\n  zo forget D-7f3a9c2e --reason 'held a database password'")]
 pub struct ForgetArgs {
     /// The decision (D-…), prior (PR-…), fact version (F-…) or session (its file name)
-    #[arg(add = clap_complete::engine::ArgValueCompleter::new(crate::cmd::completions::ids))]
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
     pub id: String,
     /// Why (kept in the tombstone; one line)
     #[arg(long, required = true)]
@@ -824,4 +824,15 @@ mod tests {
         assert!(missing.is_empty(), "no help text: {missing:#?}");
         Cli::command().debug_assert();
     }
+}
+
+/// `zo show <TAB>`: the memory's IDs (`ops::entries::id_candidates`), each with its title, for
+/// the shell's completion (the script `zo completions SHELL` prints asks zo at each TAB).
+fn ids(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::CompletionCandidate> {
+    let Some(prefix) = current.to_str() else { return vec![] };
+    // At most 200: a shell lists them all, and a long log has thousands.
+    crate::ops::entries::id_candidates(prefix, 200)
+        .into_iter()
+        .map(|(id, title)| clap_complete::engine::CompletionCandidate::new(id).help(Some(title.into())))
+        .collect()
 }

@@ -19,37 +19,6 @@ pub fn completions(ctx: &Ctx, shell: clap_complete::Shell) -> Result<()> {
     ctx.print(&String::from_utf8_lossy(&out))
 }
 
-/// The most candidates offered: a shell lists them all, and a long log has thousands.
-const MOST: usize = 200;
-
-/// `zo show <TAB>` and the other commands that take an entry: the IDs of the memory the shell
-/// is in (decisions, newest first, priors, fact versions, sessions and snapshots), each with its
-/// title. The shell asks zo (`COMPLETE=bash zo -- zo show D-`, what `zo completions SHELL`
-/// registers); the answer comes from the hook path's quick read, never the model.
-pub fn ids(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::CompletionCandidate> {
-    use clap_complete::engine::CompletionCandidate;
-    let Some(prefix) = current.to_str() else { return vec![] };
-    let Ok(memory) = crate::store::memory::Memory::open(None) else { return vec![] };
-    let mut out: Vec<(String, String)> = Vec::new();
-    if let Ok((log, _)) = memory.decisions_quick() {
-        out.extend(log.entries.iter().rev().filter(|e| !e.is_annotation()).map(|e| (e.id.clone(), e.title.clone())));
-    }
-    if let Ok(p) = memory.priors() {
-        out.extend(p.entries.iter().map(|p| (p.id.clone(), p.title.clone())));
-    }
-    if let Ok(f) = memory.facts(crate::store::facts::Scope::Project) {
-        out.extend(f.entries.iter().filter(|e| !e.id.is_empty()).map(|e| (e.id.clone(), e.key.clone())));
-    }
-    out.extend(memory.session_names().unwrap_or_default().into_iter().map(|n| (n, "session".to_string())));
-    out.extend(memory.snapshot_names().unwrap_or_default().into_iter().map(|n| (n, "snapshot".to_string())));
-    out.into_iter()
-        .filter(|(id, _)| id.starts_with(prefix) && crate::store::gate::first_control(id).is_none())
-        .take(MOST)
-        // The title as help, one line and without escapes (a shell prints it as it is).
-        .map(|(id, title)| CompletionCandidate::new(id).help(Some(crate::store::gate::frame::one_line(&title).chars().take(60).collect::<String>().into())))
-        .collect()
-}
-
 /// zo(1) on stdout, or with a directory every page the main one names: zo(1) lists its
 /// commands as zo-init(1) and so on, so those pages exist too.
 pub fn man(ctx: &Ctx, dir: Option<&std::path::Path>) -> Result<()> {

@@ -9,7 +9,7 @@
 mod approve;
 mod cache;
 mod checkpoint;
-pub(crate) mod completions;
+mod completions;
 mod confirm;
 mod context;
 mod decide;

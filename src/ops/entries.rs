@@ -139,6 +139,32 @@ impl LogQuery {
     }
 }
 
+/// The entries whose IDs start with `prefix`, with their titles, for a shell completing `zo
+/// show <TAB>` in the memory it is in: decisions (newest first), priors, fact versions, sessions
+/// and snapshots, at most `most`. IDs with a control character are left out (a shell prints
+/// what it is given); titles are one line. Empty outside a memory. Read as the hook path reads,
+/// never the model.
+pub fn id_candidates(prefix: &str, most: usize) -> Vec<(String, String)> {
+    let Ok(memory) = Memory::open(None) else { return vec![] };
+    let mut out: Vec<(String, String)> = Vec::new();
+    if let Ok((log, _)) = memory.decisions_quick() {
+        out.extend(log.entries.iter().rev().filter(|e| !e.is_annotation()).map(|e| (e.id.clone(), e.title.clone())));
+    }
+    if let Ok(p) = memory.priors() {
+        out.extend(p.entries.iter().map(|p| (p.id.clone(), p.title.clone())));
+    }
+    if let Ok(f) = memory.facts(crate::store::facts::Scope::Project) {
+        out.extend(f.entries.iter().filter(|e| !e.id.is_empty()).map(|e| (e.id.clone(), e.key.clone())));
+    }
+    out.extend(memory.session_names().unwrap_or_default().into_iter().map(|n| (n, "session".to_string())));
+    out.extend(memory.snapshot_names().unwrap_or_default().into_iter().map(|n| (n, "snapshot".to_string())));
+    out.into_iter()
+        .filter(|(id, _)| id.starts_with(prefix) && crate::store::gate::first_control(id).is_none())
+        .take(most)
+        .map(|(id, title)| (id, crate::store::gate::frame::one_line(&title).chars().take(60).collect()))
+        .collect()
+}
+
 /// Decisions matching `q`, newest first.
 pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
     q.check()?;
