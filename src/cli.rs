@@ -797,6 +797,17 @@ pub struct SnapshotArgs {
     pub allow_directive: bool,
 }
 
+/// `zo show <TAB>`: the memory's IDs (`ops::entries::id_candidates`), each with its title, for
+/// the shell's completion (the script `zo completions SHELL` prints asks zo at each TAB).
+fn ids(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::CompletionCandidate> {
+    let Some(prefix) = current.to_str() else { return vec![] };
+    // At most 200: a shell lists them all, and a long log has thousands.
+    crate::ops::entries::id_candidates(prefix, 200)
+        .into_iter()
+        .map(|(id, title)| clap_complete::engine::CompletionCandidate::new(id).help(Some(title.into())))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -824,15 +835,4 @@ mod tests {
         assert!(missing.is_empty(), "no help text: {missing:#?}");
         Cli::command().debug_assert();
     }
-}
-
-/// `zo show <TAB>`: the memory's IDs (`ops::entries::id_candidates`), each with its title, for
-/// the shell's completion (the script `zo completions SHELL` prints asks zo at each TAB).
-fn ids(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::CompletionCandidate> {
-    let Some(prefix) = current.to_str() else { return vec![] };
-    // At most 200: a shell lists them all, and a long log has thousands.
-    crate::ops::entries::id_candidates(prefix, 200)
-        .into_iter()
-        .map(|(id, title)| clap_complete::engine::CompletionCandidate::new(id).help(Some(title.into())))
-        .collect()
 }
