@@ -18,6 +18,11 @@ pub fn line(log: &DecisionLog, i: usize) -> String {
     if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome() || e.is_confirmation()) {
         s.push_str(&format!("  [for {r}]"));
     }
+    // An agent reads this list too (its shell runs `zo log`): a title the directive rules flag
+    // is marked, as `show` and `recall` mark the entry.
+    if !crate::store::screened::flags(&e.title).is_empty() {
+        s.push_str("  [not approved: reads as an instruction to an agent; zo show says why]");
+    }
     // A tombstone's title already says "[forgotten]": not twice.
     if log.status(i) == "provisional" || (log.status(i) == "forgotten" && e.title != crate::format::fact::FORGOTTEN) {
         s.push_str(&format!("  [{}]", log.status(i)));

@@ -169,7 +169,9 @@ impl History {
     pub fn render(&self) -> String {
         // A tombstone's title is "[forgotten]" already: its status is not said twice.
         let status = if self.status == "forgotten" && self.title == crate::format::fact::FORGOTTEN { String::new() } else { format!("  [{}]", self.status) };
-        let mut s = format!("{}  {}  {}{status}\n", self.id, self.kind, self.title);
+        // An agent reads this too: a title the directive rules flag is marked, as `show` marks it.
+        let flagged = if crate::store::screened::flags(&self.title).is_empty() { "" } else { "  [not approved: reads as an instruction to an agent]" };
+        let mut s = format!("{}  {}  {}{status}{flagged}\n", self.id, self.kind, self.title);
         let w = &self.written;
         s.push_str(&written_line(&w.timestamp, w.session.as_deref(), None, w.agent.as_deref(), commit_text(w.commit.as_ref(), w.shallow.as_deref())));
         for e in &self.supersedes {

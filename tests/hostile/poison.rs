@@ -533,6 +533,11 @@ fn arrivals_and_progress_printed_what_the_withheld_section_hid() {
             assert!(b.contains("## Arrived since") && b.contains("D-0badf00d") && b.contains("withheld"), "{b}");
         }
     }
+    // `zo log` and `zo history`, which an agent's shell runs too, mark the flagged title.
+    let log = h.expect(&["log"], 0).stdout;
+    assert!(log.lines().any(|l| l.starts_with("D-0badf00d") && l.contains("[not approved")), "{log}");
+    let hist = h.expect(&["history", "D-0badf00d"], 0).stdout;
+    assert!(hist.lines().next().is_some_and(|l| l.contains("[not approved")), "{hist}");
     h.assert_outside_unchanged();
 }
 
