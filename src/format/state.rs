@@ -174,13 +174,18 @@ impl State {
         *self = State::parse(text);
     }
 
+    /// The lines of `## {name}`: its heading's index and the end of its text (the next `## `
+    /// heading or the end of the file).
+    fn section_lines(&self, name: &str) -> Option<(usize, usize)> {
+        let level2 = |l: &str| fields::heading(fields::strip_eol(l), 2).filter(|(level, _)| *level == 2).map(|(_, h)| h.trim().to_string());
+        let at = (self.header_end..self.lines.len()).find(|&i| level2(&self.lines[i]).is_some_and(|h| h.eq_ignore_ascii_case(name)))?;
+        let end = (at + 1..self.lines.len()).find(|&i| level2(&self.lines[i]).is_some()).unwrap_or(self.lines.len());
+        Some((at, end))
+    }
+
     /// The text under `## {name}` (up to the next `## ` heading), if the section exists.
     pub fn section(&self, name: &str) -> Option<String> {
-        let is_heading = |l: &str| fields::heading(fields::strip_eol(l), 2).is_some_and(|(level, _)| level == 2);
-        let at = (self.header_end..self.lines.len()).find(|&i| {
-            is_heading(&self.lines[i]) && fields::heading(fields::strip_eol(&self.lines[i]), 2).is_some_and(|(_, h)| h.trim().eq_ignore_ascii_case(name))
-        })?;
-        let end = (at + 1..self.lines.len()).find(|&i| is_heading(&self.lines[i])).unwrap_or(self.lines.len());
+        let (at, end) = self.section_lines(name)?;
         Some(self.lines[at + 1..end].concat())
     }
 
@@ -200,14 +205,9 @@ impl State {
     /// the section at the end. The heading and every other line stay byte for byte.
     pub fn set_section(&mut self, name: &str, body: &str) {
         let eol = if self.text.crlf { "\r\n" } else { "\n" };
-        let is_heading = |l: &str| fields::heading(fields::strip_eol(l), 2).is_some_and(|(level, _)| level == 2);
         let body: Vec<String> = body.trim_end().split('\n').map(|l| format!("{}{eol}", l.trim_end_matches('\r'))).collect();
-        let found = (self.header_end..self.lines.len()).find(|&i| {
-            is_heading(&self.lines[i]) && fields::heading(fields::strip_eol(&self.lines[i]), 2).is_some_and(|(_, h)| h.trim().eq_ignore_ascii_case(name))
-        });
-        match found {
-            Some(at) => {
-                let end = (at + 1..self.lines.len()).find(|&i| is_heading(&self.lines[i])).unwrap_or(self.lines.len());
+        match self.section_lines(name) {
+            Some((at, end)) => {
                 // A blank line before the next section stays.
                 let mut new = body;
                 if end < self.lines.len() {
