@@ -532,6 +532,7 @@ pub enum PriorCommand {
     /// Show one prior in full
     Show {
         /// The prior's ID, e.g. PR-001
+        #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
         id: String,
     },
     /// Mark OLD as superseded by NEW
@@ -720,6 +721,7 @@ pub enum SessionCommand {
     /// Show one session (its file name, a unique prefix, or `last`)
     Show {
         /// e.g. last, session-2026-11-23, session-039-2026-06-11
+        #[arg(add = clap_complete::engine::ArgValueCompleter::new(session_names))]
         name: String,
     },
 }
@@ -795,6 +797,17 @@ pub struct SnapshotArgs {
     /// each person approves it (`zo approve ID`).
     #[arg(long)]
     pub allow_directive: bool,
+}
+
+/// `zo session show <TAB>`: `last` and the session files' names.
+fn session_names(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::CompletionCandidate> {
+    let Some(prefix) = current.to_str() else { return vec![] };
+    let sessions = crate::ops::entries::id_candidates(prefix, 200).into_iter().filter(|(_, what)| what == "session");
+    std::iter::once(("last".to_string(), "the latest session".to_string()))
+        .filter(|(n, _)| n.starts_with(prefix))
+        .chain(sessions)
+        .map(|(n, what)| clap_complete::engine::CompletionCandidate::new(n).help(Some(what.into())))
+        .collect()
 }
 
 /// `zo show <TAB>`: the memory's IDs (`ops::entries::id_candidates`), each with its title, for

@@ -297,7 +297,7 @@ fn a_full_disk_leaves_the_log_whole() {
         r.decide(&format!("Decision {i}"), &"filler ".repeat(100));
     }
     let before = r.read(r.log_path());
-    let out = std::process::Command::new("sh")
+    let out = util::user_command("sh", &util::home_for(r.path()))
         .args(["-c", &format!("trap '' XFSZ; ulimit -f 8; exec {} decide --title 'one more' --decision 'does not fit'", util::ZO)])
         .current_dir(r.path())
         .env_remove("ZO_REPO")

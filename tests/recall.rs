@@ -60,9 +60,10 @@ fn onnx_runtime_telemetry_writes_nothing_to_home_or_tmp() {
     // for Microsoft, until zo disabled its telemetry.
     util::require_model();
     let r = Repo::example();
-    let (home, tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let cache = zo::search::embedding::cache_dir().unwrap();
-    let out = r.cmd(&["recall", "why did we leave Express"]).env("HOME", home.path()).env("TMPDIR", tmp.path()).env("ZO_CACHE", &cache).output().unwrap();
+    // Its cache its own (the model and runtime are named by the harness): this test once named
+    // the real user's cache, and wrote its key and vectors into the developer's HOME.
+    let (home, tmp, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let out = r.cmd(&["recall", "why did we leave Express"]).env("HOME", home.path()).env("TMPDIR", tmp.path()).env("ZO_CACHE", cache.path()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("── D-795f9731"), "the model was used");
     let written: Vec<_> = std::fs::read_dir(home.path()).unwrap().chain(std::fs::read_dir(tmp.path()).unwrap()).map(|e| e.unwrap().path()).collect();

@@ -337,7 +337,12 @@ fn man_pages_exist_for_every_command_the_main_page_names() {
         pages += 1;
     }
     assert!(dir.path().join("zo-prior-add.1").is_file() && dir.path().join("zo-fact-set.1").is_file(), "{pages} pages");
-    let r = Run::from(zo_anywhere().args(["man", "--dir", "/nonexistent/zo-man"]).output().unwrap());
+    assert!(!dir.path().join("zo-cache-help.1").exists() && pages < 100, "clap's nested help commands are no pages: {pages}");
+    // A missing directory is made, as `mkdir -p` would; a file in the way is a usage error.
+    let fresh = dir.path().join("new/man1");
+    assert!(zo_anywhere().args(["man", "--dir"]).arg(&fresh).output().unwrap().status.success());
+    assert!(fresh.join("zo.1").is_file());
+    let r = Run::from(zo_anywhere().args(["man", "--dir"]).arg(dir.path().join("zo.1")).output().unwrap());
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
@@ -758,4 +763,24 @@ fn hooks_installed_into_a_global_hooks_path_blocked_commits_in_every_other_repos
     assert!(git(&["add", "a.txt"]).status.success());
     let out = git(&["commit", "-qm", "x"]);
     assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The line zo suggests for a shared pre-commit hook, appended as a user would: it blocked
+    // every commit where there is no zo memory (`[ -e .zo ] && …` ends the hook with 1).
+    let line = e.split('`').find(|s| s.contains("verify --staged") && s.contains(".zo")).unwrap_or_else(|| panic!("{e}")).to_string();
+    std::fs::write(shared.path().join("pre-commit"), format!("#!/bin/sh
+echo shared >/dev/null
+{line}
+")).unwrap();
+    std::fs::write(other.path().join("b.txt"), "b\n").unwrap();
+    assert!(git(&["add", "b.txt"]).status.success());
+    let out = git(&["commit", "-qm", "y"]);
+    assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+    // Where there is memory, it checks: an edited entry is refused.
+    r.git(&["config", "--local", "--unset", "core.hooksPath"]);
+    let id = r.decide("Checked by the shared hook", "x");
+    r.commit_all("decided");
+    let text = r.read(r.log_path());
+    r.write(r.log_path(), &text.replace("**Decision:** x", "**Decision:** rewritten"));
+    r.git(&["add", "-A"]);
+    let out = util::git_command(r.path()).args(["commit", "-qm", "edit"]).output().unwrap();
+    assert!(!out.status.success(), "{id} edited, committed through the shared hook");
 }

@@ -22,16 +22,20 @@ pub fn completions(ctx: &Ctx, shell: clap_complete::Shell) -> Result<()> {
 /// zo(1) on stdout, or with a directory every page the main one names: zo(1) lists its
 /// commands as zo-init(1) and so on, so those pages exist too.
 pub fn man(ctx: &Ctx, dir: Option<&std::path::Path>) -> Result<()> {
-    let mut cmd = crate::cli::Cli::command();
-    // Built, so clap's own `help` command (which zo.1 names too) is among the subcommands.
+    // clap's own `help` subcommands (`zo help`, `zo cache help`) are no pages: each command's
+    // page has its help, and 99 pages of `zo-cache-help-help` were noise. Off before the build,
+    // so no page names one (only the pages; `zo help` still works).
+    let mut cmd = no_help_below(crate::cli::Cli::command());
     cmd.build();
     let Some(dir) = dir else {
         let mut out = Vec::new();
         clap_mangen::Man::new(cmd).render(&mut out)?;
         return ctx.print(&String::from_utf8_lossy(&out));
     };
+    // Made when missing, as `mkdir -p` would; a path that is there and not a directory is not
+    // replaced.
     if !dir.is_dir() {
-        return Err(crate::error::Error::usage(format!("{} is not a directory (mkdir -p it first)", dir.display())).into());
+        std::fs::create_dir_all(dir).map_err(|e| crate::error::Error::usage(format!("{} is not a directory and could not be made one: {e}", dir.display())))?;
     }
     let mut written = Vec::new();
     let mut page = |name: String, c: clap::Command| -> Result<()> {
@@ -58,4 +62,14 @@ pub fn man(ctx: &Ctx, dir: Option<&std::path::Path>) -> Result<()> {
     }
     ctx.note(format!("wrote {} man pages into {}", written.len(), dir.display()));
     Ok(())
+}
+
+/// A command and those below it without clap's `help` subcommand.
+fn no_help_below(c: clap::Command) -> clap::Command {
+    let names: Vec<String> = c.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    let mut c = c.disable_help_subcommand(true);
+    for n in names {
+        c = c.mut_subcommand(n, no_help_below);
+    }
+    c
 }

@@ -158,14 +158,18 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
             // A hooks directory outside the repository is shared by every repository that uses
             // it; zo's hooks in .git/hooks never run while core.hooksPath points elsewhere.
             if let Ok(hp) = crate::wiring::hooks::hooks_path(&l.root) {
+                // Said as a problem only where zo's hooks are wanted (`hooks: true`); anywhere
+                // else it is how this machine is set up, said once as information.
                 if hp.shared {
+                    let wanted = l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true);
                     checks.push((
                         "git hooks",
-                        WARN,
+                        if wanted { WARN } else { OK },
                         format!(
-                            "core.hooksPath ({} config) is {}, outside this repository: hooks there run in every repository, so zo's are not installed there; fix: git config --local core.hooksPath .git/hooks && zo hooks install",
+                            "core.hooksPath ({} config) is {}, outside this repository: hooks there run in every repository, so zo's are not installed there; {}: git config --local core.hooksPath .git/hooks && zo hooks install (your shared hooks then no longer run here), or add `[ ! -e .zo ] || zo -q verify --staged || exit 1` to the shared pre-commit hook",
                             hp.from.as_deref().unwrap_or("git"),
-                            hp.dir
+                            hp.dir,
+                            if wanted { "fix" } else { "to have zo's hooks" }
                         ),
                     ));
                 }

@@ -275,7 +275,7 @@ pub fn install(root: &Path) -> Result<Vec<HookState>> {
     let hp = hooks_path(root)?;
     if hp.shared {
         return Err(crate::error::Error::Failed(format!(
-            "git runs this repository's hooks from {} (core.hooksPath, {} config), outside the repository: hooks there run in every repository that uses it, so zo does not install into it. Either give this repository its own hooks directory — `git config --local core.hooksPath .git/hooks`, then `zo hooks install` (your shared hooks then no longer run here; call them from .git/hooks if you need them) — or add zo's check to your shared pre-commit hook yourself: `[ -e .zo ] && zo verify --staged`",
+            "git runs this repository's hooks from {} (core.hooksPath, {} config), outside the repository: hooks there run in every repository that uses it, so zo does not install into it. Either give this repository its own hooks directory — `git config --local core.hooksPath .git/hooks`, then `zo hooks install` (your shared hooks then no longer run here; call them from .git/hooks if you need them) — or add zo's check to your shared pre-commit hook yourself, as a line that passes where there is no zo memory: `[ ! -e .zo ] || zo -q verify --staged || exit 1`",
             hp.dir,
             hp.from.as_deref().unwrap_or("git")
         ))

@@ -179,7 +179,9 @@ fn huge_blob_in_git_history_is_refused_before_it_is_read() {
     let h = Hostile::new();
     let root = h.root();
     let sh = |script: &str| {
-        let out = std::process::Command::new("sh").arg("-c").arg(script).current_dir(root).output().unwrap();
+        // As the repository's user (tests/util::user_command): the developer's global git
+        // config (a hooks path, a merge driver) is not this test's.
+        let out = super::util::user_command("sh", &super::util::home_for(root)).arg("-c").arg(script).current_dir(root).output().unwrap();
         assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     };
