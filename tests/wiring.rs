@@ -766,10 +766,7 @@ fn hooks_installed_into_a_global_hooks_path_blocked_commits_in_every_other_repos
     // The line zo suggests for a shared pre-commit hook, appended as a user would: it blocked
     // every commit where there is no zo memory (`[ -e .zo ] && …` ends the hook with 1).
     let line = e.split('`').find(|s| s.contains("verify --staged") && s.contains(".zo")).unwrap_or_else(|| panic!("{e}")).to_string();
-    std::fs::write(shared.path().join("pre-commit"), format!("#!/bin/sh
-echo shared >/dev/null
-{line}
-")).unwrap();
+    std::fs::write(shared.path().join("pre-commit"), format!("#!/bin/sh\necho shared >/dev/null\n{line}\n")).unwrap();
     std::fs::write(other.path().join("b.txt"), "b\n").unwrap();
     assert!(git(&["add", "b.txt"]).status.success());
     let out = git(&["commit", "-qm", "y"]);
