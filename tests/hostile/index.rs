@@ -59,7 +59,11 @@ fn on_a_full_disk(h: &Hostile, args: &[&str]) -> Command {
     c
 }
 
+// Starvation is measured against a lock timeout, and whether a recall lands inside a rebuild
+// depends on the machine's pace: a load test, so `scripts/soak` runs it (`--ignored`), not the
+// default suite, where a loaded machine could fail it with nothing wrong (issue 31).
 #[test]
+#[ignore = "load-dependent: scripts/soak runs it"]
 fn index_rebuild_is_not_starved_by_busy_readers_and_writers() {
     let h = Hostile::new();
     // A large log (3,000 entries, ~1 MB), written directly rather than by 3,000 runs.
