@@ -130,6 +130,11 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// How far a decision's paths moved: "3 commits, 1 line".
+pub fn moved(commits: usize, lines: u64) -> String {
+    format!("{}, {}", count(commits, "commit", "commits"), count(lines as usize, "line", "lines"))
+}
+
 pub fn line_starts<'a>(text: &'a str, prefix: &str) -> impl Iterator<Item = usize> + 'a {
     let bytes = text.as_bytes();
     let first = bytes.starts_with(prefix.as_bytes()).then_some(0);

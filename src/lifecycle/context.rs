@@ -431,11 +431,7 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         if let Some(m) = stale.get(&log.entries[i].id) {
             t.insert_str(
                 t.trim_end().len(),
-                &format!(
-                    "\n(stale: {}, {} changed under its paths since it was made; check it still holds)",
-                    crate::format::count(m.commits, "commit", "commits"),
-                    crate::format::count(m.lines as usize, "line", "lines")
-                ),
+                &format!("\n(stale: {} changed under its paths since it was made; check it still holds)", crate::format::moved(m.commits, m.lines)),
             );
         }
         t

@@ -19,7 +19,7 @@ pub fn facts(list: &[FactView], all: bool) -> String {
     s
 }
 
-pub use crate::format::count;
+pub use crate::format::{count, moved};
 
 /// What `ops::show` found, as text: zo's warning first when the directive rules flag the entry,
 /// the entry's text (quoted `> ` for an agent, as every agent-facing output quotes memory:
@@ -48,11 +48,6 @@ pub fn show(v: &serde_json::Value, quoted: bool) -> String {
         }
     }
     out
-}
-
-/// How far a decision's paths moved: "3 commits, 1 line".
-pub fn moved(commits: usize, lines: u64) -> String {
-    format!("{}, {}", count(commits, "commit", "commits"), count(lines as usize, "line", "lines"))
 }
 
 /// `stale` when nothing is.

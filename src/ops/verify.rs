@@ -119,13 +119,15 @@ fn directives(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>)
     // Text before the first entry (a file's preamble) is nobody's entry, but people and
     // agents read the file: nothing can approve it, so any finding there is a problem.
     let preamble = spans.first().map_or(text.as_str().len(), |(_, s)| s.start);
-    let found = std::iter::once((1, &text.as_str()[..preamble], None))
-        .chain(spans.into_iter().map(|(line, span)| (line, &text.as_str()[span], Some(()))))
-        .map(|(line, piece, entry)| (line, if entry.is_some() { d::unallowed(piece) } else { d::scan(piece) }, piece, entry));
-    for (line, flags, entry, is_entry) in found {
-        if flags.is_empty() || is_entry.is_some() && crate::store::approvals::is_approved(&crate::format::content_of(entry)) {
-            continue;
+    let mut found = vec![(1, d::scan(&text.as_str()[..preamble]))];
+    for (line, span) in spans {
+        let entry = &text.as_str()[span];
+        let flags = d::unallowed(entry);
+        if !flags.is_empty() && !crate::store::approvals::is_approved(&crate::format::content_of(entry)) {
+            found.push((line, flags));
         }
+    }
+    for (line, flags) in found {
         for f in flags {
             problems.push(Problem {
                 file: label.to_string(),

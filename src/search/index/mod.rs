@@ -130,10 +130,8 @@ fn owner_input(build: &str, path: &Path) -> Option<String> {
 /// in that file (`owner_input`).
 fn ours(conn: &Connection, path: &Path) -> bool {
     let get = |k: &str| conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get::<_, String>(0)).ok();
-    match (get("build"), get("owner"), owner_input("", path)) {
-        (Some(build), Some(owner), Some(_)) => {
-            owner_input(&build, path).is_some_and(|input| crate::store::trust::sealed(OWNER_DOMAIN, input.as_bytes(), &owner))
-        }
+    match (get("build"), get("owner")) {
+        (Some(build), Some(owner)) => owner_input(&build, path).is_some_and(|input| crate::store::trust::sealed(OWNER_DOMAIN, input.as_bytes(), &owner)),
         _ => false,
     }
 }
