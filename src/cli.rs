@@ -178,6 +178,13 @@ pub enum CacheCommand {
     Clear,
 }
 
+/// A value parser for one of the library's closed sets of names (`named::Named`): help lists
+/// them and clap refuses any other, so the library needs no clap trait.
+fn named<T: crate::named::Named + Clone + Send + Sync>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(T::names()).map(|s| T::parse(&s).expect("clap passes only the names listed"))
+}
+
 fn parse_size(s: &str) -> Result<u64, String> {
     crate::search::index::vectors::parse_size(s).ok_or_else(|| format!("{s:?} is not a size (bytes, or a number with K, M or G)"))
 }
@@ -271,7 +278,7 @@ Example: zo decide --type ARCHITECTURE --title 'Use Hono' --decision 'Hono for t
 pub struct DecideArgs {
     /// ARCHITECTURE, SCOPE, BUGFIX, … (default DECISION)
     #[arg(long = "type", value_name = "TYPE")]
-    pub kind: Option<String>,
+    pub decision_type: Option<String>,
     /// One line, at most 200 characters
     #[arg(long)]
     pub title: Option<String>,
@@ -339,7 +346,7 @@ pub struct OutcomeArgs {
 pub struct LogArgs {
     /// Only this type (any case)
     #[arg(long = "type", value_name = "TYPE")]
-    pub kind: Option<String>,
+    pub decision_type: Option<String>,
     /// Only decisions on or after this date (YYYY-MM-DD)
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
@@ -425,7 +432,7 @@ pub struct FactSetArgs {
     #[arg(long, value_name = "0..1")]
     pub confidence: Option<f64>,
     /// project (committed, shared; the default) or user (yours, every repository, never committed)
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<crate::store::facts::Scope>())]
     pub scope: Option<crate::store::facts::Scope>,
     /// Write even if the value looks like a secret
     #[arg(long)]
@@ -442,7 +449,7 @@ pub struct FactGetArgs {
     /// category:entity (any ASCII case)
     pub key: String,
     /// Only this scope
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<crate::store::facts::Scope>())]
     pub scope: Option<crate::store::facts::Scope>,
     /// A newer provisional version wins over the confirmed one
     #[arg(long)]
@@ -458,7 +465,7 @@ pub struct FactListArgs {
     /// Only keys starting with this, e.g. stack: or stack:web
     pub prefix: Option<String>,
     /// Only this scope
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<crate::store::facts::Scope>())]
     pub scope: Option<crate::store::facts::Scope>,
     /// Every version: provisional, superseded and shadowed ones too
     #[arg(long)]
@@ -648,15 +655,15 @@ pub struct RecallArgs {
     /// How many entries (default: recall.top_k in config, else 3)
     #[arg(short = 'k', value_name = "N")]
     pub k: Option<usize>,
-    /// Only entries of this kind: decision | prior | session | fact | all
-    #[arg(long, default_value = "all")]
-    pub kind: String,
+    /// Only entries of this kind
+    #[arg(long, default_value = "all", value_parser = named::<crate::ops::request::recall::Among>())]
+    pub kind: crate::ops::request::recall::Among,
     /// Only decisions of this type
     #[arg(long = "type", value_name = "TYPE")]
-    pub kind_type: Option<String>,
+    pub decision_type: Option<String>,
     /// hybrid (default when a model is installed; else lexical) | semantic | lexical.
     /// An explicit semantic or hybrid fails when no model is installed
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<crate::search::recall::Mode>())]
     pub mode: Option<crate::search::recall::Mode>,
     /// Include superseded and provisional entries
     #[arg(long)]
@@ -665,10 +672,10 @@ pub struct RecallArgs {
     #[arg(long)]
     pub provisional: bool,
     /// Only the user's facts (user) or everything else (project)
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<crate::store::facts::Scope>())]
     pub scope: Option<crate::store::facts::Scope>,
     /// Only hits at or above this tier: low (everything) | standard | high
-    #[arg(long, value_enum, default_value = "low")]
+    #[arg(long, default_value = "low", value_parser = named::<crate::search::recall::Tier>())]
     pub min_tier: crate::search::recall::Tier,
     /// Show why each hit came back: its lexical rank and BM25 score, its semantic rank and
     /// similarity, and the fused score

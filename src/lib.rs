@@ -13,6 +13,7 @@ pub mod format;
 pub mod git;
 pub mod lifecycle;
 pub mod mcp;
+pub mod named;
 pub mod ops;
 pub mod progress;
 #[cfg(feature = "test-support")]

@@ -147,3 +147,87 @@ fn the_reader_sees_groups_and_paths() {
     let got: Vec<String> = uses(text).into_iter().collect();
     assert_eq!(got, ["a", "b", "c", "e", "h"]);
 }
+
+/// The text of every `.rs` file under `src/<dir>` (or the one file `src/<dir>.rs`).
+fn sources(dir: &str) -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    let path = src.join(dir);
+    if path.is_dir() {
+        rs_files(&path, &mut files);
+    } else {
+        files.push(path);
+    }
+    files.into_iter().map(|f| (f.strip_prefix(&src).unwrap().display().to_string(), std::fs::read_to_string(&f).unwrap())).collect()
+}
+
+/// Clap is the CLI's parser: a library type deriving one of its traits (as `Tier` once derived
+/// `ValueEnum`, and MCP parsed a tier through clap) puts the CLI's grammar in the library.
+#[test]
+fn no_library_type_derives_a_clap_trait() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rs_files(&src, &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let module = top(&src, &f);
+        if FRONT_ENDS.contains(&module.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for needle in ["clap::", "ValueEnum", "#[arg(", "derive(Args", "derive(Parser", "derive(Subcommand"] {
+            if text.contains(needle) {
+                bad.push(format!("{} names {needle}", f.strip_prefix(&src).unwrap().display()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "clap outside the CLI:\n{}", bad.join("\n"));
+}
+
+/// The request types `mcp/tools.rs` lists in `tools!`.
+fn tool_requests() -> Vec<String> {
+    let (_, text) = sources("mcp/tools.rs").into_iter().next().unwrap();
+    let list = &text[text.find("tools!(\n").expect("the tools! list") + 8..];
+    let list = &list[..list.find(");").unwrap()];
+    list.split(',').map(|t| t.trim().rsplit("::").next().unwrap().to_string()).filter(|t| !t.is_empty()).collect()
+}
+
+/// One operation, one request: every MCP tool is a library request that the CLI builds too, so
+/// the two front-ends cannot validate, default or decide differently.
+#[test]
+fn every_tool_is_a_request_the_cli_builds_too() {
+    let tools = tool_requests();
+    assert!(tools.len() >= 17, "{tools:?}");
+    let cmd: String = sources("cmd").into_iter().map(|(_, t)| t).collect();
+    let word = |w: &str| {
+        cmd.match_indices(w).any(|(i, _)| {
+            !cmd[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') && !cmd[i + w.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+    };
+    let missing: Vec<&String> = tools.iter().filter(|t| !word(t)).collect();
+    assert!(missing.is_empty(), "tools whose request no CLI command builds: {missing:?}");
+}
+
+/// The front-ends translate: `mcp/` makes no usage error and matches no argument's value
+/// itself (the request's types and `run` do), and the commands that run a request leave
+/// validation to it.
+#[test]
+fn the_front_ends_validate_nothing_the_library_does() {
+    let mut bad = Vec::new();
+    // (`mcp/wire.rs` is the protocol: its errors are JSON-RPC's, not a tool's arguments.)
+    for (file, text) in sources("mcp/tools.rs") {
+        for needle in ["Error::usage", "=> bail!", "parse::<", "from_str", "as_str() {"] {
+            if text.contains(needle) {
+                bad.push(format!("{file} holds {needle}"));
+            }
+        }
+    }
+    let translators = ["recall", "context", "decide", "fact", "prior", "log", "show", "history", "status", "stale", "forget", "outcome", "confirm", "session"];
+    for (file, text) in sources("cmd") {
+        let name = file.trim_start_matches("cmd/").trim_end_matches(".rs");
+        if translators.contains(&name) && text.contains("Error::usage") {
+            bad.push(format!("{file} makes a usage error of its own"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

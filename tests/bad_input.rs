@@ -30,7 +30,7 @@ fn append_log(r: &Repo, text: &str) {
 const BIG: &str = "x";
 
 const CASES: &[Case] = &[
-    Case { name: "empty title", setup: none, args: &["decide", "--title", "", "--decision", "d"], code: 1, says: &["title"] },
+    Case { name: "empty title", setup: none, args: &["decide", "--title", "", "--decision", "d"], code: 2, says: &["decide needs a title (--title)"] },
     Case {
         name: "title over the limit",
         setup: none,
@@ -60,7 +60,7 @@ const CASES: &[Case] = &[
         code: 1,
         says: &["already has this title", "--supersedes"],
     },
-    Case { name: "missing --decision", setup: none, args: &["decide", "--title", "t"], code: 2, says: &["needs --decision"] },
+    Case { name: "missing --decision", setup: none, args: &["decide", "--title", "t"], code: 2, says: &["decide needs a decision (--decision)"] },
     Case { name: "--file that is missing", setup: none, args: &["decide", "--file", "nope.json"], code: 2, says: &["nope.json"] },
     Case {
         name: "--file with a JSON array",
@@ -140,9 +140,9 @@ const CASES: &[Case] = &[
         says: &["--rule"],
     },
     Case { name: "supersede an unknown prior", setup: none, args: &["prior", "supersede", "PR-001", "PR-404"], code: 1, says: &["no prior"] },
-    Case { name: "a field name with spaces", setup: none, args: &["state", "set", "--set", "my key=v"], code: 2, says: &["not a field name"] },
+    Case { name: "a field name with spaces", setup: none, args: &["state", "set", "--set", "my key=v"], code: 2, says: &["is not a STATE field name"] },
     Case { name: "a STATE field on two lines", setup: none, args: &["state", "set", "--phase", "a\nb"], code: 2, says: &["one line"] },
-    Case { name: "recall -k 0", setup: none, args: &["recall", "-k", "0", "anything"], code: 2, says: &["-k must be at least 1"] },
+    Case { name: "recall -k 0", setup: none, args: &["recall", "-k", "0", "anything"], code: 2, says: &["k (-k) must be at least 1"] },
     Case { name: "a phase name with a slash", setup: none, args: &["snapshot", "--phase", "bad/phase"], code: 2, says: &["--phase"] },
     Case {
         name: "a session ending of the wrong shape",

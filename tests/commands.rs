@@ -125,10 +125,10 @@ fn decide_without_required_fields_is_a_usage_error() {
     let r = Repo::init();
     let before = r.read(r.log_path());
     r.fails(&["decide"], 2);
-    // A missing option is a usage error (2) like clap's own; a field given empty is the
+    // A missing or empty field is a usage error (2) like clap's own; a blank one is the
     // gate's refusal (1).
     let e = r.fails(&["decide", "--title", "only a title"], 2);
-    assert!(e.contains("needs --decision"), "{e}");
+    assert!(e.contains("decide needs a decision (--decision)"), "{e}");
     let e = r.fails(&["decide", "--title", "a title", "--decision", "  "], 1);
     assert!(e.contains("decision"), "{e}");
     assert_eq!(r.read(r.log_path()), before);

@@ -75,14 +75,14 @@ fn every_tool_works_and_refuses_bad_arguments_as_a_tool_error() {
 
     let (status, text) = c.ok("status", json!({}));
     assert_eq!(status["project"], "harbor");
-    assert!(text.contains("phase phase_2"), "{text}");
+    assert!(text.contains("phase     phase_2"), "{text}");
     assert!(c.fails("status", json!({"verbose": true})).contains("bad arguments for status"));
 
     let (v, _) = c.ok("recall", json!({"query": "why did we leave Express", "k": 2}));
     assert_eq!(v["mode"], "hybrid");
     assert_eq!(v["results"].as_array().unwrap().len(), 2);
     assert!(c.fails("recall", json!({"k": 2})).contains("missing field `query`"));
-    assert!(c.fails("recall", json!({"query": "x", "kind": "files"})).contains("kind takes"));
+    assert!(c.fails("recall", json!({"query": "x", "kind": "files"})).contains("unknown variant `files`"));
 
     let (v, text) = c.ok("context", json!({"budget": 1500}));
     assert!(v["markdown"].as_str().unwrap().starts_with("# Context: \"harbor\"") && text.starts_with("# Context: \"harbor\""));
@@ -98,7 +98,7 @@ fn every_tool_works_and_refuses_bad_arguments_as_a_tool_error() {
             .contains("identical decision already exists")
     );
     assert!(c.fails("decide", json!({"title": "Keys", "decision": "use AKIAZ7VRSQ5TJXNBMQ3B"})).contains("secret"));
-    assert!(c.fails("decide", json!({"title": "No decision"})).contains("decide needs title and decision"));
+    assert!(c.fails("decide", json!({"title": "No decision"})).contains("decide needs a decision"));
 
     let (o, _) = c.ok("outcome", json!({"id": id, "text": "Mail goes out in 2 s"}));
     assert_eq!(o["refs"], id.as_str());
@@ -158,7 +158,7 @@ fn the_cli_and_the_server_see_each_others_writes_and_hand_edits() {
     let (v, text) = c.ok("recall", json!({"query": "zebra crossing", "mode": "lexical", "min_tier": "high"}));
     assert_eq!(v["results"].as_array().unwrap().len(), 0, "{v}");
     assert!(text.contains("nothing at or above the high tier"), "{text}");
-    assert!(c.fails("recall", json!({"query": "x", "min_tier": "best"})).contains("min_tier takes"));
+    assert!(c.fails("recall", json!({"query": "x", "min_tier": "best"})).contains("unknown variant `best`"));
     // An idle server holds no lock: a rebuild in the shell does not wait on it.
     let rebuild = r.run(&["index", "rebuild"]);
     assert_eq!(rebuild.code, 0, "{}", rebuild.stderr);
@@ -409,7 +409,7 @@ fn recall_takes_phrasings_in_also() {
     assert_eq!(none["answered"], false, "{none}");
     assert!(text.contains("the memory holds no answer"), "{text}");
     assert!(c.fails("recall", json!({"query": "q", "also": ["a", "b", "c", "d", "e", "f"]})).contains("at most 5"));
-    assert!(c.fails("recall", json!({"query": "q", "also": [""]})).contains("a phrasing is empty"));
+    assert!(c.fails("recall", json!({"query": "q", "also": [""]})).contains("needs a phrasing"));
     assert!(c.fails("recall", json!({"query": "q", "also": "one string"})).contains("bad arguments for recall"));
     assert!(c.close().success());
 }
@@ -434,4 +434,74 @@ fn a_same_length_hand_edit_is_seen_past_the_kept_summary() {
     r.write(r.log_path(), &edited);
     let (l, _) = c.ok("log", json!({}));
     assert_eq!((l["decisions"][0]["id"].as_str(), l["decisions"][0]["title"].as_str()), (Some(id.as_str()), Some("Cache pages in Redix")), "{l}");
+}
+
+/// Where the two front-ends once disagreed (each rendered and validated on its own), they now
+/// run the same library request and render its report with the same renderer: the text an
+/// agent gets over MCP is what the CLI prints for the same question, and a bad argument is
+/// refused by both with the same words.
+#[test]
+fn the_cli_and_the_server_agree_where_they_once_differed() {
+    let r = Repo::example();
+    r.ok(&["decide", "--title", "Pin the API paths", "--decision", "d", "--paths", "src"]);
+    let mut c = Client::start(r.path());
+    c.initialize();
+    // status: MCP gave a one-line digest, the CLI a screen.
+    let (_, text) = c.ok("status", json!({}));
+    assert_eq!(text.trim_end(), r.ok(&["status"]).trim_end());
+    // stale: MCP used another line format and could not take the thresholds.
+    let (_, text) = c.ok("stale", json!({"commits": 0, "lines": 0, "all": true}));
+    assert_eq!(text.trim_end(), r.ok(&["stale", "--commits", "0", "--lines", "0", "--all"]).trim_end());
+    assert!(text.contains("[stale]"), "{text}");
+    // log: MCP listed ID, date, type and title only (no supersession, no provisional mark).
+    let (_, text) = c.ok("log", json!({"limit": 5}));
+    assert_eq!(text.trim_end(), r.ok(&["log", "-n", "5"]).trim_end());
+    // fact_get of a missing key: the same words (an error on the command line, exit 1).
+    let (v, text) = c.ok("fact_get", json!({"key": "stack:nothing"}));
+    assert_eq!(v["found"], false, "{v}");
+    assert!(r.fails(&["fact", "get", "stack:nothing"], 1).contains(&text), "{text}");
+    // recall -k 0: the CLI refused it, MCP searched anyway.
+    let e = c.fails("recall", json!({"query": "x", "k": 0}));
+    assert!(e.contains("k (-k) must be at least 1"), "{e}");
+    assert!(r.fails(&["recall", "-k", "0", "x"], 2).contains("k (-k) must be at least 1"));
+    // session_start takes the bundle's budget, as `zo session start --budget` does.
+    let (v, _) = c.ok("session_start", json!({"budget": 300}));
+    assert_eq!(v["budget"], 300, "{v}");
+    // forget: MCP said less than the CLI about the erasure.
+    let id = r.decide("Leaked a token here", "d");
+    let (_, text) = c.ok("forget", json!({"id": id, "reason": "test"}));
+    assert!(text.contains("now holds its tombstone"), "{text}");
+    assert!(c.close().success());
+}
+
+/// Every tool's schema comes from its request type: the closed sets are enums, lists are
+/// arrays, what a tool accepts is what it lists, and the annotations say which tools write.
+#[test]
+fn tool_schemas_carry_enums_arrays_and_hints() {
+    let r = Repo::example();
+    let mut c = Client::start(r.path());
+    c.initialize();
+    let list = c.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let tool = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap().clone();
+    let recall = tool("recall");
+    assert_eq!(recall["inputSchema"]["properties"]["mode"]["enum"], json!(["hybrid", "semantic", "lexical"]));
+    assert_eq!(recall["inputSchema"]["properties"]["min_tier"]["enum"], json!(["low", "standard", "high"]));
+    assert_eq!(recall["inputSchema"]["properties"]["kind"]["enum"], json!(["all", "decision", "prior", "session", "fact"]));
+    assert_eq!(recall["annotations"]["readOnlyHint"], true);
+    assert_eq!(tool("fact_set")["inputSchema"]["properties"]["scope"]["enum"], json!(["project", "user"]));
+    assert_eq!(tool("prior_add")["inputSchema"]["properties"]["root_cause"]["enum"].as_array().unwrap().len(), 5);
+    let decide = tool("decide");
+    assert_eq!(decide["inputSchema"]["properties"]["tags"]["type"], "array");
+    assert_eq!(decide["inputSchema"]["required"], json!(["title", "decision"]));
+    assert_eq!(decide["annotations"]["destructiveHint"], false);
+    assert_eq!(tool("forget")["annotations"], json!({}), "forget is destructive: MCP's defaults say so");
+    // Advertised and accepted agree: session_end's subtask and agent are listed, and work.
+    let end = tool("session_end");
+    assert!(end["inputSchema"]["properties"]["subtask"].is_object() && end["inputSchema"]["properties"]["agent"].is_object(), "{end}");
+    c.ok("session_end", json!({"summary": "s", "subtask": "t", "agent": "a"}));
+    // A list given as one comma-separated string is still read.
+    let (v, _) = c.ok("decide", json!({"title": "Tags as a string", "decision": "d", "tags": "a, b"}));
+    assert!(v["id"].as_str().is_some(), "{v}");
+    assert!(c.close().success());
 }

@@ -430,7 +430,7 @@ fn also_takes_at_most_five_phrasings_and_none_empty() {
     assert!(six.stderr.contains("at most 5"), "{}", six.stderr);
     let empty = r.run(&["recall", "q", "--also", " "]);
     assert_eq!(empty.code, 2, "{}", empty.stderr);
-    assert!(empty.stderr.contains("--also needs a phrasing"), "{}", empty.stderr);
+    assert!(empty.stderr.contains("(--also) needs a phrasing"), "{}", empty.stderr);
 }
 
 /// Without a model, phrasings still help: their words join one lexical search.

@@ -174,7 +174,7 @@ fn usage_mistakes_exited_inconsistently() {
         |args: &[&str]| Run::from(r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap());
     let run = no_model(&["recall", "--mode", "semantic", "anything"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("--mode semantic: semantic search needs the embedding model") && run.stderr.contains("zo model install"), "{}", run.stderr);
+    assert!(run.stderr.contains("mode semantic: semantic search needs the embedding model") && run.stderr.contains("zo model install"), "{}", run.stderr);
     // One message: it said it would use lexical search, and then failed.
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     assert!(!run.stderr.contains("using lexical search"), "{}", run.stderr);

@@ -1,17 +1,19 @@
-//! `zo decide`: append a decision. Never waits on the model (there is none on this path).
+//! `zo decide`: append a decision (`ops::request::write::Decide`), from flags, a JSON file or a
+//! template in `$EDITOR`. Never waits on the model (there is none on this path).
 
 use super::{Ctx, read_input};
 use crate::cli::DecideArgs;
 use crate::error::Error;
-use crate::store::write::{DecisionInput, StringOrList};
-use anyhow::{Context, Result};
+use crate::ops::request::write::Decide;
+use crate::store::write::StringOrList;
+use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     let mut input = match &a.file {
         Some(path) => {
             let text = read_input(path)?;
             let name = if path.as_os_str() == "-" { "<stdin>".to_string() } else { path.display().to_string() };
-            super::parse_json_object::<DecisionInput>(
+            super::parse_json_object::<Decide>(
                 &name,
                 &text,
                 "a decision",
@@ -29,7 +31,7 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
             if v("Title").is_empty() || v("Decision").is_empty() {
                 return Err(Error::Failed("the Title or Decision was left empty: nothing was written".into()).into());
             }
-            DecisionInput {
+            Decide {
                 r#type: opt("Type"),
                 title: v("Title"),
                 decision: v("Decision"),
@@ -40,11 +42,11 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
                 ..Default::default()
             }
         }
-        None => DecisionInput::default(),
+        None => Decide::default(),
     };
-    let (a_title_given, a_decision_given) = (a.title.is_some(), a.decision.is_some());
+    let from_file = a.file.is_some();
     // Flags override the file.
-    if let Some(v) = a.kind {
+    if let Some(v) = a.decision_type {
         input.r#type = Some(v);
     }
     if let Some(v) = a.title {
@@ -73,31 +75,10 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     if let Some(t) = a.tags {
         input.tags = Some(StringOrList::One(t));
     }
-    // A missing field is a usage error, like any missing required option; a field given
-    // empty is the gate's to refuse.
-    let missing: Vec<&str> = [("--title", a_title_given || !input.title.is_empty()), ("--decision", a_decision_given || !input.decision.is_empty())]
-        .iter()
-        .filter(|(_, given)| !given)
-        .map(|(n, _)| *n)
-        .collect();
-    if !missing.is_empty() {
-        let from = if a.file.is_some() {
-            " (or their keys in the --file JSON)"
-        } else {
-            " (or --file FILE; at a terminal with $EDITOR set, no flags opens a template)"
-        };
-        return Err(Error::usage(format!("zo decide needs {}{from}; see `zo decide --help`", missing.join(" and "))).into());
-    }
+    input.allow = crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive };
     let memory = ctx.memory()?;
-    let new = memory
-        .decide(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
-        .with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
-    let r = crate::ops::Decided::from(new);
-    for n in r.notes() {
-        ctx.note(n);
-    }
-    if ctx.json {
-        return ctx.print_json(&serde_json::to_value(&r)?);
-    }
-    ctx.print(&format!("{}\n", r.id))
+    // Where the fields can come from besides flags: the CLI's to say.
+    let hint = if from_file { "or their keys in the --file JSON" } else { "or --file FILE; at a terminal with $EDITOR set, no flags opens a template" };
+    let r = ctx.run(&memory, input).map_err(|e| super::usage_hint(e, &format!("{hint}; see `zo decide --help`")))?;
+    ctx.report_or(&r, |r| format!("{}\n", r.id))
 }

@@ -100,11 +100,9 @@ pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     handle(ctx, &a).map_err(|e| Error::Failed(format!("zo hook {agent} failed; the agent goes on without it: {e:#}")).into())
 }
 
-fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
-    let agent = a.agent.as_str();
-    // An event that cannot be read is reported only where there is memory to act on: in any
-    // other directory the hook stays silent whatever it was sent.
-    let (event, unreadable) = match super::read_input(std::path::Path::new("-")) {
+/// The event on stdin, and why it could not be read (reported only where there is memory).
+fn read_event() -> (Event, Option<String>) {
+    match super::read_input(std::path::Path::new("-")) {
         Ok(input) if input.trim().is_empty() => (Event::default(), None),
         Ok(input) => match serde_json::from_str::<serde_json::Value>(&input) {
             Ok(v) if v.is_object() => (Event::from_json(&v), None),
@@ -112,21 +110,29 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
             Err(e) => (Event::default(), Some(format!("<stdin>:{}:{}: not a hook event: {e}", e.line(), e.column()))),
         },
         Err(e) => (Event::default(), Some(format!("{e:#}"))),
-    };
+    }
+}
+
+/// Claude Code merges identical hooks from settings files but runs a plugin's copy as well
+/// (anthropics/claude-code#76297): the plugin's hook steps aside where settings run zo.
+fn plugin_steps_aside(project: Option<&std::path::Path>, event: &Event, opened: &Result<Memory>) -> bool {
+    let cwd = std::env::current_dir().ok();
+    let env_dir = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let root = opened.as_ref().ok().map(|m| m.layout.root.clone());
+    let dirs: Vec<&std::path::Path> = [project, event.cwd.as_deref(), env_dir.as_deref(), root.as_deref(), cwd.as_deref()].into_iter().flatten().collect();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    crate::wiring::agents::settings_run_hook(&dirs, home.as_deref(), &event.hook_event_name)
+}
+
+fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
+    let agent = a.agent.as_str();
+    // An event that cannot be read is reported only where there is memory to act on: in any
+    // other directory the hook stays silent whatever it was sent.
+    let (event, unreadable) = read_event();
     let project = project_dir(ctx, &event);
     let opened = Memory::open(project.as_deref());
-    // Claude Code merges identical hooks from settings files but runs a plugin's copy as well
-    // (anthropics/claude-code#76297): the plugin's hook steps aside where settings run zo.
-    if a.plugin {
-        let cwd = std::env::current_dir().ok();
-        let env_dir = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
-        let root = opened.as_ref().ok().map(|m| m.layout.root.clone());
-        let dirs: Vec<&std::path::Path> =
-            [project.as_deref(), event.cwd.as_deref(), env_dir.as_deref(), root.as_deref(), cwd.as_deref()].into_iter().flatten().collect();
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        if crate::wiring::agents::settings_run_hook(&dirs, home.as_deref(), &event.hook_event_name) {
-            return Ok(());
-        }
+    if a.plugin && plugin_steps_aside(project.as_deref(), &event, &opened) {
+        return Ok(());
     }
     let memory = match opened {
         Ok(m) => m,
@@ -142,68 +148,9 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
         anyhow::bail!("{why}");
     }
     match event.hook_event_name.as_str() {
-        "SessionEnd" => {
-            // Another session's record (a second window, another agent in this project) is
-            // not this one's to end.
-            if let Some(rec) = record::current(&memory) {
-                if !same_session(&rec, &event) {
-                    if a.verbose {
-                        super::say("zo: the open session record belongs to another session; left open\n");
-                    }
-                    return Ok(());
-                }
-            }
-            let ending = Ending { agent: Some(agent.into()), ..Default::default() };
-            if let Some(ended) = session::end(&memory, &ending, true)? {
-                ctx.note(format!("{} written", ended.file));
-            }
-            Ok(())
-        }
-        "SessionStart" | "" => {
-            let resumed = matches!(event.source.as_deref(), Some("resume" | "compact"));
-            // Resuming (or compacting) the open session keeps its record; any other start opens
-            // a new one, ending a record left open first (`session::open`: one policy with the
-            // CLI and MCP), so what it wrote gets its session file instead of being lost.
-            let open = record::current(&memory).filter(|r| resumed && same_session(r, &event));
-            let starting = match open {
-                Some(_) => None,
-                None => {
-                    let (starting, ended) = session::open(&memory, Some(agent.into()), None, event.session_id.clone())?;
-                    if let Some(ended) = ended {
-                        ctx.note(format!("{} written for the session left open", ended.file));
-                    }
-                    Some(starting)
-                }
-            };
-            // The bundle is built while the record's `git diff` runs; the record is written
-            // even when the bundle fails.
-            let b = super::context::bundle(ctx, &memory, None, None);
-            if let Some(s) = starting {
-                s.finish(&memory)?;
-            }
-            let mut b = b?;
-            if event.source.as_deref() == Some("compact") {
-                if let Some(p) = open.and_then(|r| r.progress) {
-                    b.insert_early("This session so far", p.markdown());
-                }
-            }
-            b.fit_chars(bundle_chars(&memory));
-            if agent == "codex" {
-                // Codex adds a SessionStart hook's context only from this JSON (its output
-                // schema refuses other fields); plain stdout is not read.
-                let r = crate::ops::ContextReport::from(b);
-                let out = serde_json::json!({ "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": r.markdown } });
-                return ctx.print_json_line(&out);
-            }
-            super::context::print(ctx, b)
-        }
-        "PreCompact" => {
-            if let Some(mut rec) = record::current(&memory) {
-                rec.progress = Some(record::progress(&memory, &rec)?);
-                record::save(&memory, &rec)?;
-            }
-            Ok(())
-        }
+        "SessionEnd" => session_end(ctx, &memory, &event, agent, a.verbose),
+        "SessionStart" | "" => session_start(ctx, &memory, &event, agent),
+        "PreCompact" => record::save_progress(&memory),
         "Stop" => match reminder(&memory, &event)? {
             Some(reason) => ctx.print_json_line(&serde_json::json!({ "decision": "block", "reason": reason })),
             None => Ok(()),
@@ -225,6 +172,63 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// SessionEnd: the session's file, only when something happened. Another session's record (a
+/// second window, another agent in this project) is not this one's to end.
+fn session_end(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str, verbose: bool) -> Result<()> {
+    if let Some(rec) = record::current(memory) {
+        if !same_session(&rec, event) {
+            if verbose {
+                super::say("zo: the open session record belongs to another session; left open\n");
+            }
+            return Ok(());
+        }
+    }
+    let ending = Ending { agent: Some(agent.into()), ..Default::default() };
+    if let Some(ended) = session::end(memory, &ending, true)? {
+        ctx.note(format!("{} written", ended.file));
+    }
+    Ok(())
+}
+
+/// SessionStart: the bundle, as this agent reads it. Resuming (or compacting) the open session
+/// keeps its record; any other start opens a new one, ending a record left open first
+/// (`session::open`: one policy with the CLI and MCP), so what it wrote gets its session file.
+fn session_start(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str) -> Result<()> {
+    let resumed = matches!(event.source.as_deref(), Some("resume" | "compact"));
+    let open = record::current(memory).filter(|r| resumed && same_session(r, event));
+    let starting = match open {
+        Some(_) => None,
+        None => {
+            let (starting, ended) = session::open(memory, Some(agent.into()), None, event.session_id.clone())?;
+            if let Some(ended) = ended {
+                ctx.note(format!("{} written for the session left open", ended.file));
+            }
+            Some(starting)
+        }
+    };
+    // The bundle is built while the record's `git status` runs; the record is written even
+    // when the bundle fails.
+    let b = super::context::bundle(ctx, memory, None, None);
+    if let Some(s) = starting {
+        s.finish(memory)?;
+    }
+    let mut b = b?;
+    if event.source.as_deref() == Some("compact") {
+        if let Some(p) = open.and_then(|r| r.progress) {
+            b.insert_early("This session so far", p.markdown());
+        }
+    }
+    b.fit_chars(bundle_chars(memory));
+    if agent == "codex" {
+        // Codex adds a SessionStart hook's context only from this JSON (its output schema
+        // refuses other fields); plain stdout is not read.
+        let r = crate::ops::ContextReport::from(b);
+        let out = serde_json::json!({ "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": r.markdown } });
+        return ctx.print_json_line(&out);
+    }
+    super::context::print(ctx, b)
 }
 
 /// `agents.bundle_chars` from config (checked when the config was read), else `BUNDLE_CHARS`.

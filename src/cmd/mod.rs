@@ -12,6 +12,7 @@ mod checkpoint;
 mod completions;
 mod confirm;
 mod context;
+mod r#continue;
 mod decide;
 mod doctor;
 mod editor;
@@ -30,7 +31,6 @@ mod model;
 mod outcome;
 mod prior;
 mod recall;
-mod resume;
 mod review;
 mod session;
 mod setup;
@@ -43,6 +43,7 @@ mod status;
 mod verify;
 
 use crate::cli::{Cli, Command};
+use crate::ops::request::{Env, Operation, Report, Searcher};
 
 use crate::store::memory::Memory;
 use anyhow::Result;
@@ -108,6 +109,32 @@ impl Ctx {
     }
 }
 
+impl Ctx {
+    /// Run a library request as the CLI does: one process per question (the one-shot search
+    /// path), notes on stderr.
+    pub fn run<T: Operation>(&self, memory: &Memory, request: T) -> Result<T::Report> {
+        let note = |m: &str| self.note(m);
+        let mut env = Env { memory, search: Searcher::OneShot, note: &note, agent: None };
+        request.run(&mut env)
+    }
+
+    /// A report as the CLI shows it: its notes on stderr, then its JSON (`--json`) or its text.
+    pub fn report<R: Report>(&self, r: &R) -> Result<()> {
+        self.report_or(r, |r| r.text())
+    }
+
+    /// `report`, with other text for stdout: a write prints its new ID, for scripts.
+    pub fn report_or<R: Report>(&self, r: &R, text: impl Fn(&R) -> String) -> Result<()> {
+        for n in r.notes() {
+            self.note(n);
+        }
+        if self.json {
+            return self.print_json(&serde_json::to_value(r)?);
+        }
+        self.print(&text(r))
+    }
+}
+
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The process started with stdout closed (`zo log >&-`): output would go to the /dev/null
@@ -132,7 +159,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Status => status::run(&ctx),
-        Command::Continue => resume::run(&ctx),
+        Command::Continue => r#continue::run(&ctx),
         Command::Context(a) => context::run(&ctx, a),
         Command::Session(c) => session::run(&ctx, c),
         Command::Snapshot(a) => snapshot::run(&ctx, a),
@@ -166,6 +193,15 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Hook(a) => hook::run(&ctx, a),
         Command::Mcp => crate::mcp::serve(ctx.repo.clone()),
         Command::MergeDriver(a) => merge_driver::run(a),
+    }
+}
+
+/// A usage error from the library with the CLI's word on where else the input can come from
+/// (`--file`, a template in `$EDITOR`); any other error as it is.
+pub fn usage_hint(e: anyhow::Error, hint: &str) -> anyhow::Error {
+    match crate::error::kind(&e) {
+        Some(crate::error::Error::Usage(why)) => crate::error::Error::usage(format!("{why} ({hint})")).into(),
+        _ => e,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::cli::PriorCommand;
-use crate::store::write::PriorInput;
+use crate::ops::request::write::PriorAdd;
 use anyhow::{Context, Result};
 use serde_json::json;
 
@@ -11,8 +11,9 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
     let file = memory.layout.show(&memory.layout.priors());
     match c {
         PriorCommand::Add(a) => {
+            let allow = crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive };
             let nothing = a.title.is_none() && a.root_cause.is_none() && a.failure.is_none() && a.rules.is_empty();
-            let input = match super::editor::available().filter(|_| nothing) {
+            let request = match super::editor::available().filter(|_| nothing) {
                 // As `git commit`: a template in the person's editor.
                 Some(editor) => {
                     let names = ["Title", "Root cause", "Failure", "Rule", "Source", "Solution"];
@@ -22,47 +23,29 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
                     if v("Title").is_empty() || v("Failure").is_empty() || rules.is_empty() {
                         return Err(crate::error::Error::Failed("the Title, Failure or Rule was left empty: nothing was written".into()).into());
                     }
-                    PriorInput { title: v("Title"), root_cause: v("Root cause"), failure: v("Failure"), rules, source: v("Source"), solution: v("Solution") }
-                }
-                None => {
-                    let missing: Vec<&str> = [
-                        ("--title", a.title.is_some()),
-                        ("--root-cause", a.root_cause.is_some()),
-                        ("--failure", a.failure.is_some()),
-                        ("--rule", !a.rules.is_empty()),
-                    ]
-                    .iter()
-                    .filter(|(_, given)| !given)
-                    .map(|(n, _)| *n)
-                    .collect();
-                    if !missing.is_empty() {
-                        return Err(crate::error::Error::usage(format!(
-                            "zo prior add needs {} (at a terminal with $EDITOR set, no flags opens a template); see `zo prior add --help`",
-                            missing.join(", ")
-                        ))
-                        .into());
-                    }
-                    PriorInput {
-                        title: a.title.unwrap_or_default(),
-                        root_cause: a.root_cause.unwrap_or_default(),
-                        failure: a.failure.unwrap_or_default(),
-                        rules: a.rules,
-                        source: a.source.unwrap_or_default(),
-                        solution: a.solution.unwrap_or_default(),
+                    let some = |s: String| Some(s).filter(|s| !s.is_empty());
+                    PriorAdd {
+                        title: v("Title"),
+                        root_cause: v("Root cause"),
+                        failure: v("Failure"),
+                        rules,
+                        source: some(v("Source")),
+                        solution: some(v("Solution")),
+                        allow,
                     }
                 }
+                None => PriorAdd {
+                    title: a.title.unwrap_or_default(),
+                    root_cause: a.root_cause.unwrap_or_default(),
+                    failure: a.failure.unwrap_or_default(),
+                    rules: a.rules,
+                    source: a.source,
+                    solution: a.solution,
+                    allow,
+                },
             };
-            let (id, similar) = memory
-                .add_prior(&input, crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
-                .with_context(|| format!("nothing was written to {file}"))?;
-            let r = crate::ops::PriorAdded { id, similar };
-            for n in r.notes() {
-                ctx.note(n);
-            }
-            if ctx.json {
-                return ctx.print_json(&serde_json::to_value(&r)?);
-            }
-            ctx.print(&format!("{}\n", r.id))
+            let r = ctx.run(&memory, request)?;
+            ctx.report_or(&r, |r| format!("{}\n", r.id))
         }
         PriorCommand::List => {
             let pf = memory.priors()?;
@@ -85,7 +68,7 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
         }
         PriorCommand::Show { id } => {
             let id = if id.to_ascii_uppercase().starts_with("PR-") { id } else { format!("PR-{id}") };
-            super::show::print(ctx, &crate::ops::show(&memory, &id)?)
+            super::show::print(ctx, crate::ops::show(&memory, &id)?)
         }
         PriorCommand::Supersede { old, new } => {
             let (o, n) = memory.supersede_prior(&old, &new).with_context(|| format!("{file} was not changed"))?;

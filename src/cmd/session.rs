@@ -1,20 +1,22 @@
-//! `zo session start|end|list|show`.
+//! `zo session start|end|list|show` (`ops::request::context::SessionStart`,
+//! `ops::request::write::SessionEnd`).
 
 use super::{Ctx, read_input};
 use crate::cli::{SessionCommand, SessionEndArgs};
-use crate::lifecycle::session::{self, Ending};
-use crate::ops::text::ended as ended_text;
+use crate::ops::request::Report;
+use crate::ops::request::context::SessionStart;
+use crate::ops::request::write::SessionEnd;
 use anyhow::Result;
 use serde_json::json;
 
-fn ending(a: SessionEndArgs) -> Result<Ending> {
+fn ending(a: SessionEndArgs) -> Result<SessionEnd> {
     let mut e = match &a.file {
         Some(p) => {
             let text = read_input(p)?;
             let name = if p.as_os_str() == "-" { "<stdin>".to_string() } else { p.display().to_string() };
-            super::parse_json_object::<Ending>(&name, &text, "a session ending", "summary, shipped, next, blockers, phase, subtask, agent")?
+            super::parse_json_object::<SessionEnd>(&name, &text, "a session ending", "summary, shipped, next, blockers, phase, subtask, agent")?
         }
-        None => Ending::default(),
+        None => SessionEnd::default(),
     };
     if a.summary.is_some() {
         e.summary = a.summary;
@@ -42,31 +44,15 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
     let memory = ctx.memory()?;
     match c {
         SessionCommand::Start(a) => {
-            let (starting, ended) = session::open(&memory, a.agent.clone(), a.task.clone(), None)?;
-            if let Some(e) = &ended {
-                ctx.note(format!("the session left open was ended first: {}", ended_text(&e.file, e.decisions.len(), e.priors.len())));
-            }
-            // The bundle is built before the record is written, so it says what arrived since
-            // the last session.
-            let b = super::context::bundle(ctx, &memory, a.task.as_deref(), a.budget);
-            starting.finish(&memory)?;
-            super::context::print(ctx, b?)
+            let r = ctx.run(&memory, SessionStart { task: a.task, agent: a.agent, budget: a.budget })?;
+            ctx.report(&r)
         }
         SessionCommand::List => list(ctx, &memory),
-        SessionCommand::Show { name } => super::show::print(ctx, &crate::ops::show_session(&memory, &name)?),
+        SessionCommand::Show { name } => super::show::print(ctx, crate::ops::show_session(&memory, &name)?),
         SessionCommand::End(a) => {
-            let ended = session::end(&memory, &ending(a)?, false)?.expect("written unless skip_if_empty");
-            // Bring the index's rows up to date; embeddings wait for the next semantic reader.
-            if let Err(e) = crate::search::recall::open_fresh(&memory, &|_| {}) {
-                ctx.note(format!("the index was not refreshed: {e:#}"));
-            }
-            if ctx.json {
-                return ctx.print_json(&serde_json::to_value(&ended)?);
-            }
-            if !ctx.quiet {
-                ctx.print(&format!("{}; STATE.md updated\n", ended_text(&ended.file, ended.decisions.len(), ended.priors.len())))?;
-            }
-            Ok(())
+            let ended = ctx.run(&memory, ending(a)?)?;
+            // Quiet: the exit code says it; --json still prints the record.
+            ctx.report_or(&ended, |r| if ctx.quiet { String::new() } else { format!("{}\n", r.text()) })
         }
     }
 }

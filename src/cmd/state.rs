@@ -52,17 +52,11 @@ fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
         let Some((k, v)) = kv.split_once('=') else {
             return Err(Error::usage(format!("--set takes KEY=VALUE, not {kv:?}")).into());
         };
-        let k = k.trim();
-        if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-            return Err(Error::usage(format!("--set: {k:?} is not a field name (letters, digits, _ and -)")).into());
-        }
-        updates.push((k.into(), Value::Scalar(v.trim().into())));
+        // The library checks the key and the value (`Memory::set_state`).
+        updates.push((k.trim().into(), Value::Scalar(v.trim().into())));
     }
     if updates.is_empty() {
         return Err(Error::usage("nothing to set; see `zo state set --help`").into());
-    }
-    if updates.iter().any(|(_, v)| matches!(v, Value::Scalar(s) if s.contains('\n'))) {
-        return Err(Error::usage("STATE fields are one line each").into());
     }
     // STATE.md is committed like the logs: the library's gate checks every key and value.
     updates.push(("timestamp".into(), Value::Scalar(crate::time::now())));

@@ -6,8 +6,11 @@
 //! - `decision` — DECISION_LOG.md: `DecisionLog::parse`, statuses and supersession, and
 //!   `NewDecision::render`; `decision/scan.rs` is the quick walk and the checks `decide` makes
 //!   without a parse.
-//! - `prior`, `fact`, `state`, `session` — PRIORS.md, FACTS.md, STATE.md and session files.
-//! - here — `Text` (BOM and line ends remembered, large files memory-mapped), the entry
+//! - `prior`, `fact`, `state`, `session` — PRIORS.md, FACTS.md, STATE.md and session files
+//!   (`session::Rendered`, what a session's end writes).
+//! - `snapshot` — phase snapshots: front matter, STATE (rendered as STATE.md renders it),
+//!   decisions, handoff.
+//! - here — `Text` (BOM and line ends remembered), the entry
 //!   splitter, `tombstone` (what `zo forget` leaves in place of an entry of any kind), `Similar`.
 //!
 //! Invariants: parsing never fails (unknown text is kept; `zo verify` reports what does not
@@ -19,6 +22,7 @@ pub mod fact;
 pub mod fields;
 pub mod prior;
 pub mod session;
+pub mod snapshot;
 pub mod state;
 
 use sha2::{Digest, Sha256};

@@ -114,6 +114,62 @@ impl SessionFile {
     }
 }
 
+/// What a session's end writes, every text already shown as the caller wants it (the gate's
+/// `visible` applied to what came from the logs and the machine).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rendered {
+    pub number: u32,
+    /// When it ended (RFC 3339); its date heads the title.
+    pub ended: String,
+    pub started: String,
+    pub machine: String,
+    pub phase: String,
+    pub agent: String,
+    /// The gate's lines for secrets let through (`allowance_lines`), or empty.
+    pub allowances: String,
+    pub attempted: String,
+    pub shipped: Vec<String>,
+    /// `(ID, title)`.
+    pub decisions: Vec<(String, String)>,
+    /// `(ID, title, prior_marker)`: a merge may renumber the prior, the marker still finds it.
+    pub priors: Vec<(String, String, String)>,
+    pub blockers: Vec<String>,
+    pub next: Vec<String>,
+}
+
+impl Rendered {
+    pub fn render(&self) -> String {
+        let one = |s: &str| s.replace('\n', " ");
+        let bullets = |v: &[String]| if v.is_empty() { "none".into() } else { v.iter().map(|i| format!("- {}", one(i))).collect::<Vec<_>>().join("\n") };
+        let decisions = if self.decisions.is_empty() {
+            "none".to_string()
+        } else {
+            self.decisions.iter().map(|(id, t)| format!("- {id} — {t}")).collect::<Vec<_>>().join("\n")
+        };
+        let priors = if self.priors.is_empty() {
+            "none".to_string()
+        } else {
+            self.priors.iter().map(|(id, t, m)| format!("- {id} — {t} {m}")).collect::<Vec<_>>().join("\n")
+        };
+        format!(
+            "# Session {:03} — {}\n\n**Started:** {}\n**Ended:** {}\n**Machine:** {}\n**Phase:** {}\n**Agent:** {}\n{}\n\
+             ## Attempted\n{}\n\n## Shipped\n{}\n\n## Decisions\n{decisions}\n\n## Priors\n{priors}\n\n## Blockers\n{}\n\n## Next\n{}\n",
+            self.number,
+            self.ended.get(..10).unwrap_or(&self.ended),
+            self.started,
+            self.ended,
+            self.machine,
+            one(&self.phase),
+            one(&self.agent),
+            self.allowances,
+            fields::escape_value(&fields::normalize_value(&self.attempted)),
+            bullets(&self.shipped),
+            bullets(&self.blockers),
+            bullets(&self.next),
+        )
+    }
+}
+
 /// What a session file's `## Priors` line carries after the title: the prior's fingerprint
 /// (`Prior::fingerprint`). A merge may renumber a prior after the session listed it; readers
 /// find the prior by this, so a session always names the lesson it wrote. An HTML comment, so
@@ -153,6 +209,35 @@ pub fn is_forgotten(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rendered_session_parses_back() {
+        let r = Rendered {
+            number: 7,
+            ended: "2026-11-25T20:00:00Z".into(),
+            started: "2026-11-25T19:00:00Z".into(),
+            machine: "host".into(),
+            phase: "phase_1".into(),
+            agent: "claude".into(),
+            attempted: "Ship the thing\n\n## not a heading".into(),
+            shipped: vec!["a".into()],
+            decisions: vec![("D-20261125-001".into(), "Use Postgres".into())],
+            priors: vec![("PR-001".into(), "Pin the toolchain".into(), prior_marker("abc"))],
+            next: vec!["b".into(), "c".into()],
+            ..Default::default()
+        };
+        let f = SessionFile::parse("2026-11-25T20-00-00_abcd.md", &r.render());
+        assert_eq!(f.title, "Session 007 — 2026-11-25");
+        assert_eq!(f.ended.as_deref(), Some("2026-11-25T20:00:00Z"));
+        // A heading in the text is escaped: it starts no section of its own.
+        assert_eq!(f.sections.len(), 6, "{:?}", f.sections);
+        assert!(f.section(&["attempted"]).unwrap().starts_with("Ship the thing\n"));
+        assert_eq!(f.section(&["decisions"]), Some("- D-20261125-001 — Use Postgres"));
+        let (id, title, marker) = parse_listed(f.section(&["priors"]).unwrap()).unwrap();
+        assert_eq!((id, title, marker), ("PR-001", "Pin the toolchain", Some("abc")));
+        assert_eq!(f.section(&["next"]), Some("- b\n- c"));
+        assert_eq!(f.section(&["blockers"]), Some("none"));
+    }
 
     #[test]
     fn listed_lines_parse_with_and_without_a_marker() {

@@ -134,7 +134,8 @@ impl State {
         self.lines[self.header_end..].concat()
     }
 
-    fn render_value(key: &str, value: &Value) -> String {
+    /// A field as STATE.md holds it (snapshots render their STATE section with it too).
+    pub fn render_value(key: &str, value: &Value) -> String {
         match value {
             Value::Scalar(s) => format!("{key}: {}\n", s.replace('\n', " ")),
             Value::List(items) if items.iter().all(|i| !i.contains([',', '[', ']', '\n'])) => {

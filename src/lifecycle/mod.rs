@@ -1,6 +1,10 @@
 //! The memory's lifecycle over time: what a session starts with and leaves behind, what ages
 //! and what is taken back.
 //!
+//! - `init` — a memory created where it belongs (`zo init`: templates, git wiring, an agent's
+//!   wiring) and the older layout migrated into `.zo/memory/` (`zo migrate`).
+//! - `record` — the open-session record: its baseline, what zo's writers wrote, progress saved
+//!   before a compaction, the once-per-session stop reminder.
 //! - `session` — `start` leaves the open-session record, `end` (its baseline: the open record, else
 //!   the last session file) and the repair of files an older merge filled with two sessions.
 //! - `context` — the token-budgeted bundle an agent starts with (and, for a task, recall).
@@ -15,6 +19,7 @@
 
 pub mod context;
 pub mod forget;
+pub mod init;
 pub mod record;
 pub mod session;
 pub mod snapshot;

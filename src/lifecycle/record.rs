@@ -394,6 +394,16 @@ pub fn touched(memory: &Memory, rec: &Record) -> Vec<String> {
 }
 
 /// What the open session has recorded and changed so far (for the agent's PreCompact hook).
+/// Before an agent compacts its context: the open session's progress so far, kept in its
+/// record for the bundle after the compaction. Nothing without an open session.
+pub fn save_progress(memory: &Memory) -> Result<()> {
+    if let Some(mut rec) = current(memory) {
+        rec.progress = Some(progress(memory, &rec)?);
+        save(memory, &rec)?;
+    }
+    Ok(())
+}
+
 pub fn progress(memory: &Memory, rec: &Record) -> Result<Progress> {
     let log = memory.decisions()?;
     let priors = memory.priors()?;

@@ -15,31 +15,58 @@ use serde::{Deserialize, Serialize};
 
 use super::record::{Record, current, record_path};
 
-/// What the user says at the end of a session.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// What the user says at the end of a session (and the MCP tool `session_end`'s arguments).
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ending {
+    /// what was attempted
     #[serde(default)]
     pub summary: Option<String>,
+    /// what shipped
     #[serde(default)]
     pub shipped: Vec<String>,
+    /// next steps
     #[serde(default)]
     pub next: Vec<String>,
+    /// blockers
     #[serde(default, alias = "blocker")]
     pub blockers: Vec<String>,
+    /// the phase now
     #[serde(default)]
     pub phase: Option<String>,
+    /// last subtask done
     #[serde(default)]
     pub subtask: Option<String>,
+    /// who worked
     #[serde(default)]
     pub agent: Option<String>,
     /// Write even if a text looks like a secret (the command line's --allow-secret).
     #[serde(skip)]
+    #[schemars(skip)]
     pub allow_secret: bool,
     /// `--allow-directive`: the writer consents to text the directive rules flag (the command
     /// line only: never from JSON an agent sends).
     #[serde(skip)]
+    #[schemars(skip)]
     pub allow_directive: bool,
+}
+
+impl Ending {
+    /// The values that go to STATE.md, checked by its rules (`store::write::check_state_fields`).
+    fn check_state(&self) -> Result<()> {
+        use crate::format::state::Value;
+        let one = |k: &str, v: &Option<String>| v.clone().map(|v| (k.to_string(), Value::Scalar(v)));
+        let fields: Vec<(String, Value)> = [
+            one("phase", &self.phase),
+            one("last_completed_subtask", &self.subtask.clone().or_else(|| self.shipped.last().cloned())),
+            Some(("active_blockers".into(), Value::List(self.blockers.clone()))),
+            Some(("next_steps".into(), Value::List(self.next.clone()))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        crate::store::write::check_state_fields(&fields)
+    }
 }
 
 /// An entry a session lists: its ID and title.
@@ -101,10 +128,6 @@ fn new_name(memory: &Memory, now: &str) -> Result<String> {
         }
     }
     anyhow::bail!("could not find a free session file name in {}", memory.layout.show(&dir))
-}
-
-fn bullets(items: &[String]) -> String {
-    if items.is_empty() { "none".into() } else { items.iter().map(|i| format!("- {}", i.replace('\n', " "))).collect::<Vec<_>>().join("\n") }
 }
 
 /// IDs of the decisions and priors in HEAD's versions of the files (empty without git).
@@ -259,39 +282,16 @@ impl Ending {
 /// End the session: write its file and update STATE.md. With `skip_if_empty` (agent hooks),
 /// a session in which nothing was recorded or said writes nothing and returns `None`.
 pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Option<Ended>> {
+    // STATE.md's rules before anything is written: a refusal after the session file would
+    // leave the two disagreeing.
+    ending.check_state()?;
     let rec = current(memory);
     let log = memory.decisions()?;
     let priors = memory.priors()?;
-    let (from_d, from_p) = baseline(memory, rec.as_ref(), &log, &priors)?;
-    // Without a start, the baseline is a guess from the last session file; entries already
-    // committed (by this clone before, or pulled from another) are never this session's.
-    let committed = if rec.is_none() { committed_ids(memory) } else { Default::default() };
-    // With a record that kept what zo's writers wrote, exactly those: a pull during the
-    // session brings entries after the baseline that another clone wrote.
-    let written: Option<std::collections::HashSet<&str>> = rec.as_ref().and_then(|r| r.written.as_ref()).map(|w| w.iter().map(String::as_str).collect());
-    let ours = |id: &str| written.as_ref().is_none_or(|w| w.contains(id)) && !committed.contains(id);
-    let decisions: Vec<Listed> =
-        log.entries[from_d..].iter().filter(|e| !e.is_annotation() && ours(&e.id)).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
-    let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..].iter().filter(|p| ours(&p.id)).collect();
+    let (decisions, mine, nothing_written) = this_sessions(memory, rec.as_ref(), &log, &priors)?;
     let new_priors: Vec<Listed> = mine.iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
-    // Each prior with its fingerprint: a merge may renumber it later, and readers find it by
-    // that (`resolve_priors`).
-    let prior_lines = if mine.is_empty() {
-        "none".to_string()
-    } else {
-        mine.iter()
-            .map(|p| format!("- {} — {} {}", gate::visible(&p.id), gate::visible(&p.title), session::prior_marker(&p.fingerprint(&priors))))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    // Without a record the baseline is a guess, and entries after it may be another clone's
-    // (pulled, committed): only what is left after leaving those out counts as written.
-    let nothing_written = match &written {
-        Some(w) => w.is_empty(),
-        None => decisions.is_empty() && new_priors.is_empty(),
-    };
     if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && nothing_written && ending.is_empty() {
-        let _ = std::fs::remove_file(record_path(memory));
+        let _ = fsio::remove_file(&record_path(memory));
         return Ok(None);
     }
     let (state, _) = memory.state();
@@ -300,29 +300,7 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let machine = crate::store::environment::detect_hostname().unwrap_or_else(|| "unknown".into());
     let agent = ending.agent.clone().or_else(|| rec.as_ref().and_then(|r| r.agent.clone())).unwrap_or_else(|| "-".into());
     let attempted = ending.summary.clone().or_else(|| rec.as_ref().and_then(|r| r.task.clone())).unwrap_or_else(|| "not recorded".into());
-    // Every field the session file and STATE.md get, the record's and STATE's included (a
-    // hand-edited record or STATE.md never went through the gate).
-    let texts: Vec<(&str, &str)> = [("Attempted", attempted.as_str()), ("Phase", phase.as_str()), ("Agent", agent.as_str())]
-        .into_iter()
-        .chain(ending.shipped.iter().map(|s| ("Shipped", s.as_str())))
-        .chain(ending.next.iter().map(|s| ("Next", s.as_str())))
-        .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
-        .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
-        .collect();
-    let allowed = gate::hashes(&gate::check_fields_with(
-        &texts,
-        gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive },
-        &gate::allowed_in(&state.render()),
-    )?);
-    // Titles copied from the logs: a hand-written control character is shown, not replayed.
-    let list = |v: &[Listed]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.iter().map(|l| format!("- {} — {}", gate::visible(&l.id), gate::visible(&l.title))).collect::<Vec<_>>().join("\n")
-        }
-    };
-
+    let allowed = gate_texts(ending, &state, [attempted.as_str(), phase.as_str(), agent.as_str()])?;
     let _lock = fsio::Lock::acquire(&memory.layout.memory)?;
     // Ended meanwhile by another process (an agent's SessionEnd fired twice, `session end` run
     // beside the hook): its file is written; a second one would list the same entries.
@@ -334,53 +312,109 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let number = next_number(memory)?;
     let date = &now[..10];
     let name = new_name(memory, &crate::time::now_millis())?;
-    let text = format!(
-        "# Session {number:03} — {date}\n\n**Started:** {}\n**Ended:** {now}\n**Machine:** {}\n**Phase:** {}\n**Agent:** {}\n{}\n\
-         ## Attempted\n{}\n\n## Shipped\n{}\n\n## Decisions\n{}\n\n## Priors\n{}\n\n## Blockers\n{}\n\n## Next\n{}\n",
-        gate::visible(rec.as_ref().map_or("unknown", |r| r.started.as_str())),
-        gate::visible(&machine),
-        phase.replace('\n', " "),
-        agent.replace('\n', " "),
-        gate::allowance_lines(&allowed),
-        fields::escape_value(&fields::normalize_value(&attempted)),
-        bullets(&ending.shipped),
-        list(&decisions),
-        prior_lines,
-        bullets(&ending.blockers),
-        bullets(&ending.next),
-    );
+    // Titles copied from the logs: a hand-written control character is shown, not replayed.
+    let shown = |l: &Listed| (gate::visible(&l.id).into_owned(), gate::visible(&l.title).into_owned());
+    let text = session::Rendered {
+        number,
+        ended: now.clone(),
+        started: gate::visible(rec.as_ref().map_or("unknown", |r| r.started.as_str())).into_owned(),
+        machine: gate::visible(&machine).into_owned(),
+        phase: phase.clone(),
+        agent,
+        allowances: gate::allowance_lines(&allowed),
+        attempted: attempted.clone(),
+        shipped: ending.shipped.clone(),
+        decisions: decisions.iter().map(shown).collect(),
+        // Each prior with its fingerprint: a merge may renumber it later, and readers find it
+        // by that (`resolve_priors`).
+        priors: mine
+            .iter()
+            .map(|p| (gate::visible(&p.id).into_owned(), gate::visible(&p.title).into_owned(), session::prior_marker(&p.fingerprint(&priors))))
+            .collect(),
+        blockers: ending.blockers.clone(),
+        next: ending.next.clone(),
+    }
+    .render();
     fsio::create_dir(&memory.layout.sessions())?;
     let path = memory.layout.sessions().join(&name);
     fsio::write_atomic(&path, text.as_bytes())?;
-    let _ = std::fs::remove_file(record_path(memory));
+    let _ = fsio::remove_file(&record_path(memory));
     drop(_lock);
 
-    let head = crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.head().head);
-    let mut updates: Vec<(String, Value)> = Vec::new();
-    if let Some(p) = &ending.phase {
-        updates.push(("phase".into(), Value::Scalar(p.clone())));
-    }
-    updates.push(("timestamp".into(), Value::Scalar(now.clone())));
-    if let Some(h) = &head {
-        updates.push(("git_head".into(), Value::Scalar(h.clone())));
-    }
-    if let Some(t) = ending.subtask.clone().or_else(|| ending.shipped.last().cloned()) {
-        updates.push(("last_completed_subtask".into(), Value::Scalar(t)));
-    }
-    if !ending.blockers.is_empty() {
-        updates.push(("active_blockers".into(), Value::List(ending.blockers.clone())));
-    }
-    if !ending.next.is_empty() {
-        updates.push(("next_steps".into(), Value::List(ending.next.clone())));
-    }
     // Where the work stands, for whoever opens STATE.md next (it read "Just initialised"
     // forever): this session, what it attempted, what comes next.
     let next = if ending.next.is_empty() { String::new() } else { format!(" Next: {}.", ending.next.join("; ").replace('\n', " ")) };
     let position = format!("Session {number:03} ended {date} ({}): {}{next}", memory.layout.show(&path), attempted.replace('\n', " ").trim());
     memory
-        .set_state_at(updates, Some(&position), &allowed, gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive })
+        .set_state_at(
+            state_updates(memory, ending, &now),
+            Some(&position),
+            &allowed,
+            gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive },
+        )
         .context("the session file was written but STATE.md was not updated")?;
     Ok(Some(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors }))
+}
+
+/// What this session wrote: its decisions, its priors, and whether it wrote nothing at all.
+fn this_sessions<'p>(
+    memory: &Memory,
+    rec: Option<&Record>,
+    log: &DecisionLog,
+    priors: &'p PriorsFile,
+) -> Result<(Vec<Listed>, Vec<&'p crate::format::prior::Prior>, bool)> {
+    let (from_d, from_p) = baseline(memory, rec, log, priors)?;
+    // Without a start, the baseline is a guess from the last session file; entries already
+    // committed (by this clone before, or pulled from another) are never this session's.
+    let committed = if rec.is_none() { committed_ids(memory) } else { Default::default() };
+    // With a record that kept what zo's writers wrote, exactly those: a pull during the
+    // session brings entries after the baseline that another clone wrote.
+    let written: Option<std::collections::HashSet<&str>> = rec.and_then(|r| r.written.as_ref()).map(|w| w.iter().map(String::as_str).collect());
+    let ours = |id: &str| written.as_ref().is_none_or(|w| w.contains(id)) && !committed.contains(id);
+    let decisions: Vec<Listed> =
+        log.entries[from_d..].iter().filter(|e| !e.is_annotation() && ours(&e.id)).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
+    let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..].iter().filter(|p| ours(&p.id)).collect();
+    // Without a record the baseline is a guess, and entries after it may be another clone's
+    // (pulled, committed): only what is left after leaving those out counts as written.
+    let nothing_written = match &written {
+        Some(w) => w.is_empty(),
+        None => decisions.is_empty() && mine.is_empty(),
+    };
+    Ok((decisions, mine, nothing_written))
+}
+
+/// The gate's check of every field the session file and STATE.md get (`[attempted, phase,
+/// agent]` and the ending's lists), the record's and STATE's included: a hand-edited record or
+/// STATE.md never went through the gate. Returns the hashes of what was let through.
+fn gate_texts(ending: &Ending, state: &crate::format::state::State, [attempted, phase, agent]: [&str; 3]) -> Result<Vec<String>> {
+    let texts: Vec<(&str, &str)> = [("Attempted", attempted), ("Phase", phase), ("Agent", agent)]
+        .into_iter()
+        .chain(ending.shipped.iter().map(|s| ("Shipped", s.as_str())))
+        .chain(ending.next.iter().map(|s| ("Next", s.as_str())))
+        .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
+        .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
+        .collect();
+    let allow = gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive };
+    Ok(gate::hashes(&gate::check_fields_with(&texts, allow, &gate::allowed_in(&state.render()))?))
+}
+
+/// What a session's end sets in STATE.md: its phase, when, the commit, the last subtask, and
+/// the blockers and next steps it gave.
+fn state_updates(memory: &Memory, ending: &Ending, now: &str) -> Vec<(String, Value)> {
+    let head = crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.head().head);
+    let scalar = |k: &str, v: Option<String>| v.map(|v| (k.to_string(), Value::Scalar(v)));
+    let list = |k: &str, v: &[String]| (!v.is_empty()).then(|| (k.to_string(), Value::List(v.to_vec())));
+    [
+        scalar("phase", ending.phase.clone()),
+        scalar("timestamp", Some(now.to_string())),
+        scalar("git_head", head),
+        scalar("last_completed_subtask", ending.subtask.clone().or_else(|| ending.shipped.last().cloned())),
+        list("active_blockers", &ending.blockers),
+        list("next_steps", &ending.next),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Sessions written by older clones were named by number and date, so two clones could write

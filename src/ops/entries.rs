@@ -105,7 +105,8 @@ pub fn summary(log: &DecisionLog, i: usize) -> DecisionSummary {
 /// What `zo log` lists.
 #[derive(Debug, Clone, Default)]
 pub struct LogQuery {
-    pub kind: Option<String>,
+    /// Only decisions of this type (any case).
+    pub decision_type: Option<String>,
     /// `YYYY-MM-DD`.
     pub since: Option<String>,
     pub limit: Option<usize>,
@@ -168,13 +169,13 @@ pub fn id_candidates(prefix: &str, most: usize) -> Vec<(String, String)> {
 /// Decisions matching `q`, newest first.
 pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
     q.check()?;
-    let want_outcomes = q.all || q.kind.is_some();
+    let want_outcomes = q.all || q.decision_type.is_some();
     let mut picked: Vec<usize> = (0..log.entries.len())
         .rev()
         .filter(|&i| {
             let e = &log.entries[i];
             (want_outcomes || !e.is_annotation())
-                && q.kind.as_deref().is_none_or(|k| e.kind.eq_ignore_ascii_case(k))
+                && q.decision_type.as_deref().is_none_or(|k| e.kind.eq_ignore_ascii_case(k))
                 && q.since.as_deref().is_none_or(|d| e.timestamp.as_str() >= d)
                 && q.tag.as_deref().is_none_or(|t| log.field(i, "Tags").is_some_and(|tags| tags.split(',').any(|x| x.trim().eq_ignore_ascii_case(t.trim()))))
         })
@@ -385,6 +386,9 @@ pub struct RecallReport {
     /// Whether the reader asked why (`--explain`): `render` then says which pass answered.
     #[serde(skip)]
     pub explained: bool,
+    /// The weakest tier asked for (`min_tier`): what the note says when it left no hit.
+    #[serde(skip)]
+    pub min_tier: crate::search::recall::Tier,
 }
 
 impl RecallReport {
@@ -409,6 +413,7 @@ impl RecallReport {
             note: r.note,
             pending_embeddings: r.pending,
             explained: explain,
+            min_tier: crate::search::recall::Tier::Low,
         }
     }
 

@@ -11,6 +11,9 @@
 //! - `asof` — recall's hits as of a past moment (`zo recall --as-of`).
 //! - `history` — `history()`: a decision's whole life (`zo history`); `life()` any entry's,
 //!   a prior's or a fact key's (every version) included.
+//! - `request` — one request type per operation both front-ends offer (`Recall`, `Decide`,
+//!   …): validation, defaults and policy, run into the report both render; the MCP tools'
+//!   schemas are derived from these types.
 //! - `text` — the text both front-ends show for a report (never in one front-end).
 //! - `approve` — `approve()`: a person vouches for an entry the directive rules flag.
 //! - `review` — `review()`: the memory entries a range of commits changed, with author and flags
@@ -25,6 +28,7 @@ pub mod doctor;
 pub mod entries;
 pub mod history;
 pub mod lives;
+pub mod request;
 pub mod review;
 pub mod status;
 pub mod text;

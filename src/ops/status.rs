@@ -121,6 +121,11 @@ pub struct StatusReport {
     /// Notes for a person (an unreadable STATE.md, git trouble); not part of the JSON.
     #[serde(skip)]
     pub warnings: Vec<String>,
+    /// `.zo` relative to the root, and `.gitattributes` as shown to a person: for the text.
+    #[serde(skip)]
+    pub zo_dir: String,
+    #[serde(skip)]
+    pub attributes_file: String,
 }
 
 pub fn status(memory: &Memory) -> Result<StatusReport> {
@@ -179,6 +184,8 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             }),
         },
         warnings,
+        attributes_file: layout.show(&crate::wiring::hooks::attributes_file(layout)),
+        zo_dir: zo_rel,
     })
 }
 

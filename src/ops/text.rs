@@ -59,3 +59,135 @@ pub fn none_stale(checked: usize) -> String {
 pub fn ended(file: &str, decisions: usize, priors: usize) -> String {
     format!("{file} written ({}, {})", count(decisions, "decision", "decisions"), count(priors, "prior", "priors"))
 }
+
+/// One line of `log` per decision: ID, date, type, title, and what became of it. A title the
+/// directive rules flag is marked; for an agent (`withhold`) it is not printed at all.
+pub fn log_line(log: &crate::format::decision::DecisionLog, i: usize, withhold: bool) -> String {
+    let e = &log.entries[i];
+    // One line per decision whatever its fields hold: a title continued on the next lines
+    // (a hand edit) printed a line that read as another decision's.
+    let one = crate::store::gate::frame::one_line;
+    let flagged = !crate::store::screened::flags(&e.title).is_empty();
+    let title = if flagged && withhold { "(title withheld: it reads as an instruction to an agent; `show` marks it)".into() } else { one(&e.title) };
+    let mut s = format!("{}  {:<10}  {:<12}  {title}", one(&e.id), e.date(), one(&e.kind));
+    if let Some(by) = log.superseded_by(i) {
+        s.push_str(&format!("  [superseded by {}]", by.id));
+    }
+    if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome() || e.is_confirmation()) {
+        s.push_str(&format!("  [for {r}]"));
+    }
+    // An agent reads this list too (its shell runs `zo log`): a title the directive rules flag
+    // is marked, as `show` and `recall` mark the entry.
+    if flagged && !withhold {
+        s.push_str("  [not approved: reads as an instruction to an agent; zo show says why]");
+    }
+    // A tombstone's title already says "[forgotten]": not twice.
+    if log.status(i) == "provisional" || (log.status(i) == "forgotten" && e.title != crate::format::fact::FORGOTTEN) {
+        s.push_str(&format!("  [{}]", log.status(i)));
+    }
+    s.push('\n');
+    s
+}
+
+/// `status` in one screen.
+pub fn status(r: &crate::ops::StatusReport) -> String {
+    let mut s = format!("project   {}\n", r.project);
+    let mode = r.mode.as_ref().map(|m| format!(" (mode {m})")).unwrap_or_default();
+    s.push_str(&format!("phase     {}{mode}\n", r.phase.as_deref().unwrap_or("-")));
+    if let Some(t) = &r.updated {
+        s.push_str(&format!("updated   {t}\n"));
+    }
+    let list = |name: &str, items: &[String], s: &mut String| {
+        if items.is_empty() {
+            s.push_str(&format!("{name:<9} none\n"));
+        }
+        for (i, b) in items.iter().enumerate() {
+            s.push_str(&format!("{:<9} - {b}\n", if i == 0 { name } else { "" }));
+        }
+    };
+    list("blockers", &r.blockers, &mut s);
+    list("next", &r.next_steps, &mut s);
+    s.push_str(&status_counts(r));
+    if let Some(e) = &r.last_decision {
+        s.push_str(&format!("last      {} {} {}\n", e.id, e.timestamp.get(..10).unwrap_or(&e.timestamp), e.title));
+    }
+    if let Some(sn) = &r.last_session {
+        s.push_str(&format!("session   {sn}\n"));
+    }
+    if let Some(sn) = &r.last_snapshot {
+        s.push_str(&format!("snapshot  {sn}\n"));
+    }
+    let ix = &r.index;
+    let fresh = if !ix.built {
+        "not built"
+    } else if ix.fresh {
+        "fresh"
+    } else {
+        "stale (refreshed by the next recall)"
+    };
+    s.push_str(&format!("index     {fresh}, {} recall\n", ix.mode));
+    s.push_str(&status_git(r));
+    s
+}
+
+/// `status`'s memory lines: what it holds, and what wants attention.
+fn status_counts(r: &crate::ops::StatusReport) -> String {
+    let c = &r.counts;
+    let mut s = format!(
+        "memory    {}, {}, {}, {}  ({})\n",
+        count(c.decisions, "decision", "decisions"),
+        count(c.priors, "prior", "priors"),
+        count(c.sessions, "session", "sessions"),
+        count(c.snapshots, "snapshot", "snapshots"),
+        r.memory
+    );
+    if c.facts > 0 || c.provisional > 0 || c.stale > 0 {
+        let mut parts = vec![count(c.facts, "fact", "facts")];
+        if c.provisional > 0 {
+            parts.push(format!("{} (marked in zo log; zo confirm ID)", count(c.provisional, "provisional decision", "provisional decisions")));
+        }
+        if c.stale > 0 {
+            parts.push(format!("{} (zo stale)", count(c.stale, "stale decision", "stale decisions")));
+        }
+        s.push_str(&format!("          {}\n", parts.join(", ")));
+    }
+    s
+}
+
+/// `status`'s git lines: branch, whether memory is committed, how merges are routed.
+fn status_git(r: &crate::ops::StatusReport) -> String {
+    let g = &r.git;
+    if !g.repository {
+        return "git       not a git repository\n".into();
+    }
+    let zo = &r.zo_dir;
+    let state = match g.zo_dirty {
+        Some(true) => format!("{zo}/ has uncommitted changes"),
+        Some(false) => format!("{zo}/ committed"),
+        None => "unknown".into(),
+    };
+    let mut s = format!("git       {} @ {}, {state}\n", g.branch.as_deref().unwrap_or("(detached)"), g.head.as_deref().unwrap_or("(no commits)"));
+    let file = &r.attributes_file;
+    let routing = match g.merge_routing {
+        Some("committed") => "routing committed".to_string(),
+        Some("uncommitted") => format!("{file} NOT committed: other clones will merge memory line by line (zo checkpoint)"),
+        _ => format!("{file} missing (zo continue)"),
+    };
+    let driver = match g.merge_driver {
+        Some(scope) => format!("driver registered ({scope})"),
+        None => "driver NOT registered on this machine (zo setup)".into(),
+    };
+    s.push_str(&format!("merge     {routing}; {driver}\n"));
+    s
+}
+
+/// `stale`: each decision (the stale ones, or `all`) with its paths and how far they moved.
+pub fn stale(r: &crate::lifecycle::stale::StaleReport, all: bool) -> String {
+    let mut s = String::new();
+    for d in r.decisions.iter().filter(|d| all || d.stale) {
+        let since = d.since.as_deref().map_or("its commit is not in this repository".to_string(), |c| format!("since {c}"));
+        let mark = if d.stale { "  [stale]" } else { "" };
+        s.push_str(&format!("{}  {}{mark}\n    {}: {} changed {since}\n", d.id, d.title, d.paths.join(", "), moved(d.commits, d.lines)));
+    }
+    s
+}

@@ -49,7 +49,7 @@ pub const ALSO_ANSWERED: f64 = 0.33;
 pub(super) const ALSO_HIGH_LEAD: f64 = 0.9;
 
 /// How far to trust a hit, weakest first (so `--min-tier` compares them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
     Low,
@@ -57,15 +57,9 @@ pub enum Tier {
     High,
 }
 
-impl Tier {
-    pub fn name(self) -> &'static str {
-        match self {
-            Tier::Low => "low",
-            Tier::Standard => "standard",
-            Tier::High => "high",
-        }
-    }
+crate::named!(Tier { Low => "low", Standard => "standard", High => "high" });
 
+impl Tier {
     /// From a similarity (semantic and hybrid modes).
     pub(super) fn of_similarity(sim: f64) -> Tier {
         if sim >= HIGH {
@@ -107,7 +101,9 @@ pub struct Phrased {
     pub similarity: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+/// How to search: both rankings fused (the default where a model is installed), the model's
+/// alone, or the words alone (BM25).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Hybrid,
@@ -115,15 +111,7 @@ pub enum Mode {
     Lexical,
 }
 
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Hybrid => "hybrid",
-            Mode::Semantic => "semantic",
-            Mode::Lexical => "lexical",
-        }
-    }
-}
+crate::named!(Mode { Hybrid => "hybrid", Semantic => "semantic", Lexical => "lexical" });
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Hit {

@@ -14,7 +14,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 
 /// Where a fact applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Committed with the project, shared with the team.
@@ -23,14 +23,7 @@ pub enum Scope {
     User,
 }
 
-impl Scope {
-    pub fn name(self) -> &'static str {
-        match self {
-            Scope::Project => "project",
-            Scope::User => "user",
-        }
-    }
-}
+crate::named!(Scope { Project => "project", User => "user" });
 
 /// The user's zo directory: `$ZO_USER_DIR`, else `$XDG_CONFIG_HOME/zo`, else `~/.config/zo`.
 pub fn user_dir() -> Option<PathBuf> {
@@ -113,18 +106,27 @@ pub fn status(file: &FactsFile, i: usize, threshold: f64) -> &'static str {
     key_state(file, &file.entries[i].key, threshold).status(file, i)
 }
 
-/// What `zo fact set` asks for.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
+/// What `zo fact set` (and the MCP tool `fact_set`) asks for.
+#[derive(Debug, Clone, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FactInput {
+    /// category:entity
     pub key: String,
+    /// the value
     pub value: String,
+    /// where it comes from
     #[serde(default)]
     pub source: Option<String>,
+    /// 0-1 (default 1); below 0.7 provisional
     #[serde(default)]
     pub confidence: Option<f64>,
+    /// default project; user: yours, never committed
     #[serde(default)]
     pub scope: Option<Scope>,
+    /// The command line's `--allow-secret` / `--allow-directive`; never from JSON.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub allow: crate::store::gate::Allow,
 }
 
 /// What `zo confirm` did.

@@ -414,6 +414,16 @@ pub fn remove_file(path: &Path) -> Result<()> {
     fs::remove_file(path).with_context(|| format!("could not remove {}", path.display()))
 }
 
+/// Move a file within the repository, never through a link on the way at either end.
+pub fn rename(from: &Path, to: &Path) -> Result<()> {
+    check_dirs(from)?;
+    check_dirs(to)?;
+    if to.exists() {
+        bail!("{} exists already; not overwritten", to.display());
+    }
+    fs::rename(from, to).with_context(|| format!("could not move {} to {}", from.display(), to.display()))
+}
+
 /// Remove an empty directory zo created, likewise.
 pub fn remove_dir(path: &Path) -> Result<()> {
     check_path(path)?;

@@ -148,6 +148,29 @@ impl Layout {
         Err(Error::NoMemory(format!("no zo memory in {} or any parent directory; run `zo init` to create one", start.display())).into())
     }
 
+    /// Where `zo init` puts a memory: `--repo DIR`, else `ZO_REPO`, else the memory the current
+    /// directory is in (not an older layout's), else the top of its git repository, else the
+    /// directory itself. The one place besides `discover` that decides where memory lives.
+    pub fn root_for_init(repo: Option<&Path>) -> Result<PathBuf> {
+        if let Some(r) = repo {
+            if !r.is_dir() {
+                anyhow::bail!("{} is not a directory", r.display());
+            }
+            return Ok(r.canonicalize()?);
+        }
+        if let Some(r) = std::env::var_os("ZO_REPO").filter(|v| !v.is_empty()) {
+            return Ok(PathBuf::from(r).canonicalize()?);
+        }
+        let cwd = std::env::current_dir()?;
+        if let Ok(l) = Layout::discover(Some(&cwd)) {
+            if !l.legacy {
+                return Ok(l.root);
+            }
+        }
+        // Inside a git repository the memory belongs at its top.
+        Ok(crate::git::Repo::discover(&cwd).and_then(|r| r.workdir().map(Path::to_path_buf)).unwrap_or(cwd))
+    }
+
     /// The `.zo/` layout rooted at `root` (whether or not it exists yet).
     /// Everything below `root` is confined from here on (`fsio::confine`): no link is followed
     /// and only regular files are read.

@@ -1,7 +1,8 @@
 //! The store: where memory lives and how it is written.
 //!
 //! - `layout` — the one place that knows where files live: discovery (`--repo`, `ZO_REPO`, walk
-//!   up), every path, and `FileKind` (a memory file named from its path).
+//!   up; `root_for_init`, where `zo init` puts a memory), every path, and `FileKind` (a memory
+//!   file named from its path).
 //! - `fsio` — the only code that writes memory files: `write_atomic` / `write_atomic_parts`,
 //!   the `Lock`, bounded and link-refusing reads (`read_text`, `open_regular`, `check_path`).
 //! - `gate` — what zo refuses to write (`check_fields`: control characters and secrets, by
@@ -16,7 +17,11 @@
 //! - `summary` — the decision log's derived summary (and the user's key that signs it);
 //!   `trust` — derived files are this machine's: MACs for the session record and the index,
 //!   full commit IDs before a git process sees one, derived files git tracks.
-//! - `write` — every write operation of `Memory`; `asof` — the memory as it stood then.
+//! - `write` — every write operation of `Memory` (STATE's key and value rules included);
+//!   `asof` — the memory as it stood then.
+//! - `screened` — the directive rules' verdicts on text, cached per user; `approvals` — which
+//!   flagged entries a person here approved (`zo approve`), and what stays withheld;
+//!   `provenance` — an entry's origin: written here, or the commit and author that brought it.
 //!
 //! Invariants: only `fsio` writes memory files; every read-modify-write holds `fsio::Lock`,
 //! readers never take it; a refused write leaves every file byte-identical. The store knows

@@ -13,32 +13,48 @@ use crate::store::fsio;
 use crate::store::gate::{self, Limits};
 use anyhow::{Context, Result, anyhow, bail};
 
-/// What a user asks to record with `zo decide`.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
+/// What a user asks to record with `zo decide` (and the MCP tool `decide`, which advertises
+/// this type's schema: the doc comments below are its parameter descriptions).
+#[derive(Debug, Clone, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DecisionInput {
+    /// ARCHITECTURE, SCOPE, BUGFIX… (default DECISION)
     #[serde(default, alias = "kind")]
     pub r#type: Option<String>,
+    /// one line
     #[serde(default)]
     pub title: String,
+    /// what was decided
     #[serde(default)]
     pub decision: String,
+    /// why
     #[serde(default)]
     pub rationale: Option<String>,
+    /// what else was considered
     #[serde(default)]
     pub alternatives: Option<String>,
+    /// default pending
     #[serde(default)]
     pub outcome: Option<String>,
+    /// the ID it replaces
     #[serde(default)]
     pub supersedes: Option<String>,
     #[serde(default)]
     pub tags: Option<StringOrList>,
+    /// e.g. session-024
     #[serde(default)]
     pub session: Option<String>,
+    /// 0-1 (default 1); below 0.7 provisional
     #[serde(default)]
     pub confidence: Option<f64>,
+    /// paths it governs
     #[serde(default)]
     pub paths: Option<StringOrList>,
+    /// What the writer consents to let through the gate: the command line's flags only, never
+    /// JSON an agent sends.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub allow: gate::Allow,
 }
 
 /// `"tags": "a, b"` or `"tags": ["a", "b"]`.
@@ -47,6 +63,21 @@ pub struct DecisionInput {
 pub enum StringOrList {
     One(String),
     Many(Vec<String>),
+}
+
+/// Advertised as a list (what an agent should send); a comma-separated string is still read.
+impl schemars::JsonSchema for StringOrList {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StringOrList".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "array", "items": { "type": "string" } })
+    }
 }
 
 impl StringOrList {
@@ -430,6 +461,8 @@ impl Memory {
     /// Set STATE.md fields through the gate: every key and value is checked; the hashes of
     /// secrets written with `allow_secret` join its `allowed_secrets` list (STATE.md is one
     /// entry to `zo verify`), as do `allowed` (hashes the caller's own check recorded).
+    /// Set STATE.md's fields (a key: letters, digits, `_` and `-`; a scalar: one line), every
+    /// key and value through the gate, in one locked write.
     pub fn set_state(&self, updates: Vec<(String, crate::format::state::Value)>, allowed: &[String], allow: impl Into<gate::Allow>) -> Result<State> {
         self.set_state_at(updates, None, allowed, allow)
     }
@@ -445,6 +478,7 @@ impl Memory {
     ) -> Result<State> {
         let allow = allow.into();
         use crate::format::state::Value;
+        check_state_fields(&updates)?;
         let mut fields: Vec<(&str, &str)> = position.map(|p| ("Current Position", p)).into_iter().collect();
         for (k, v) in &updates {
             fields.push(("STATE key", k.as_str()));
@@ -517,4 +551,24 @@ pub(crate) fn approve_consented(id: &str, entry: &str, allowed: &[String]) {
     if allowed.iter().any(|a| a.starts_with(gate::DIRECTIVE_PREFIX)) {
         let _ = crate::store::approvals::approve(id, &crate::format::content_of(entry));
     }
+}
+
+/// STATE.md's rules for what a writer sets (usage errors, whoever the writer is): a key is a
+/// field name, a value one line (the file's fields are `key: value` lines; a line break would
+/// start a field of its own).
+pub fn check_state_fields(updates: &[(String, crate::format::state::Value)]) -> Result<()> {
+    use crate::format::state::Value;
+    for (k, v) in updates {
+        if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+            return Err(crate::error::Error::usage(format!("{k:?} is not a STATE field name (letters, digits, _ and -)")).into());
+        }
+        let lines: Vec<&str> = match v {
+            Value::Scalar(s) => vec![s.as_str()],
+            Value::List(l) => l.iter().map(String::as_str).collect(),
+        };
+        if lines.iter().any(|s| s.contains(['\n', '\r'])) {
+            return Err(crate::error::Error::usage(format!("STATE fields are one line each: {k} holds a line break")).into());
+        }
+    }
+    Ok(())
 }

@@ -11,10 +11,10 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     let memory = ctx.memory()?;
     let layout = &memory.layout;
     if !layout.legacy {
-        if let Err(e) = super::init::ensure_gitignore(layout) {
+        if let Err(e) = crate::lifecycle::init::ensure_gitignore(layout) {
             ctx.note(format!("could not update .zo/.gitignore: {e:#}"));
         }
-        if let Err(e) = super::init::write_local(layout) {
+        if let Err(e) = crate::lifecycle::init::write_local(layout) {
             ctx.note(format!("could not write {}: {e:#}", layout.show(&layout.local_file())));
         }
     }

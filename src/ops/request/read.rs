@@ -1,0 +1,234 @@
+//! The reads: `show`, `log`, `history`, `status`, `stale`.
+
+use super::{Env, Hints, Operation, READS, Report};
+use crate::lifecycle::stale::StaleReport;
+use crate::ops::history::Life;
+use crate::ops::{LogQuery, LogReport, StatusReport};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One entry in full.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Show {
+    /// D-…, PR-…, F-…, a session name or last
+    pub id: String,
+    /// decisions: as of a date, time or commit
+    pub as_of: Option<String>,
+    /// A person's terminal (`zo show`): the entry as written, not quoted as data, and no walk
+    /// of git's history for its origin.
+    #[serde(skip)]
+    pub plain: bool,
+}
+
+/// The entry (`ops::show`'s JSON) and how its text is shown.
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
+pub struct Shown {
+    pub entry: Value,
+    #[serde(skip)]
+    pub quoted: bool,
+}
+
+impl Operation for Show {
+    const NAME: &'static str = "show";
+    const ABOUT: &'static str = "One entry in full.";
+    const HINTS: Hints = READS;
+    type Report = Shown;
+
+    fn run(self, env: &mut Env) -> Result<Shown> {
+        let at = super::as_of(env.memory, self.as_of.as_deref())?;
+        let v = crate::ops::show_as_of(env.memory, &self.id, at.as_ref())?;
+        // Provenance walks git's history: for readers of the JSON, never on the hook path.
+        let v = if at.is_none() && !self.plain { crate::ops::entries::with_origin(env.memory, v)? } else { v };
+        Ok(Shown { entry: v, quoted: !self.plain })
+    }
+}
+
+impl Report for Shown {
+    fn text(&self) -> String {
+        crate::ops::text::show(&self.entry, self.quoted)
+    }
+}
+
+fn twenty() -> Option<usize> {
+    Some(20)
+}
+
+/// Decisions, newest first.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Log {
+    /// only this type
+    #[serde(rename = "type")]
+    pub decision_type: Option<String>,
+    /// YYYY-MM-DD
+    pub since: Option<String>,
+    /// only this tag
+    pub tag: Option<String>,
+    /// at most this many
+    #[serde(default = "twenty")]
+    pub limit: Option<usize>,
+    /// as of a date, time or commit
+    pub as_of: Option<String>,
+    /// OUTCOME entries too (`--all`).
+    #[serde(skip)]
+    pub all: bool,
+    /// A person's terminal (`zo log`): a title the directive rules flag is marked, not withheld.
+    #[serde(skip)]
+    pub plain: bool,
+}
+
+/// The decisions listed, and their lines as text.
+#[derive(Debug, Clone, Serialize)]
+pub struct Logged {
+    #[serde(flatten)]
+    pub report: LogReport,
+    #[serde(skip)]
+    pub lines: String,
+    /// Conflict markers in the log, and why nothing is listed when nothing is.
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+impl Operation for Log {
+    const NAME: &'static str = "log";
+    const ABOUT: &'static str = "List decisions, newest first.";
+    const HINTS: Hints = READS;
+    type Report = Logged;
+
+    fn run(self, env: &mut Env) -> Result<Logged> {
+        let q = LogQuery { decision_type: self.decision_type, since: self.since, limit: self.limit, all: self.all, tag: self.tag };
+        q.check()?;
+        let memory = env.memory;
+        let at = super::as_of(memory, self.as_of.as_deref())?;
+        // Now: the quick read, whose summary knows whether the log holds conflict markers.
+        let (log, log_conflict) = match &at {
+            None => memory.decisions_quick()?,
+            Some(_) => (memory.decisions_as_of(at.as_ref())?, true),
+        };
+        let mut notes: Vec<String> = memory.conflict_markers_in(log_conflict).iter().map(|p| p.to_string()).collect();
+        let mut report = crate::ops::log(&log, &q)?;
+        if report.picked.is_empty() {
+            // A commit from before `zo init` holds no memory, not an empty log.
+            notes.push(at.as_ref().and_then(|a| a.no_memory_then(memory)).unwrap_or_else(|| "no decisions match".into()));
+        }
+        let lines = report.picked.iter().map(|&i| crate::ops::text::log_line(&log, i, !self.plain)).collect();
+        report.as_of = at;
+        Ok(Logged { report, lines, notes })
+    }
+}
+
+impl Report for Logged {
+    fn text(&self) -> String {
+        self.lines.clone()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+}
+
+/// An entry's whole life.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct History {
+    /// D-…, PR-…, F-… or a fact key
+    pub id: String,
+}
+
+impl Operation for History {
+    const NAME: &'static str = "history";
+    const ABOUT: &'static str = "An entry's whole life: written when and where, outcomes, supersessions; a fact key's versions.";
+    const HINTS: Hints = READS;
+    type Report = Life;
+
+    fn run(self, env: &mut Env) -> Result<Life> {
+        crate::ops::history::life(env.memory, &self.id)
+    }
+}
+
+impl Report for Life {
+    fn text(&self) -> String {
+        self.render()
+    }
+}
+
+/// Where the project stands.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Status {}
+
+impl Operation for Status {
+    const NAME: &'static str = "status";
+    const ABOUT: &'static str = "Where the project stands: phase, blockers, next steps, counts.";
+    const HINTS: Hints = READS;
+    type Report = StatusReport;
+
+    fn run(self, env: &mut Env) -> Result<StatusReport> {
+        crate::ops::status(env.memory)
+    }
+}
+
+impl Report for StatusReport {
+    fn text(&self) -> String {
+        crate::ops::text::status(self)
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+}
+
+/// Active decisions whose governed paths moved on.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Stale {
+    /// commits touching its paths (default 5)
+    pub commits: Option<usize>,
+    /// or lines changed under them (default 200)
+    pub lines: Option<u64>,
+    /// fresh ones too
+    #[serde(default)]
+    pub all: bool,
+}
+
+/// The decisions measured, and which of them to list.
+#[derive(Debug, Clone, Serialize)]
+pub struct StaleListed {
+    #[serde(flatten)]
+    pub report: StaleReport,
+    #[serde(skip)]
+    pub all: bool,
+}
+
+impl Operation for Stale {
+    const NAME: &'static str = "stale";
+    const ABOUT: &'static str = "Decisions whose governed paths changed a lot since.";
+    const HINTS: Hints = READS;
+    type Report = StaleListed;
+
+    fn run(self, env: &mut Env) -> Result<StaleListed> {
+        use crate::lifecycle::stale::{COMMITS, LINES, stale};
+        let report = stale(env.memory, self.commits.unwrap_or(COMMITS), self.lines.unwrap_or(LINES))?;
+        Ok(StaleListed { report, all: self.all })
+    }
+}
+
+impl Report for StaleListed {
+    fn text(&self) -> String {
+        crate::ops::text::stale(&self.report, self.all)
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let r = &self.report;
+        if r.checked == 0 {
+            vec!["no active decision names the paths it governs (zo decide --paths src/api,docs/api.md)".into()]
+        } else if r.stale == 0 && !self.all {
+            vec![crate::ops::text::none_stale(r.checked)]
+        } else {
+            vec![]
+        }
+    }
+}

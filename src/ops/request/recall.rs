@@ -1,0 +1,148 @@
+//! `recall`: the entries that answer a question, best first.
+
+use super::{Env, Hints, Operation, READS, Report};
+use crate::error::Error;
+use crate::ops::RecallReport;
+use crate::search::index::Filter;
+use crate::search::recall::{self, Mode, Tier};
+use crate::store::facts::Scope;
+use anyhow::{Result, bail};
+use serde::Deserialize;
+
+/// Which entries a recall searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Among {
+    #[default]
+    All,
+    Decision,
+    Prior,
+    Session,
+    Fact,
+}
+
+crate::named!(Among { All => "all", Decision => "decision", Prior => "prior", Session => "session", Fact => "fact" });
+
+/// Search project memory for what answers a question.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Recall {
+    /// the question
+    pub query: String,
+    /// 2-3 phrasings naming what a record would: products, vendors, a title
+    #[serde(default)]
+    pub also: Vec<String>,
+    /// how many (default 3)
+    #[schemars(range(min = 1))]
+    pub k: Option<usize>,
+    /// only this kind
+    pub kind: Option<Among>,
+    /// only decisions of this type
+    #[serde(rename = "type")]
+    pub decision_type: Option<String>,
+    /// default hybrid (lexical without a model)
+    pub mode: Option<Mode>,
+    /// drop weaker hits
+    pub min_tier: Option<Tier>,
+    /// as of a date, time or commit
+    pub as_of: Option<String>,
+    /// Superseded and provisional entries too (`--all`).
+    #[serde(skip)]
+    pub all: bool,
+    /// Provisional entries too (`--provisional`).
+    #[serde(skip)]
+    pub provisional: bool,
+    /// Only this scope's facts (`--scope`).
+    #[serde(skip)]
+    pub scope: Option<Scope>,
+    /// Each hit's ranks and scores (`--explain`).
+    #[serde(skip)]
+    pub explain: bool,
+    /// Each hit's origin (a walk of git's history): for JSON readers, not a terminal's text.
+    #[serde(skip)]
+    pub without_origins: bool,
+}
+
+impl Recall {
+    fn check(&self) -> Result<()> {
+        if self.query.trim().is_empty() {
+            return Err(Error::usage("recall needs a query, e.g. zo recall \"why did we pick Postgres\"").into());
+        }
+        if self.also.len() > recall::MAX_ALSO {
+            return Err(
+                Error::usage(format!("also (--also) takes at most {} phrasings besides the question, not {}", recall::MAX_ALSO, self.also.len())).into()
+            );
+        }
+        if self.also.iter().any(|p| p.trim().is_empty()) {
+            return Err(Error::usage("also (--also) needs a phrasing, not an empty string").into());
+        }
+        if self.k == Some(0) {
+            return Err(Error::usage("k (-k) must be at least 1 (how many entries to return)").into());
+        }
+        Ok(())
+    }
+}
+
+impl Operation for Recall {
+    const NAME: &'static str = "recall";
+    const ABOUT: &'static str = "Search project memory for what answers a question; call before deciding anything decided before. If answered is false, retry once with other names in also, then accept it is not there.";
+    const HINTS: Hints = READS;
+    type Report = RecallReport;
+
+    fn run(self, env: &mut Env) -> Result<RecallReport> {
+        self.check()?;
+        let memory = env.memory;
+        let k = self.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3).min(recall::MAX_K);
+        let kind = self.kind.filter(|k| *k != Among::All).map(|k| k.name().to_string());
+        let filter =
+            Filter { kind, kind_type: self.decision_type.clone(), all: self.all, provisional: self.provisional, scope: self.scope, ..Default::default() };
+        let mode = self.mode.unwrap_or(Mode::Hybrid);
+        // Only the default falls back to lexical search; a mode the caller asked for is a promise.
+        if let Some(why) = self.mode.and_then(|m| recall::mode_unavailable(memory, m)) {
+            bail!("mode {}: {why}", mode.name());
+        }
+        let min_tier = self.min_tier.unwrap_or(Tier::Low);
+        let at = super::as_of(memory, self.as_of.as_deref())?;
+        let found = match &at {
+            None => env.search.recall_with(memory, &self.query, &self.also, k, &filter, mode, env.note)?.at_least(min_tier),
+            Some(at) => {
+                // Entries superseded or provisional now may have held then: search them all,
+                // more deeply, and let the memory of then decide.
+                let wide = Filter { all: true, ..filter.clone() };
+                let mut found = env.search.recall_with(memory, &self.query, &self.also, k.saturating_mul(4), &wide, mode, env.note)?.at_least(min_tier);
+                found.hits = crate::ops::asof::recall_hits(memory, std::mem::take(&mut found.hits), at, &filter)?;
+                found.hits.truncate(k);
+                found.answered &= !found.hits.is_empty();
+                found
+            }
+        };
+        if self.mode.is_some() && found.mode != mode {
+            if let Some(why) = &found.note {
+                bail!("mode {} needs the index, and {why}; use mode lexical", mode.name());
+            }
+            bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
+        }
+        let mut report = RecallReport::new(self.query, found, self.explain).with_also(self.also);
+        report.min_tier = min_tier;
+        report.flag_stale(memory)?;
+        report.resolve_sessions(memory)?;
+        if !self.without_origins {
+            report.with_origins(memory);
+        }
+        Ok(report)
+    }
+}
+
+impl Report for RecallReport {
+    fn text(&self) -> String {
+        self.render()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.note(self.min_tier).into_iter().collect()
+    }
+
+    fn notes_first(&self) -> bool {
+        true
+    }
+}
