@@ -1,7 +1,7 @@
 //! The quick walk over a decision log: where each entry starts and ends and its key fields,
 //! reading only the lines that can matter, and the checks `decide` makes without parsing the
-//! log at all (`may_hold_title`, `mentions`, `last_separated`). The full field parse is the
-//! parent's; a unit test there holds this walk to it.
+//! log at all (`may_hold_title`, `mentions`, `last_separated`). The full field parse is
+//! `entry`'s; unit tests in `tests.rs` hold this walk to it.
 
 use super::{Span, fields, heading_text, is_heading, parse_full};
 use crate::format::{line_at, line_starts, same_folded};
