@@ -1,0 +1,235 @@
+//! Wiring for coding agents (`zo init --agent NAME [--remove]`): files in the project that tell
+//! an agent when to use its memory and run zo at session start and end. Every change is merged
+//! with what is there, marked as zo's, idempotent, and removable.
+//!
+//! Here: `wire` for each agent, staging its edits so that all or none are written, and Claude
+//! Code's `/zo-recall` command. `block.rs` is zo's marked block in CLAUDE.md and AGENTS.md,
+//! `settings.rs` the agents' own JSON and TOML settings (hooks, MCP servers), `check.rs` what
+//! `zo doctor` and the plugin's hooks read back.
+
+use crate::store::fsio;
+use crate::templates;
+use anyhow::{Result, bail};
+use std::path::Path;
+
+mod block;
+mod check;
+mod settings;
+
+use block::block;
+pub use check::{check, settings_run_hook};
+use settings::{Shape, codex_config, edit_hooks, mcp_json};
+
+pub const AGENTS: &[&str] = &["claude", "cursor", "codex", "generic"];
+
+/// The MCP server entry every client gets: `zo mcp`, found on PATH.
+pub const MCP_COMMAND: &str = "zo";
+/// The stanza for clients zo does not write config for.
+pub const MCP_STANZA: &str = "{\"mcpServers\": {\"zo\": {\"command\": \"zo\", \"args\": [\"mcp\"]}}}";
+
+/// The project files that wire an MCP client to zo, by agent.
+pub const MCP_FILES: &[(&str, &str)] = &[("claude", ".mcp.json"), ("cursor", ".cursor/mcp.json"), ("codex", ".codex/config.toml")];
+const SLASH_COMMAND: &str = ".claude/commands/zo-recall.md";
+/// What older versions wrote: `/memory` is a Claude Code built-in, and subdirectory commands
+/// are not invoked as `/memory:recall`, so that command never ran.
+const OLD_SLASH_COMMAND: &str = ".claude/commands/memory/recall.md";
+
+/// What `wire` did: files (or zo's part of a file) added, removed, and zo wiring left in place
+/// because another agent still relies on it (with why).
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Files zo created.
+    pub added: Vec<String>,
+    /// Files that were there and zo added its part to (or brought its part up to date).
+    pub updated: Vec<String>,
+    pub removed: Vec<String>,
+    pub kept: Vec<String>,
+}
+
+impl Changes {
+    /// A file zo wrote into (`whole`: created, or deleted) or took its part `what` out of.
+    fn file(&mut self, remove: bool, whole: bool, file: &str, what: &str) {
+        match (remove, whole) {
+            (false, true) => self.added.push(file.to_string()),
+            (false, false) => self.updated.push(format!("{file} ({what})")),
+            (true, true) => self.removed.push(file.to_string()),
+            (true, false) => self.removed.push(format!("{file} ({what})")),
+        }
+    }
+}
+
+/// Add (or with `remove`, take out) zo's wiring for `agent`.
+pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
+    let mut ch = Changes::default();
+    // Every file is read, checked and edited here first; only when all are good is anything
+    // written (a broken one is an error naming it, and no file has been touched).
+    let mut st = Staged::default();
+    match agent {
+        "claude" => {
+            // A CLAUDE.md that is a link to AGENTS.md beside it (a common way to give every
+            // agent one file): zo's block goes into AGENTS.md, shared, naming claude too.
+            if claude_md_links_to_agents_md(root) {
+                block(&mut st, root, "AGENTS.md", agent, SHARED_NOTE, remove, &mut ch)?;
+            } else {
+                let note = "Claude Code's SessionEnd hook records a bare session if you do not";
+                block(&mut st, root, "CLAUDE.md", agent, note, remove, &mut ch)?;
+            }
+            if let Some(gone) = edit_hooks(&mut st, root, ".claude/settings.json", templates::CLAUDE_HOOKS, Shape::Groups, remove)? {
+                ch.file(remove, gone, ".claude/settings.json", "zo's hooks");
+            }
+            if let Some(gone) = mcp_json(&mut st, root, ".mcp.json", remove)? {
+                ch.file(remove, gone, ".mcp.json", "zo's server");
+            }
+            let old = root.join(OLD_SLASH_COMMAND);
+            let old_ours = fsio::read_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\""));
+            if old_ours {
+                st.delete(&old);
+                ch.removed.push(OLD_SLASH_COMMAND.into());
+            }
+            let cmd = root.join(SLASH_COMMAND);
+            // Read like every other file here: a link, a FIFO, a directory or a non-directory
+            // on the way is an error now, before anything is written.
+            let current = st.read(&cmd)?;
+            if remove {
+                if current.as_deref().is_some_and(is_our_recall) {
+                    st.delete(&cmd);
+                    ch.removed.push(SLASH_COMMAND.into());
+                }
+            } else if current.is_none() || current.as_deref().is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t)) {
+                // Missing, or an older zo's copy: (re)written. A user's own edit is left alone.
+                st.write(&cmd, templates::CLAUDE_RECALL.to_string());
+                if current.is_some() { ch.updated.push(SLASH_COMMAND.into()) } else { ch.added.push(SLASH_COMMAND.into()) }
+            }
+            st.apply()?;
+            if old_ours {
+                // Its directory goes too when that left it empty.
+                let _ = fsio::remove_dir(old.parent().expect("has a parent"));
+            }
+            if remove {
+                remove_empty_dirs(root, &[".claude/commands", ".claude"], &mut ch);
+            }
+        }
+        "cursor" | "codex" | "generic" => {
+            let note = SHARED_NOTE;
+            // The MCP file goes first, so that the block's users are counted without it.
+            if agent == "cursor" {
+                if let Some(gone) = mcp_json(&mut st, root, ".cursor/mcp.json", remove)? {
+                    ch.file(remove, gone, ".cursor/mcp.json", "zo's server");
+                }
+                if let Some(gone) = edit_hooks(&mut st, root, ".cursor/hooks.json", templates::CURSOR_HOOKS, Shape::Flat, remove)? {
+                    ch.file(remove, gone, ".cursor/hooks.json", "zo's hooks");
+                }
+            }
+            if agent == "codex" {
+                if let Some(gone) = codex_config(&mut st, root, remove)? {
+                    ch.file(remove, gone, ".codex/config.toml", "[mcp_servers.zo]");
+                }
+                // Codex took Claude Code's hook format: event → matcher groups → commands.
+                if let Some(gone) = edit_hooks(&mut st, root, ".codex/hooks.json", templates::CODEX_HOOKS, Shape::Groups, remove)? {
+                    ch.file(remove, gone, ".codex/hooks.json", "zo's hooks");
+                }
+            }
+            block(&mut st, root, "AGENTS.md", agent, note, remove, &mut ch)?;
+            st.apply()?;
+            if remove {
+                remove_empty_dirs(root, &[".cursor", ".codex"], &mut ch);
+            }
+        }
+        other => bail!("unknown agent {other:?}; supported: {}", AGENTS.join(", ")),
+    }
+    Ok(ch)
+}
+
+/// The files `wire` changes, staged: each new text (or None: delete) by path, in order. Reads
+/// during the same `wire` see what is staged, so a later step counts what an earlier one did
+/// (the AGENTS.md block's users, without a server just taken out).
+#[derive(Default)]
+struct Staged {
+    files: Vec<(std::path::PathBuf, Option<String>)>,
+}
+
+impl Staged {
+    fn write(&mut self, path: &Path, text: String) {
+        self.files.retain(|(p, _)| p != path);
+        self.files.push((path.to_path_buf(), Some(text)));
+    }
+
+    fn delete(&mut self, path: &Path) {
+        self.files.retain(|(p, _)| p != path);
+        self.files.push((path.to_path_buf(), None));
+    }
+
+    /// The text at `path` as `wire` will leave it: staged, else read (confined: a link, a FIFO
+    /// or a huge file is refused by name, never read as missing).
+    fn read(&self, path: &Path) -> Result<Option<String>> {
+        match self.files.iter().find(|(p, _)| p == path) {
+            Some((_, staged)) => Ok(staged.clone()),
+            None => Ok(fsio::read_text(path)?.map(|t| t.as_str().to_string())),
+        }
+    }
+
+    /// Write and delete what is staged, creating directories as needed.
+    fn apply(self) -> Result<()> {
+        for (path, text) in self.files {
+            match text {
+                Some(text) => {
+                    fsio::create_dir(path.parent().expect("a file in a directory"))?;
+                    fsio::write_atomic(&path, text.as_bytes())?;
+                }
+                None => fsio::remove_file(&path)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How the block in AGENTS.md, which several agents share, says sessions end.
+const SHARED_NOTE: &str = "or have your tool's session-end hook run it";
+
+/// Whether `CLAUDE.md` is a symbolic link to `AGENTS.md` in the same directory. Only the link's
+/// own text is read (the link is never followed): any other target is refused as every link in
+/// a repository is, when the block is written.
+fn claude_md_links_to_agents_md(root: &Path) -> bool {
+    let path = root.join("CLAUDE.md");
+    std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+        && std::fs::read_link(&path).is_ok_and(|t| t == Path::new("AGENTS.md") || t == Path::new("./AGENTS.md"))
+}
+
+/// Remove each of `dirs` (relative to `root`, innermost first) if it is an empty directory:
+/// what zo created for its own files and emptied again. A directory with anything in it stays.
+fn remove_empty_dirs(root: &Path, dirs: &[&str], ch: &mut Changes) {
+    for d in dirs {
+        let path = root.join(d);
+        let empty = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) && std::fs::read_dir(&path).is_ok_and(|mut it| it.next().is_none());
+        if empty && fsio::remove_dir(&path).is_ok() {
+            ch.removed.push(format!("{d}/"));
+        }
+    }
+}
+
+/// Whether a `/zo-recall` command file is zo's (this version's, or an older one's that differs
+/// only in the frontmatter's quoting), so `--remove` may delete it and `init` may update it.
+fn is_our_recall(text: &str) -> bool {
+    let plain = |s: &str| s.replace('"', "");
+    [templates::CLAUDE_RECALL, RECALL_BEFORE_ALSO].iter().any(|ours| text == *ours || plain(text) == plain(ours))
+}
+
+/// `/zo-recall` as zo wrote it before it taught `--also` (issue 23): still zo's, so updated.
+pub const RECALL_BEFORE_ALSO: &str = r#"---
+description: "Recall from the project's memory (zo): the decisions, lessons and sessions that answer a question"
+argument-hint: <question in plain language>
+allowed-tools: Bash(zo recall:*)
+---
+Look up the question below in the project's memory with zo.
+
+<question>
+$ARGUMENTS
+</question>
+
+Run `zo recall` with that question as one single-quoted shell argument, writing each `'` inside
+it as `'\''` (for example `zo recall 'why did we pick Postgres?'`). Never put the question in
+double quotes: `$` and backquotes in it must stay text.
+
+Answer from the entries it prints and cite their IDs (D-…, PR-…). If they do not answer the
+question, say so; `zo recall -k 10 '…'`, `zo log` and `zo show ID` show more.
+"#;
