@@ -1,0 +1,74 @@
+//! Screening what goes into the bundle: entries the directive rules flag and no person here
+//! approved are withheld, and named (by an ID and title zo would write) in the Withheld section.
+
+use crate::format::decision::DecisionLog;
+use crate::store::gate::frame;
+use crate::store::memory::Memory;
+
+/// Entries the directive rules flag and no person here approved (`store::approvals`): kept out
+/// of the bundle, named in its Withheld section by ID, title and rule, never by their text.
+#[derive(Default)]
+pub(super) struct Screen {
+    withheld: Vec<String>,
+}
+
+impl Screen {
+    /// Whether entry `id` (titled `title`, its text `text`) may go into the bundle; if not, it
+    /// is listed as withheld.
+    pub(super) fn pass(&mut self, id: &str, title: &str, text: &str) -> bool {
+        let flags = crate::store::approvals::withheld(text);
+        if flags.is_empty() {
+            return true;
+        }
+        let why: Vec<String> = flags.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
+        // Flagged only as shown (a fact's key beside its value): the title is half of it.
+        let title = if crate::store::screened::flags(text).is_empty() {
+            "(its title is withheld too)".to_string()
+        } else {
+            shown_title(title, "(its title is withheld too)")
+        };
+        self.withheld.push(format!("- {} {title}: {}", shown_id(id), why.join("; ")));
+        false
+    }
+
+    /// The Withheld section's text, when anything was.
+    pub(super) fn text(&self) -> Option<String> {
+        (!self.withheld.is_empty()).then(|| self.withheld.join("\n"))
+    }
+}
+
+/// An entry's ID where zo names an entry outside its quoted text (Withheld, Arrived): an ID zo
+/// would not write is the repository's text, and is not shown.
+pub(super) fn shown_id(id: &str) -> String {
+    if crate::format::is_entry_id(id) || crate::store::memory::is_shown_name(id) && id.ends_with(".md") || id == "STATE" {
+        frame::name(id).trim_matches('"').to_string()
+    } else {
+        "(an entry whose ID is not one zo writes)".into()
+    }
+}
+
+/// A title (or any one-line name from the repository: a commit's author) quoted, or `instead`
+/// when the directive rules flag it.
+pub(super) fn shown_title(title: &str, instead: &str) -> String {
+    if crate::store::screened::flags(title).is_empty() { frame::name(title) } else { instead.to_string() }
+}
+
+/// Whether decision `i` and its latest outcome may go into the bundle: each entry is screened
+/// (and approved) on its own text, as `zo approve` names it.
+pub(super) fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) -> bool {
+    let e = &log.entries[i];
+    let own = screen.pass(&e.id, &e.title, &e.content(log));
+    let outcome = log.latest_outcome_entry(i).is_none_or(|j| screen.pass(&log.entries[j].id, &log.entries[j].title, &log.entries[j].content(log)));
+    own && outcome
+}
+
+/// A project fact's entry text (as `zo show` and recall give it), for the directive rules;
+/// its value when the entry cannot be found.
+pub(super) fn fact_text(memory: &Memory, v: &crate::store::facts::FactView) -> String {
+    // Key and value as the bundle shows them, side by side: a command split between them is
+    // one command to whoever reads the line.
+    if crate::store::screened::flags(&format!("- {} = {}", v.key, v.value)).is_empty() {
+        return v.value.clone();
+    }
+    memory.facts(crate::store::facts::Scope::Project).ok().and_then(|f| f.find(&v.id).map(|i| f.entries[i].content(&f))).unwrap_or_else(|| v.value.clone())
+}
