@@ -3,6 +3,7 @@
 
 use crate::error::Error;
 use crate::search::embedding;
+use crate::store::layout::Layout;
 use crate::store::memory::Memory;
 use serde::Serialize;
 use std::path::Path;
@@ -50,9 +51,12 @@ fn report(checks: Vec<(&'static str, Level, String)>, no_memory: bool) -> Doctor
     }
 }
 
+/// The checks made so far, in report order: (check, level, detail).
+type Checks = Vec<(&'static str, Level, String)>;
+
 /// Check the memory found from `repo` (as every command finds it) and this machine.
 pub fn doctor(repo: Option<&Path>) -> DoctorReport {
-    let mut checks: Vec<(&'static str, Level, String)> = Vec::new();
+    let mut checks: Checks = Vec::new();
     let memory = match Memory::open(repo) {
         Ok(m) => m,
         Err(e) => {
@@ -64,6 +68,18 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         }
     };
     let l = &memory.layout;
+    layout_and_config(l, &mut checks);
+    links(l, &mut checks);
+    derived_files(&memory, &mut checks);
+    machine(&l.config, &mut checks);
+    index(&memory, &mut checks);
+    git(l, &mut checks);
+    agents(l, &mut checks);
+    report(checks, false)
+}
+
+/// Where the memory is, and the config keys a repository may not set.
+fn layout_and_config(l: &Layout, checks: &mut Checks) {
     checks.push(("layout", OK, format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" })));
     let ignored = embedding::ignored_paths(&l.config);
     if ignored.is_empty() {
@@ -79,6 +95,10 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
             ),
         ));
     }
+}
+
+/// Links and special files in the memory, which zo neither reads nor writes through.
+fn links(l: &Layout, checks: &mut Checks) {
     let strangers = crate::ops::verify::strangers(l);
     if strangers.is_empty() {
         checks.push(("links", OK, "no links or special files in the memory".into()));
@@ -86,10 +106,14 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         let list: Vec<String> = strangers.iter().map(|p| format!("{} ({})", p.file, p.message)).collect();
         checks.push(("links", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
     }
-    // Derived files are this machine's (SPEC §3a): one git tracks, or a session record this
-    // user's zo did not write, is ignored; say so and how to clear it.
+}
+
+/// Derived files are this machine's (SPEC §3a): one git tracks, or a session record this
+/// user's zo did not write, is ignored; say so and how to clear it.
+fn derived_files(memory: &Memory, checks: &mut Checks) {
+    let l = &memory.layout;
     let tracked = crate::store::trust::tracked(l);
-    let foreign_record = crate::lifecycle::record::untrusted(&memory);
+    let foreign_record = crate::lifecycle::record::untrusted(memory);
     if tracked.is_empty() && !foreign_record {
         checks.push(("derived files", OK, "none tracked by git; each was made by this user's zo".into()));
     } else {
@@ -103,8 +127,11 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         }
         checks.push(("derived files", WARN, parts.join("; ")));
     }
-    machine(&l.config, &mut checks);
-    let h = crate::ops::index_health(&memory);
+}
+
+/// The index: whether it reads, how much is embedded, whether it is fresh.
+fn index(memory: &Memory, checks: &mut Checks) {
+    let h = crate::ops::index_health(memory);
     match (&h.error, h.built) {
         (Some(e), _) => checks.push(("index", FAIL, format!("{e}; fix: zo index rebuild"))),
         (None, true) => checks.push((
@@ -120,82 +147,99 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
         )),
         (None, false) => checks.push(("index", OK, "not built yet; the first `zo recall` or `zo index refresh` builds it".into())),
     }
+}
+
+/// Git: the repository, zo's merge routing and driver, and zo's git hooks.
+fn git(l: &Layout, checks: &mut Checks) {
     match crate::git::Repo::discover(&l.root) {
         None => checks.push(("git", WARN, "not a git repository, so memory does not travel; fix: git init".into())),
         Some(repo) => {
             checks.push(("git", OK, "repository found".into()));
-            let file = l.show(&crate::wiring::hooks::attributes_file(l));
-            match crate::wiring::hooks::routing_state(l, &repo) {
-                "committed" => checks.push(("merge routing", OK, format!("{file} is committed; every clone routes memory files to zo"))),
-                "uncommitted" => checks.push((
-                    "merge routing",
-                    WARN,
-                    format!("{file} is not committed, so other clones merge memory line by line; fix: zo checkpoint (or git add .zo && git commit)"),
-                )),
-                _ => checks.push(("merge routing", FAIL, format!("{file} lacks zo's merge lines; fix: zo continue"))),
-            }
-            match crate::wiring::hooks::driver_scope(&l.root) {
-                Some(scope) => checks.push(("merge driver", OK, format!("registered ({scope} git config)"))),
-                None => checks.push((
-                    "merge driver",
-                    WARN,
-                    "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)"
-                        .into(),
-                )),
-            }
-            let lost: Vec<String> =
-                crate::wiring::hooks::status(&l.root).unwrap_or_default().into_iter().filter(|h| h.installed && h.zo.is_none()).map(|h| h.hook).collect();
-            if !lost.is_empty() {
+            merge(l, &repo, checks);
+            git_hooks(l, checks);
+        }
+    }
+}
+
+/// Whether merges of memory files reach zo: the routing (committed, so every clone has it) and
+/// the driver registered on this machine.
+fn merge(l: &Layout, repo: &crate::git::Repo, checks: &mut Checks) {
+    let file = l.show(&crate::wiring::hooks::attributes_file(l));
+    match crate::wiring::hooks::routing_state(l, repo) {
+        "committed" => checks.push(("merge routing", OK, format!("{file} is committed; every clone routes memory files to zo"))),
+        "uncommitted" => checks.push((
+            "merge routing",
+            WARN,
+            format!("{file} is not committed, so other clones merge memory line by line; fix: zo checkpoint (or git add .zo && git commit)"),
+        )),
+        _ => checks.push(("merge routing", FAIL, format!("{file} lacks zo's merge lines; fix: zo continue"))),
+    }
+    match crate::wiring::hooks::driver_scope(&l.root) {
+        Some(scope) => checks.push(("merge driver", OK, format!("registered ({scope} git config)"))),
+        None => checks.push((
+            "merge driver",
+            WARN,
+            "not registered on this machine, so git merges memory files line by line; fix: zo setup (every clone here) or zo continue (this clone)".into(),
+        )),
+    }
+}
+
+/// zo's git hooks: installed ones that cannot find zo, a hooks path that keeps them from
+/// running, and hooks the config asks for that are not installed.
+fn git_hooks(l: &Layout, checks: &mut Checks) {
+    let lost: Vec<String> =
+        crate::wiring::hooks::status(&l.root).unwrap_or_default().into_iter().filter(|h| h.installed && h.zo.is_none()).map(|h| h.hook).collect();
+    if !lost.is_empty() {
+        checks.push((
+            "git hooks",
+            FAIL,
+            format!("{} cannot find zo (not on PATH, and the binary that installed them is gone): they check nothing; fix: zo hooks install", lost.join(", ")),
+        ));
+    }
+    shared_hooks(l, checks);
+    if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true) && !crate::wiring::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed)) {
+        checks.push(("git hooks", WARN, "config asks for zo's git hooks but they are not installed; fix: zo hooks install".into()));
+    }
+}
+
+/// A hooks directory outside the repository is shared by every repository that uses
+/// it; zo's hooks in .git/hooks never run while core.hooksPath points elsewhere.
+fn shared_hooks(l: &Layout, checks: &mut Checks) {
+    if let Ok(hp) = crate::wiring::hooks::hooks_path(&l.root) {
+        // Said as a problem only where zo's hooks are wanted (`hooks: true`); anywhere
+        // else it is how this machine is set up, said once as information.
+        if hp.shared {
+            let wanted = l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true);
+            checks.push((
+                "git hooks",
+                if wanted { WARN } else { OK },
+                format!(
+                    "core.hooksPath ({} config) is {}, outside this repository: hooks there run in every repository, so zo's are not installed there; {}: git config --local core.hooksPath .git/hooks && zo hooks install (your shared hooks then no longer run here), or add `[ ! -e .zo ] || zo -q verify --staged || exit 1` to the shared pre-commit hook",
+                    hp.from.as_deref().unwrap_or("git"),
+                    hp.dir,
+                    if wanted { "fix" } else { "to have zo's hooks" }
+                ),
+            ));
+        }
+        let own = crate::git::Repo::discover(&l.root).and_then(|_| crate::git::run(&l.root, &["rev-parse", "--git-common-dir"]).ok());
+        if let Some(g) = own {
+            let g = std::path::PathBuf::from(g.trim());
+            let own = if g.is_absolute() { g } else { l.root.join(g) }.join("hooks");
+            let stranded =
+                crate::wiring::hooks::HOOKS.iter().any(|h| crate::store::fsio::read_string(own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
+            if stranded && std::fs::canonicalize(&own).ok() != std::fs::canonicalize(&hp.dir).ok() {
                 checks.push((
                     "git hooks",
-                    FAIL,
-                    format!(
-                        "{} cannot find zo (not on PATH, and the binary that installed them is gone): they check nothing; fix: zo hooks install",
-                        lost.join(", ")
-                    ),
+                    WARN,
+                    format!("zo's hooks in {} never run: git runs hooks from {} (core.hooksPath); fix: zo hooks uninstall, then unset core.hooksPath or call them from there", own.display(), hp.dir),
                 ));
-            }
-            // A hooks directory outside the repository is shared by every repository that uses
-            // it; zo's hooks in .git/hooks never run while core.hooksPath points elsewhere.
-            if let Ok(hp) = crate::wiring::hooks::hooks_path(&l.root) {
-                // Said as a problem only where zo's hooks are wanted (`hooks: true`); anywhere
-                // else it is how this machine is set up, said once as information.
-                if hp.shared {
-                    let wanted = l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true);
-                    checks.push((
-                        "git hooks",
-                        if wanted { WARN } else { OK },
-                        format!(
-                            "core.hooksPath ({} config) is {}, outside this repository: hooks there run in every repository, so zo's are not installed there; {}: git config --local core.hooksPath .git/hooks && zo hooks install (your shared hooks then no longer run here), or add `[ ! -e .zo ] || zo -q verify --staged || exit 1` to the shared pre-commit hook",
-                            hp.from.as_deref().unwrap_or("git"),
-                            hp.dir,
-                            if wanted { "fix" } else { "to have zo's hooks" }
-                        ),
-                    ));
-                }
-                let own = crate::git::Repo::discover(&l.root).and_then(|_| crate::git::run(&l.root, &["rev-parse", "--git-common-dir"]).ok());
-                if let Some(g) = own {
-                    let g = std::path::PathBuf::from(g.trim());
-                    let own = if g.is_absolute() { g } else { l.root.join(g) }.join("hooks");
-                    let stranded = crate::wiring::hooks::HOOKS
-                        .iter()
-                        .any(|h| crate::store::fsio::read_string(own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
-                    if stranded && std::fs::canonicalize(&own).ok() != std::fs::canonicalize(&hp.dir).ok() {
-                        checks.push((
-                            "git hooks",
-                            WARN,
-                            format!("zo's hooks in {} never run: git runs hooks from {} (core.hooksPath); fix: zo hooks uninstall, then unset core.hooksPath or call them from there", own.display(), hp.dir),
-                        ));
-                    }
-                }
-            }
-            if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true)
-                && !crate::wiring::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
-            {
-                checks.push(("git hooks", WARN, "config asks for zo's git hooks but they are not installed; fix: zo hooks install".into()));
             }
         }
     }
+}
+
+/// Each agent wired in the project, and whether the `zo` it names runs here.
+fn agents(l: &Layout, checks: &mut Checks) {
     for (agent, file, problem) in crate::wiring::agents::check(&l.root) {
         let name = match agent {
             "claude" => "agent claude",
@@ -208,7 +252,6 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
             Some(p) => checks.push((name, WARN, p)),
         }
     }
-    report(checks, false)
 }
 
 fn join(p: &[std::path::PathBuf]) -> String {
@@ -216,7 +259,7 @@ fn join(p: &[std::path::PathBuf]) -> String {
 }
 
 /// This machine: git, the model, ONNX Runtime, and whether the model loads.
-fn machine(config: &crate::store::config::Config, checks: &mut Vec<(&'static str, Level, String)>) {
+fn machine(config: &crate::store::config::Config, checks: &mut Checks) {
     match std::process::Command::new("git").arg("--version").output() {
         Ok(o) if o.status.success() => checks.push(("git", OK, String::from_utf8_lossy(&o.stdout).trim().to_string())),
         _ => checks.push(("git", FAIL, "git does not run here; zo reads and merges memory through git: install git".into())),
