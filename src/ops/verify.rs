@@ -207,6 +207,14 @@ pub struct VerifyReport {
     pub erasures: Vec<crate::lifecycle::forget::Erasure>,
 }
 
+/// One memory file as `verify` checks it.
+struct File<'a> {
+    kind: &'a str,
+    path: &'a Path,
+    rel: String,
+    label: String,
+}
+
 pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyReport> {
     let layout = &memory.layout;
     let files = [("decisions", layout.decision_log()), ("priors", layout.priors()), ("facts", layout.facts())];
@@ -218,113 +226,21 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     // decisions and the priors was counted twice).
     let mut commits = std::collections::HashSet::new();
     for (n, (kind, path)) in files.iter().enumerate() {
-        let label = layout.show(path);
-        let rel = layout.rel(path);
+        let f = File { kind, path, rel: layout.rel(path), label: layout.show(path) };
         if history {
             let Some(repo) = &repo else { anyhow::bail!("--history needs a git repository") };
-            // Checking a partial history would read its first commit as the start of the log
-            // (or fail on a missing parent): say what is missing and how to get it.
-            if let Some(note) = repo.shallow_note() {
-                anyhow::bail!("{note}; verify --history needs the whole history: git fetch --unshallow");
-            }
+            counts[n] = check_history(repo, &f, &mut commits, &mut problems)?;
             against = Some("parents");
-            for change in repo.history_of(Path::new(&rel))? {
-                commits.insert(change.short.clone());
-                let before = problems.len();
-                let this = text_of(change.this, &label, "commit", &mut problems);
-                for parent in change.parents {
-                    let base = text_of(parent, &label, "parent", &mut problems);
-                    check(&label, kind, this.as_ref(), base.as_ref(), "its parent", &mut problems);
-                }
-                for p in &mut problems[before..] {
-                    p.message = format!("commit {} ({}): {}", change.short, change.subject, p.message);
-                }
-                problems.dedup_by(|x, y| x.message == y.message && x.line == y.line);
-            }
-            counts[n] = fsio::read_text(path).ok().flatten().map_or(0, |t| match *kind {
-                "decisions" => DecisionLog::parse(t).entries.len(),
-                "facts" => FactsFile::parse(t).entries.len(),
-                _ => PriorsFile::parse(t).entries.len(),
-            });
             continue;
         }
-        let current = if staged {
-            let Some(repo) = &repo else { anyhow::bail!("--staged needs a git repository") };
-            text_of(repo.file_staged(Path::new(&rel))?, &label, "staged version", &mut problems)
-        } else {
-            load(path, &label, &mut problems)
-        };
-        let base = match &repo {
-            Some(repo) => at_head(repo, &rel, &label, &mut problems),
-            None => None,
-        };
-        if base.is_some() {
-            against = Some("HEAD");
+        if let Some(count) = check_now(&layout.root, repo.as_ref(), staged, &f, &mut against, &mut problems)? {
+            counts[n] = count;
         }
-        // A merge must keep every entry of both parents: during one, ours (HEAD) and theirs
-        // (MERGE_HEAD); after one (HEAD is a merge commit), each of HEAD's parents, so a pull
-        // that lost entries is caught by the next `zo verify`. Unresolved files are reported as
-        // such, not checked half-done.
-        let merging = repo.as_ref().and_then(|r| r.merge_head().map(|m| (r, m)));
-        if merging.is_none() && !staged {
-            if let Some(repo) = &repo {
-                for (parent, short) in repo.head_merge_parents() {
-                    let version = at_commit(repo, parent, &rel, &label, "a parent's version", &mut problems);
-                    if version.is_some() {
-                        check(&label, kind, current.as_ref(), version.as_ref(), &format!("merge parent {short}"), &mut problems);
-                    }
-                }
-            }
-        }
-        if let Some((repo, theirs)) = merging {
-            against = Some("HEAD and MERGE_HEAD");
-            if crate::git::run(&layout.root, &["ls-files", "-u", "--", &rel]).is_ok_and(|o| !o.trim().is_empty()) {
-                problems.push(Problem {
-                    file: label.clone(),
-                    line: 1,
-                    message: "a merge is in progress and this file is not resolved yet: keep every entry of both sides, \
-                              `git add` it, then run `zo verify` again"
-                        .into(),
-                });
-                continue;
-            }
-            let other = at_commit(repo, theirs, &rel, &label, "MERGE_HEAD's version", &mut problems);
-            if other.is_some() {
-                check(&label, kind, current.as_ref(), other.as_ref(), "MERGE_HEAD (the branch being merged)", &mut problems);
-            }
-        }
-        counts[n] = check(&label, kind, current.as_ref(), base.as_ref(), "HEAD", &mut problems);
-        if let Some(cur) = &current {
-            hand_written(&label, kind, cur, &mut problems);
-        }
-        // Structure problems are found by both checks of a merge; report each once.
-        let mut seen = std::collections::HashSet::new();
-        problems.retain(|p| seen.insert((p.file.clone(), p.line, p.message.clone())));
     }
     // Text written by hand never went through the write gate: every other memory file kind
     // too (STATE.md, sessions, snapshots), as staged for the pre-commit hook.
     if !history {
-        let mut others = vec![layout.state()];
-        if staged {
-            let Some(repo) = &repo else { anyhow::bail!("--staged needs a git repository") };
-            let dirs = [layout.rel(&layout.sessions()), layout.rel(&layout.snapshots())];
-            let listed = crate::git::run(&layout.root, &["ls-files", "--cached", "--", &dirs[0], &dirs[1]]).unwrap_or_default();
-            others.extend(listed.lines().filter(|l| l.ends_with(".md")).map(|l| layout.root.join(l)));
-            for path in others {
-                let label = layout.show(&path);
-                if let Some(t) = text_of(repo.file_staged(Path::new(&layout.rel(&path)))?, &label, "staged version", &mut problems) {
-                    hand_written(&label, "other", &t, &mut problems);
-                }
-            }
-        } else {
-            others.extend(memory.session_names()?.iter().map(|n| layout.sessions().join(n)));
-            others.extend(memory.snapshot_names()?.iter().map(|n| layout.snapshots().join(n)));
-            for path in others {
-                if let Ok(Some(t)) = fsio::read_text(&path) {
-                    hand_written(&layout.show(&path), "other", &t, &mut problems);
-                }
-            }
-        }
+        other_files(memory, repo.as_ref(), staged, &mut problems)?;
     }
     if !history && !staged {
         problems.extend(strangers(layout));
@@ -346,6 +262,144 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
         forks,
         erasures,
     })
+}
+
+/// `--history`: every commit that changed the file, checked against each of its parents (each
+/// commit noted in `commits`). Returns how many entries the file holds now.
+fn check_history(repo: &crate::git::Repo, f: &File, commits: &mut std::collections::HashSet<String>, problems: &mut Vec<Problem>) -> Result<usize> {
+    // Checking a partial history would read its first commit as the start of the log
+    // (or fail on a missing parent): say what is missing and how to get it.
+    if let Some(note) = repo.shallow_note() {
+        anyhow::bail!("{note}; verify --history needs the whole history: git fetch --unshallow");
+    }
+    for change in repo.history_of(Path::new(&f.rel))? {
+        commits.insert(change.short.clone());
+        let before = problems.len();
+        let this = text_of(change.this, &f.label, "commit", problems);
+        for parent in change.parents {
+            let base = text_of(parent, &f.label, "parent", problems);
+            check(&f.label, f.kind, this.as_ref(), base.as_ref(), "its parent", problems);
+        }
+        for p in &mut problems[before..] {
+            p.message = format!("commit {} ({}): {}", change.short, change.subject, p.message);
+        }
+        problems.dedup_by(|x, y| x.message == y.message && x.line == y.line);
+    }
+    Ok(fsio::read_text(f.path).ok().flatten().map_or(0, |t| match f.kind {
+        "decisions" => DecisionLog::parse(t).entries.len(),
+        "facts" => FactsFile::parse(t).entries.len(),
+        _ => PriorsFile::parse(t).entries.len(),
+    }))
+}
+
+/// The file as it is now (or as staged) against HEAD, and against the other side of a merge
+/// in progress or just made. Returns how many entries it holds; None when a merge left it
+/// unresolved (then nothing else is checked).
+fn check_now(
+    root: &Path,
+    repo: Option<&crate::git::Repo>,
+    staged: bool,
+    f: &File,
+    against: &mut Option<&'static str>,
+    problems: &mut Vec<Problem>,
+) -> Result<Option<usize>> {
+    let current = if staged {
+        let Some(repo) = repo else { anyhow::bail!("--staged needs a git repository") };
+        text_of(repo.file_staged(Path::new(&f.rel))?, &f.label, "staged version", problems)
+    } else {
+        load(f.path, &f.label, problems)
+    };
+    let base = match repo {
+        Some(repo) => at_head(repo, &f.rel, &f.label, problems),
+        None => None,
+    };
+    if base.is_some() {
+        *against = Some("HEAD");
+    }
+    if !check_merges(root, repo, staged, f, current.as_ref(), against, problems) {
+        return Ok(None);
+    }
+    let count = check(&f.label, f.kind, current.as_ref(), base.as_ref(), "HEAD", problems);
+    if let Some(cur) = &current {
+        hand_written(&f.label, f.kind, cur, problems);
+    }
+    // Structure problems are found by both checks of a merge; report each once.
+    let mut seen = std::collections::HashSet::new();
+    problems.retain(|p| seen.insert((p.file.clone(), p.line, p.message.clone())));
+    Ok(Some(count))
+}
+
+/// A merge must keep every entry of both parents: during one, ours (HEAD) and theirs
+/// (MERGE_HEAD); after one (HEAD is a merge commit), each of HEAD's parents, so a pull
+/// that lost entries is caught by the next `zo verify`. Unresolved files are reported as
+/// such, not checked half-done.
+/// False when a merge in progress has left the file unresolved.
+fn check_merges(
+    root: &Path,
+    repo: Option<&crate::git::Repo>,
+    staged: bool,
+    f: &File,
+    current: Option<&Text>,
+    against: &mut Option<&'static str>,
+    problems: &mut Vec<Problem>,
+) -> bool {
+    let merging = repo.and_then(|r| r.merge_head().map(|m| (r, m)));
+    if merging.is_none() && !staged {
+        if let Some(repo) = repo {
+            for (parent, short) in repo.head_merge_parents() {
+                let version = at_commit(repo, parent, &f.rel, &f.label, "a parent's version", problems);
+                if version.is_some() {
+                    check(&f.label, f.kind, current, version.as_ref(), &format!("merge parent {short}"), problems);
+                }
+            }
+        }
+    }
+    if let Some((repo, theirs)) = merging {
+        *against = Some("HEAD and MERGE_HEAD");
+        if crate::git::run(root, &["ls-files", "-u", "--", &f.rel]).is_ok_and(|o| !o.trim().is_empty()) {
+            problems.push(Problem {
+                file: f.label.clone(),
+                line: 1,
+                message: "a merge is in progress and this file is not resolved yet: keep every entry of both sides, \
+                          `git add` it, then run `zo verify` again"
+                    .into(),
+            });
+            return false;
+        }
+        let other = at_commit(repo, theirs, &f.rel, &f.label, "MERGE_HEAD's version", problems);
+        if other.is_some() {
+            check(&f.label, f.kind, current, other.as_ref(), "MERGE_HEAD (the branch being merged)", problems);
+        }
+    }
+    true
+}
+
+/// Text written by hand never went through the write gate: every other memory file kind
+/// too (STATE.md, sessions, snapshots), as staged for the pre-commit hook.
+fn other_files(memory: &Memory, repo: Option<&crate::git::Repo>, staged: bool, problems: &mut Vec<Problem>) -> Result<()> {
+    let layout = &memory.layout;
+    let mut others = vec![layout.state()];
+    if staged {
+        let Some(repo) = repo else { anyhow::bail!("--staged needs a git repository") };
+        let dirs = [layout.rel(&layout.sessions()), layout.rel(&layout.snapshots())];
+        let listed = crate::git::run(&layout.root, &["ls-files", "--cached", "--", &dirs[0], &dirs[1]]).unwrap_or_default();
+        others.extend(listed.lines().filter(|l| l.ends_with(".md")).map(|l| layout.root.join(l)));
+        for path in others {
+            let label = layout.show(&path);
+            if let Some(t) = text_of(repo.file_staged(Path::new(&layout.rel(&path)))?, &label, "staged version", problems) {
+                hand_written(&label, "other", &t, problems);
+            }
+        }
+    } else {
+        others.extend(memory.session_names()?.iter().map(|n| layout.sessions().join(n)));
+        others.extend(memory.snapshot_names()?.iter().map(|n| layout.snapshots().join(n)));
+        for path in others {
+            if let Ok(Some(t)) = fsio::read_text(&path) {
+                hand_written(&layout.show(&path), "other", &t, problems);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Session and snapshot files whose names zo does not read (a newline, a tab or a character
