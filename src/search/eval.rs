@@ -6,7 +6,7 @@
 //! measured on the same index, the model loaded once, each question embedded once.
 
 use crate::error::Error;
-use crate::search::index::Filter;
+use crate::search::index::{Filter, Index};
 use crate::search::recall::{self, Mode, Tier};
 use crate::store::memory::Memory;
 use anyhow::Result;
@@ -105,27 +105,68 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
     let questions = read(path, text)?;
     let (mut index, _) = recall::open_reading(memory, note)?;
     let filter = Filter { all: true, ..Default::default() };
+    let unknown_ids = unknown_ids(memory, &questions)?;
+    let texts: Vec<Vec<&str>> = questions.iter().map(|q| std::iter::once(q.q.as_str()).chain(q.also.iter().map(String::as_str)).collect()).collect();
+    let phrased = questions.iter().any(|q| !q.also.is_empty());
+    let embedded = embed(memory, &mut index, &questions, &texts, phrased, note)?;
+    let modes: &[Mode] = if embedded.model_load_s.is_some() { &[Mode::Hybrid, Mode::Semantic, Mode::Lexical] } else { &[Mode::Lexical] };
+    let with_answer = questions.iter().filter(|q| !q.relevant.is_empty()).count();
+    let mut scores = Vec::new();
+    let runs: Vec<(Mode, bool)> = modes.iter().flat_map(|&m| std::iter::once((m, false)).chain(phrased.then_some((m, true)))).collect();
+    let bar = crate::progress::bar(questions.len() * runs.len(), "evaluating");
+    let run = Run { index: &index, questions: &questions, texts: &texts, filter: &filter, embedded: &embedded, with_answer };
+    for &(mode, with_also) in &runs {
+        scores.push(run.score(mode, with_also, &bar)?);
+    }
+    bar.finish_and_clear();
+    Ok(EvalReport {
+        file: path.display().to_string(),
+        questions: questions.len(),
+        with_answer,
+        without_answer: questions.len() - with_answer,
+        unknown_ids,
+        model_load_s: embedded.model_load_s,
+        modes: scores,
+    })
+}
+
+/// Relevant IDs that are not in the memory, sorted, each once: labels to fix.
+fn unknown_ids(memory: &Memory, questions: &[Question]) -> Result<Vec<String>> {
     let known: std::collections::HashSet<String> =
         memory.decisions()?.entries.iter().map(|e| e.id.clone()).chain(memory.priors()?.entries.iter().map(|p| p.id.clone())).collect();
     let mut unknown_ids: Vec<String> =
         questions.iter().flat_map(|q| q.relevant.iter()).filter(|id| !known.contains(*id) && !id.starts_with("session")).cloned().collect();
     unknown_ids.sort();
     unknown_ids.dedup();
+    Ok(unknown_ids)
+}
 
-    // The model, if there is one; each question embedded once.
+/// The questions embedded by the model, if there is one, each once: alone, and with its
+/// phrasings in one call as recall does; with how long each took (a mode that uses the
+/// vectors counts it in its latency).
+struct Embedded {
+    /// Seconds to load the model; None without one.
+    model_load_s: Option<f64>,
+    vectors: Vec<Option<Vec<f32>>>,
+    embed_ms: Vec<f64>,
+    all_vectors: Vec<Option<Vec<Vec<f32>>>>,
+    all_embed_ms: Vec<f64>,
+}
+
+/// Embed the questions (`texts`: each with its phrasings; those only when some question has
+/// them), after bringing the index's own vectors up to date.
+fn embed(memory: &Memory, index: &mut Index, questions: &[Question], texts: &[Vec<&str>], phrased: bool, note: &dyn Fn(&str)) -> Result<Embedded> {
     let mut model_load_s = None;
     let mut vectors: Vec<Option<Vec<f32>>> = vec![None; questions.len()];
     let mut embed_ms = vec![0.0; questions.len()];
     // With phrasings: the question's and theirs, embedded in one call as recall does.
     let mut all_vectors: Vec<Option<Vec<Vec<f32>>>> = vec![None; questions.len()];
     let mut all_embed_ms = vec![0.0; questions.len()];
-    let texts: Vec<Vec<&str>> = questions.iter().map(|q| std::iter::once(q.q.as_str()).chain(q.also.iter().map(String::as_str)).collect()).collect();
-    let phrased = questions.iter().any(|q| !q.also.is_empty());
     if !index.is_temporary() {
         let t = Instant::now();
         if let Some(mut e) = recall::embedder(memory, note) {
             model_load_s = Some(t.elapsed().as_secs_f64());
-            recall::embed_pending(&mut index, &mut e, note)?;
+            recall::embed_pending(index, &mut e, note)?;
             for (i, q) in questions.iter().enumerate() {
                 let t = Instant::now();
                 vectors[i] = Some(e.embed(&[q.q.as_str()])?.remove(0));
@@ -138,26 +179,38 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
             }
         }
     }
-    let modes: &[Mode] = if model_load_s.is_some() { &[Mode::Hybrid, Mode::Semantic, Mode::Lexical] } else { &[Mode::Lexical] };
-    let with_answer = questions.iter().filter(|q| !q.relevant.is_empty()).count();
-    let mut scores = Vec::new();
-    let runs: Vec<(Mode, bool)> = modes.iter().flat_map(|&m| std::iter::once((m, false)).chain(phrased.then_some((m, true)))).collect();
-    let bar = crate::progress::bar(questions.len() * runs.len(), "evaluating");
-    for &(mode, with_also) in &runs {
+    Ok(Embedded { model_load_s, vectors, embed_ms, all_vectors, all_embed_ms })
+}
+
+/// What every mode is measured on: the same index, questions, filter and vectors.
+struct Run<'a> {
+    index: &'a Index,
+    questions: &'a [Question],
+    texts: &'a [Vec<&'a str>],
+    filter: &'a Filter,
+    embedded: &'a Embedded,
+    /// The questions that have an answer (the figures are over them).
+    with_answer: usize,
+}
+
+impl Run<'_> {
+    /// One mode's figures, each question searched alone or `with_also` its phrasings.
+    fn score(&self, mode: Mode, with_also: bool, bar: &indicatif::ProgressBar) -> Result<ModeScore> {
+        let e = self.embedded;
         let (mut r1, mut r3, mut r10, mut rr) = (0.0, 0.0, 0.0, 0.0);
         let (mut no_answer_flagged, mut answered_flagged, mut high_top, mut high_top_right) = (0, 0, 0, 0);
         let mut times = Vec::new();
-        for (i, q) in questions.iter().enumerate() {
+        for (i, q) in self.questions.iter().enumerate() {
             let t = Instant::now();
             let found = if with_also {
-                crate::search::rank::rank_all(&index, &texts[i], all_vectors[i].as_deref(), DEPTH, &filter, mode)?
+                crate::search::rank::rank_all(self.index, &self.texts[i], e.all_vectors[i].as_deref(), DEPTH, self.filter, mode)?
             } else {
-                crate::search::rank::rank(&index, &q.q, vectors[i].as_deref(), DEPTH, &filter, mode)?
+                crate::search::rank::rank(self.index, &q.q, e.vectors[i].as_deref(), DEPTH, self.filter, mode)?
             };
             let extra = match (mode, with_also) {
                 (Mode::Lexical, _) => 0.0,
-                (_, true) => all_embed_ms[i],
-                (_, false) => embed_ms[i],
+                (_, true) => e.all_embed_ms[i],
+                (_, false) => e.embed_ms[i],
             };
             times.push(t.elapsed().as_secs_f64() * 1000.0 + extra);
             bar.inc(1);
@@ -178,10 +231,10 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
                 high_top_right += usize::from(pos == Some(0));
             }
         }
-        let n = with_answer.max(1) as f64;
+        let n = self.with_answer.max(1) as f64;
         let median = percentile(&mut times, 0.5);
         let p95 = percentile(&mut times, 0.95);
-        scores.push(ModeScore {
+        Ok(ModeScore {
             mode,
             phrasings: with_also,
             recall_at_1: r1 / n,
@@ -194,16 +247,6 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Re
             high_top_right,
             latency_median_ms: median,
             latency_p95_ms: p95,
-        });
+        })
     }
-    bar.finish_and_clear();
-    Ok(EvalReport {
-        file: path.display().to_string(),
-        questions: questions.len(),
-        with_answer,
-        without_answer: questions.len() - with_answer,
-        unknown_ids,
-        model_load_s,
-        modes: scores,
-    })
 }
