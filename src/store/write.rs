@@ -148,41 +148,35 @@ fn normalize_paths(v: &str) -> String {
     v.split([',', '\n']).map(|p| p.trim().trim_start_matches("./").trim_end_matches('/')).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(", ")
 }
 
+/// Refuse a new decision whose title an active one already has (in any case or spacing): an
+/// identical decision always, another one unless the new one supersedes it.
+fn refuse_same_title(log: &DecisionLog, new: &NewDecision) -> Result<()> {
+    for (i, e) in log.entries.iter().enumerate() {
+        if !(same_folded(&e.title, &new.title) && log.status(i) == "active" && !e.is_annotation()) {
+            continue;
+        }
+        if same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision) {
+            bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
+        }
+        // Two active decisions under one title leave recall and people guessing which holds.
+        if new.supersedes != e.id {
+            bail!(
+                "refused: the active decision {} already has this title ({}); to change it, record the new one with --supersedes {}, or give it a title of its own",
+                e.id,
+                e.title,
+                e.id
+            );
+        }
+    }
+    Ok(())
+}
+
 impl Memory {
     /// Append a decision. Returns what was written.
     pub fn decide(&self, input: &DecisionInput, allow: impl Into<gate::Allow>) -> Result<NewDecision> {
         let allow = allow.into();
         let limits = self.limits()?;
-        let norm = |o: &Option<String>| o.as_deref().map(normalize_value).unwrap_or_default();
-        let mut new = NewDecision {
-            kind: input.r#type.as_deref().map(normalize_value).unwrap_or_default().to_uppercase(),
-            title: normalize_value(&input.title),
-            decision: normalize_value(&input.decision),
-            rationale: norm(&input.rationale),
-            alternatives: norm(&input.alternatives),
-            outcome: norm(&input.outcome),
-            supersedes: norm(&input.supersedes),
-            tags: input.tags.as_ref().map(|t| normalize_value(&t.joined())).unwrap_or_default(),
-            session: norm(&input.session),
-            confidence: input.confidence.map(crate::format::fact::format_confidence).unwrap_or_default(),
-            paths: input.paths.as_ref().map(|p| normalize_paths(&p.joined())).unwrap_or_default(),
-            ..Default::default()
-        };
-        if let Some(c) = input.confidence {
-            if !(0.0..=1.0).contains(&c) {
-                return Err(crate::error::Error::Usage(format!("refused: --confidence must be from 0 to 1 (got {c})")).into());
-            }
-        }
-        if !new.paths.is_empty() {
-            // The commit the decision was made at: `zo stale` measures change since then.
-            new.commit = crate::git::Repo::discover(&self.layout.root).and_then(|r| r.head_full()).unwrap_or_default();
-        }
-        if new.kind.is_empty() {
-            new.kind = "DECISION".into();
-        }
-        if new.outcome.is_empty() {
-            new.outcome = "pending".into();
-        }
+        let mut new = self.new_decision(input)?;
         let threshold = self.threshold()?;
         new.status = if decision::Decision::would_be_tentative(&new.kind, input.confidence, threshold) { "provisional" } else { "active" };
         gate::title(&new.title, limits)?;
@@ -215,28 +209,48 @@ impl Memory {
             refuse_forgotten(&log.entries[i].id, log.entries[i].is_forgotten(), "supersede")?;
             new.supersedes = log.entries[i].id.clone();
         }
-        for (i, e) in log.entries.iter().enumerate() {
-            if !(same_folded(&e.title, &new.title) && log.status(i) == "active" && !e.is_annotation()) {
-                continue;
-            }
-            if same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision) {
-                bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
-            }
-            // Two active decisions under one title leave recall and people guessing which holds.
-            if new.supersedes != e.id {
-                bail!(
-                    "refused: the active decision {} already has this title ({}); to change it, record the new one with --supersedes {}, or give it a title of its own",
-                    e.id,
-                    e.title,
-                    e.id
-                );
-            }
-        }
+        refuse_same_title(&log, &new)?;
         new.id = gate::new_id("D", |id| log.has_id(id))?;
         new.timestamp = crate::time::now();
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         let replaced = log.find(&new.supersedes).ok();
         new.similar = similar(&log, &new.title).into_iter().filter(|s| replaced.is_none_or(|i| log.entries[i].id != s.id)).collect();
+        Ok(new)
+    }
+
+    /// The decision as `input` gives it, normalised, its defaults filled in and, when it names
+    /// paths, the commit `zo stale` measures from; refused when its confidence is out of range.
+    fn new_decision(&self, input: &DecisionInput) -> Result<NewDecision> {
+        let norm = |o: &Option<String>| o.as_deref().map(normalize_value).unwrap_or_default();
+        let mut new = NewDecision {
+            kind: input.r#type.as_deref().map(normalize_value).unwrap_or_default().to_uppercase(),
+            title: normalize_value(&input.title),
+            decision: normalize_value(&input.decision),
+            rationale: norm(&input.rationale),
+            alternatives: norm(&input.alternatives),
+            outcome: norm(&input.outcome),
+            supersedes: norm(&input.supersedes),
+            tags: input.tags.as_ref().map(|t| normalize_value(&t.joined())).unwrap_or_default(),
+            session: norm(&input.session),
+            confidence: input.confidence.map(crate::format::fact::format_confidence).unwrap_or_default(),
+            paths: input.paths.as_ref().map(|p| normalize_paths(&p.joined())).unwrap_or_default(),
+            ..Default::default()
+        };
+        if let Some(c) = input.confidence {
+            if !(0.0..=1.0).contains(&c) {
+                return Err(crate::error::Error::Usage(format!("refused: --confidence must be from 0 to 1 (got {c})")).into());
+            }
+        }
+        if !new.paths.is_empty() {
+            // The commit the decision was made at: `zo stale` measures change since then.
+            new.commit = crate::git::Repo::discover(&self.layout.root).and_then(|r| r.head_full()).unwrap_or_default();
+        }
+        if new.kind.is_empty() {
+            new.kind = "DECISION".into();
+        }
+        if new.outcome.is_empty() {
+            new.outcome = "pending".into();
+        }
         Ok(new)
     }
 
