@@ -94,7 +94,7 @@ fn main() {
         let mid = bench_id(n / 2);
         run(d, &["fact", "set", "bench:key", "a value"]);
         // The first hook-path command reads the log whole and writes its summary; the files
-        // are then left to settle, as a memory between sessions is (store/summary.rs).
+        // are then left to settle, as a memory between sessions is (store/summary/).
         run(d, &["status"]);
         std::thread::sleep(std::time::Duration::from_secs(4));
         let git = git_status(d, runs);

@@ -414,7 +414,7 @@ fn recall_takes_phrasings_in_also() {
     assert!(c.close().success());
 }
 
-/// The server keeps the summary it read last (store/summary.rs): a hand edit that keeps the
+/// The server keeps the summary it read last (store/summary/): a hand edit that keeps the
 /// log's length (one letter of a title) must still be seen by the next call, not served from
 /// the kept summary.
 #[test]
