@@ -261,16 +261,16 @@ fn lifecycle_fields_and_tombstones_round_trip() {
     assert_eq!(log.entries[0].raw(&log), text);
     assert_eq!(log.entries[0].confidence, Some(0.4));
     assert_eq!((log.field(0, "Paths"), log.field(0, "Commit")), (Some("src/api, docs/readme.txt"), Some(d.commit.as_str())));
-    assert_eq!(log.status(0), "provisional");
-    assert_eq!(log.clone().with_threshold(0.3).status(0), "active", "status is read against the threshold");
+    assert_eq!(log.status(0).name(), "provisional");
+    assert_eq!(log.clone().with_threshold(0.3).status(0).name(), "active", "status is read against the threshold");
     let both = DecisionLog::parse(Text::new(format!("{text}{}", confirm.render())));
-    assert_eq!(both.status(0), "active", "a CONFIRM entry promotes it");
+    assert_eq!(both.status(0).name(), "active", "a CONFIRM entry promotes it");
     // The tombstone: ID, heading time and links kept; parsed as forgotten; nothing else.
     let stone = zo::format::decision::tombstone(&both, 0, "2026-11-24T00:00:00Z", "held a secret");
     let after = DecisionLog::parse(Text::new(format!("{stone}{}", confirm.render())));
     assert!(after.entries[0].is_forgotten());
     assert_eq!((after.entries[0].id.as_str(), after.entries[0].timestamp.as_str()), ("D-0000aaaa", "2026-11-23T10:00:00Z"));
-    assert_eq!(after.status(0), "forgotten");
+    assert_eq!(after.status(0).name(), "forgotten");
     assert!(!stone.contains("no nesting") && !stone.contains("src/api") && stone.contains("**Reason:** held a secret"), "{stone}");
     let prior = zo::format::prior::NewPrior {
         number: 7,

@@ -15,7 +15,7 @@
 //!
 //! Invariants: parsing never fails (unknown text is kept; `zo verify` reports what does not
 //! parse); every renderer's output parses back to what was rendered (round-trip tests here,
-//! properties in `props`). This folder does no I/O and depends only on `time`.
+//! properties in `props`). This folder does no I/O and depends only on `time` and `named`.
 
 pub mod decision;
 pub mod fact;
@@ -24,6 +24,27 @@ pub mod prior;
 pub mod session;
 pub mod snapshot;
 pub mod state;
+
+/// What an entry is now: the one that holds (`active`), written below the promotion threshold
+/// or as a proposal and not yet confirmed (`provisional`), replaced by a later one
+/// (`superseded`), or erased (`forgotten`: its tombstone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    #[default]
+    Active,
+    Provisional,
+    Superseded,
+    Forgotten,
+}
+
+crate::named!(Status { Active => "active", Provisional => "provisional", Superseded => "superseded", Forgotten => "forgotten" });
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 use sha2::{Digest, Sha256};
 

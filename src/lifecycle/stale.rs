@@ -54,7 +54,7 @@ fn measure(memory: &Memory, log: &DecisionLog, commits: usize, lines: u64) -> Re
     let mut out = Vec::new();
     for i in 0..log.entries.len() {
         let e = &log.entries[i];
-        if e.is_annotation() || log.status(i) != "active" {
+        if e.is_annotation() || log.status(i) != crate::format::Status::Active {
             continue;
         }
         let Some(paths) = log.field(i, "Paths") else { continue };

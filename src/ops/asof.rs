@@ -33,8 +33,8 @@ pub fn recall_hits(memory: &Memory, hits: Vec<Hit>, at: &AsOf, filter: &Filter) 
                     h.row.status = status.to_string();
                     h.row.superseded_by = log.superseded_by(i).map(|d| d.id.clone());
                     match status {
-                        "active" => true,
-                        "provisional" => filter.all || filter.provisional,
+                        crate::format::Status::Active => true,
+                        crate::format::Status::Provisional => filter.all || filter.provisional,
                         _ => filter.all,
                     }
                 }
@@ -44,8 +44,8 @@ pub fn recall_hits(memory: &Memory, hits: Vec<Hit>, at: &AsOf, filter: &Filter) 
                 f.find(&h.row.id).is_some_and(|i| {
                     let ks = key_state(f, &f.entries[i].key, threshold);
                     match ks.status(f, i) {
-                        "active" => true,
-                        "provisional" => filter.all || filter.provisional,
+                        crate::format::Status::Active => true,
+                        crate::format::Status::Provisional => filter.all || filter.provisional,
                         _ => filter.all,
                     }
                 })

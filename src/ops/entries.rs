@@ -19,7 +19,7 @@ pub struct Decided {
     pub kind: String,
     /// `active`, or `provisional` (below the promotion threshold, or a PROPOSAL / IDEA):
     /// out of the bundle and default recall until `zo confirm`.
-    pub status: &'static str,
+    pub status: crate::format::Status,
     /// Active decisions with nearly the same title.
     pub similar: Vec<crate::format::Similar>,
 }
@@ -34,7 +34,7 @@ impl Decided {
     /// What a person should hear besides the ID: provisional, or near another decision.
     pub fn notes(&self) -> Vec<String> {
         let mut v = Vec::new();
-        if self.status == "provisional" {
+        if self.status == crate::format::Status::Provisional {
             v.push(format!("{} is provisional: out of the bundle and default recall until `zo confirm {}`", self.id, self.id));
         }
         for s in &self.similar {
@@ -82,7 +82,7 @@ pub struct DecisionSummary {
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,
-    pub status: &'static str,
+    pub status: crate::format::Status,
     pub superseded_by: Option<String>,
     pub outcome: Option<String>,
     pub line: usize,
@@ -506,7 +506,14 @@ impl RecallReport {
             s.push_str(&format!("(answered by the {} pass: {why})\n\n", self.pass));
         }
         for h in &self.results {
-            let status = if matches!(h.row.status.as_str(), "superseded" | "provisional") { format!(" · {}", h.row.status) } else { String::new() };
+            let status = if matches!(
+                <crate::format::Status as crate::named::Named>::parse(&h.row.status),
+                Some(crate::format::Status::Superseded | crate::format::Status::Provisional)
+            ) {
+                format!(" · {}", h.row.status)
+            } else {
+                String::new()
+            };
             let stale = if h.stale { " · stale" } else { "" };
             s.push_str(&format!("── {} · {} · {}{status}{stale}\n", crate::store::gate::frame::one_line(&h.row.id), h.row.kind, h.tier.name(),));
             if !h.directives.is_empty() {
@@ -583,7 +590,7 @@ pub fn context_as_of(
             let filter = crate::search::index::Filter { kind: Some("decision".into()), all: at.is_some(), ..Default::default() };
             let hits = rank(t, &filter)?;
             let log = memory.decisions_as_of(at)?;
-            let found = |id: &str| log.find(id).ok().filter(|&i| log.entries[i].id == id && (at.is_none() || log.status(i) == "active"));
+            let found = |id: &str| log.find(id).ok().filter(|&i| log.entries[i].id == id && (at.is_none() || log.status(i) == crate::format::Status::Active));
             Some((t, hits.iter().filter_map(|h| found(&h.row.id)).collect()))
         }
         None => None,

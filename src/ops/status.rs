@@ -157,7 +157,7 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
         counts: Counts {
             decisions,
             outcomes: log.entries.iter().filter(|e| e.is_outcome()).count(),
-            provisional: (0..log.entries.len()).filter(|&i| log.status(i) == "provisional").count(),
+            provisional: (0..log.entries.len()).filter(|&i| log.status(i) == crate::format::Status::Provisional).count(),
             stale: crate::lifecycle::stale::stale_ids(memory, &log)?.len(),
             facts: memory.fact_list(None, None, false)?.len(),
             priors: priors.entries.len(),

@@ -1,6 +1,7 @@
 //! Text both front-ends show: what the CLI prints and the MCP server returns as a tool's text
 //! for the same report, rendered once here so neither front-end borrows from the other.
 
+use crate::format::Status;
 use crate::store::facts::FactView;
 
 /// `key = value` lines (with the ID, scope and status when listing every version).
@@ -82,8 +83,9 @@ pub fn log_line(log: &crate::format::decision::DecisionLog, i: usize, withhold: 
         s.push_str("  [not approved: reads as an instruction to an agent; zo show says why]");
     }
     // A tombstone's title already says "[forgotten]": not twice.
-    if log.status(i) == "provisional" || (log.status(i) == "forgotten" && e.title != crate::format::fact::FORGOTTEN) {
-        s.push_str(&format!("  [{}]", log.status(i)));
+    let status = log.status(i);
+    if status == Status::Provisional || (status == Status::Forgotten && e.title != crate::format::fact::FORGOTTEN) {
+        s.push_str(&format!("  [{status}]"));
     }
     s.push('\n');
     s

@@ -542,7 +542,7 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         title: v.key.clone(),
         kind_type: v.scope.name().into(),
         timestamp: v.set,
-        status: v.status.into(),
+        status: v.status.name().into(),
         superseded_by: None,
         text: format!("{}: {}", v.key, v.value),
     };

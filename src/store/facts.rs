@@ -4,9 +4,9 @@
 //! applied in every repository). A project fact wins over a user fact with the same key: it is
 //! the more specific rule.
 
-use crate::format::Text;
 use crate::format::fact::{self, Fact, FactsFile, NewFact};
 use crate::format::fields::normalize_value;
+use crate::format::{Status, Text};
 use crate::store::fsio::{self, Lock};
 use crate::store::gate;
 use crate::store::memory::Memory;
@@ -43,7 +43,7 @@ pub struct FactView {
     pub confidence: f64,
     /// `active` (the value that holds), `provisional` (below the promotion threshold, not yet
     /// confirmed), `superseded` (an older version).
-    pub status: &'static str,
+    pub status: crate::format::Status,
     pub scope: Scope,
     pub file: String,
     pub line: usize,
@@ -84,25 +84,25 @@ pub fn key_state(file: &FactsFile, key: &str, threshold: f64) -> KeyState {
 
 impl KeyState {
     /// The status of version `i`, one of this key's versions.
-    pub fn status(&self, file: &FactsFile, i: usize) -> &'static str {
+    pub fn status(&self, file: &FactsFile, i: usize) -> Status {
         let f = &file.entries[i];
         if f.is_forgotten() {
-            return "forgotten";
+            return Status::Forgotten;
         }
         if self.active == Some(i) {
-            return "active";
+            return Status::Active;
         }
         let at = |v: usize| self.versions.iter().position(|&x| x == v);
         let after_active = self.active.is_none_or(|a| at(i) > at(a));
         // A provisional version that a later one confirmed is done with.
         let confirmed = self.versions.iter().any(|&v| file.entries[v].field("Confirms").is_some_and(|c| c.eq_ignore_ascii_case(&f.id)));
-        if below(f, self.threshold) && after_active && !confirmed { "provisional" } else { "superseded" }
+        if below(f, self.threshold) && after_active && !confirmed { Status::Provisional } else { Status::Superseded }
     }
 }
 
 /// The status of version `i` of its key (one lookup; to go over a key's versions, take its
 /// `key_state` once).
-pub fn status(file: &FactsFile, i: usize, threshold: f64) -> &'static str {
+pub fn status(file: &FactsFile, i: usize, threshold: f64) -> Status {
     key_state(file, &file.entries[i].key, threshold).status(file, i)
 }
 
@@ -146,7 +146,7 @@ pub struct Confirmed {
 pub struct FactSet {
     #[serde(flatten)]
     pub fact: NewFact,
-    pub status: &'static str,
+    pub status: crate::format::Status,
     pub scope: Scope,
     /// True when the key already held this value: nothing was written.
     pub unchanged: bool,
@@ -186,7 +186,7 @@ impl Memory {
         }
     }
 
-    pub fn fact_view(&self, file: &FactsFile, i: usize, scope: Scope, status: &'static str) -> Result<FactView> {
+    pub fn fact_view(&self, file: &FactsFile, i: usize, scope: Scope, status: Status) -> Result<FactView> {
         let f = &file.entries[i];
         Ok(FactView {
             id: f.id.clone(),
@@ -217,8 +217,11 @@ impl Memory {
             }
             let file = self.scope_facts_as_of(s, at)?;
             let ks = key_state(&file, key, threshold);
-            let pick =
-                if provisional { ks.versions.iter().rev().copied().find(|&i| matches!(ks.status(&file, i), "active" | "provisional")) } else { ks.active };
+            let pick = if provisional {
+                ks.versions.iter().rev().copied().find(|&i| matches!(ks.status(&file, i), Status::Active | Status::Provisional))
+            } else {
+                ks.active
+            };
             if let Some(i) = pick {
                 return Ok(Some(self.fact_view(&file, i, s, ks.status(&file, i))?));
             }
@@ -251,7 +254,7 @@ impl Memory {
                 let ks = key_state(&file, key, threshold);
                 for &i in &ks.versions {
                     let st = ks.status(&file, i);
-                    if all || (st == "active" && !shadowed) {
+                    if all || (st == Status::Active && !shadowed) {
                         out.push(self.fact_view(&file, i, s, st)?);
                     }
                 }
@@ -295,7 +298,7 @@ impl Memory {
                     confidence: Some(f.confidence()),
                     ..Default::default()
                 };
-                return Ok(FactSet { fact, status: "active", scope, unchanged: true });
+                return Ok(FactSet { fact, status: Status::Active, scope, unchanged: true });
             }
         }
         let new = NewFact {
@@ -312,7 +315,7 @@ impl Memory {
             allowed,
         };
         self.append_fact(&path, &file, &new, limits)?;
-        Ok(FactSet { fact: new, status: if provisional { "provisional" } else { "active" }, scope, unchanged: false })
+        Ok(FactSet { fact: new, status: if provisional { Status::Provisional } else { Status::Active }, scope, unchanged: false })
     }
 
     /// Confirm a provisional fact version: append a version of its key with its value at full
@@ -345,15 +348,15 @@ impl Memory {
                         confirms: f.id.clone(),
                         allowed: Default::default(),
                     },
-                    status: "active",
+                    status: Status::Active,
                     scope,
                     unchanged: true,
                 }));
             }
             match ks.status(&file, i) {
-                "provisional" => {}
+                Status::Provisional => {}
                 // Holds already (confirmed before, or never provisional): nothing to do.
-                "active" => {
+                Status::Active => {
                     return Ok(Some(FactSet {
                         fact: NewFact {
                             id: f.id.clone(),
@@ -366,12 +369,12 @@ impl Memory {
                             confirms: f.id.clone(),
                             allowed: Default::default(),
                         },
-                        status: "active",
+                        status: Status::Active,
                         scope,
                         unchanged: true,
                     }));
                 }
-                "forgotten" => bail!("{} was forgotten; there is nothing to confirm", f.id),
+                Status::Forgotten => bail!("{} was forgotten; there is nothing to confirm", f.id),
                 other => bail!("{} is not provisional (it is {other}); nothing to confirm", f.id),
             }
             let mut new = NewFact {
@@ -390,7 +393,7 @@ impl Memory {
             let check = [("Key", new.key.as_str()), ("Value", new.value.as_str()), ("Source", new.source.as_str())];
             new.allowed = gate::hashes(&gate::check_fields_with(&check, false, &gate::allowed_in(raw))?);
             self.append_fact(&path, &file, &new, limits)?;
-            return Ok(Some(FactSet { fact: new, status: "active", scope, unchanged: false }));
+            return Ok(Some(FactSet { fact: new, status: Status::Active, scope, unchanged: false }));
         }
         Ok(None)
     }

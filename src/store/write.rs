@@ -4,6 +4,7 @@
 //! Facts are written the same way in `facts`.
 
 use super::memory::{Memory, find_error};
+use crate::format::Status;
 use crate::format::decision::{self, DecisionLog, NewDecision};
 use crate::format::fields::{self, normalize_value};
 use crate::format::prior::{self, NewPrior};
@@ -138,7 +139,7 @@ fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<crate::format::Sim
 /// Active decisions whose titles nearly match `title`.
 fn similar(log: &DecisionLog, title: &str) -> Vec<crate::format::Similar> {
     let others = (0..log.entries.len())
-        .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active" && !same_folded(&log.entries[i].title, title))
+        .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == Status::Active && !same_folded(&log.entries[i].title, title))
         .map(|i| (log.entries[i].id.as_str(), log.entries[i].title.as_str()));
     gate::near_duplicates(title, others)
 }
@@ -152,7 +153,7 @@ fn normalize_paths(v: &str) -> String {
 /// identical decision always, another one unless the new one supersedes it.
 fn refuse_same_title(log: &DecisionLog, new: &NewDecision) -> Result<()> {
     for (i, e) in log.entries.iter().enumerate() {
-        if !(same_folded(&e.title, &new.title) && log.status(i) == "active" && !e.is_annotation()) {
+        if !(same_folded(&e.title, &new.title) && log.status(i) == Status::Active && !e.is_annotation()) {
             continue;
         }
         if same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision) {
@@ -178,7 +179,7 @@ impl Memory {
         let limits = self.limits()?;
         let mut new = self.new_decision(input)?;
         let threshold = self.threshold()?;
-        new.status = if decision::Decision::would_be_tentative(&new.kind, input.confidence, threshold) { "provisional" } else { "active" };
+        new.status = if decision::Decision::would_be_tentative(&new.kind, input.confidence, threshold) { Status::Provisional } else { Status::Active };
         gate::title(&new.title, limits)?;
         gate::require("the decision text (--decision)", &new.decision)?;
         if new.kind.contains('\n') || new.kind.is_empty() {
@@ -293,11 +294,11 @@ impl Memory {
         let target = &log.entries[i];
         refuse_forgotten(&target.id, target.is_forgotten(), "confirm")?;
         match log.status(i) {
-            "provisional" => {}
-            "active" => return Ok(None),
+            Status::Provisional => {}
+            Status::Active => return Ok(None),
             other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
         }
-        let mut new = NewDecision { status: "active", ..annotation(&log, i, "CONFIRM", limits)? };
+        let mut new = NewDecision { status: Status::Active, ..annotation(&log, i, "CONFIRM", limits)? };
         new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(target.raw(&log)))?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(Some(new))

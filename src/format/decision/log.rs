@@ -180,16 +180,16 @@ impl DecisionLog {
 
     /// `forgotten` (a tombstone), `superseded`, `provisional` (tentative and not confirmed) or
     /// `active`.
-    pub fn status(&self, i: usize) -> &'static str {
+    pub fn status(&self, i: usize) -> crate::format::Status {
         let e = &self.entries[i];
         if e.is_forgotten() {
-            "forgotten"
+            crate::format::Status::Forgotten
         } else if self.superseded_by.contains_key(&i) {
-            "superseded"
+            crate::format::Status::Superseded
         } else if e.tentative(self.threshold()) && !self.confirmed.contains(&i) {
-            "provisional"
+            crate::format::Status::Provisional
         } else {
-            "active"
+            crate::format::Status::Active
         }
     }
 

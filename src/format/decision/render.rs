@@ -42,7 +42,7 @@ pub struct NewDecision {
     pub paths: String,
     pub commit: String,
     /// The decision's status as written (provisional or active), for the report.
-    pub status: &'static str,
+    pub status: crate::format::Status,
     /// Active decisions whose titles are nearly this one's (the write went ahead).
     pub similar: Vec<crate::format::Similar>,
     /// `sha256:…` of each secret written with --allow-secret (`gate::ALLOWED_FIELD` lines).

@@ -202,7 +202,7 @@ fn supersedes_and_outcomes_link() {
     };
     let text = format!("{}{}{}", a.render(), b.render(), o.render());
     let log = DecisionLog::parse(Text::new(text));
-    assert_eq!(log.status(0), "superseded");
+    assert_eq!(log.status(0), crate::format::Status::Superseded);
     assert_eq!(log.superseded_by(0).unwrap().id, "D-00000002");
     assert_eq!(log.latest_outcome(1), Some("shipped"));
     assert!(log.find("d-0000000").is_err());

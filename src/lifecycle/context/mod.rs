@@ -236,7 +236,8 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
 
     // The most recent decisions, newest first, whole entries only.
     let log = memory.decisions_as_of(at)?;
-    let candidates: Vec<usize> = (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == "active").collect();
+    let candidates: Vec<usize> =
+        (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == crate::format::Status::Active).collect();
     // Staleness is measured to HEAD, a thing of now: a bundle of then does not claim it.
     let stale = if at.is_none() { crate::lifecycle::stale::stale_ids(memory, &log)? } else { Default::default() };
     if at.is_none() {

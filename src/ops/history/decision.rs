@@ -16,7 +16,7 @@ pub struct History {
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,
-    pub status: &'static str,
+    pub status: crate::format::Status,
     pub written: Written,
     /// OUTCOME entries that refer to it, oldest first.
     pub outcomes: Vec<Event>,
@@ -136,7 +136,11 @@ impl History {
     /// The life as people read it, one line per event, oldest first.
     pub fn render(&self) -> String {
         // A tombstone's title is "[forgotten]" already: its status is not said twice.
-        let status = if self.status == "forgotten" && self.title == crate::format::fact::FORGOTTEN { String::new() } else { format!("  [{}]", self.status) };
+        let status = if self.status == crate::format::Status::Forgotten && self.title == crate::format::fact::FORGOTTEN {
+            String::new()
+        } else {
+            format!("  [{}]", self.status)
+        };
         // An agent reads this too: a title the directive rules flag is marked, as `show` marks it.
         let flagged = if crate::store::screened::flags(&self.title).is_empty() { "" } else { "  [not approved: reads as an instruction to an agent]" };
         let mut s = format!("{}  {}  {}{status}{flagged}\n", self.id, self.kind, self.title);

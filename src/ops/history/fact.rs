@@ -38,7 +38,7 @@ pub struct FactVersion {
     pub source: Option<String>,
     pub confidence: Option<f64>,
     /// Now: `active`, `provisional`, `superseded` or `forgotten`.
-    pub status: &'static str,
+    pub status: crate::format::Status,
     /// The versions it names in `Supersedes`.
     pub supersedes: Vec<String>,
     /// The versions that name it in `Supersedes`.
@@ -144,7 +144,7 @@ fn version(f: &FactsFile, i: usize, scope: Scope, ks: Option<&KeyState>, session
         .is_forgotten()
         .then(|| Forget { forgotten: e.field("Forgotten").unwrap_or_default().to_string(), reason: e.field("Reason").unwrap_or_default().to_string() });
     let status = match (&forgotten, ks) {
-        (Some(_), _) | (None, None) => "forgotten",
+        (Some(_), _) | (None, None) => crate::format::Status::Forgotten,
         (None, Some(ks)) => ks.status(f, i),
     };
     let by = |field: &str| f.entries.iter().find(|o| id_list(o.field(field)).iter().any(|s| s.eq_ignore_ascii_case(&e.id))).map(|o| o.id.clone());

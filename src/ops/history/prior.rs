@@ -18,7 +18,7 @@ pub struct PriorHistory {
     pub title: String,
     pub root_cause: Option<String>,
     /// `active`, `superseded` or `forgotten`.
-    pub status: &'static str,
+    pub status: crate::format::Status,
     pub written: PriorWritten,
     /// The priors whose `Superseded by` names this one.
     pub supersedes: Vec<PriorEvent>,
@@ -90,12 +90,13 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
         forgotten: p.field("Forgotten").unwrap_or_default().trim().to_string(),
         reason: p.field("Reason").unwrap_or_default().trim().to_string(),
     });
+    use crate::format::Status;
     let status = if forgotten.is_some() {
-        "forgotten"
+        Status::Forgotten
     } else if superseded[i] {
-        "superseded"
+        Status::Superseded
     } else {
-        "active"
+        Status::Active
     };
     let (session, session_ended, agent) = match session_listing(memory, &["priors"], &p.id)? {
         Some(l) => (Some(l.file), l.ended, l.agent),

@@ -89,7 +89,7 @@ impl Report for FactSet {
     fn notes(&self) -> Vec<String> {
         if self.unchanged {
             vec![format!("{} already holds this value ({}); nothing was written", self.fact.key, self.fact.id)]
-        } else if self.status == "provisional" {
+        } else if self.status == crate::format::Status::Provisional {
             vec![format!("{} is provisional: `zo fact get` keeps the confirmed value until `zo confirm {}`", self.fact.id, self.fact.id)]
         } else {
             vec![]

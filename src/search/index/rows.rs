@@ -2,6 +2,7 @@
 //! what is embedded, its status), and bringing the stored rows to that.
 
 use super::Refresh;
+use crate::format::Status;
 use crate::format::decision::DecisionLog;
 use crate::format::sha256_hex;
 use crate::store::memory::Memory;
@@ -123,7 +124,7 @@ pub(super) fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
                 title: p.title.clone(),
                 kind_type: p.root_cause().unwrap_or("").to_string(),
                 timestamp: String::new(),
-                status: if superseded { "superseded".into() } else { "active".into() },
+                status: if superseded { Status::Superseded } else { Status::Active }.name().into(),
                 superseded_by: p.superseded_by().filter(|_| superseded).map(str::to_string),
                 embed_text: format!("{}\n{}\n{}", p.title, p.field("Failure").unwrap_or(""), rules).trim().to_string(),
                 text: p.content(pf),
@@ -146,7 +147,7 @@ pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
         title: if s.title.is_empty() { name.to_string() } else { s.title.clone() },
         kind_type: String::new(),
         timestamp: s.date.clone().unwrap_or_default(),
-        status: "active".into(),
+        status: Status::Active.name().into(),
         superseded_by: None,
         embed_text: format!("{}\n{}", s.title, body).chars().take(4000).collect(),
         text: text.as_str().trim_end().to_string(),
@@ -161,7 +162,7 @@ pub(super) fn fact_rows(file: &crate::format::fact::FactsFile, scope: crate::sto
         let ks = crate::store::facts::key_state(file, key, threshold);
         for &i in &ks.versions {
             let status = ks.status(file, i);
-            if !matches!(status, "active" | "provisional") {
+            if !matches!(status, crate::format::Status::Active | crate::format::Status::Provisional) {
                 continue;
             }
             let f = &file.entries[i];

@@ -2,6 +2,7 @@
 //! `ops::history`) and the supersession chain it is part of.
 
 use super::{Source, badge, date, esc, md, page, status_badge, svg};
+use crate::format::Status;
 use crate::format::decision::referenced_ids;
 use crate::ops::history::History;
 
@@ -41,9 +42,9 @@ fn header(src: &Source, i: usize, title: &str) -> String {
     }
     b.push_str("</p>");
     match status {
-        "forgotten" => b.push_str("<p class=\"note forgotten\">This entry was erased with <code>zo forget</code>. Only its tombstone is kept: when and why, never the erased text.</p>"),
-        "provisional" => b.push_str("<p class=\"note provisional\">Provisional: proposed or written below the promotion threshold, not yet confirmed (<code>zo confirm ID</code>).</p>"),
-        "superseded" => {
+        Status::Forgotten => b.push_str("<p class=\"note forgotten\">This entry was erased with <code>zo forget</code>. Only its tombstone is kept: when and why, never the erased text.</p>"),
+        Status::Provisional => b.push_str("<p class=\"note provisional\">Provisional: proposed or written below the promotion threshold, not yet confirmed (<code>zo confirm ID</code>).</p>"),
+        Status::Superseded => {
             // Every entry that names this one in its Supersedes (two may, written on two
             // branches), not only the one the status is read from.
             let mut by: Vec<usize> = src.superseders[i].clone();

@@ -4,12 +4,14 @@
 
 use super::html::{esc, json_block, md, page};
 use super::svg;
+use crate::format::Status;
 use crate::format::decision::{DecisionLog, referenced_ids};
 use crate::format::fact::FactsFile;
 use crate::format::prior::{PriorsFile, ROOT_CAUSES};
 use crate::format::session::SessionFile;
 use crate::format::state::State;
 use crate::lifecycle::stale::StaleEntry;
+use crate::named::Named;
 use crate::ops::history::History;
 use crate::ops::text::count;
 use std::collections::HashMap;
@@ -93,14 +95,14 @@ fn badge(class: &str, text: &str) -> String {
     format!("<span class=\"badge {}\">{}</span>", esc(class), esc(text))
 }
 
-fn status_badge(status: &str) -> String {
-    badge(&format!("st-{status}"), status)
+fn status_badge(status: Status) -> String {
+    badge(&format!("st-{status}"), status.name())
 }
 
 /// The front page: counts, where the project stands, the chart, the latest decisions.
 pub fn index(src: &Source) -> String {
     let shown: Vec<usize> = src.decisions().collect();
-    let count = |s: &str| shown.iter().filter(|&&i| src.log.status(i) == s).count();
+    let count = |s: Status| shown.iter().filter(|&&i| src.log.status(i) == s).count();
     let mut b = format!("<h1>{}</h1>", esc(&src.project));
     if let Some(phase) = src.state.scalar("phase").filter(|p| !p.is_empty()) {
         b.push_str(&format!("<p class=\"lead\">Phase <strong>{}</strong>", esc(&phase)));
@@ -112,9 +114,9 @@ pub fn index(src: &Source) -> String {
     b.push_str("<div class=\"cards\">");
     let cards = [
         ("decisions.html", shown.len(), "decisions"),
-        ("decisions.html", count("active"), "active"),
-        ("decisions.html", count("provisional"), "provisional"),
-        ("decisions.html", count("superseded"), "superseded"),
+        ("decisions.html", count(Status::Active), "active"),
+        ("decisions.html", count(Status::Provisional), "provisional"),
+        ("decisions.html", count(Status::Superseded), "superseded"),
         ("lessons.html", src.priors.entries.len(), "lessons"),
         ("facts.html", src.facts.keys().len(), "facts"),
         ("sessions.html", src.sessions.len(), "sessions"),
@@ -235,9 +237,9 @@ pub fn lessons(src: &Source) -> String {
             let p = &src.priors.entries[k];
             let mut marks = String::new();
             if p.is_forgotten() {
-                marks.push_str(&status_badge("forgotten"));
+                marks.push_str(&status_badge(Status::Forgotten));
             } else if superseded.get(k).copied().unwrap_or(false) {
-                marks.push_str(&status_badge("superseded"));
+                marks.push_str(&status_badge(Status::Superseded));
             }
             b.push_str(&format!("<article class=\"entry\" id=\"{}\"><h3><span class=\"id\">{}</span> {} {marks}</h3>", esc(&p.id), esc(&p.id), esc(&p.title)));
             b.push_str("<dl class=\"fields\">");
@@ -275,7 +277,7 @@ pub fn facts(src: &Source) -> String {
             let value = if f.is_forgotten() { "<em>[forgotten]</em>".to_string() } else { md(f.value()) };
             b.push_str(&format!(
                 "<tr class=\"st-{}\"><td class=\"date\">{}</td><td>{value}</td><td>{}</td><td>{}</td></tr>",
-                esc(status),
+                status,
                 esc(f.set()),
                 status_badge(status),
                 esc(f.field("Source").unwrap_or(""))
@@ -295,7 +297,7 @@ pub fn sessions(src: &Source) -> String {
     for (s, forgotten) in &src.sessions {
         b.push_str(&format!("<article class=\"entry\" id=\"{}\"><h2>{}", esc(&s.file_name), esc(if *forgotten { "[forgotten]" } else { &s.title })));
         if *forgotten {
-            b.push_str(&status_badge("forgotten"));
+            b.push_str(&status_badge(Status::Forgotten));
         }
         b.push_str(&format!("</h2><p class=\"meta\"><code>{}</code>", esc(&s.file_name)));
         if let Some(end) = &s.ended {
@@ -361,7 +363,7 @@ pub fn search(src: &Source) -> String {
     }
     for p in &src.priors.entries {
         records.push(serde_json::json!({
-            "k": "lesson", "id": p.id, "t": p.title, "ty": "LESSON", "s": if p.is_forgotten() { "forgotten" } else { "active" },
+            "k": "lesson", "id": p.id, "t": p.title, "ty": "LESSON", "s": if p.is_forgotten() { Status::Forgotten } else { Status::Active },
             "g": [], "d": "", "u": format!("lessons.html#{}", p.id), "x": p.content(&src.priors),
         }));
     }
@@ -378,7 +380,7 @@ pub fn search(src: &Source) -> String {
         let text: String = s.sections.iter().map(|(n, b)| format!("{n}\n{b}\n")).collect();
         records.push(serde_json::json!({
             "k": "session", "id": s.file_name, "t": if *forgotten { "[forgotten]" } else { s.title.as_str() }, "ty": "SESSION",
-            "s": if *forgotten { "forgotten" } else { "active" }, "g": [], "d": s.date.as_deref().or(s.ended.as_deref().map(date)).unwrap_or(""),
+            "s": if *forgotten { Status::Forgotten } else { Status::Active }, "g": [], "d": s.date.as_deref().or(s.ended.as_deref().map(date)).unwrap_or(""),
             "u": format!("sessions.html#{}", s.file_name), "x": text,
         }));
     }
@@ -392,7 +394,7 @@ pub fn search(src: &Source) -> String {
         b.push_str(&format!("<option>{t}</option>"));
     }
     b.push_str("</select><select id=\"f-status\" aria-label=\"Status\"><option value=\"\">any status</option>");
-    for s in ["active", "provisional", "superseded", "forgotten"] {
+    for s in Status::names() {
         b.push_str(&format!("<option>{s}</option>"));
     }
     b.push_str("</select><select id=\"f-tag\" aria-label=\"Tag\"><option value=\"\">any tag</option>");
