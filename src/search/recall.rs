@@ -540,7 +540,7 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         source: v.file,
         line: v.line as i64,
         title: v.key.clone(),
-        kind_type: v.scope.name().into(),
+        subtype: v.scope.name().into(),
         timestamp: v.set,
         status: v.status.name().into(),
         superseded_by: None,

@@ -95,7 +95,7 @@ impl Operation for Recall {
         let k = self.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3).min(recall::MAX_K);
         let kind = self.kind.filter(|k| *k != Among::All).map(|k| k.name().to_string());
         let filter =
-            Filter { kind, kind_type: self.decision_type.clone(), all: self.all, provisional: self.provisional, scope: self.scope, ..Default::default() };
+            Filter { kind, subtype: self.decision_type.clone(), all: self.all, provisional: self.provisional, scope: self.scope, ..Default::default() };
         let mode = self.mode.unwrap_or(Mode::Hybrid);
         // Only the default falls back to lexical search; a mode the caller asked for is a promise.
         if let Some(why) = self.mode.and_then(|m| recall::mode_unavailable(memory, m)) {

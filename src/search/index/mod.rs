@@ -68,8 +68,10 @@ pub struct Row {
     pub source: String,
     pub line: i64,
     pub title: String,
+    /// The type within its kind (JSON `type`): a decision's type, a prior's root cause, a
+    /// fact's scope.
     #[serde(rename = "type")]
-    pub kind_type: String,
+    pub subtype: String,
     pub timestamp: String,
     pub status: String,
     pub superseded_by: Option<String>,

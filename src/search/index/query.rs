@@ -75,7 +75,7 @@ impl Index {
                     source: r.get(3)?,
                     line: r.get(4)?,
                     title: r.get(5)?,
-                    kind_type: r.get(6)?,
+                    subtype: r.get(6)?,
                     timestamp: r.get(7)?,
                     status: r.get(8)?,
                     superseded_by: r.get(9)?,
@@ -127,10 +127,10 @@ pub struct Brief {
 /// Filters applied before ranking.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    /// decision | prior | session; None for all.
+    /// The entry kind: decision | prior | session | fact; None for all.
     pub kind: Option<String>,
-    /// A decision type (any case).
-    pub kind_type: Option<String>,
+    /// The type within the kind (a decision's type, any case).
+    pub subtype: Option<String>,
     /// Include superseded entries (and provisional ones).
     pub all: bool,
     /// Include provisional entries (below the promotion threshold, not yet confirmed).
@@ -148,7 +148,7 @@ impl Filter {
         if let Some(k) = &self.kind {
             c.push(format!("e.kind = '{}'", k.replace('\'', "''")));
         }
-        if let Some(t) = &self.kind_type {
+        if let Some(t) = &self.subtype {
             c.push(format!("upper(e.type) = upper('{}')", t.replace('\'', "''")));
         }
         if !self.all {

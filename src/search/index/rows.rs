@@ -16,7 +16,7 @@ pub(super) struct Want {
     id: String,
     line: usize,
     title: String,
-    kind_type: String,
+    subtype: String,
     timestamp: String,
     status: String,
     superseded_by: Option<String>,
@@ -35,7 +35,7 @@ pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, 
         if !seen.insert(w.id.clone()) {
             continue; // duplicate IDs: `zo verify` reports them; index the first
         }
-        let hash = sha256_hex(&format!("{}\0{}\0{}\0{}\0{pos}\0{}", w.text, w.status, w.superseded_by.as_deref().unwrap_or(""), w.kind_type, w.line));
+        let hash = sha256_hex(&format!("{}\0{}\0{}\0{}\0{pos}\0{}", w.text, w.status, w.superseded_by.as_deref().unwrap_or(""), w.subtype, w.line));
         let vhash = sha256_hex(&w.embed_text);
         match existing.get(&w.id) {
             Some((_, h)) if *h == hash => continue,
@@ -43,7 +43,7 @@ pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, 
                 tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid])?;
                 tx.execute(
                     "UPDATE entries SET position=?2, line=?3, hash=?4, vhash=?5, title=?6, type=?7, timestamp=?8, status=?9, superseded_by=?10, text=?11, embed_text=?12 WHERE rowid=?1",
-                    params![rowid, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
+                    params![rowid, pos as i64, w.line as i64, hash, vhash, w.title, w.subtype, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
                 )?;
                 tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
                 tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
@@ -52,7 +52,7 @@ pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, 
             None => {
                 tx.execute(
                     "INSERT INTO entries (kind, id, source, position, line, hash, vhash, title, type, timestamp, status, superseded_by, text, embed_text) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
-                    params![w.kind, w.id, source, pos as i64, w.line as i64, hash, vhash, w.title, w.kind_type, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
+                    params![w.kind, w.id, source, pos as i64, w.line as i64, hash, vhash, w.title, w.subtype, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
                 )?;
                 let rowid = tx.last_insert_rowid();
                 tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
@@ -99,7 +99,7 @@ pub(super) fn decision_rows(log: &DecisionLog) -> Vec<Want> {
             id: e.id.clone(),
             line: e.span.line,
             title: e.title.clone(),
-            kind_type: e.kind.clone(),
+            subtype: e.kind.clone(),
             timestamp: e.timestamp.clone(),
             status: log.status(i).to_string(),
             superseded_by: log.superseded_by(i).map(|d| d.id.clone()),
@@ -122,7 +122,7 @@ pub(super) fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
                 id: p.id.clone(),
                 line: p.span.line,
                 title: p.title.clone(),
-                kind_type: p.root_cause().unwrap_or("").to_string(),
+                subtype: p.root_cause().unwrap_or("").to_string(),
                 timestamp: String::new(),
                 status: if superseded { Status::Superseded } else { Status::Active }.name().into(),
                 superseded_by: p.superseded_by().filter(|_| superseded).map(str::to_string),
@@ -145,7 +145,7 @@ pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
         id: name.trim_end_matches(".md").to_string(),
         line: 1,
         title: if s.title.is_empty() { name.to_string() } else { s.title.clone() },
-        kind_type: String::new(),
+        subtype: String::new(),
         timestamp: s.date.clone().unwrap_or_default(),
         status: Status::Active.name().into(),
         superseded_by: None,
@@ -175,7 +175,7 @@ pub(super) fn fact_rows(file: &crate::format::fact::FactsFile, scope: crate::sto
                 id: f.id.clone(),
                 line: f.span.line,
                 title: f.key.clone(),
-                kind_type: scope.name().to_string(),
+                subtype: scope.name().to_string(),
                 timestamp: f.set().to_string(),
                 status: status.to_string(),
                 superseded_by: None,
