@@ -433,3 +433,80 @@ fn migrate_moves_the_older_layout_with_history() {
     assert_eq!(again.code, 0);
     assert!(again.stderr.contains("nothing to migrate"), "{}", again.stderr);
 }
+
+/// `zo migrate --apply` made `.zo/memory/` before it took the lock: when the lock timed out,
+/// every command found the new, empty layout first and the old memory was hidden ("nothing to
+/// migrate"). It takes the lock first; a failure leaves the older layout as it was.
+#[test]
+fn migrate_hid_the_old_memory_when_its_lock_timed_out() {
+    let r = Repo::new();
+    util::copy_dir(&util::fixture(), &r.path().join("memory/zo-platform"));
+    r.commit_all("older layout");
+    let decisions = r.json(&["status"])["counts"]["decisions"].clone();
+    let lock = r.path().join("memory/zo-platform/.lock");
+    let held = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock).unwrap();
+    held.lock().unwrap();
+    let out = util::Run::from(r.cmd(&["migrate", "--apply"]).env("ZO_LOCK_TIMEOUT", "0.2").output().unwrap());
+    drop(held);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(!r.path().join(".zo/memory").exists(), "nothing of the new layout was made");
+    assert_eq!(r.json(&["status"])["counts"]["decisions"], decisions, "the old memory is still the memory");
+    r.ok(&["migrate", "--apply"]);
+    assert_eq!(r.json(&["status"])["counts"]["decisions"], decisions);
+}
+
+/// `zo migrate` moved a link (or a FIFO) that every command then refused, and reported
+/// success; with two projects under `memory/` it migrated one and left the other behind
+/// without a word. Both are refused before anything moves.
+#[test]
+fn migrate_moved_a_link_and_left_a_second_project_behind() {
+    let r = Repo::new();
+    util::copy_dir(&util::fixture(), &r.path().join("memory/alpha"));
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("notes.md"), "outside\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("notes.md"), r.path().join("memory/alpha/notes.md")).unwrap();
+    let e = r.fails(&["migrate", "--apply"], 1);
+    assert!(e.contains("notes.md is a symbolic link") && e.contains("nothing was moved"), "{e}");
+    assert!(r.path().join("memory/alpha/DECISION_LOG.md").exists() && !r.path().join(".zo/memory").exists());
+    std::fs::remove_file(r.path().join("memory/alpha/notes.md")).unwrap();
+    util::copy_dir(&util::fixture(), &r.path().join("memory/beta"));
+    let e = r.fails(&["migrate"], 1);
+    assert!(e.contains("more than one project") && e.contains("beta"), "{e}");
+    assert_eq!(std::fs::read_to_string(outside.path().join("notes.md")).unwrap(), "outside\n");
+}
+
+/// A memory above the git repository a command ran in was used: in `up/inner` (a repository
+/// of its own, a submodule) `zo init` said "already initialised" and `zo decide` wrote into
+/// `up/.zo`. The walk stops at the repository's top.
+#[test]
+fn a_memory_above_the_repository_was_used() {
+    let up = Repo::init();
+    let inner = up.path().join("inner");
+    std::fs::create_dir_all(inner.join("sub")).unwrap();
+    util::git_in(&inner, &["init", "-q"]);
+    let e = util::zo_in(&inner.join("sub"), &["status"]);
+    assert_eq!(e.code, 3, "no memory of its own: {}", e.stdout);
+    util::zo_ok(&inner.join("sub"), &["init", "--project", "inner"]);
+    assert!(inner.join(".zo/memory/DECISION_LOG.md").exists(), "its own memory, at its top");
+    util::zo_ok(&inner.join("sub"), &["decide", "--title", "Inner only", "--decision", "d"]);
+    assert!(!up.read(up.log_path()).contains("Inner only"));
+}
+
+/// `zo session end` wrote the session file, then failed on a STATE.md it could not write (a
+/// link): the file stood alone, and a retry wrote the session twice. It is refused first.
+#[test]
+fn a_session_file_was_written_before_state_md_was_refused() {
+    let r = Repo::init();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("STATE.md"), "# STATE\n").unwrap();
+    std::fs::remove_file(r.path().join(".zo/memory/STATE.md")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("STATE.md"), r.path().join(".zo/memory/STATE.md")).unwrap();
+    let out = r.run(&["session", "end", "--summary", "s"]);
+    assert_ne!(out.code, 0);
+    let sessions = std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().count();
+    assert_eq!(sessions, 0, "no session file without its STATE update");
+    let out = r.run(&["snapshot", "--phase", "p1", "--outcome", "passed"]);
+    assert_ne!(out.code, 0);
+    assert_eq!(std::fs::read_dir(r.path().join(".zo/memory/snapshots")).unwrap().count(), 0);
+    assert_eq!(std::fs::read_to_string(outside.path().join("STATE.md")).unwrap(), "# STATE\n");
+}

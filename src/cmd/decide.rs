@@ -79,6 +79,7 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     let memory = ctx.memory()?;
     // Where the fields can come from besides flags: the CLI's to say.
     let hint = if from_file { "or their keys in the --file JSON" } else { "or --file FILE; at a terminal with $EDITOR set, no flags opens a template" };
-    let r = ctx.run(&memory, input).map_err(|e| super::usage_hint(e, &format!("{hint}; see `zo decide --help`")))?;
+    let missing = input.title.is_empty() || input.decision.is_empty();
+    let r = ctx.run(&memory, input).map_err(|e| if missing { super::usage_hint(e, &format!("{hint}; see `zo decide --help`")) } else { e })?;
     ctx.report_or(&r, |r| format!("{}\n", r.id))
 }

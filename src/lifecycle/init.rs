@@ -222,6 +222,24 @@ pub fn migrate(repo: Option<&Path>, apply: bool) -> Result<Migration> {
     if new.decision_log().exists() || new.state().exists() {
         bail!("{} already holds memory; move {} by hand", layout.show(&target), layout.show(&layout.memory));
     }
+    let root_memory = root.join("memory");
+    if layout.memory != root_memory {
+        // memory/<project>/: one project is migrated; others beside it would be left behind.
+        let others: Vec<String> = std::fs::read_dir(&root_memory)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path() != layout.memory && (e.path().join("DECISION_LOG.md").exists() || e.path().join("STATE.md").exists()))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        if !others.is_empty() {
+            bail!(
+                "memory/ holds more than one project ({} besides {}); zo migrates one memory per repository: move the others out first",
+                others.join(", "),
+                layout.show(&layout.memory)
+            );
+        }
+    }
     let moves = plan(&layout, &target)?;
     if apply {
         apply_moves(&layout, &target, &moves)?;
@@ -237,13 +255,22 @@ fn plan(layout: &Layout, target: &Path) -> Result<Vec<Move>> {
     let root = &layout.root;
     let repo = crate::git::Repo::discover(root);
     let tracked = |rel: &str| repo.is_some() && crate::git::run(root, &["ls-files", "--error-unmatch", "--", rel]).is_ok();
-    let mut names: Vec<String> = std::fs::read_dir(&layout.memory)
-        .with_context(|| format!("could not list {}", layout.show(&layout.memory)))?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
+    let mut names: Vec<String> = Vec::new();
+    for e in std::fs::read_dir(&layout.memory).with_context(|| format!("could not list {}", layout.show(&layout.memory)))?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
         // Derived and local files are rebuilt, not moved.
-        .filter(|n| !Layout::is_derived(n))
-        .collect();
+        if Layout::is_derived(&name) {
+            continue;
+        }
+        // What every command refuses to read is refused here, before anything moves: a link
+        // (it could lead anywhere), a FIFO or a device.
+        let t = e.file_type().with_context(|| format!("could not read {}", layout.show(&e.path())))?;
+        if !(t.is_file() || t.is_dir()) {
+            let what = fsio::special_kind(&t).unwrap_or("a symbolic link");
+            bail!("{} is {what}; zo moves only files and folders: replace it, then migrate (nothing was moved)", layout.show(&e.path()));
+        }
+        names.push(name);
+    }
     names.sort();
     Ok(names
         .iter()
@@ -258,9 +285,11 @@ fn plan(layout: &Layout, target: &Path) -> Result<Vec<Move>> {
 /// remove what is derived and the emptied directories.
 fn apply_moves(layout: &Layout, target: &Path, moves: &[Move]) -> Result<()> {
     let root = &layout.root;
-    fsio::create_dir(target)?;
     {
+        // The lock first: `.zo/memory` made before a lock that times out would hide the old
+        // memory from every command (the new layout is found first).
         let _lock = fsio::Lock::acquire(&layout.memory)?;
+        fsio::create_dir(target)?;
         for m in moves {
             if m.git_mv {
                 crate::git::run(root, &["mv", "--", &m.from, &m.to])?;

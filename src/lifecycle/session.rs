@@ -301,6 +301,9 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let agent = ending.agent.clone().or_else(|| rec.as_ref().and_then(|r| r.agent.clone())).unwrap_or_else(|| "-".into());
     let attempted = ending.summary.clone().or_else(|| rec.as_ref().and_then(|r| r.task.clone())).unwrap_or_else(|| "not recorded".into());
     let allowed = gate_texts(ending, &state, [attempted.as_str(), phase.as_str(), agent.as_str()])?;
+    // STATE.md is written after the session file: one it cannot write (a link, a FIFO) is
+    // refused now, or the session file would stand alone and a retry write it twice.
+    fsio::open_regular(&memory.layout.state())?;
     let _lock = fsio::Lock::acquire(&memory.layout.memory)?;
     // Ended meanwhile by another process (an agent's SessionEnd fired twice, `session end` run
     // beside the hook): its file is written; a second one would list the same entries.

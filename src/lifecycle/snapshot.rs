@@ -94,6 +94,8 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         handoff: handoff_from(&state, handoff),
     };
     snap.allowed = gate(&state, &snap, handoff, allow)?;
+    // STATE.md is written after the snapshot: one it cannot write is refused first.
+    fsio::open_regular(&layout.state())?;
     fsio::create_dir(&layout.snapshots())?;
     let path = layout.snapshots().join(snap.file_name());
     let _lock = fsio::Lock::acquire(&layout.memory)?;

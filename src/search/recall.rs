@@ -212,10 +212,9 @@ pub fn mode_unavailable(memory: &Memory, mode: Mode) -> Option<String> {
         return None;
     }
     embedding::locate(&memory.layout.config).paths().err().map(|why| {
-        format!(
-            "{} search needs the embedding model, which is not available here ({why}); install it with `zo model install`, or use lexical search",
-            mode.name()
-        )
+        // The reason often names the install command already: not twice.
+        let install = if why.contains("zo model install") { "" } else { "install it with `zo model install`, " };
+        format!("{} search needs the embedding model, which is not available here ({why}); {install}or use lexical search", mode.name())
     })
 }
 

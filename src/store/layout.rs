@@ -113,9 +113,30 @@ pub struct Layout {
     pub config: Config,
 }
 
+/// A `.zo` found above where the walk started, owned by another user: refused with
+/// its name. One in the start directory itself is the user's to have asked for.
+fn foreign(dir: &Path, zo: &Path, meta: &std::fs::Metadata, start: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let me = unsafe { libc::getuid() };
+    if dir != start && meta.uid() != me {
+        return Err(Error::NoMemory(format!(
+            "{} belongs to another user (uid {}); zo does not use a memory above this directory that is not yours. Run zo where the memory is, or `zo init` here",
+            zo.display(),
+            meta.uid()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
 impl Layout {
     /// Find the memory: `--repo DIR`, else `ZO_REPO`, else the current directory; from there
-    /// walk up to the first `.zo/` (or older `memory/` layout).
+    /// walk up to the first `.zo/` (or older `memory/` layout), never above the top of the git
+    /// repository the walk starts in (a nested repository, a submodule, is a project of its
+    /// own), and never into a `.zo` above the start that another user owns: anyone who can make
+    /// `/tmp/.zo` would otherwise choose what every directory below it without a memory of its
+    /// own reads and writes (git's `safe.directory` guards the same way).
     pub fn discover(repo: Option<&Path>) -> Result<Layout> {
         let start = match repo {
             Some(p) => p.to_path_buf(),
@@ -137,12 +158,18 @@ impl Layout {
                         why: "is a symbolic link; zo keeps memory only in a real .zo directory inside the repository (a link could lead anywhere on this machine). Replace the link with the directory".into(),
                     }));
                 }
-                Ok(m) if m.is_dir() => return Layout::at(dir),
+                Ok(m) if m.is_dir() => {
+                    foreign(dir, &zo, &m, &start)?;
+                    return Layout::at(dir);
+                }
                 _ => {}
             }
             if let Some(memory) = legacy_memory(dir) {
                 let zo_dir = dir.join(".zo");
                 return Ok(Layout { root: dir.to_path_buf(), zo_dir, memory, legacy: true, config: Config::default() });
+            }
+            if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+                break;
             }
         }
         Err(Error::NoMemory(format!("no zo memory in {} or any parent directory; run `zo init` to create one", start.display())).into())

@@ -69,8 +69,9 @@ pub type FactSetRequest = FactInput;
 impl Operation for FactInput {
     const NAME: &'static str = "fact_set";
     const ABOUT: &'static str = "Set a fact or preference (a new version; the latest holds).";
-    // The same value again writes nothing.
-    const HINTS: Hints = Hints { idempotent: true, ..APPENDS };
+    // Not idempotent: the same active value again writes nothing, but a provisional one is a
+    // new version each time.
+    const HINTS: Hints = APPENDS;
     type Report = FactSet;
 
     fn run(self, env: &mut Env) -> Result<FactSet> {

@@ -235,7 +235,8 @@ pub type SessionEnd = Ending;
 impl Operation for Ending {
     const NAME: &'static str = "session_end";
     const ABOUT: &'static str = "End the session: write its record and update STATE.";
-    const HINTS: Hints = APPENDS;
+    // It rewrites STATE's phase, blockers and next steps.
+    const HINTS: Hints = Hints { read_only: false, destructive: true, idempotent: false };
     type Report = Ended;
 
     fn run(self, env: &mut Env) -> Result<Ended> {
