@@ -144,9 +144,15 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct SetupArgs {
-    /// Remove zo's merge driver from your global git config instead
+    /// Remove zo's merge driver from your global git config instead (with --agent: take zo out
+    /// of that agent's user settings)
     #[arg(long)]
     pub undo: bool,
+    /// Approve zo's project MCP server for an agent in your own settings, once per machine:
+    /// claude adds "zo" to enabledMcpjsonServers in ~/.claude/settings.json (Claude Code starts
+    /// a project's .mcp.json server only once approved there or the folder is trusted)
+    #[arg(long, value_name = "AGENT", value_parser = ["claude"])]
+    pub agent: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -191,10 +197,10 @@ fn parse_size(s: &str) -> Result<u64, String> {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nWhere there is no zo memory, every hook prints nothing and exits 0."
+    after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nGemini CLI: `zo init --agent gemini` runs `zo hook gemini` on SessionStart, PreCompress, AfterAgent and SessionEnd.\nQwen Code: `zo init --agent qwen`, Claude Code's events in .qwen/settings.json.\nWhere there is no zo memory, every hook prints nothing and exits 0."
 )]
 pub struct HookArgs {
-    /// The agent whose event format stdin holds: claude, codex or cursor
+    /// The agent whose event format stdin holds: claude, codex, cursor, gemini or qwen
     pub agent: String,
     /// Say on stderr why nothing was done (no memory here, an event zo does not handle)
     #[arg(long, short)]
@@ -211,7 +217,10 @@ pub struct InitArgs {
     #[arg(long)]
     pub project: Option<String>,
     /// Wire an agent: claude (MCP server, hooks, /zo-recall, a CLAUDE.md block), cursor or codex
-    /// (MCP server, hooks, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP stanza)
+    /// (MCP server, hooks, an AGENTS.md block), gemini or qwen (MCP server and hooks in
+    /// .gemini/ or .qwen/settings.json, a GEMINI.md or QWEN.md block), opencode or copilot (MCP
+    /// server in opencode.json or .github/mcp.json, an AGENTS.md block), generic (an AGENTS.md
+    /// block; prints the MCP stanza)
     #[arg(long, value_name = "AGENT")]
     pub agent: Option<String>,
     /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)

@@ -26,6 +26,11 @@ pub const CODEX_HOOKS: &str = include_str!("../templates/codex/hooks.json");
 /// The Cursor hook entries zo adds to `.cursor/hooks.json`, by event (Cursor's own format: a
 /// flat list of commands per event, no matcher groups).
 pub const CURSOR_HOOKS: &str = include_str!("../templates/cursor/hooks.json");
+/// Gemini CLI's hook entries in `.gemini/settings.json` (Claude Code's matcher groups, its own
+/// event names: PreCompress, AfterAgent).
+pub const GEMINI_HOOKS: &str = include_str!("../templates/gemini/hooks.json");
+/// Qwen Code's hook entries in `.qwen/settings.json` (Claude Code's events and groups).
+pub const QWEN_HOOKS: &str = include_str!("../templates/qwen/hooks.json");
 
 /// The section STATE.md starts with: a hint for a person opening the file, not state. The
 /// context bundle leaves it out while it is unchanged.

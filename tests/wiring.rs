@@ -41,7 +41,7 @@ fn hook_without_memory_is_silent_and_exits_0() {
 }
 
 #[test]
-fn hook_finds_the_project_from_the_event_cwd_then_claude_project_dir() {
+fn hook_finds_the_project_from_the_event_cwd_then_the_agents_project_dir() {
     let r = Repo::init();
     r.decide("Use Postgres for orders", "one database");
     let elsewhere = tempfile::tempdir().unwrap();
@@ -52,8 +52,19 @@ fn hook_finds_the_project_from_the_event_cwd_then_claude_project_dir() {
     ev.as_object_mut().unwrap().remove("cwd");
     let out = hook(elsewhere.path(), &ev, &[("CLAUDE_PROJECT_DIR", r.path().to_str().unwrap())], &[]);
     assert!(out.stdout.contains("Use Postgres for orders"), "{}", out.stdout);
-    // The event's cwd comes before CLAUDE_PROJECT_DIR.
+    // The event's cwd holds no memory (the agent `cd`'d out of the project): the project
+    // directory the agent names is the project, so the bundle, the Stop reminder and the
+    // PreCompact save are not lost (issue 34).
     let out = hook(elsewhere.path(), &event("SessionStart", elsewhere.path()), &[("CLAUDE_PROJECT_DIR", r.path().to_str().unwrap())], &[]);
+    assert!(out.stdout.contains("Use Postgres for orders"), "{}", out.stderr);
+    // A cwd that holds memory comes first.
+    let other = Repo::init();
+    other.decide("Use SQLite for the cache", "small");
+    let out = hook(elsewhere.path(), &event("SessionStart", other.path()), &[("CLAUDE_PROJECT_DIR", r.path().to_str().unwrap())], &[]);
+    assert!(out.stdout.contains("Use SQLite for the cache") && !out.stdout.contains("Use Postgres"), "{}", out.stdout);
+    // Neither holds memory: silent, as everywhere without memory.
+    let none = tempfile::tempdir().unwrap();
+    let out = hook(elsewhere.path(), &event("SessionStart", elsewhere.path()), &[("CLAUDE_PROJECT_DIR", none.path().to_str().unwrap())], &[]);
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
 }
 
@@ -780,4 +791,145 @@ fn hooks_installed_into_a_global_hooks_path_blocked_commits_in_every_other_repos
     r.git(&["add", "-A"]);
     let out = util::git_command(r.path()).args(["commit", "-qm", "edit"]).output().unwrap();
     assert!(!out.status.success(), "{id} edited, committed through the shared hook");
+}
+
+/// Gemini CLI: `zo init --agent gemini` puts the server and the hooks (its own event names)
+/// in `.gemini/settings.json` and zo's block in GEMINI.md; `zo hook gemini` answers
+/// SessionStart with the bundle as `additionalContext`, saves progress on PreCompress, asks
+/// once on AfterAgent (Gemini's "block" sends the reason as a new prompt), and `--remove`
+/// takes out exactly what it added. The events are as Gemini CLI's hook reference gives them.
+#[test]
+fn gemini_is_wired_and_its_hooks_answer_in_its_json() {
+    let r = Repo::init();
+    tracked(&r, "lib.rs", "fn a() {}\n");
+    r.decide("Use Postgres for orders", "one database");
+    r.commit_all("memory");
+    r.write(".gemini/settings.json", "{\"theme\": \"dark\"}\n");
+    r.ok(&["init", "--agent", "gemini"]);
+    let settings: serde_json::Value = serde_json::from_str(&r.read(".gemini/settings.json")).unwrap();
+    assert_eq!(settings["theme"], "dark", "the user's settings are kept");
+    assert_eq!(settings["mcpServers"]["zo"]["args"], serde_json::json!(["mcp"]));
+    for e in ["SessionStart", "PreCompress", "AfterAgent", "SessionEnd"] {
+        assert!(settings["hooks"][e].to_string().contains("hook gemini"), "{e}: {settings}");
+    }
+    assert!(r.read("GEMINI.md").contains("zo recall"), "the block tells the agent when to recall");
+    let run = |e: serde_json::Value| {
+        let mut c = zo_command(r.path());
+        c.args(["hook", "gemini"]);
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(e.to_string().as_bytes()).unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    };
+    let base = |name: &str| serde_json::json!({"session_id": "g-1", "transcript_path": "/dev/null", "cwd": r.path(), "hook_event_name": name, "timestamp": "2026-11-25T20:00:00Z"});
+    let mut start = base("SessionStart");
+    start["source"] = "startup".into();
+    let out = run(start);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    assert!(v["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("Use Postgres for orders"), "{v}");
+    r.write("lib.rs", "fn b() {}\n");
+    let mut compress = base("PreCompress");
+    compress["trigger"] = "auto".into();
+    assert_eq!(run(compress).code, 0);
+    assert!(r.read(".zo/memory/.session").contains("progress"), "PreCompress saved the progress");
+    let mut after = base("AfterAgent");
+    after["prompt"] = "fix it".into();
+    after["prompt_response"] = "done".into();
+    after["stop_hook_active"] = false.into();
+    let out = run(after.clone());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    assert_eq!(v["decision"], "block", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("lib.rs"), "{v}");
+    assert_eq!(run(after).stdout, "", "once per session");
+    let mut end = base("SessionEnd");
+    end["reason"] = "exit".into();
+    assert_eq!(run(end).code, 0);
+    let removed = r.json(&["init", "--agent", "gemini", "--remove"]);
+    assert!(removed["removed"].to_string().contains(".gemini/settings.json"), "{removed}");
+    assert_eq!(r.read(".gemini/settings.json"), "{\n  \"theme\": \"dark\"\n}\n", "only zo's part went");
+    assert!(!r.path().join("GEMINI.md").exists());
+}
+
+/// Qwen Code takes Claude Code's events and groups in `.qwen/settings.json`, and its context
+/// file is QWEN.md; the SessionStart context is its JSON. A fresh project: the whole settings
+/// file is zo's and goes with `--remove`.
+#[test]
+fn qwen_is_wired_and_its_hooks_answer() {
+    let r = Repo::init();
+    r.decide("Use Postgres for orders", "one database");
+    r.commit_all("memory");
+    let added = r.json(&["init", "--agent", "qwen"]);
+    assert!(added["created"].to_string().contains(".qwen/settings.json") && added["created"].to_string().contains("QWEN.md"), "{added}");
+    let settings: serde_json::Value = serde_json::from_str(&r.read(".qwen/settings.json")).unwrap();
+    for e in ["SessionStart", "PreCompact", "Stop", "SessionEnd"] {
+        assert!(settings["hooks"][e].to_string().contains("hook qwen"), "{e}: {settings}");
+    }
+    let mut c = zo_command(r.path());
+    c.args(["hook", "qwen"]);
+    let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut start = event("SessionStart", r.path());
+    start["source"] = "startup".into();
+    child.stdin.take().unwrap().write_all(start.to_string().as_bytes()).unwrap();
+    let out = Run::from(child.wait_with_output().unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    assert!(v["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("Use Postgres for orders"), "{v}");
+    r.ok(&["init", "--agent", "qwen", "--remove"]);
+    assert!(!r.path().join(".qwen").exists() && !r.path().join("QWEN.md").exists());
+}
+
+/// opencode reads AGENTS.md and its servers from `opencode.json` (`mcp.zo`: a local command
+/// list); Copilot CLI reads AGENTS.md and `.github/mcp.json`. Both share the AGENTS.md block:
+/// removing one keeps it for the other.
+#[test]
+fn opencode_and_copilot_share_the_agents_md_block() {
+    let r = Repo::init();
+    r.commit_all("memory");
+    r.write("opencode.json", "{\"model\": \"x\"}\n");
+    r.ok(&["init", "--agent", "opencode"]);
+    r.ok(&["init", "--agent", "copilot"]);
+    let oc: serde_json::Value = serde_json::from_str(&r.read("opencode.json")).unwrap();
+    assert_eq!(oc["mcp"]["zo"], serde_json::json!({"type": "local", "command": ["zo", "mcp"], "enabled": true}), "{oc}");
+    assert_eq!(oc["model"], "x");
+    let gh: serde_json::Value = serde_json::from_str(&r.read(".github/mcp.json")).unwrap();
+    assert_eq!(gh["mcpServers"]["zo"]["command"], "zo");
+    let block = r.read("AGENTS.md");
+    assert!(block.contains("copilot") && block.contains("opencode"), "{block}");
+    let removed = r.json(&["init", "--agent", "opencode", "--remove"]);
+    assert!(removed["kept"].to_string().contains("copilot"), "{removed}");
+    assert_eq!(r.read("opencode.json"), "{\n  \"model\": \"x\"\n}\n");
+    r.ok(&["init", "--agent", "copilot", "--remove"]);
+    assert!(!r.path().join("AGENTS.md").exists() && !r.path().join(".github/mcp.json").exists());
+    let doctor = r.json(&["doctor"]);
+    assert!(!doctor.to_string().contains("opencode.json has no zo server"), "a file zo left is not a problem: {doctor}");
+}
+
+/// Claude Code 2.1.332 starts a project's `.mcp.json` server only once the folder is trusted
+/// or the server is approved in the user's settings: `zo setup --agent claude` approves it
+/// there (shown, kept with the user's other settings, through a link to the real file), and
+/// `--undo` takes exactly that out.
+#[test]
+fn setup_approves_zos_project_server_in_the_users_claude_settings_and_undoes_it() {
+    let home = tempfile::tempdir().unwrap();
+    let dotfiles = home.path().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    std::fs::write(dotfiles.join("claude.json"), "{\"model\": \"opus\", \"enabledMcpjsonServers\": [\"other\"]}\n").unwrap();
+    std::os::unix::fs::symlink(dotfiles.join("claude.json"), home.path().join(".claude/settings.json")).unwrap();
+    let run = |args: &[&str]| Run::from(util::user_command(ZO, home.path()).args(args).current_dir(home.path()).output().unwrap());
+    let read = || serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(dotfiles.join("claude.json")).unwrap()).unwrap();
+    let out = run(&["setup", "--agent", "claude"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("enabledMcpjsonServers") && out.stdout.contains("--undo"), "{}", out.stdout);
+    assert_eq!(read()["enabledMcpjsonServers"], serde_json::json!(["other", "zo"]));
+    assert_eq!(read()["model"], "opus");
+    assert!(std::fs::symlink_metadata(home.path().join(".claude/settings.json")).unwrap().file_type().is_symlink(), "the link is kept");
+    assert!(run(&["setup", "--agent", "claude"]).stdout.contains("nothing changed"));
+    assert_eq!(run(&["setup", "--agent", "claude", "--undo"]).code, 0);
+    assert_eq!(read()["enabledMcpjsonServers"], serde_json::json!(["other"]));
+    // A broken file is named with its line, and left as it was.
+    std::fs::write(dotfiles.join("claude.json"), "{\n  \"model\": \n").unwrap();
+    let out = run(&["setup", "--agent", "claude"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("settings.json:3") && out.stderr.contains("not valid JSON"), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(dotfiles.join("claude.json")).unwrap(), "{\n  \"model\": \n");
 }

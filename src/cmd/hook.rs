@@ -1,5 +1,7 @@
-//! `zo hook claude|codex|cursor`: what Claude Code's, Codex's and Cursor's hooks run (Codex took
-//! Claude Code's events and JSON; its SessionStart context goes in
+//! `zo hook claude|codex|cursor|gemini|qwen`: what Claude Code's, Codex's, Cursor's, Gemini
+//! CLI's and Qwen Code's hooks run (Codex and Qwen Code took Claude Code's events and JSON;
+//! Gemini CLI its groups and fields under its own event names: PreCompress for PreCompact,
+//! AfterAgent for Stop; for Codex, Gemini and Qwen the SessionStart context goes in
 //! `hookSpecificOutput.additionalContext`), with the event as JSON on stdin
 //! (`hook_event_name`, `cwd`, `session_id`; `source` for SessionStart; `stop_hook_active` for
 //! Stop). The plugin is installed per user, so these hooks run in every project: where there is
@@ -78,20 +80,30 @@ impl Event {
 }
 
 /// Where the project is: `--repo` / `ZO_REPO` when given, else the event's `cwd` (Cursor: the
-/// first workspace root with zo memory), else `$CLAUDE_PROJECT_DIR`, else the process directory.
+/// first workspace root with zo memory) when it holds memory, else the project directory the
+/// agent names (`$CLAUDE_PROJECT_DIR`, `$GEMINI_PROJECT_DIR`, `$QWEN_PROJECT_DIR`: the agent may
+/// have `cd`'d out of the project, and the Stop reminder and the PreCompact save would be lost),
+/// else the `cwd` as it is, else the process directory.
 fn project_dir(ctx: &Ctx, event: &Event) -> Option<PathBuf> {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(given) = ctx.repo.clone().or_else(|| env("ZO_REPO")) {
+        return Some(given);
+    }
+    let holds_memory = |d: &PathBuf| d.is_dir() && crate::store::layout::Layout::discover(Some(d)).is_ok();
     // A multi-root Cursor workspace: the first root that holds zo memory (else the first root).
     let roots = &event.workspace_roots;
-    let with_memory = || roots.iter().find(|r| r.is_dir() && Memory::open(Some(r)).is_ok()).or(roots.first()).cloned();
-    let cwd = event.cwd.clone().or_else(with_memory);
-    ctx.repo.clone().or_else(|| env("ZO_REPO")).or_else(|| cwd.filter(|c| c.is_dir())).or_else(|| env("CLAUDE_PROJECT_DIR"))
+    let cwd = event.cwd.clone().or_else(|| roots.iter().find(|r| holds_memory(r)).or(roots.first()).cloned());
+    let named = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"].into_iter().filter_map(env);
+    match cwd.filter(|c| c.is_dir()) {
+        Some(c) if holds_memory(&c) => Some(c),
+        cwd => named.into_iter().find(holds_memory).or(cwd),
+    }
 }
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     let agent = a.agent.as_str();
-    if !matches!(agent, "claude" | "codex" | "cursor") {
-        return Err(Error::usage(format!("zo hook supports claude, codex and cursor, not {agent:?}")).into());
+    if !matches!(agent, "claude" | "codex" | "cursor" | "gemini" | "qwen") {
+        return Err(Error::usage(format!("zo hook supports claude, codex, cursor, gemini and qwen, not {agent:?}")).into());
     }
     // Exit 2 is "block" to Claude Code and Codex: a Stop hook failing with it would keep the
     // agent from stopping and feed it the message, and any committer could cause one with a
@@ -150,8 +162,10 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
     match event.hook_event_name.as_str() {
         "SessionEnd" => session_end(ctx, &memory, &event, agent, a.verbose),
         "SessionStart" | "" => session_start(ctx, &memory, &event, agent),
-        "PreCompact" => record::save_progress(&memory),
-        "Stop" => match reminder(&memory, &event)? {
+        // Gemini CLI's name for it.
+        "PreCompact" | "PreCompress" => record::save_progress(&memory),
+        // Gemini CLI's AfterAgent: "deny" (alias "block") sends the reason as a new prompt.
+        "Stop" | "AfterAgent" => match reminder(&memory, &event)? {
             Some(reason) => ctx.print_json_line(&serde_json::json!({ "decision": "block", "reason": reason })),
             None => Ok(()),
         },
@@ -221,9 +235,10 @@ fn session_start(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str) -> Resu
         }
     }
     b.fit_chars(bundle_chars(memory));
-    if agent == "codex" {
-        // Codex adds a SessionStart hook's context only from this JSON (its output schema
-        // refuses other fields); plain stdout is not read.
+    if matches!(agent, "codex" | "gemini" | "qwen") {
+        // Codex and Gemini CLI add a SessionStart hook's context only from this JSON (Codex's
+        // output schema refuses other fields; Gemini shows plain stdout to the user only);
+        // Qwen Code reads it as Claude Code does.
         let r = crate::ops::ContextReport::from(b);
         let out = serde_json::json!({ "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": r.markdown } });
         return ctx.print_json_line(&out);

@@ -8,6 +8,9 @@ use anyhow::Result;
 use serde_json::json;
 
 pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
+    if a.agent.is_some() {
+        return approve(ctx, a.undo);
+    }
     let here = std::env::current_dir()?;
     if a.undo {
         crate::wiring::hooks::unregister_global(&here)?;
@@ -28,6 +31,30 @@ pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
             text.push_str(&format!("semantic recall also needs the model: {}\n", crate::search::embedding::INSTALL_HINT));
         }
         ctx.print(&text)?;
+    }
+    Ok(())
+}
+
+/// `zo setup --agent claude [--undo]`: zo's project server approved in the user's Claude Code
+/// settings (shown; `--undo` takes it out).
+fn approve(ctx: &Ctx, undo: bool) -> Result<()> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(std::path::PathBuf::from);
+    let home = home.ok_or_else(|| crate::error::Error::usage("HOME is not set: there are no user settings to change"))?;
+    let changed = crate::wiring::agents::approve_claude_server(&home, undo)?;
+    let file = home.join(".claude/settings.json").display().to_string();
+    if ctx.json {
+        return ctx.print_json(&json!({ "file": file, "changed": changed.is_some(), "enabledMcpjsonServers": if undo { "zo removed" } else { "zo added" } }));
+    }
+    if !ctx.quiet {
+        let said = match (changed.is_some(), undo) {
+            (true, false) => format!(
+                "added \"zo\" to enabledMcpjsonServers in {file}: Claude Code starts the zo server of every project wired with `zo init --agent claude`; undo: zo setup --agent claude --undo\n"
+            ),
+            (true, true) => format!("took \"zo\" out of enabledMcpjsonServers in {file}\n"),
+            (false, false) => format!("{file} approves zo already; nothing changed\n"),
+            (false, true) => format!("{file} does not approve zo; nothing changed\n"),
+        };
+        ctx.print(&said)?;
     }
     Ok(())
 }

@@ -39,6 +39,12 @@ fn wired_elsewhere(st: &Staged, root: &Path) -> Vec<&'static str> {
     if read(".codex/config.toml").is_some_and(|t| codex_has_zo(&t)) {
         out.push("codex");
     }
+    if read("opencode.json").and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|v| v["mcp"]["zo"].is_object()) {
+        out.push("opencode");
+    }
+    if read(".github/mcp.json").and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|v| v["mcpServers"]["zo"].is_object()) {
+        out.push("copilot");
+    }
     out
 }
 
@@ -65,7 +71,7 @@ fn without_block(text: &str) -> String {
 }
 
 /// Put zo's block into (or take it out of) a Markdown file agents read. AGENTS.md is shared
-/// by cursor, codex and generic: the block's opening line lists the agents wired to it, and
+/// by cursor, codex, opencode, copilot and generic: the block's opening line lists the agents wired to it, and
 /// `remove` takes the block out only when no other agent is left (it then names the rest).
 pub(super) fn block(st: &mut Staged, root: &Path, file: &str, agent: &str, note: &str, remove: bool, ch: &mut Changes) -> Result<()> {
     let path = root.join(file);

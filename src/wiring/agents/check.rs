@@ -54,9 +54,17 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
                 .ok()
                 .and_then(|d| d.get("mcp_servers").and_then(|s| s.get("zo")).and_then(|z| z.get("command")).and_then(|c| c.as_str()).map(str::to_string))
         } else {
-            serde_json::from_str::<Value>(&text).ok().and_then(|v| v["mcpServers"]["zo"]["command"].as_str().map(str::to_string))
+            // opencode lists the command and its arguments as one array (`mcp.zo.command`).
+            serde_json::from_str::<Value>(&text).ok().and_then(|v| {
+                let opencode = v["mcp"]["zo"]["command"][0].as_str();
+                v["mcpServers"]["zo"]["command"].as_str().or(opencode).map(str::to_string)
+            })
         };
+        // These files are the agents' own settings, which most projects using the agent have
+        // whether or not they use zo: only zo's entry in them is checked.
+        let shared = matches!(*agent, "gemini" | "qwen" | "opencode" | "copilot");
         let problem = match command {
+            None if shared => continue,
             None => Some(format!("{file} has no zo server; fix: zo init --agent {agent}")),
             Some(c) if c == MCP_COMMAND && on_path.is_none() => {
                 Some(format!("{file} runs `zo`, which is not on PATH here; fix: cargo install --locked --path . (or put zo on PATH)"))

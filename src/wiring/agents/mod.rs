@@ -5,7 +5,8 @@
 //! Here: `wire` for each agent, staging its edits so that all or none are written, and Claude
 //! Code's `/zo-recall` command. `block.rs` is zo's marked block in CLAUDE.md and AGENTS.md,
 //! `settings.rs` the agents' own JSON and TOML settings (hooks, MCP servers), `check.rs` what
-//! `zo doctor` and the plugin's hooks read back.
+//! `zo doctor` and the plugin's hooks read back, `user.rs` the user's own Claude Code settings
+//! (`zo setup --agent claude`).
 
 use crate::store::fsio;
 use crate::templates;
@@ -15,12 +16,14 @@ use std::path::Path;
 mod block;
 mod check;
 mod settings;
+mod user;
 
 use block::block;
 pub use check::{check, settings_run_hook};
-use settings::{Shape, codex_config, edit_hooks, mcp_json};
+use settings::{Shape, codex_config, edit_hooks, mcp_json, opencode_json};
+pub use user::approve_claude_server;
 
-pub const AGENTS: &[&str] = &["claude", "cursor", "codex", "generic"];
+pub const AGENTS: &[&str] = &["claude", "cursor", "codex", "gemini", "qwen", "opencode", "copilot", "generic"];
 
 /// The MCP server entry every client gets: `zo mcp`, found on PATH.
 pub const MCP_COMMAND: &str = "zo";
@@ -28,7 +31,15 @@ pub const MCP_COMMAND: &str = "zo";
 pub const MCP_STANZA: &str = "{\"mcpServers\": {\"zo\": {\"command\": \"zo\", \"args\": [\"mcp\"]}}}";
 
 /// The project files that wire an MCP client to zo, by agent.
-pub const MCP_FILES: &[(&str, &str)] = &[("claude", ".mcp.json"), ("cursor", ".cursor/mcp.json"), ("codex", ".codex/config.toml")];
+pub const MCP_FILES: &[(&str, &str)] = &[
+    ("claude", ".mcp.json"),
+    ("cursor", ".cursor/mcp.json"),
+    ("codex", ".codex/config.toml"),
+    ("gemini", ".gemini/settings.json"),
+    ("qwen", ".qwen/settings.json"),
+    ("opencode", "opencode.json"),
+    ("copilot", ".github/mcp.json"),
+];
 const SLASH_COMMAND: &str = ".claude/commands/zo-recall.md";
 /// What older versions wrote: `/memory` is a Claude Code built-in, and subdirectory commands
 /// are not invoked as `/memory:recall`, so that command never ran.
@@ -109,7 +120,25 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
                 remove_empty_dirs(root, &[".claude/commands", ".claude"], &mut ch);
             }
         }
-        "cursor" | "codex" | "generic" => {
+        "gemini" | "qwen" => {
+            // One settings file holds both: the server, then the hooks (in its own event names).
+            let (dir, hooks, file) =
+                if agent == "gemini" { (".gemini", templates::GEMINI_HOOKS, "GEMINI.md") } else { (".qwen", templates::QWEN_HOOKS, "QWEN.md") };
+            let settings = format!("{dir}/settings.json");
+            let server = mcp_json(&mut st, root, &settings, remove)?;
+            let hooked = edit_hooks(&mut st, root, &settings, hooks, Shape::Groups, remove)?;
+            if server.is_some() || hooked.is_some() {
+                // Whole: the first edit created the file, or the second left it empty.
+                ch.file(remove, server == Some(true) || hooked == Some(true), &settings, "zo's server and hooks");
+            }
+            // Each reads its own context file first; zo's block goes there, as CLAUDE.md's.
+            block(&mut st, root, file, agent, "its SessionEnd hook records a bare session if you do not", remove, &mut ch)?;
+            st.apply()?;
+            if remove {
+                remove_empty_dirs(root, &[dir], &mut ch);
+            }
+        }
+        "cursor" | "codex" | "opencode" | "copilot" | "generic" => {
             let note = SHARED_NOTE;
             // The MCP file goes first, so that the block's users are counted without it.
             if agent == "cursor" {
@@ -127,6 +156,16 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
                 // Codex took Claude Code's hook format: event → matcher groups → commands.
                 if let Some(gone) = edit_hooks(&mut st, root, ".codex/hooks.json", templates::CODEX_HOOKS, Shape::Groups, remove)? {
                     ch.file(remove, gone, ".codex/hooks.json", "zo's hooks");
+                }
+            }
+            if agent == "opencode" {
+                if let Some(gone) = opencode_json(&mut st, root, remove)? {
+                    ch.file(remove, gone, "opencode.json", "mcp.zo");
+                }
+            }
+            if agent == "copilot" {
+                if let Some(gone) = mcp_json(&mut st, root, ".github/mcp.json", remove)? {
+                    ch.file(remove, gone, ".github/mcp.json", "zo's server");
                 }
             }
             block(&mut st, root, "AGENTS.md", agent, note, remove, &mut ch)?;

@@ -92,6 +92,34 @@ pub(super) fn mcp_json(st: &mut Staged, root: &Path, file: &str, remove: bool) -
     save_json(st, &path, &v, &before, existed, remove)
 }
 
+/// opencode's `zo` server in the project's `opencode.json` (`mcp.zo`: a local command list),
+/// merged with what is there. None if nothing changed, else whether the whole file was created
+/// or deleted.
+pub(super) fn opencode_json(st: &mut Staged, root: &Path, remove: bool) -> Result<Option<bool>> {
+    let path = root.join("opencode.json");
+    let Some((mut v, existed)) = read_json(st, &path, remove)? else { return Ok(None) };
+    let before = v.clone();
+    let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object; nothing was changed", path.display()))?;
+    if !existed && !remove {
+        obj.insert("$schema".into(), json!("https://opencode.ai/config.json"));
+    }
+    let servers = obj.entry("mcp").or_insert_with(|| json!({}));
+    let servers = servers.as_object_mut().ok_or_else(|| anyhow!("`mcp` in {} is not an object; nothing was changed", path.display()))?;
+    if remove {
+        servers.remove("zo");
+        if servers.is_empty() {
+            obj.remove("mcp");
+        }
+        // What zo added with the file, and nothing else left: the file goes.
+        if obj.len() == 1 && obj.get("$schema") == Some(&json!("https://opencode.ai/config.json")) {
+            obj.remove("$schema");
+        }
+    } else {
+        servers.entry("zo").or_insert_with(|| json!({"type": "local", "command": [MCP_COMMAND, "mcp"], "enabled": true}));
+    }
+    save_json(st, &path, &v, &before, existed, remove)
+}
+
 /// Write a client's JSON file back after zo changed `value` (from `before`): nothing when
 /// unchanged (None); removed when a removal left it an empty object (Some(true)); else
 /// written, Some(whether it was created).
