@@ -438,3 +438,40 @@ fn session_end_wrote_state_over_unresolved_conflict_markers() {
     assert!(e.contains("STATE.md:") && e.contains("resolve the merge"), "{e}");
     assert_eq!(r.read(".zo/memory/STATE.md"), conflicted, "STATE.md untouched");
 }
+
+/// `zo forget` erased a decision but its title stayed in the session file that listed it and
+/// in a snapshot taken before (SPEC: zo keeps no copy of the erased text anywhere). Both lists
+/// now say `[forgotten]` there, and the report names the files.
+#[test]
+fn forget_left_the_title_in_session_and_snapshot_lists() {
+    let r = Repo::init();
+    r.ok(&["session", "start", "--agent", "test"]);
+    let id = r.decide("Call Jane Doe at 555-0100", "personal data by mistake");
+    let kept = r.decide("Use Postgres for orders", "kept");
+    r.ok(&["session", "end", "--summary", "s"]);
+    r.ok(&["snapshot", "--phase", "p1"]);
+    let v = r.json(&["forget", &id, "--reason", "personal data"]);
+    assert_eq!(v["listings_cleared"].as_array().unwrap().len(), 2, "{v}");
+    let mut files = Vec::new();
+    for dir in ["sessions", "snapshots"] {
+        for e in std::fs::read_dir(r.path().join(".zo/memory").join(dir)).unwrap() {
+            files.push(std::fs::read_to_string(e.unwrap().path()).unwrap());
+        }
+    }
+    let all = files.join("\n");
+    assert!(!all.contains("Jane Doe") && !all.contains("555-0100"), "{all}");
+    assert!(all.contains(&format!("- {id} — [forgotten]")) && all.contains(&format!("- {kept} — Use Postgres for orders")), "{all}");
+    r.ok(&["verify"]);
+}
+
+/// `zo session end` with nothing given and nothing written since the last session wrote an
+/// empty session file each time (exit 0). It says there is nothing to record, and writes none.
+#[test]
+fn session_end_wrote_an_empty_session_each_time() {
+    let r = Repo::init();
+    let e = r.fails(&["session", "end"], 1);
+    assert!(e.contains("nothing to record"), "{e}");
+    assert_eq!(std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().count(), 0);
+    r.ok(&["session", "end", "--summary", "a summary is something to record"]);
+    assert_eq!(std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().count(), 1);
+}

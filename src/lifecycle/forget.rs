@@ -25,6 +25,9 @@ pub struct Forgotten {
     pub index_purged: bool,
     /// The STATE.md fields cleared because they held the forgotten session's text.
     pub state_cleared: Vec<String>,
+    /// Session and snapshot files whose lists named the entry with its title: the title is
+    /// `[forgotten]` there now.
+    pub listings_cleared: Vec<String>,
     /// Whether the erased text is in the last commit: then git history holds it.
     pub in_history: bool,
     /// The `git filter-repo --replace-text` file listing the erased lines (mode 0600), when
@@ -89,6 +92,9 @@ impl Memory {
         // copies go too (only fields still equal to what it wrote), first, so a failure leaves
         // the session whole and the forget can be run again.
         let state_cleared = if t.kind == "session" { self.scrub_state_of(whole)? } else { Vec::new() };
+        // Sessions and snapshots list the decisions and priors they covered with their titles:
+        // a copy of the erased text, gone too (SPEC: zo keeps no copy anywhere).
+        let listed = if matches!(t.kind, "decision" | "prior") { self.scrub_listings(&t.id)? } else { Vec::new() };
         fsio::write_atomic(&t.path, out.as_bytes())?;
         drop(_lock);
 
@@ -104,18 +110,54 @@ impl Memory {
         };
         let rel = self.layout.rel(&t.path);
         let repo = (scope == Scope::Project).then(|| crate::git::Repo::discover(&self.layout.root)).flatten();
-        let in_history = repo
-            .and_then(|r| r.file_at_head(Path::new(&rel)).ok().flatten())
-            .is_some_and(|bytes| String::from_utf8_lossy(&bytes).replace("\r\n", "\n").contains(erased.trim()));
+        let at_head = |rel: &str, text: &str| {
+            repo.as_ref()
+                .and_then(|r| r.file_at_head(Path::new(rel)).ok().flatten())
+                .is_some_and(|bytes| String::from_utf8_lossy(&bytes).replace("\r\n", "\n").contains(text))
+        };
+        let in_history = at_head(&rel, erased.trim()) || listed.iter().any(|(rel, title)| at_head(rel, title));
         let (replacements, purge) = if in_history { purge_plan(&t.id, &erased, &rel, replace_text)? } else { (None, vec![]) };
         Ok(Forgotten {
             erasure: Erasure { id: t.id, kind: t.kind, file: self.layout.show(&t.path), line: t.span.line, forgotten: when, reason },
             index_purged,
             state_cleared,
+            listings_cleared: listed.into_iter().map(|(rel, _)| rel).collect(),
             in_history,
             replacements,
             purge,
         })
+    }
+
+    /// Replace the title of `id` in every session's and snapshot's list (`- ID — title …`) by
+    /// `[forgotten]` (the caller holds the lock). Returns each file changed (relative to the
+    /// root) with the title it held.
+    fn scrub_listings(&self, id: &str) -> Result<Vec<(String, String)>> {
+        let mut out = Vec::new();
+        let files = self.session_names()?.into_iter().map(|n| self.layout.sessions().join(n));
+        let files = files.chain(self.snapshot_names()?.into_iter().map(|n| self.layout.snapshots().join(n)));
+        for path in files.collect::<Vec<_>>() {
+            let Some(text) = fsio::read_text(&path)? else { continue };
+            let mut title = None;
+            let scrubbed: String = text
+                .as_str()
+                .split_inclusive('\n')
+                .map(|line| match crate::format::session::parse_listed(line) {
+                    Some((listed, t, _)) if listed.eq_ignore_ascii_case(id) && !t.is_empty() && t != fact::FORGOTTEN => {
+                        // The title ends where a snapshot's "(superseded by …)" or a session's
+                        // marker begins: only the title is replaced.
+                        let at = line.find(t).unwrap_or(0);
+                        title.get_or_insert_with(|| t.to_string());
+                        format!("{}{}{}", &line[..at], fact::FORGOTTEN, &line[at + t.len()..])
+                    }
+                    _ => line.to_string(),
+                })
+                .collect();
+            if let Some(t) = title {
+                fsio::write_atomic(&path, text.with_text(scrubbed).with_appended("").as_bytes())?;
+                out.push((self.layout.rel(&path), t));
+            }
+        }
+        Ok(out)
     }
 
     /// Clear STATE.md's fields that hold what this session text wrote there (the caller holds

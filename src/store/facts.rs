@@ -119,6 +119,7 @@ pub struct FactInput {
     pub source: Option<String>,
     /// 0-1 (default 1); below 0.7 provisional
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: Option<f64>,
     /// default project; user: yours, never committed
     #[serde(default)]

@@ -47,6 +47,7 @@ pub struct DecisionInput {
     pub session: Option<String>,
     /// 0-1 (default 1); below 0.7 provisional
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: Option<f64>,
     /// paths it governs
     #[serde(default)]

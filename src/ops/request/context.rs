@@ -28,6 +28,7 @@ pub struct Context {
     /// adds older decisions matching it
     pub task: Option<String>,
     /// tokens (default 4000)
+    #[schemars(range(min = 1))]
     pub budget: Option<usize>,
     /// as of a date, time or commit
     pub as_of: Option<String>,

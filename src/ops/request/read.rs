@@ -69,6 +69,7 @@ pub struct Log {
     pub tag: Option<String>,
     /// at most this many
     #[serde(default = "twenty")]
+    #[schemars(range(min = 1))]
     pub limit: Option<usize>,
     /// as of a date, time or commit
     pub as_of: Option<String>,

@@ -146,6 +146,9 @@ impl Report for Forgotten {
         if !r.state_cleared.is_empty() {
             s.push_str(&format!("STATE.md no longer holds its text: {} cleared\n", r.state_cleared.join(", ")));
         }
+        if !r.listings_cleared.is_empty() {
+            s.push_str(&format!("no longer listed with its title in {}\n", r.listings_cleared.join(", ")));
+        }
         if r.in_history {
             s.push_str("\nGit history still holds the text (it is in the last commit). A person must purge it:\n");
             for c in &r.purge {
@@ -240,7 +243,12 @@ impl Operation for Ending {
     type Report = Ended;
 
     fn run(self, env: &mut Env) -> Result<Ended> {
-        let ended = crate::lifecycle::session::end(env.memory, &self, false)?.ok_or_else(|| anyhow::anyhow!("no session was written"))?;
+        // Given nothing to say, a session that wrote nothing has no file to write: each call
+        // wrote another empty session.
+        let nothing_given = self.is_empty();
+        let ended = crate::lifecycle::session::end(env.memory, &self, nothing_given)?.ok_or_else(|| {
+            Error::Failed("nothing to record: no session wrote anything since the last one, and no summary, shipped or next steps were given".into())
+        })?;
         // Bring the index's rows up to date; embeddings wait for the next semantic reader.
         if let Err(e) = crate::search::recall::open_fresh(env.memory, &|_| {}) {
             (env.note)(&format!("the index was not refreshed: {e:#}"));
