@@ -211,11 +211,13 @@ fn forget_erases_the_entry_from_the_vector_cache() {
     assert_eq!(m.entries(), 20);
     let out = m.run(r.path(), &["forget", "D-02e4fb86", "--reason", "held a credential"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(m.entries(), 19);
-    // A clone of the commit before the forget still holds the text: embedded again.
+    // The decision's vectors, and the session's that listed it with its title (the forget
+    // replaced the title there, so that text is gone too).
+    assert_eq!(m.entries(), 18);
+    // A clone of the commit before the forget still holds both texts: embedded again.
     let dirs = tempfile::tempdir().unwrap();
     let second = clone(r.path(), &dirs.path().join("second"));
-    assert_eq!(m.refresh(&second), (1, 19));
+    assert_eq!(m.refresh(&second), (2, 18));
 }
 
 /// A recall in a fresh clone, before any `continue`, takes the vectors the cache holds before it

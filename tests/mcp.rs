@@ -505,3 +505,13 @@ fn tool_schemas_carry_enums_arrays_and_hints() {
     assert!(v["id"].as_str().is_some(), "{v}");
     assert!(c.close().success());
 }
+
+/// The README lists the tools by name: the list is what `tools/list` gives, in order.
+#[test]
+fn the_readmes_tool_list_is_tools_list() {
+    let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let at = readme.find("Its tools —").expect("the README's tool list");
+    let list = &readme[at..at + readme[at..].find(" — are ").expect("the list's end")];
+    let named: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+    assert_eq!(named, zo::mcp::TOOL_NAMES, "{list}");
+}

@@ -183,6 +183,40 @@ mod tests {
         assert_eq!(listed, TOOL_NAMES);
     }
 
+    /// A value of a property's advertised type (an enum's first name).
+    fn sample(p: &Value) -> Value {
+        if let Some(e) = p["enum"].as_array() {
+            return e[0].clone();
+        }
+        match p["type"].as_str() {
+            Some("integer") => json!(1),
+            Some("number") => json!(0.5),
+            Some("boolean") => json!(true),
+            Some("array") => json!(["x"]),
+            _ => json!("x"),
+        }
+    }
+
+    /// Advertised and accepted are one: every property a tool lists is accepted with a value
+    /// of its advertised type (beside the required ones), and a key it does not list is refused.
+    #[test]
+    fn every_advertised_property_is_accepted_and_nothing_else() {
+        for t in list() {
+            let name = t["name"].as_str().unwrap();
+            let props = t["inputSchema"]["properties"].as_object().unwrap();
+            let required: Vec<&str> = t["inputSchema"]["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let base: serde_json::Map<String, Value> = required.iter().map(|r| (r.to_string(), sample(&props[*r]))).collect();
+            for (key, p) in props {
+                let mut args = base.clone();
+                args.insert(key.clone(), sample(p));
+                check_args(name, Value::Object(args)).unwrap_or_else(|e| panic!("{name}.{key}: {e}"));
+            }
+            let mut extra = base.clone();
+            extra.insert("not_advertised".into(), json!("x"));
+            assert!(check_args(name, Value::Object(extra)).is_err(), "{name} accepted a key it does not list");
+        }
+    }
+
     #[test]
     fn every_tool_has_a_short_description_and_an_object_schema() {
         for t in list() {
