@@ -76,107 +76,111 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
     // written (a broken one is an error naming it, and no file has been touched).
     let mut st = Staged::default();
     match agent {
-        "claude" => {
-            // A CLAUDE.md that is a link to AGENTS.md beside it (a common way to give every
-            // agent one file): zo's block goes into AGENTS.md, shared, naming claude too.
-            if claude_md_links_to_agents_md(root) {
-                block(&mut st, root, "AGENTS.md", agent, SHARED_NOTE, remove, &mut ch)?;
-            } else {
-                let note = "Claude Code's SessionEnd hook records a bare session if you do not";
-                block(&mut st, root, "CLAUDE.md", agent, note, remove, &mut ch)?;
-            }
-            if let Some(gone) = edit_hooks(&mut st, root, ".claude/settings.json", templates::CLAUDE_HOOKS, Shape::Groups, remove)? {
-                ch.file(remove, gone, ".claude/settings.json", "zo's hooks");
-            }
-            if let Some(gone) = mcp_json(&mut st, root, ".mcp.json", remove)? {
-                ch.file(remove, gone, ".mcp.json", "zo's server");
-            }
-            let old = root.join(OLD_SLASH_COMMAND);
-            let old_ours = fsio::read_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\""));
-            if old_ours {
-                st.delete(&old);
-                ch.removed.push(OLD_SLASH_COMMAND.into());
-            }
-            let cmd = root.join(SLASH_COMMAND);
-            // Read like every other file here: a link, a FIFO, a directory or a non-directory
-            // on the way is an error now, before anything is written.
-            let current = st.read(&cmd)?;
-            if remove {
-                if current.as_deref().is_some_and(is_our_recall) {
-                    st.delete(&cmd);
-                    ch.removed.push(SLASH_COMMAND.into());
-                }
-            } else if current.is_none() || current.as_deref().is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t)) {
-                // Missing, or an older zo's copy: (re)written. A user's own edit is left alone.
-                st.write(&cmd, templates::CLAUDE_RECALL.to_string());
-                if current.is_some() { ch.updated.push(SLASH_COMMAND.into()) } else { ch.added.push(SLASH_COMMAND.into()) }
-            }
-            st.apply()?;
-            if old_ours {
-                // Its directory goes too when that left it empty.
-                let _ = fsio::remove_dir(old.parent().expect("has a parent"));
-            }
-            if remove {
-                remove_empty_dirs(root, &[".claude/commands", ".claude"], &mut ch);
-            }
-        }
-        "gemini" | "qwen" => {
-            // One settings file holds both: the server, then the hooks (in its own event names).
-            let (dir, hooks, file) =
-                if agent == "gemini" { (".gemini", templates::GEMINI_HOOKS, "GEMINI.md") } else { (".qwen", templates::QWEN_HOOKS, "QWEN.md") };
-            let settings = format!("{dir}/settings.json");
-            let server = mcp_json(&mut st, root, &settings, remove)?;
-            let hooked = edit_hooks(&mut st, root, &settings, hooks, Shape::Groups, remove)?;
-            if server.is_some() || hooked.is_some() {
-                // Whole: the first edit created the file, or the second left it empty.
-                ch.file(remove, server == Some(true) || hooked == Some(true), &settings, "zo's server and hooks");
-            }
-            // Each reads its own context file first; zo's block goes there, as CLAUDE.md's.
-            block(&mut st, root, file, agent, "its SessionEnd hook records a bare session if you do not", remove, &mut ch)?;
-            st.apply()?;
-            if remove {
-                remove_empty_dirs(root, &[dir], &mut ch);
-            }
-        }
-        "cursor" | "codex" | "opencode" | "copilot" | "generic" => {
-            let note = SHARED_NOTE;
-            // The MCP file goes first, so that the block's users are counted without it.
-            if agent == "cursor" {
-                if let Some(gone) = mcp_json(&mut st, root, ".cursor/mcp.json", remove)? {
-                    ch.file(remove, gone, ".cursor/mcp.json", "zo's server");
-                }
-                if let Some(gone) = edit_hooks(&mut st, root, ".cursor/hooks.json", templates::CURSOR_HOOKS, Shape::Flat, remove)? {
-                    ch.file(remove, gone, ".cursor/hooks.json", "zo's hooks");
-                }
-            }
-            if agent == "codex" {
-                if let Some(gone) = codex_config(&mut st, root, remove)? {
-                    ch.file(remove, gone, ".codex/config.toml", "[mcp_servers.zo]");
-                }
-                // Codex took Claude Code's hook format: event → matcher groups → commands.
-                if let Some(gone) = edit_hooks(&mut st, root, ".codex/hooks.json", templates::CODEX_HOOKS, Shape::Groups, remove)? {
-                    ch.file(remove, gone, ".codex/hooks.json", "zo's hooks");
-                }
-            }
-            if agent == "opencode" {
-                if let Some(gone) = opencode_json(&mut st, root, remove)? {
-                    ch.file(remove, gone, "opencode.json", "mcp.zo");
-                }
-            }
-            if agent == "copilot" {
-                if let Some(gone) = mcp_json(&mut st, root, ".github/mcp.json", remove)? {
-                    ch.file(remove, gone, ".github/mcp.json", "zo's server");
-                }
-            }
-            block(&mut st, root, "AGENTS.md", agent, note, remove, &mut ch)?;
-            st.apply()?;
-            if remove {
-                remove_empty_dirs(root, &[".cursor", ".codex"], &mut ch);
-            }
-        }
+        "claude" => claude(&mut st, root, remove, &mut ch)?,
+        "gemini" | "qwen" => settings_agent(&mut st, root, agent, remove, &mut ch)?,
+        "cursor" | "codex" | "opencode" | "copilot" | "generic" => agents_md_agent(&mut st, root, agent, remove, &mut ch)?,
         other => bail!("unknown agent {other:?}; supported: {}", AGENTS.join(", ")),
     }
     Ok(ch)
+}
+
+/// Claude Code: its hooks, the project's `.mcp.json`, `/zo-recall` and the CLAUDE.md block.
+fn claude(st: &mut Staged, root: &Path, remove: bool, ch: &mut Changes) -> Result<()> {
+    let agent = "claude";
+    // A CLAUDE.md that is a link to AGENTS.md beside it (a common way to give every agent one
+    // file): zo's block goes into AGENTS.md, shared, naming claude too.
+    if claude_md_links_to_agents_md(root) {
+        block(st, root, "AGENTS.md", agent, SHARED_NOTE, remove, ch)?;
+    } else {
+        let note = "Claude Code's SessionEnd hook records a bare session if you do not";
+        block(st, root, "CLAUDE.md", agent, note, remove, ch)?;
+    }
+    if let Some(gone) = edit_hooks(st, root, ".claude/settings.json", templates::CLAUDE_HOOKS, Shape::Groups, remove)? {
+        ch.file(remove, gone, ".claude/settings.json", "zo's hooks");
+    }
+    if let Some(gone) = mcp_json(st, root, ".mcp.json", remove)? {
+        ch.file(remove, gone, ".mcp.json", "zo's server");
+    }
+    let old = root.join(OLD_SLASH_COMMAND);
+    let old_ours = fsio::read_string(&old).is_ok_and(|t| t.contains("zo recall \"$ARGUMENTS\""));
+    if old_ours {
+        st.delete(&old);
+        ch.removed.push(OLD_SLASH_COMMAND.into());
+    }
+    let cmd = root.join(SLASH_COMMAND);
+    // Read like every other file here: a link, a FIFO, a directory or a non-directory on the
+    // way is an error now, before anything is written.
+    let current = st.read(&cmd)?;
+    if remove {
+        if current.as_deref().is_some_and(is_our_recall) {
+            st.delete(&cmd);
+            ch.removed.push(SLASH_COMMAND.into());
+        }
+    } else if current.is_none() || current.as_deref().is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t)) {
+        // Missing, or an older zo's copy: (re)written. A user's own edit is left alone.
+        st.write(&cmd, templates::CLAUDE_RECALL.to_string());
+        if current.is_some() { ch.updated.push(SLASH_COMMAND.into()) } else { ch.added.push(SLASH_COMMAND.into()) }
+    }
+    std::mem::take(st).apply()?;
+    if old_ours {
+        // Its directory goes too when that left it empty.
+        let _ = fsio::remove_dir(old.parent().expect("has a parent"));
+    }
+    if remove {
+        remove_empty_dirs(root, &[".claude/commands", ".claude"], ch);
+    }
+    Ok(())
+}
+
+/// Gemini CLI and Qwen Code: one settings file holds the server and the hooks (in each one's
+/// event names); the block goes in the context file each reads first, as CLAUDE.md's.
+fn settings_agent(st: &mut Staged, root: &Path, agent: &str, remove: bool, ch: &mut Changes) -> Result<()> {
+    let (dir, hooks, file) = if agent == "gemini" { (".gemini", templates::GEMINI_HOOKS, "GEMINI.md") } else { (".qwen", templates::QWEN_HOOKS, "QWEN.md") };
+    let settings = format!("{dir}/settings.json");
+    let server = mcp_json(st, root, &settings, remove)?;
+    let hooked = edit_hooks(st, root, &settings, hooks, Shape::Groups, remove)?;
+    if server.is_some() || hooked.is_some() {
+        // Whole: the first edit created the file, or the second left it empty.
+        ch.file(remove, server == Some(true) || hooked == Some(true), &settings, "zo's server and hooks");
+    }
+    block(st, root, file, agent, "its SessionEnd hook records a bare session if you do not", remove, ch)?;
+    std::mem::take(st).apply()?;
+    if remove {
+        remove_empty_dirs(root, &[dir], ch);
+    }
+    Ok(())
+}
+
+/// The agents that share the AGENTS.md block, each with its own server (and hooks) file.
+fn agents_md_agent(st: &mut Staged, root: &Path, agent: &str, remove: bool, ch: &mut Changes) -> Result<()> {
+    // The server's file goes first, so that the block's users are counted without it.
+    let server = match agent {
+        "cursor" => mcp_json(st, root, ".cursor/mcp.json", remove)?.map(|g| (g, ".cursor/mcp.json", "zo's server")),
+        "codex" => codex_config(st, root, remove)?.map(|g| (g, ".codex/config.toml", "[mcp_servers.zo]")),
+        "opencode" => opencode_json(st, root, remove)?.map(|g| (g, "opencode.json", "mcp.zo")),
+        "copilot" => mcp_json(st, root, ".github/mcp.json", remove)?.map(|g| (g, ".github/mcp.json", "zo's server")),
+        _ => None,
+    };
+    if let Some((gone, file, what)) = server {
+        ch.file(remove, gone, file, what);
+    }
+    // Cursor's flat hook list; Codex took Claude Code's format (event → matcher groups).
+    let hooks = match agent {
+        "cursor" => Some((".cursor/hooks.json", templates::CURSOR_HOOKS, Shape::Flat)),
+        "codex" => Some((".codex/hooks.json", templates::CODEX_HOOKS, Shape::Groups)),
+        _ => None,
+    };
+    if let Some((file, template, shape)) = hooks {
+        if let Some(gone) = edit_hooks(st, root, file, template, shape, remove)? {
+            ch.file(remove, gone, file, "zo's hooks");
+        }
+    }
+    block(st, root, "AGENTS.md", agent, SHARED_NOTE, remove, ch)?;
+    std::mem::take(st).apply()?;
+    if remove {
+        remove_empty_dirs(root, &[".cursor", ".codex"], ch);
+    }
+    Ok(())
 }
 
 /// The files `wire` changes, staged: each new text (or None: delete) by path, in order. Reads
