@@ -470,3 +470,24 @@ fn batched_phrasings_embed_as_one_at_a_time() {
         }
     }
 }
+
+/// A question only a provisional entry answers said "not in memory" with no hint that
+/// `--provisional` finds one at `high` (issue 33): the note names it, `--json` lists it under
+/// `provisional_matches`, and MCP recall takes `provisional`.
+#[test]
+fn not_in_memory_says_which_provisional_entry_would_answer() {
+    let r = Repo::init();
+    r.decide("Use Postgres for orders", "one database");
+    r.ok(&["decide", "--title", "Store cart sessions in Redis", "--decision", "redis for sessions", "--confidence", "0.4"]);
+    let v = r.json(&["recall", "--mode", "lexical", "redis cart sessions"]);
+    // No confirmed entry holds these words: not answered, and the provisional one is named.
+    assert_eq!(v["answered"], false, "{v}");
+    let matches = v["provisional_matches"].as_array().cloned().unwrap_or_default();
+    assert_eq!(matches.len(), 1, "{v}");
+    assert_eq!(matches[0]["title"], "Store cart sessions in Redis");
+    let out = r.run(&["recall", "--mode", "lexical", "redis cart sessions"]);
+    assert!(out.stderr.contains("1 provisional entry matches") && out.stderr.contains("--provisional"), "{}", out.stderr);
+    let with = r.json(&["recall", "--mode", "lexical", "--provisional", "redis cart sessions"]);
+    assert_eq!(with["results"][0]["title"], "Store cart sessions in Redis", "{with}");
+    assert!(with.get("provisional_matches").is_none(), "asked for them: no hint");
+}

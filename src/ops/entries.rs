@@ -389,6 +389,17 @@ pub struct RecallReport {
     /// The weakest tier asked for (`min_tier`): what the note says when it left no hit.
     #[serde(skip)]
     pub min_tier: crate::search::recall::Tier,
+    /// Not answered, but entries not yet confirmed would answer (`--provisional` finds them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub provisional_matches: Vec<ProvisionalMatch>,
+}
+
+/// A provisional entry that answers a question the confirmed memory does not.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProvisionalMatch {
+    pub id: String,
+    pub title: String,
+    pub tier: crate::search::recall::Tier,
 }
 
 impl RecallReport {
@@ -414,6 +425,7 @@ impl RecallReport {
             pending_embeddings: r.pending,
             explained: explain,
             min_tier: crate::search::recall::Tier::Low,
+            provisional_matches: Vec::new(),
         }
     }
 
@@ -479,7 +491,15 @@ impl RecallReport {
             } else {
                 "one more try with different names may help; if that finds nothing either, the memory holds no answer"
             };
-            format!("{found}; {next}")
+            // Unconfirmed entries would answer: say so, or the agent acts as if nothing did.
+            let provisional = match self.provisional_matches.as_slice() {
+                [] => String::new(),
+                [one] => {
+                    format!(" — 1 provisional entry matches ({}, {}): recall with provisional (`zo recall --provisional …`) shows it", one.id, one.tier.name())
+                }
+                many => format!(" — {} provisional entries match: recall with provisional (`zo recall --provisional …`) shows them", many.len()),
+            };
+            format!("{found}{provisional}; {next}")
         })
     }
 

@@ -75,7 +75,7 @@ pub struct Started {
 
 impl Operation for SessionStart {
     const NAME: &'static str = "session_start";
-    const ABOUT: &'static str = "Start a session record (ending one left open); returns the context bundle.";
+    const ABOUT: &'static str = "Start a session (ending one left open); returns the bundle.";
     // Ending a session left open rewrites STATE's fields, as session_end does.
     const HINTS: Hints = Hints { read_only: false, destructive: true, idempotent: false };
     type Report = Started;

@@ -141,7 +141,7 @@ pub struct History {
 
 impl Operation for History {
     const NAME: &'static str = "history";
-    const ABOUT: &'static str = "An entry's whole life: written when and where, outcomes, supersessions; a fact key's versions.";
+    const ABOUT: &'static str = "An entry's whole life: where written, outcomes, supersessions; a fact key's versions.";
     const HINTS: Hints = READS;
     type Report = Life;
 
@@ -206,7 +206,7 @@ pub struct StaleListed {
 
 impl Operation for Stale {
     const NAME: &'static str = "stale";
-    const ABOUT: &'static str = "Decisions whose governed paths changed a lot since.";
+    const ABOUT: &'static str = "Decisions whose paths changed a lot since.";
     const HINTS: Hints = READS;
     type Report = StaleListed;
 

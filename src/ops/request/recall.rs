@@ -29,7 +29,7 @@ crate::named!(Among { All => "all", Decision => "decision", Prior => "prior", Se
 pub struct Recall {
     /// the question
     pub query: String,
-    /// 2-3 phrasings naming what a record would: products, vendors, a title
+    /// 2-3 phrasings with the names a record would use
     #[serde(default)]
     pub also: Vec<String>,
     /// how many (default 3)
@@ -49,8 +49,8 @@ pub struct Recall {
     /// Superseded and provisional entries too (`--all`).
     #[serde(skip)]
     pub all: bool,
-    /// Provisional entries too (`--provisional`).
-    #[serde(skip)]
+    /// unconfirmed entries too
+    #[serde(default)]
     pub provisional: bool,
     /// Only this scope's facts (`--scope`).
     #[serde(skip)]
@@ -122,7 +122,18 @@ impl Operation for Recall {
             }
             bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
         }
+        // Not answered by confirmed memory: do unconfirmed entries answer? (Only then: one more
+        // search, on the path that already found nothing.)
+        let provisional = if !found.answered && !self.all && !self.provisional && at.is_none() {
+            let wide = Filter { provisional: true, ..filter.clone() };
+            let more = env.search.recall_with(memory, &self.query, &self.also, k, &wide, mode, &|_| {})?;
+            let answers = more.hits.into_iter().filter(|h| h.row.status == crate::format::Status::Provisional.name() && h.tier >= Tier::Standard);
+            answers.map(|h| crate::ops::ProvisionalMatch { id: h.row.id, title: h.row.title, tier: h.tier }).collect()
+        } else {
+            Vec::new()
+        };
         let mut report = RecallReport::new(self.query, found, self.explain).with_also(self.also);
+        report.provisional_matches = provisional;
         report.min_tier = min_tier;
         report.flag_stale(memory)?;
         report.resolve_sessions(memory)?;
