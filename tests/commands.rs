@@ -510,3 +510,20 @@ fn a_session_file_was_written_before_state_md_was_refused() {
     assert_eq!(std::fs::read_dir(r.path().join(".zo/memory/snapshots")).unwrap().count(), 0);
     assert_eq!(std::fs::read_to_string(outside.path().join("STATE.md")).unwrap(), "# STATE\n");
 }
+
+/// Found by the attack run: `zo show ''` listed every decision as "matches several";
+/// `zo log -n 0` said "no decisions match" (exit 0); `snapshot --phase .` wrote `._….md`, a
+/// file no reader counts, and a 300-character phase failed on the file name. Each is a usage
+/// error now (exit 2), and nothing is written.
+#[test]
+fn empty_ids_zero_limits_and_dot_phases_were_accepted() {
+    let r = Repo::init();
+    r.decide("Use Postgres for orders", "one database");
+    assert!(r.fails(&["show", ""], 2).contains("show needs an ID"));
+    assert!(r.fails(&["history", " "], 2).contains("history needs an ID"));
+    assert!(r.fails(&["log", "-n", "0"], 2).contains("at least 1"));
+    for phase in [".", "..", ".hidden", &"p".repeat(300)] {
+        r.fails(&["snapshot", "--phase", phase], 2);
+    }
+    assert_eq!(std::fs::read_dir(r.path().join(".zo/memory/snapshots")).unwrap().count(), 0);
+}

@@ -64,8 +64,13 @@ fn gate(state: &crate::format::state::State, snap: &Snapshot, handoff: Option<&s
 /// Close a phase: write its snapshot (what happened since the last one) and say so in STATE.md.
 pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>, allow: impl Into<crate::store::gate::Allow>) -> Result<Written> {
     let allow = allow.into();
-    if phase.is_empty() || !phase.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
-        return Err(crate::error::Error::usage(format!("--phase must be a name like phase_3 (letters, digits, _ - .), not {phase:?}")).into());
+    // A name: it starts the file's name (a leading dot hid the file from every reader) and
+    // must fit in one.
+    if phase.is_empty() || phase.starts_with('.') || phase.len() > 64 || !phase.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
+        return Err(crate::error::Error::usage(format!(
+            "--phase must be a name like phase_3 (letters, digits, _ - ., not starting with a dot, at most 64), not {phase:?}"
+        ))
+        .into());
     }
     let layout = &memory.layout;
     let prev = covered(memory)?;

@@ -132,6 +132,7 @@ impl LogQuery {
     pub fn check(&self) -> Result<()> {
         match &self.since {
             Some(since) if !crate::time::is_date(since) => Err(Error::usage(format!("--since takes a date as YYYY-MM-DD, not {since:?}")).into()),
+            _ if self.limit == Some(0) => Err(Error::usage("the limit (-n) must be at least 1").into()),
             _ if self.tag.as_deref().is_some_and(|t| t.trim().is_empty() || t.contains(',')) => {
                 Err(Error::usage("--tag takes one tag, not an empty or comma-separated one").into())
             }

@@ -38,6 +38,9 @@ impl Operation for Show {
     type Report = Shown;
 
     fn run(self, env: &mut Env) -> Result<Shown> {
+        if self.id.trim().is_empty() {
+            return Err(crate::error::Error::usage("show needs an ID: D-…, PR-…, F-…, a session's name or last").into());
+        }
         let at = super::as_of(env.memory, self.as_of.as_deref())?;
         let v = crate::ops::show_as_of(env.memory, &self.id, at.as_ref())?;
         // Provenance walks git's history: for readers of the JSON, never on the hook path.
@@ -146,6 +149,9 @@ impl Operation for History {
     type Report = Life;
 
     fn run(self, env: &mut Env) -> Result<Life> {
+        if self.id.trim().is_empty() {
+            return Err(crate::error::Error::usage("history needs an ID (D-…, PR-…, F-…) or a fact key").into());
+        }
         crate::ops::history::life(env.memory, &self.id)
     }
 }
