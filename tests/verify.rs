@@ -127,3 +127,38 @@ fn verify_history_counted_a_commit_once_per_file_it_changed() {
     let text = r.ok(&["verify", "--history"]);
     assert!(text.contains(", 3 commits each extending its parents"), "{text}");
 }
+
+/// Two clones each decided how to store cart sessions; after the merge both decisions were
+/// active and verify, status and log said nothing (only fact forks were noticed; issue 33).
+/// verify names the pair (a note, not a failure: exit 0; `--json`: `contradictions`) with how
+/// to settle it, status counts it, on a merge and on a rebase alike; superseding one settles it.
+#[test]
+fn two_clones_deciding_one_subject_differently_went_unnoticed() {
+    for rebase in [false, true] {
+        let w = util::World::new();
+        let a = w.clone("a");
+        util::zo_ok(&a, &["init", "--project", "p"]);
+        util::zo_ok(&a, &["decide", "--title", "Use Postgres for the orders database", "--decision", "one database"]);
+        util::commit_in(&a, "memory");
+        util::git_in(&a, &["push", "-q", "origin", "HEAD:main"]);
+        let b = w.clone("b");
+        let redis = util::zo_ok(&a, &["decide", "--title", "Store cart sessions in Redis", "--decision", "fast"]).trim().to_string();
+        let pg = util::zo_ok(&b, &["decide", "--title", "Store cart sessions in Postgres", "--decision", "one store"]).trim().to_string();
+        util::commit_in(&b, "b");
+        util::git_in(&b, &["push", "-q", "origin", "HEAD:main"]);
+        util::commit_in(&a, "a");
+        util::git_in(&a, &["pull", "-q", if rebase { "--rebase" } else { "--no-rebase" }, "origin", "main"]);
+        let out = util::zo_in(&a, &["verify"]);
+        assert_eq!(out.code, 0, "a note, not a failure: {}", out.stderr);
+        assert!(out.stderr.contains(&redis) && out.stderr.contains(&pg) && out.stderr.contains("--supersedes"), "{}", out.stderr);
+        let v: serde_json::Value = serde_json::from_str(&util::zo_ok(&a, &["--json", "verify"])).unwrap();
+        assert_eq!(v["contradictions"].as_array().unwrap().len(), 1, "{v}");
+        let choices = v["contradictions"][0]["choices"].to_string();
+        assert!(choices.contains("redis") && choices.contains("postgres"), "{choices}");
+        let s: serde_json::Value = serde_json::from_str(&util::zo_ok(&a, &["--json", "status"])).unwrap();
+        assert_eq!(s["counts"]["contradictions"], 1, "{s}");
+        util::zo_ok(&a, &["decide", "--title", "Store cart sessions in Redis, cached in Postgres", "--decision", "both", "--supersedes", &pg]);
+        let v: serde_json::Value = serde_json::from_str(&util::zo_ok(&a, &["--json", "verify"])).unwrap();
+        assert_eq!(v["contradictions"].as_array().unwrap().len(), 0, "settled: {v}");
+    }
+}

@@ -36,6 +36,12 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
                 f.key
             ));
         }
+        for c in &r.contradictions {
+            ctx.note(format!(
+                "{} and {} decide one subject differently ({} / {}): \"{}\" and \"{}\". To settle it: zo decide … --supersedes the one that no longer holds",
+                c.a, c.b, c.choices[0], c.choices[1], c.a_title, c.b_title
+            ));
+        }
         if a.history {
             for e in &r.erasures {
                 ctx.note(format!("{}:{}: {} ({}) forgotten {}: {}", e.file, e.line, e.id, e.kind, e.forgotten, e.reason));

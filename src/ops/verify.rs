@@ -205,6 +205,9 @@ pub struct VerifyReport {
     pub forks: Vec<crate::store::facts::Fork>,
     /// Entries `zo forget` replaced by tombstones (listed by `--history`).
     pub erasures: Vec<crate::lifecycle::forget::Erasure>,
+    /// Active decisions on one subject with different choices (a merge of two clones that each
+    /// decided). Not a problem: named so someone settles it (supersede one).
+    pub contradictions: Vec<crate::ops::contradictions::Contradiction>,
 }
 
 /// One memory file as `verify` checks it.
@@ -251,6 +254,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     }
     let forks = crate::store::facts::forks(&memory.facts(crate::store::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
     let erasures = memory.erasures().unwrap_or_default();
+    let contradictions = if history { Vec::new() } else { crate::ops::contradictions::find(&memory.decisions()?) };
     Ok(VerifyReport {
         ok: problems.is_empty(),
         decisions: counts[0],
@@ -260,6 +264,7 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
         commits_checked: commits.len(),
         problems,
         forks,
+        contradictions,
         erasures,
     })
 }

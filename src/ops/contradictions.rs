@@ -1,0 +1,142 @@
+//! Active decisions that answer the same question differently (issue 33): "Store cart sessions
+//! in Redis" beside "Store cart sessions in Postgres", typically after a merge of two clones,
+//! each of which decided on its own. Two titles are read as one subject with two choices when
+//! they are the same words but for one run of at most three words each (the choice), and the
+//! words they share hold the subject: at least three, two of them not filler words. Numbering
+//! (`ADR012:`) is not part of a title's words. Decisions linked by a supersession are never a
+//! pair (one replaced the other), nor are outcomes or confirmations.
+
+use crate::format::Status;
+use crate::format::decision::DecisionLog;
+use serde::Serialize;
+
+/// Two active decisions on one subject with different choices.
+#[derive(Debug, Clone, Serialize)]
+pub struct Contradiction {
+    pub a: String,
+    pub a_title: String,
+    pub b: String,
+    pub b_title: String,
+    /// What each chose (the words where the titles differ).
+    pub choices: [String; 2],
+}
+
+const FILLER: &[&str] = &["a", "an", "the", "for", "in", "on", "of", "to", "and", "or", "with", "as", "by", "at", "from", "use", "using", "we", "our"];
+/// Words after which the next words name what was chosen: "Use X", "Adopt X", "Move to X".
+const CHOOSE: &[&str] = &["use", "using", "adopt", "choose", "pick", "prefer", "select", "switch", "migrate", "move", "to"];
+/// Words after which a run at the end (or before another of them) names a place or a means:
+/// "… in X", "… with X", "… via X".
+const PLACE: &[&str] = &["in", "with", "on", "via", "through", "into", "onto", "by"];
+
+/// A title's words, lower case, without leading numbering.
+fn words(title: &str) -> Vec<String> {
+    let mut w: Vec<String> = title.split(|c: char| !c.is_alphanumeric() && c != '.' && c != '-').filter(|s| !s.is_empty()).map(str::to_lowercase).collect();
+    let numbered = w.iter().take_while(|s| s.chars().any(|c| c.is_ascii_digit())).count();
+    w.drain(..numbered);
+    w
+}
+
+/// The differing runs of two word lists when all else is shared and the runs stand where a
+/// title names its choice (after "use", "adopt", "move to"…, or after "in", "with"… at the end
+/// or before another such word): (a's run, b's run, shared). "Store cart sessions in Redis" /
+/// "… in Postgres" is a choice; "Store cart sessions in Redis" / "Store user profiles in
+/// Redis" are two subjects; "Architecture Decision Record: X" / "…: Y" two records.
+fn differ<'a>(a: &'a [String], b: &'a [String]) -> Option<(&'a [String], &'a [String], Vec<&'a String>)> {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    if ra.is_empty() || rb.is_empty() || ra.len() > 3 || rb.len() > 3 {
+        return None;
+    }
+    let before = prefix.checked_sub(1).map(|i| a[i].as_str());
+    let after = (suffix > 0).then(|| a[a.len() - suffix].as_str());
+    let chosen = before.is_some_and(|w| CHOOSE.contains(&w));
+    let placed = before.is_some_and(|w| PLACE.contains(&w)) && after.is_none_or(|w| PLACE.contains(&w) || w == "for");
+    if !(chosen || placed) {
+        return None;
+    }
+    Some((ra, rb, a[..prefix].iter().chain(&a[a.len() - suffix..]).collect()))
+}
+
+/// Every pair of active decisions of the log that reads as one subject, two choices.
+pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
+    let active: Vec<usize> = (0..log.entries.len()).filter(|&i| !log.entries[i].is_annotation() && log.status(i) == Status::Active).collect();
+    let titles: Vec<Vec<String>> = active.iter().map(|&i| words(&log.entries[i].title)).collect();
+    // A pair shares at least three words outside the differing runs, so its first two words
+    // or its last two: only titles in one bucket are compared (not every pair, at 10,000).
+    let mut buckets: std::collections::HashMap<(bool, &[String]), Vec<usize>> = std::collections::HashMap::new();
+    for (x, w) in titles.iter().enumerate().filter(|(_, w)| w.len() >= 3) {
+        buckets.entry((true, &w[..2])).or_default().push(x);
+        buckets.entry((false, &w[w.len() - 2..])).or_default().push(x);
+    }
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for members in buckets.values() {
+        for (n, &x) in members.iter().enumerate() {
+            pairs.extend(members[n + 1..].iter().map(|&y| (x.min(y), x.max(y))));
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut out = Vec::new();
+    for (x, y) in pairs {
+        let Some((ra, rb, shared)) = differ(&titles[x], &titles[y]) else { continue };
+        if shared.len() < 3 || shared.iter().filter(|w| !FILLER.contains(&w.as_str())).count() < 2 {
+            continue;
+        }
+        let (ea, eb) = (&log.entries[active[x]], &log.entries[active[y]]);
+        out.push(Contradiction {
+            a: ea.id.clone(),
+            a_title: ea.title.clone(),
+            b: eb.id.clone(),
+            b_title: eb.title.clone(),
+            choices: [ra.join(" "), rb.join(" ")],
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(a: &str, b: &str) -> bool {
+        let (wa, wb) = (words(a), words(b));
+        differ(&wa, &wb).is_some_and(|(_, _, shared)| shared.len() >= 3 && shared.iter().filter(|w| !FILLER.contains(&w.as_str())).count() >= 2)
+    }
+
+    #[test]
+    fn one_subject_two_choices_is_a_pair() {
+        assert!(pair("Store cart sessions in Redis", "Store cart sessions in Postgres"));
+        assert!(pair("Use Postgres for the orders database", "Use MySQL for the orders database"));
+        assert!(pair("ADR012: Send email with Amazon SES", "ADR031: Send email with GOV.UK Notify"));
+        assert!(pair("Move the frontend tests to Vitest", "Move the frontend tests to Jest"));
+    }
+
+    #[test]
+    fn different_subjects_or_too_little_in_common_are_not() {
+        assert!(!pair("Use Postgres for orders", "Use Redis for sessions"));
+        assert!(!pair("Use Terraform", "Use Puppet"), "no subject beyond filler words");
+        assert!(!pair("Record architecture decisions", "Record architecture decisions"), "the same title chooses nothing");
+        assert!(!pair("Store cart sessions in Redis", "Store user profiles in Redis"));
+        assert!(!pair("Architecture Decision Record: Enhanced Validation", "Architecture Decision Record: Error Reporting"));
+        assert!(!pair("JetStream based Object Stores", "JetStream based Key-Value Stores"));
+    }
+}
+
+#[cfg(all(test, feature = "test-support"))]
+mod corpus {
+    /// What the detector finds among the 326 real ADRs (seven projects, no merges): each pair
+    /// read (see the closing note of the session that added it); the count guards against a
+    /// change that floods a real memory with pairs.
+    #[test]
+    fn the_adr_corpus_pairs_are_few() {
+        let corpus = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/adr-corpus.jsonl")).unwrap();
+        let text = crate::templates::DECISION_LOG.to_string() + &crate::fixtures::adr_entries(&corpus);
+        let log = crate::format::decision::DecisionLog::parse(crate::format::Text::new(text));
+        let found = super::find(&log);
+        for c in &found {
+            println!("{} {:?} / {} {:?}", c.a, c.a_title, c.b, c.b_title);
+        }
+        assert!(found.len() <= 10, "{} pairs", found.len());
+    }
+}
