@@ -50,39 +50,45 @@ fn differ<'a>(a: &'a [String], b: &'a [String]) -> Option<(&'a [String], &'a [St
     }
     let before = prefix.checked_sub(1).map(|i| a[i].as_str());
     let after = (suffix > 0).then(|| a[a.len() - suffix].as_str());
-    let chosen = before.is_some_and(|w| CHOOSE.contains(&w));
-    let placed = before.is_some_and(|w| PLACE.contains(&w)) && after.is_none_or(|w| PLACE.contains(&w) || w == "for");
-    if !(chosen || placed) {
+    if !slot(before, after) {
         return None;
     }
     Some((ra, rb, a[..prefix].iter().chain(&a[a.len() - suffix..]).collect()))
 }
 
-/// Every pair of active decisions of the log that reads as one subject, two choices.
+/// Every pair of active decisions of the log that reads as one subject, two choices. Each
+/// title is filed under each skeleton it has — its words with one run of one to three words
+/// taken out where a choice stands — and titles that share a skeleton are the pairs: linear in
+/// the log, where comparing titles pair by pair took 25 ms of `status` at 10,000 decisions. A
+/// skeleton shared by more than `TEMPLATE` titles is a naming pattern ("Decision for item N"),
+/// not a disagreement, and is not reported.
 pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
+    const TEMPLATE: usize = 4;
     let active: Vec<usize> = (0..log.entries.len()).filter(|&i| !log.entries[i].is_annotation() && log.status(i) == Status::Active).collect();
     let titles: Vec<Vec<String>> = active.iter().map(|&i| words(&log.entries[i].title)).collect();
-    // A pair shares at least three words outside the differing runs, so its first two words
-    // or its last two: only titles in one bucket are compared (not every pair, at 10,000).
-    let mut buckets: std::collections::HashMap<(bool, &[String]), Vec<usize>> = std::collections::HashMap::new();
-    for (x, w) in titles.iter().enumerate().filter(|(_, w)| w.len() >= 3) {
-        buckets.entry((true, &w[..2])).or_default().push(x);
-        buckets.entry((false, &w[w.len() - 2..])).or_default().push(x);
+    let mut skeletons: std::collections::HashMap<(&[String], &[String]), Vec<usize>> = std::collections::HashMap::new();
+    for (x, w) in titles.iter().enumerate() {
+        for start in 1..w.len() {
+            for len in 1..=3.min(w.len() - start) {
+                let (p, rest) = (&w[..start], &w[start + len..]);
+                let shared = p.iter().chain(rest).filter(|x| !FILLER.contains(&x.as_str())).count();
+                if p.len() + rest.len() >= 3 && shared >= 2 && slot(p.last().map(String::as_str), rest.first().map(String::as_str)) {
+                    skeletons.entry((p, rest)).or_default().push(x);
+                }
+            }
+        }
     }
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for members in buckets.values() {
+    for members in skeletons.values().filter(|m| m.len() > 1 && m.len() <= TEMPLATE) {
         for (n, &x) in members.iter().enumerate() {
-            pairs.extend(members[n + 1..].iter().map(|&y| (x.min(y), x.max(y))));
+            pairs.extend(members[n + 1..].iter().filter(|&&y| titles[x] != titles[y]).map(|&y| (x.min(y), x.max(y))));
         }
     }
     pairs.sort_unstable();
     pairs.dedup();
     let mut out = Vec::new();
     for (x, y) in pairs {
-        let Some((ra, rb, shared)) = differ(&titles[x], &titles[y]) else { continue };
-        if shared.len() < 3 || shared.iter().filter(|w| !FILLER.contains(&w.as_str())).count() < 2 {
-            continue;
-        }
+        let Some((ra, rb, _)) = differ(&titles[x], &titles[y]) else { continue };
         let (ea, eb) = (&log.entries[active[x]], &log.entries[active[y]]);
         out.push(Contradiction {
             a: ea.id.clone(),
@@ -93,6 +99,13 @@ pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
         });
     }
     out
+}
+
+/// Whether a run between `before` and `after` stands where a title names its choice.
+fn slot(before: Option<&str>, after: Option<&str>) -> bool {
+    let chosen = before.is_some_and(|w| CHOOSE.contains(&w));
+    let placed = before.is_some_and(|w| PLACE.contains(&w)) && after.is_none_or(|w| PLACE.contains(&w) || w == "for");
+    chosen || placed
 }
 
 #[cfg(test)]

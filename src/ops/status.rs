@@ -69,8 +69,6 @@ pub struct Counts {
     pub provisional: usize,
     /// Active decisions whose governed paths changed a lot since (`zo stale`).
     pub stale: usize,
-    /// Pairs of active decisions on one subject with different choices (`zo verify` names them).
-    pub contradictions: usize,
     /// Keys with a value that holds (project and user).
     pub facts: usize,
     pub priors: usize,
@@ -161,7 +159,6 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             outcomes: log.entries.iter().filter(|e| e.is_outcome()).count(),
             provisional: (0..log.entries.len()).filter(|&i| log.status(i) == crate::format::Status::Provisional).count(),
             stale: crate::lifecycle::stale::stale_ids(memory, &log)?.len(),
-            contradictions: crate::ops::contradictions::find(&log).len(),
             facts: memory.fact_list(None, None, false)?.len(),
             priors: priors.entries.len(),
             sessions: sessions.len(),
