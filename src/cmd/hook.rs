@@ -84,20 +84,26 @@ impl Event {
 /// agent names (`$CLAUDE_PROJECT_DIR`, `$GEMINI_PROJECT_DIR`, `$QWEN_PROJECT_DIR`: the agent may
 /// have `cd`'d out of the project, and the Stop reminder and the PreCompact save would be lost),
 /// else the `cwd` as it is, else the process directory.
-fn project_dir(ctx: &Ctx, event: &Event) -> Option<PathBuf> {
+fn project_dir(ctx: &Ctx, event: &Event) -> (Option<PathBuf>, Result<Memory>) {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(given) = ctx.repo.clone().or_else(|| env("ZO_REPO")) {
-        return Some(given);
+        let opened = Memory::open(Some(&given));
+        return (Some(given), opened);
     }
-    let holds_memory = |d: &PathBuf| d.is_dir() && crate::store::layout::Layout::discover(Some(d)).is_ok();
-    // A multi-root Cursor workspace: the first root that holds zo memory (else the first root).
-    let roots = &event.workspace_roots;
-    let cwd = event.cwd.clone().or_else(|| roots.iter().find(|r| holds_memory(r)).or(roots.first()).cloned());
+    // In order: the event's cwd (a multi-root Cursor workspace: each root), then the project
+    // directories the agent names; the first that holds memory is opened once, and kept.
+    let primary: Vec<PathBuf> = event.cwd.clone().map_or_else(|| event.workspace_roots.clone(), |c| vec![c]);
     let named = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"].into_iter().filter_map(env);
-    match cwd.filter(|c| c.is_dir()) {
-        Some(c) if holds_memory(&c) => Some(c),
-        cwd => named.into_iter().find(holds_memory).or(cwd),
+    for dir in primary.iter().cloned().chain(named) {
+        if dir.is_dir() {
+            if let Ok(memory) = Memory::open(Some(&dir)) {
+                return (Some(dir), Ok(memory));
+            }
+        }
     }
+    let cwd = primary.into_iter().next().filter(|c| c.is_dir());
+    let opened = Memory::open(cwd.as_deref());
+    (cwd, opened)
 }
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
@@ -141,8 +147,7 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
     // An event that cannot be read is reported only where there is memory to act on: in any
     // other directory the hook stays silent whatever it was sent.
     let (event, unreadable) = read_event();
-    let project = project_dir(ctx, &event);
-    let opened = Memory::open(project.as_deref());
+    let (project, opened) = project_dir(ctx, &event);
     if a.plugin && plugin_steps_aside(project.as_deref(), &event, &opened) {
         return Ok(());
     }

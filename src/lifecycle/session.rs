@@ -52,20 +52,25 @@ pub struct Ending {
 }
 
 impl Ending {
-    /// The values that go to STATE.md, checked by its rules (`store::write::check_state_fields`).
-    fn check_state(&self) -> Result<()> {
-        use crate::format::state::Value;
-        let one = |k: &str, v: &Option<String>| v.clone().map(|v| (k.to_string(), Value::Scalar(v)));
-        let fields: Vec<(String, Value)> = [
-            one("phase", &self.phase),
-            one("last_completed_subtask", &self.subtask.clone().or_else(|| self.shipped.last().cloned())),
-            Some(("active_blockers".into(), Value::List(self.blockers.clone()))),
-            Some(("next_steps".into(), Value::List(self.next.clone()))),
+    /// The values this ending gives STATE.md: its phase, last subtask (else the last thing
+    /// shipped), blockers and next steps, those it has.
+    fn state_fields(&self) -> Vec<(String, Value)> {
+        let scalar = |k: &str, v: Option<String>| v.map(|v| (k.to_string(), Value::Scalar(v)));
+        let list = |k: &str, v: &[String]| (!v.is_empty()).then(|| (k.to_string(), Value::List(v.to_vec())));
+        [
+            scalar("phase", self.phase.clone()),
+            scalar("last_completed_subtask", self.subtask.clone().or_else(|| self.shipped.last().cloned())),
+            list("active_blockers", &self.blockers),
+            list("next_steps", &self.next),
         ]
         .into_iter()
         .flatten()
-        .collect();
-        crate::store::write::check_state_fields(&fields)
+        .collect()
+    }
+
+    /// Those values checked by STATE.md's rules (`store::write::check_state_fields`).
+    fn check_state(&self) -> Result<()> {
+        crate::store::write::check_state_fields(&self.state_fields())
     }
 }
 
@@ -405,19 +410,12 @@ fn gate_texts(ending: &Ending, state: &crate::format::state::State, [attempted, 
 /// the blockers and next steps it gave.
 fn state_updates(memory: &Memory, ending: &Ending, now: &str) -> Vec<(String, Value)> {
     let head = crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.head().head);
-    let scalar = |k: &str, v: Option<String>| v.map(|v| (k.to_string(), Value::Scalar(v)));
-    let list = |k: &str, v: &[String]| (!v.is_empty()).then(|| (k.to_string(), Value::List(v.to_vec())));
-    [
-        scalar("phase", ending.phase.clone()),
-        scalar("timestamp", Some(now.to_string())),
-        scalar("git_head", head),
-        scalar("last_completed_subtask", ending.subtask.clone().or_else(|| ending.shipped.last().cloned())),
-        list("active_blockers", &ending.blockers),
-        list("next_steps", &ending.next),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    let mut fields = ending.state_fields();
+    // When and at which commit, after the phase (the order new keys take in STATE.md).
+    let at = usize::from(ending.phase.is_some());
+    let when = std::iter::once(("timestamp".to_string(), Value::Scalar(now.to_string())));
+    fields.splice(at..at, when.chain(head.map(|h| ("git_head".to_string(), Value::Scalar(h)))));
+    fields
 }
 
 /// Sessions written by older clones were named by number and date, so two clones could write
