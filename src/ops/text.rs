@@ -61,6 +61,9 @@ pub fn ended(file: &str, decisions: usize, priors: usize) -> String {
     format!("{file} written ({}, {})", count(decisions, "decision", "decisions"), count(priors, "prior", "priors"))
 }
 
+/// What a list line shows for a title the directive rules flag.
+const WITHHELD: &str = "(title withheld: it reads as an instruction to an agent; `show` marks it)";
+
 /// One line of `log` per decision: ID, date, type, title, and what became of it. A title the
 /// directive rules flag is marked; for an agent (`withhold`) it is not printed at all.
 pub fn log_line(log: &crate::format::decision::DecisionLog, i: usize, withhold: bool) -> String {
@@ -69,7 +72,7 @@ pub fn log_line(log: &crate::format::decision::DecisionLog, i: usize, withhold: 
     // (a hand edit) printed a line that read as another decision's.
     let one = crate::store::gate::frame::one_line;
     let flagged = !crate::store::screened::flags(&e.title).is_empty();
-    let title = if flagged && withhold { "(title withheld: it reads as an instruction to an agent; `show` marks it)".into() } else { one(&e.title) };
+    let title = if withhold { crate::store::screened::title_or(&e.title, WITHHELD) } else { one(&e.title) };
     let mut s = format!("{}  {:<10}  {:<12}  {title}", one(&e.id), e.date(), one(&e.kind));
     if let Some(by) = log.superseded_by(i) {
         s.push_str(&format!("  [superseded by {}]", by.id));
@@ -111,7 +114,8 @@ pub fn status(r: &crate::ops::StatusReport) -> String {
     list("next", &r.next_steps, &mut s);
     s.push_str(&status_counts(r));
     if let Some(e) = &r.last_decision {
-        s.push_str(&format!("last      {} {} {}\n", e.id, e.timestamp.get(..10).unwrap_or(&e.timestamp), e.title));
+        let title = crate::store::screened::title_or(&e.title, WITHHELD);
+        s.push_str(&format!("last      {} {} {title}\n", e.id, e.timestamp.get(..10).unwrap_or(&e.timestamp)));
     }
     if let Some(sn) = &r.last_session {
         s.push_str(&format!("session   {sn}\n"));
@@ -189,7 +193,8 @@ pub fn stale(r: &crate::lifecycle::stale::StaleReport, all: bool) -> String {
     for d in r.decisions.iter().filter(|d| all || d.stale) {
         let since = d.since.as_deref().map_or("its commit is not in this repository".to_string(), |c| format!("since {c}"));
         let mark = if d.stale { "  [stale]" } else { "" };
-        s.push_str(&format!("{}  {}{mark}\n    {}: {} changed {since}\n", d.id, d.title, d.paths.join(", "), moved(d.commits, d.lines)));
+        let title = crate::store::screened::title_or(&d.title, WITHHELD);
+        s.push_str(&format!("{}  {title}{mark}\n    {}: {} changed {since}\n", d.id, d.paths.join(", "), moved(d.commits, d.lines)));
     }
     s
 }

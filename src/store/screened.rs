@@ -83,6 +83,12 @@ pub fn save() {
     });
 }
 
+/// A title as a list line shows it to whoever reads it (an agent, through MCP or its shell):
+/// one line, or `instead` when the directive rules flag it.
+pub fn title_or(title: &str, instead: &str) -> String {
+    if flags(title).is_empty() { crate::store::gate::frame::one_line(title) } else { instead.to_string() }
+}
+
 /// The directive rules' flags of `text`, from what was seen clean before when it was.
 pub fn flags(text: &str) -> Vec<crate::store::gate::directives::Flag> {
     if is_clean(text) {
