@@ -28,7 +28,7 @@ pub struct Ending {
     /// next steps
     #[serde(default)]
     pub next: Vec<String>,
-    /// blockers
+    // No description in the schema: the name says it, and tools/list is paid on every session.
     #[serde(default, alias = "blocker")]
     pub blockers: Vec<String>,
     /// the phase now

@@ -74,7 +74,31 @@ fn describe<T: Operation>() -> Value {
     if h.idempotent && !h.read_only {
         annotations["idempotentHint"] = json!(true);
     }
-    json!({ "name": T::NAME, "description": T::ABOUT, "inputSchema": input_schema::<T>(), "annotations": annotations })
+    let mut tool = json!({ "name": T::NAME, "description": T::ABOUT, "inputSchema": input_schema::<T>() });
+    if let Some(out) = output_schema::<T>() {
+        tool["outputSchema"] = out;
+    }
+    // On every tool, empty where MCP's defaults are true of it (forget erases).
+    tool["annotations"] = annotations;
+    tool
+}
+
+/// The report's JSON Schema, where it has one (`Report::shape`), cut to what a client can rely
+/// on: the fields always there, each with its type. The rest (a note, hits' fields) the agent
+/// reads in the result; the list is paid on every session.
+pub fn output_schema<T: Operation>() -> Option<Value> {
+    let schema = <T::Report as Report>::shape()?.to_value();
+    let required = schema.get("required")?.clone();
+    let properties: serde_json::Map<String, Value> = required
+        .as_array()?
+        .iter()
+        .filter_map(|name| {
+            let name = name.as_str()?;
+            let ty = schema.get("properties")?.get(name)?.get("type").cloned().unwrap_or(json!("object"));
+            Some((name.to_string(), json!({ "type": ty })))
+        })
+        .collect();
+    Some(json!({ "type": "object", "properties": properties, "required": required }))
 }
 
 /// The request type's JSON Schema, inlined and without what only costs an agent context (the

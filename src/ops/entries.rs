@@ -365,7 +365,7 @@ pub fn sessions(memory: &Memory) -> Result<Vec<SessionListed>> {
     Ok(memory.sessions()?.into_iter().map(|s| SessionListed { name: s.file_name, number: s.number, date: s.date, title: s.title, ended: s.ended }).collect())
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RecallReport {
     pub mode: &'static str,
     pub query: String,
@@ -377,6 +377,7 @@ pub struct RecallReport {
     pub answered: bool,
     /// Which pass of the cascade answered: key, first, expanded or phrasings.
     pub pass: &'static str,
+    #[schemars(with = "Vec<Value>")]
     pub results: Vec<crate::search::recall::Hit>,
     /// Why the search was lexical from the files: the index could not be used or written.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -392,6 +393,7 @@ pub struct RecallReport {
     pub min_tier: crate::search::recall::Tier,
     /// Not answered, but entries not yet confirmed would answer (`--provisional` finds them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<Value>")]
     pub provisional_matches: Vec<ProvisionalMatch>,
 }
 

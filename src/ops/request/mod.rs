@@ -112,6 +112,20 @@ pub trait Report: Serialize {
     fn notes_first(&self) -> bool {
         false
     }
+    /// The shape of its JSON where an agent acts on a field (recall's `answered`): MCP's
+    /// `outputSchema`. The other reports' JSON is there all the same, but every tool's shape
+    /// would take `tools/list` past 8 KB, paid on each session, for fields the text says.
+    fn shape() -> Option<schemars::Schema>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// A report's schema as it is serialized: a field skipped when empty is not required.
+pub fn shape_of<R: schemars::JsonSchema>() -> Option<schemars::Schema> {
+    Some(schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<R>())
 }
 
 /// `as_of` as every operation reads it: a date, an RFC 3339 time or a commit.

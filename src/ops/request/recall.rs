@@ -85,7 +85,7 @@ impl Recall {
 
 impl Operation for Recall {
     const NAME: &'static str = "recall";
-    const ABOUT: &'static str = "Search project memory for what answers a question; call before deciding anything decided before. If answered is false, retry once with other names in also, then accept it is not there.";
+    const ABOUT: &'static str = "Search project memory for what answers a question; call it before deciding anything. If answered is false, retry once with other names in also, then accept it is not there.";
     const HINTS: Hints = READS;
     type Report = RecallReport;
 
@@ -145,6 +145,10 @@ impl Operation for Recall {
 }
 
 impl Report for RecallReport {
+    fn shape() -> Option<schemars::Schema> {
+        super::shape_of::<Self>()
+    }
+
     fn text(&self) -> String {
         self.render()
     }
