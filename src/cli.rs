@@ -197,7 +197,7 @@ fn parse_size(s: &str) -> Result<u64, String> {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nGemini CLI: `zo init --agent gemini` runs `zo hook gemini` on SessionStart, PreCompress, AfterAgent and SessionEnd.\nQwen Code: `zo init --agent qwen`, Claude Code's events in .qwen/settings.json.\nWhere there is no zo memory, every hook prints nothing and exits 0."
+    after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nGemini CLI: `zo init --agent gemini` runs `zo hook gemini` on SessionStart, PreCompress, AfterAgent and SessionEnd.\nQwen Code: `zo init --agent qwen`, Claude Code's events in .qwen/settings.json.\nCopilot CLI: `zo init --agent copilot` runs `zo hook copilot` on SessionStart (opens the session record; Copilot\nignores the output), PreCompact, Stop and SessionEnd, from .github/hooks/zo.json.\nWhere there is no zo memory, every hook prints nothing and exits 0."
 )]
 pub struct HookArgs {
     /// The agent whose event format stdin holds: claude, codex, cursor, gemini or qwen
@@ -218,9 +218,10 @@ pub struct InitArgs {
     pub project: Option<String>,
     /// Wire an agent: claude (MCP server, hooks, /zo-recall, a CLAUDE.md block), cursor or codex
     /// (MCP server, hooks, an AGENTS.md block), gemini or qwen (MCP server and hooks in
-    /// .gemini/ or .qwen/settings.json, a GEMINI.md or QWEN.md block), opencode or copilot (MCP
-    /// server in opencode.json or .github/mcp.json, an AGENTS.md block), generic (an AGENTS.md
-    /// block; prints the MCP stanza)
+    /// .gemini/ or .qwen/settings.json, a GEMINI.md or QWEN.md block), opencode (MCP server in
+    /// opencode.json, an AGENTS.md block), copilot (MCP server in .github/mcp.json, hooks in
+    /// .github/hooks/zo.json, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP
+    /// stanza)
     #[arg(long, value_name = "AGENT")]
     pub agent: Option<String>,
     /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)

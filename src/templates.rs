@@ -29,6 +29,9 @@ pub const CURSOR_HOOKS: &str = include_str!("../templates/cursor/hooks.json");
 /// Gemini CLI's hook entries in `.gemini/settings.json` (Claude Code's matcher groups, its own
 /// event names: PreCompress, AfterAgent).
 pub const GEMINI_HOOKS: &str = include_str!("../templates/gemini/hooks.json");
+/// Copilot CLI's hook entries in `.github/hooks/zo.json`: its flat list, a `bash` command each,
+/// under the PascalCase event names so that it sends the snake_case fields Claude Code sends.
+pub const COPILOT_HOOKS: &str = include_str!("../templates/copilot/hooks.json");
 /// Qwen Code's hook entries in `.qwen/settings.json` (Claude Code's events and groups).
 pub const QWEN_HOOKS: &str = include_str!("../templates/qwen/hooks.json");
 

@@ -903,6 +903,63 @@ fn opencode_and_copilot_share_the_agents_md_block() {
     assert!(!doctor.to_string().contains("opencode.json has no zo server"), "a file zo left is not a problem: {doctor}");
 }
 
+/// Copilot CLI runs every `.github/hooks/*.json`: zo's file (its own) runs `zo hook copilot`
+/// under the PascalCase event names, for which Copilot sends Claude Code's snake_case fields
+/// (its CLI hooks reference). SessionStart opens the session record and prints nothing
+/// (Copilot ignores it), PreCompact saves the progress, Stop asks once (`decision: block`, as
+/// Copilot's agentStop takes it; it sends no `stop_hook_active`), SessionEnd writes the session.
+/// `--remove` takes the file and the folders it made.
+#[test]
+fn copilot_hooks_run_from_their_own_file_with_copilots_payloads() {
+    let r = Repo::init();
+    tracked(&r, "lib.rs", "fn a() {}\n");
+    r.commit_all("memory");
+    r.write(".github/workflows/ci.yml", "on: push\n");
+    r.ok(&["init", "--agent", "copilot"]);
+    let hooks: serde_json::Value = serde_json::from_str(&r.read(".github/hooks/zo.json")).unwrap();
+    assert_eq!(hooks["version"], 1, "{hooks}");
+    for e in ["SessionStart", "PreCompact", "Stop", "SessionEnd"] {
+        assert_eq!(hooks["hooks"][e][0]["bash"], "zo -q hook copilot", "{e}: {hooks}");
+        assert_eq!(hooks["hooks"][e][0]["type"], "command", "{e}: {hooks}");
+    }
+    let run = |e: serde_json::Value| {
+        let mut c = zo_command(r.path());
+        c.args(["-q", "hook", "copilot"]);
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(e.to_string().as_bytes()).unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    };
+    let base = |name: &str| serde_json::json!({"hook_event_name": name, "session_id": "c-1", "timestamp": "2026-11-25T20:00:00.000Z", "cwd": r.path()});
+    let mut start = base("SessionStart");
+    start["source"] = "new".into();
+    let out = run(start);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    assert!(r.read(".zo/memory/.session").contains("c-1"), "the session record is open");
+    r.write("lib.rs", "fn b() {}\n");
+    let mut compact = base("PreCompact");
+    compact["trigger"] = "auto".into();
+    compact["transcript_path"] = "/dev/null".into();
+    compact["custom_instructions"] = "".into();
+    assert_eq!(run(compact).code, 0);
+    assert!(r.read(".zo/memory/.session").contains("progress"), "PreCompact saved the progress");
+    let mut stop = base("Stop");
+    stop["transcript_path"] = "/dev/null".into();
+    stop["stop_reason"] = "end_turn".into();
+    let out = run(stop.clone());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    assert_eq!(v["decision"], "block", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("lib.rs"), "{v}");
+    assert_eq!(run(stop).stdout, "", "once per session");
+    let mut end = base("SessionEnd");
+    end["reason"] = "user_exit".into();
+    assert_eq!(run(end).code, 0);
+    assert!(!r.path().join(".zo/memory/.session").exists(), "the session was ended");
+    let removed = r.json(&["init", "--agent", "copilot", "--remove"]);
+    assert!(removed["removed"].to_string().contains(".github/hooks/zo.json"), "{removed}");
+    assert!(!r.path().join(".github/hooks").exists() && !r.path().join(".github/mcp.json").exists());
+    assert_eq!(r.read(".github/workflows/ci.yml"), "on: push\n", "the user's .github stays");
+}
+
 /// Claude Code 2.1.332 starts a project's `.mcp.json` server only once the folder is trusted
 /// or the server is approved in the user's settings: `zo setup --agent claude` approves it
 /// there (shown, kept with the user's other settings, through a link to the real file), and

@@ -1,5 +1,7 @@
-//! `zo hook claude|codex|cursor|gemini|qwen`: what Claude Code's, Codex's, Cursor's, Gemini
-//! CLI's and Qwen Code's hooks run (Codex and Qwen Code took Claude Code's events and JSON;
+//! `zo hook claude|codex|cursor|gemini|qwen|copilot`: what Claude Code's, Codex's, Cursor's,
+//! Gemini CLI's, Qwen Code's and Copilot CLI's hooks run (Codex and Qwen Code took Claude
+//! Code's events and JSON, and so does Copilot CLI under PascalCase event names, though it
+//! ignores a SessionStart hook's output and has no `stop_hook_active`;
 //! Gemini CLI its groups and fields under its own event names: PreCompress for PreCompact,
 //! AfterAgent for Stop; for Codex, Gemini and Qwen the SessionStart context goes in
 //! `hookSpecificOutput.additionalContext`), with the event as JSON on stdin
@@ -108,8 +110,8 @@ fn project_dir(ctx: &Ctx, event: &Event) -> (Option<PathBuf>, Result<Memory>) {
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     let agent = a.agent.as_str();
-    if !matches!(agent, "claude" | "codex" | "cursor" | "gemini" | "qwen") {
-        return Err(Error::usage(format!("zo hook supports claude, codex, cursor, gemini and qwen, not {agent:?}")).into());
+    if !matches!(agent, "claude" | "codex" | "cursor" | "gemini" | "qwen" | "copilot") {
+        return Err(Error::usage(format!("zo hook supports claude, codex, cursor, gemini, qwen and copilot, not {agent:?}")).into());
     }
     // Exit 2 is "block" to Claude Code and Codex: a Stop hook failing with it would keep the
     // agent from stopping and feed it the message, and any committer could cause one with a
@@ -227,6 +229,12 @@ fn session_start(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str) -> Resu
             Some(starting)
         }
     };
+    if agent == "copilot" {
+        // Copilot CLI does not read a SessionStart hook's output (its AGENTS.md block sends
+        // the agent to `context`): the hook opens the session's record, which the Stop
+        // reminder and SessionEnd read, and prints nothing.
+        return starting.map_or(Ok(()), |s| s.finish(memory).map(drop));
+    }
     // The bundle is built while the record's `git status` runs; the record is written even
     // when the bundle fails.
     let b = super::context::bundle(ctx, memory, None, None);

@@ -79,6 +79,7 @@ pub fn check(root: &Path) -> Vec<(&'static str, &'static str, Option<String>)> {
         ("claude", ".claude/settings.json", "zo hook claude", ".mcp.json"),
         ("cursor", ".cursor/hooks.json", "hook cursor", ".cursor/mcp.json"),
         ("codex", ".codex/hooks.json", "hook codex", ".codex/config.toml"),
+        ("copilot", super::COPILOT_HOOKS_FILE, "hook copilot", ".github/mcp.json"),
     ] {
         let Ok(text) = fsio::read_string(root.join(file)) else { continue };
         let wired = text.contains(marker);

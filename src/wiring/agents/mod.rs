@@ -40,6 +40,8 @@ pub const MCP_FILES: &[(&str, &str)] = &[
     ("opencode", "opencode.json"),
     ("copilot", ".github/mcp.json"),
 ];
+/// Copilot CLI's hooks (it runs those of every JSON file in `.github/hooks/`).
+pub const COPILOT_HOOKS_FILE: &str = ".github/hooks/zo.json";
 const SLASH_COMMAND: &str = ".claude/commands/zo-recall.md";
 /// What older versions wrote: `/memory` is a Claude Code built-in, and subdirectory commands
 /// are not invoked as `/memory:recall`, so that command never ran.
@@ -164,10 +166,12 @@ fn agents_md_agent(st: &mut Staged, root: &Path, agent: &str, remove: bool, ch: 
     if let Some((gone, file, what)) = server {
         ch.file(remove, gone, file, what);
     }
-    // Cursor's flat hook list; Codex took Claude Code's format (event → matcher groups).
+    // Cursor's flat hook list; Codex took Claude Code's format (event → matcher groups);
+    // Copilot CLI loads every `.github/hooks/*.json` (a flat list): zo's is a file of its own.
     let hooks = match agent {
         "cursor" => Some((".cursor/hooks.json", templates::CURSOR_HOOKS, Shape::Flat)),
         "codex" => Some((".codex/hooks.json", templates::CODEX_HOOKS, Shape::Groups)),
+        "copilot" => Some((COPILOT_HOOKS_FILE, templates::COPILOT_HOOKS, Shape::Flat)),
         _ => None,
     };
     if let Some((file, template, shape)) = hooks {
@@ -178,7 +182,7 @@ fn agents_md_agent(st: &mut Staged, root: &Path, agent: &str, remove: bool, ch: 
     block(st, root, "AGENTS.md", agent, SHARED_NOTE, remove, ch)?;
     std::mem::take(st).apply()?;
     if remove {
-        remove_empty_dirs(root, &[".cursor", ".codex"], ch);
+        remove_empty_dirs(root, &[".cursor", ".codex", ".github/hooks", ".github"], ch);
     }
     Ok(())
 }

@@ -42,7 +42,8 @@ pub(super) fn edit_hooks(st: &mut Staged, root: &Path, file: &str, template: &st
         if !remove && list.iter().any(|m| m == entry) {
             continue;
         }
-        let zo_command = |h: &Value| h["command"].as_str().is_some_and(is_zo_command);
+        // Copilot CLI names the command `bash`.
+        let zo_command = |h: &Value| h["command"].as_str().or(h["bash"].as_str()).is_some_and(is_zo_command);
         match shape {
             Shape::Flat => list.retain(|h| !zo_command(h)),
             Shape::Groups => {
