@@ -32,8 +32,14 @@ pub struct Cli {
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// The questions, JSON lines (`-` for stdin)
-    pub file: std::path::PathBuf,
+    /// The question sets, JSON lines (`-` for stdin), each measured and reported on its own
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<std::path::PathBuf>,
+    /// Phrasings written for the questions, JSON lines `{"q": "…", "also": ["…"]}`: each joins
+    /// the question with the same text in any set (as `"also"` in the set itself would);
+    /// repeatable
+    #[arg(long, value_name = "FILE")]
+    pub phrasings: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -134,7 +140,7 @@ pub enum Command {
     Hook(HookArgs),
     /// Serve the memory to agents over MCP (Model Context Protocol) on stdin/stdout
     #[command(
-        after_help = "Configure your client to run `zo mcp` (see `zo init --agent`); the model loads on the first\nrecall and stays loaded. Finds the memory like every command (--repo, ZO_REPO, the cwd)."
+        after_help = "Configure your client to run `zo mcp` (see `zo init --agent`); the model loads on the first\nrecall and stays loaded. Finds the memory in --repo, ZO_REPO,\n$CLAUDE_PROJECT_DIR, then the directory it runs in."
     )]
     Mcp,
     /// The git merge driver for memory files (run by git, not by people)
@@ -197,10 +203,12 @@ fn parse_size(s: &str) -> Result<u64, String> {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact,\nStop and SessionEnd. Codex: `zo init --agent codex` does the same in .codex/hooks.json. Cursor: `zo init --agent cursor`\nruns `zo hook cursor` on beforeSubmitPrompt (opens the session) and stop (the once-per-session reminder).\nGemini CLI: `zo init --agent gemini` runs `zo hook gemini` on SessionStart, PreCompress, AfterAgent and SessionEnd.\nQwen Code: `zo init --agent qwen`, Claude Code's events in .qwen/settings.json.\nCopilot CLI: `zo init --agent copilot` runs `zo hook copilot` on SessionStart (opens the session record; Copilot\nignores the output), PreCompact, Stop and SessionEnd, from .github/hooks/zo.json.\nWhere there is no zo memory, every hook prints nothing and exits 0."
+    after_help = "Reads the agent's event (JSON) on stdin: hook_event_name, cwd, session_id; source for SessionStart; stop_hook_active for Stop. Answers in that agent's protocol: the SessionStart bundle as text (Claude Code) or as hookSpecificOutput.additionalContext JSON (Codex, Gemini CLI, Qwen Code); the once-per-session reminder as {\"decision\": \"block\", \"reason\": …} (Cursor: {\"followup_message\": …}).\n\n\
+Claude Code: `zo init --agent claude` (or the plugin) runs `zo hook claude` on SessionStart, PreCompact, Stop and SessionEnd. Codex: `zo init --agent codex`, the same events in .codex/hooks.json. Cursor: `zo init --agent cursor`, beforeSubmitPrompt (opens the session) and stop. Gemini CLI: `zo init --agent gemini`, SessionStart, PreCompress, AfterAgent and SessionEnd. Qwen Code: `zo init --agent qwen`, Claude Code's events in .qwen/settings.json. Copilot CLI: `zo init --agent copilot`, SessionStart (opens the session record; Copilot ignores the output), PreCompact, Stop and SessionEnd in .github/hooks/zo.json.\n\n\
+Where there is no zo memory, every hook prints nothing and exits 0. A hook that fails exits 1 (never 2, which agents read as \"block\"), and the agent goes on."
 )]
 pub struct HookArgs {
-    /// The agent whose event format stdin holds: claude, codex, cursor, gemini or qwen
+    /// The agent whose event format stdin holds: claude, codex, cursor, gemini, qwen or copilot
     pub agent: String,
     /// Say on stderr why nothing was done (no memory here, an event zo does not handle)
     #[arg(long, short)]
@@ -222,7 +230,7 @@ pub struct InitArgs {
     /// opencode.json, an AGENTS.md block), copilot (MCP server in .github/mcp.json, hooks in
     /// .github/hooks/zo.json, an AGENTS.md block), generic (an AGENTS.md block; prints the MCP
     /// stanza)
-    #[arg(long, value_name = "AGENT")]
+    #[arg(long, value_name = "AGENT", value_parser = clap::builder::PossibleValuesParser::new(crate::wiring::agents::AGENTS))]
     pub agent: Option<String>,
     /// Install zo's git hooks (and remember to, so `zo continue` installs them on other clones)
     #[arg(long)]

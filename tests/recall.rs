@@ -360,6 +360,21 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     assert_eq!(r.run(&["eval", "missing.jsonl"]).code, 2);
     r.write("empty.jsonl", "\n");
     assert!(r.run(&["eval", "empty.jsonl"]).stderr.contains("no questions"));
+    // Several sets, each reported on its own, with phrasings from a file of their own (joined
+    // by question text); a bad phrasings line is named by file and line before any work.
+    r.write("plain.jsonl", "{\"q\": \"why did we stop using the old web framework\", \"relevant\": [\"D-795f9731\"]}\n");
+    r.write("phr.jsonl", "{\"q\": \"why did we stop using the old web framework\", \"also\": [\"Move the API from Express to Hono\"]}\n");
+    let j = r.json(&["eval", "plain.jsonl", "q.jsonl", "--phrasings", "phr.jsonl"]);
+    let sets = j["sets"].as_array().unwrap();
+    assert_eq!(sets.len(), 2, "{j}");
+    assert!(sets[0]["modes"].as_array().unwrap().iter().any(|m| m["phrasings"] == true), "{j}");
+    assert!(!sets[1]["modes"].as_array().unwrap().iter().any(|m| m["phrasings"] == true), "{j}");
+    let table = r.ok(&["eval", "plain.jsonl", "q.jsonl", "--phrasings", "phr.jsonl"]);
+    assert!(table.contains("plain.jsonl: 1 questions") && table.contains("q.jsonl: 3 questions"), "{table}");
+    r.write("badphr.jsonl", "{\"q\": \"x\", \"also\": [\"y\"]}\n{\"q\": \"x\"}\n");
+    let out = r.run(&["eval", "plain.jsonl", "--phrasings", "badphr.jsonl"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("badphr.jsonl:2:"), "{}", out.stderr);
 }
 
 /// The quick query embedder (no graph optimisation, its own tokenizer call) gives the vector
@@ -490,4 +505,62 @@ fn not_in_memory_says_which_provisional_entry_would_answer() {
     let with = r.json(&["recall", "--mode", "lexical", "--provisional", "redis cart sessions"]);
     assert_eq!(with["results"][0]["title"], "Store cart sessions in Redis", "{with}");
     assert!(with.get("provisional_matches").is_none(), "asked for them: no hint");
+}
+
+/// A question about something no entry mentions came back with its neighbours, and nothing
+/// said which of its words the memory lacks (issue 33): the note names them (before the hits,
+/// and inside "not in memory" when nothing answers), `--json` gives `why` and `terms` (found,
+/// missing, and how much of the question the first hit holds).
+#[test]
+fn recall_names_the_question_words_no_entry_mentions() {
+    let r = Repo::init();
+    r.decide("Use Postgres for orders", "one database for orders and carts");
+    r.decide("Deploy with Kubernetes", "helm charts per service");
+    let q = "which LaunchDarkly feature flag service do we use for orders";
+    let v = r.json(&["recall", "--mode", "lexical", q]);
+    let words = |k: &str| -> Vec<String> { v["terms"][k].as_array().unwrap().iter().map(|w| w.as_str().unwrap().to_string()).collect() };
+    assert_eq!(words("missing"), ["launchdarkly", "feature", "flag"], "{v}");
+    assert_eq!(words("found"), ["service", "orders"], "{v}");
+    assert!(v["why"].as_str().is_some_and(|w| w.contains("lexical")), "{v}");
+    let holds = v["terms"]["first_hit_holds"].as_f64().unwrap();
+    assert!(holds > 0.0 && holds < 1.0, "the first hit holds orders, not service: {v}");
+    let out = r.run(&["recall", "--mode", "lexical", q]);
+    // Answered: only the name is news (a plain word of the question's own is not).
+    assert!(out.stderr.contains("no entry mentions \"launchdarkly\": the entries below may not answer that part"), "{}", out.stderr);
+    let none = r.run(&["recall", "--mode", "lexical", "which cake recipe"]);
+    assert!(none.stderr.contains("not in memory (no entry mentions \"cake\", \"recipe\"): nothing matches"), "{}", none.stderr);
+    // Every word is held somewhere: nothing to say.
+    let all = r.run(&["recall", "--mode", "lexical", "postgres orders"]);
+    assert!(!all.stderr.contains("mentions"), "{}", all.stderr);
+}
+
+/// A question the memory answers at `standard`, asked for `high` only, left no entry and said
+/// `answered: true`: an agent told so (the MCP tool says to retry only when it is false)
+/// stopped with nothing.
+#[test]
+fn min_tier_leaving_no_entry_said_answered() {
+    let r = Repo::example();
+    let high = r.json(&["recall", "--mode", "lexical", "--min-tier", "high", "Express"]);
+    assert_eq!(high["results"].as_array().unwrap().len(), 0, "{high}");
+    assert_eq!(high["answered"], false, "{high}");
+    assert_eq!(r.json(&["recall", "--mode", "lexical", "Express"])["answered"], true);
+}
+
+/// A 2 MB query (under the MCP line cap) held `zo mcp` for minutes, its one request at a time:
+/// ranking time grew with the square of the words. A question or phrasing over 2,000
+/// characters is now a usage error (exit 2), on the CLI and as the MCP tool's error.
+#[test]
+fn a_huge_recall_query_held_the_server_for_minutes() {
+    let r = Repo::example();
+    let long = "a b ".repeat(100_000);
+    let out = r.run(&["recall", "--mode", "lexical", &long[..100_000]]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("at most 2000"), "{}", out.stderr);
+    let out = r.run(&["recall", "--mode", "lexical", "Express", "--also", &long[..3000]]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let mut c = util::mcp::Client::start(r.path());
+    c.initialize();
+    let err = c.fails("recall", serde_json::json!({"query": long}));
+    assert!(err.contains("at most 2000"), "{err}");
+    assert!(c.close().success());
 }

@@ -58,38 +58,50 @@ fn adr_memory() -> Repo {
     r
 }
 
+/// The labelled sets over the 326 ADRs, measured by `zo eval` in one run, each set on its own:
+/// the fitting sets (`adr-questions.jsonl`, the labelled set the tiers were fit on, and
+/// `fit/unanswerable-on-topic.jsonl`, which the answerability judgement was fit on) and the
+/// held-out sets (`heldout/`, written before any tuning and never fit on: the README quotes
+/// only these). Each with its blind phrasings. Floors sit about two questions below what was
+/// measured (docs/RECALL.md), so a regression fails and float noise does not.
 #[test]
-fn adr_corpus_eval_hybrid_beats_lexical_and_flags_questions_without_an_answer() {
+fn adr_corpus_eval_fit_and_heldout_floors() {
     util::require_model();
     let r = adr_memory();
-    let questions = util::fixtures().join("adr-questions.jsonl");
+    let fx = util::fixtures();
     // The labels name records by their corpus ID; the memory's IDs are derived from it.
-    for line in std::fs::read_to_string(&questions).unwrap().lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let corpus: Vec<&str> = v["corpus"].as_array().map(|a| a.iter().map(|c| c.as_str().unwrap()).collect()).unwrap_or_default();
-        let ids: Vec<String> = v["relevant"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
-        assert_eq!(ids, corpus.iter().map(|c| decision_id(c)).collect::<Vec<_>>(), "{line}");
+    for file in ["adr-questions.jsonl", "heldout/answerable.jsonl"] {
+        for line in std::fs::read_to_string(fx.join(file)).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let corpus: Vec<&str> = v["corpus"].as_array().map(|a| a.iter().map(|c| c.as_str().unwrap()).collect()).unwrap_or_default();
+            let ids: Vec<String> = v["relevant"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
+            assert_eq!(ids, corpus.iter().map(|c| decision_id(c)).collect::<Vec<_>>(), "{line}");
+        }
     }
-    // The blind phrasings, written from the question texts alone (same order), join each
-    // question as `"also"`, as an agent passes them: one `zo eval` measures both ways.
-    let also = std::fs::read_to_string(util::fixtures().join("adr-questions-also.jsonl")).unwrap();
-    let mut merged = String::new();
-    for (line, phrased) in std::fs::read_to_string(&questions).unwrap().lines().zip(also.lines()) {
-        let (mut v, p): (serde_json::Value, serde_json::Value) = (serde_json::from_str(line).unwrap(), serde_json::from_str(phrased).unwrap());
-        assert_eq!(v["q"], p["q"], "the phrasings file follows the questions file line by line");
-        v["also"] = p["also"].clone();
-        merged.push_str(&format!("{v}\n"));
+    let sets = [
+        "adr-questions.jsonl",
+        "fit/unanswerable-on-topic.jsonl",
+        "heldout/answerable.jsonl",
+        "heldout/unanswerable-on-topic.jsonl",
+        "heldout/unanswerable-off-topic.jsonl",
+    ];
+    let mut args: Vec<String> = vec!["eval".into()];
+    args.extend(sets.iter().map(|s| fx.join(s).display().to_string()));
+    for p in ["adr-questions-also.jsonl", "fit/phrasings.jsonl", "heldout/phrasings.jsonl"] {
+        args.extend(["--phrasings".to_string(), fx.join(p).display().to_string()]);
     }
-    let questions = r.path().join(".git/questions-with-also.jsonl");
-    std::fs::write(&questions, merged).unwrap();
-    let out = r.run(&["eval", questions.to_str().unwrap()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = r.run(&args);
     assert_eq!(out.code, 0, "{}", out.stderr);
     println!("{}", out.stdout);
-    let j = r.json(&["eval", questions.to_str().unwrap()]);
-    assert_eq!(j["questions"], 110);
-    assert_eq!(j["unknown_ids"].as_array().unwrap().len(), 0, "{j}");
-    let run = |name: &str, phrasings: bool| {
-        j["modes"]
+    let j = r.json(&args);
+    let set = |i: usize| j["sets"][i].clone();
+    for (i, name) in sets.iter().enumerate() {
+        assert_eq!(set(i)["unknown_ids"].as_array().unwrap().len(), 0, "{name}: {j}");
+        assert!(set(i)["modes"].as_array().unwrap().iter().any(|m| m["phrasings"] == true), "{name} has its phrasings: {j}");
+    }
+    let run = |i: usize, name: &str, phrasings: bool| {
+        set(i)["modes"]
             .as_array()
             .unwrap()
             .iter()
@@ -97,29 +109,35 @@ fn adr_corpus_eval_hybrid_beats_lexical_and_flags_questions_without_an_answer() 
             .unwrap_or_else(|| panic!("{name} missing: {j}"))
             .clone()
     };
-    let mode = |name: &str| run(name, false);
-    let (h, l) = (mode("hybrid"), mode("lexical"));
     let f = |m: &serde_json::Value, k: &str| m[k].as_f64().unwrap();
-    assert!(f(&h, "recall_at_3") > f(&l, "recall_at_3") && f(&h, "mrr") > f(&l, "mrr"), "hybrid must beat lexical: {j}");
-    // Measured 0.786 / 0.680 (docs/RECALL.md); a fall of more than two questions fails
-    // (two questions leaving the top 3 cost 0.02 of Recall@3; two dropping from first to
-    // second place cost 0.01 of MRR).
-    assert!(f(&h, "recall_at_3") >= 0.76 && f(&h, "mrr") >= 0.67, "hybrid recall regressed: {j}");
-    // At most 2 of the 12 questions without an answer get a hit above `low`, and at most 5
-    // of the 98 with one are wrongly flagged.
-    assert!(h["no_answer_flagged"].as_u64().unwrap() >= 10, "{j}");
-    assert!(h["answered_flagged"].as_u64().unwrap() <= 5, "{j}");
+    let n = |m: &serde_json::Value, k: &str| m[k].as_u64().unwrap();
 
-    // With the phrasings (docs/RECALL.md): measured R@3 1.000, MRR 0.947, 12 of 12 without an
-    // answer flagged, 0 of 98 with one, first hit `high` for 63 questions, 61 of them right.
-    // Floors two questions below that (the issue's targets are R@3 ≥ 0.97, MRR ≥ 0.94,
-    // `high` ≥ 60 % of questions and ≥ 95 % right, ≤ 1 in 10 and ≤ 2 in 80 flags).
-    let p = run("hybrid", true);
+    // The labelled set (fit): hybrid beats lexical; measured R@3 0.786, MRR 0.680 alone,
+    // 1.000 / 0.949 with phrasings; 12 of 12 without an answer flagged; with phrasings 3 of 98
+    // with one taken back by the judgement, `high` first 61 times, 58 right.
+    let (h, l, p) = (run(0, "hybrid", false), run(0, "lexical", false), run(0, "hybrid", true));
+    assert!(f(&h, "recall_at_3") > f(&l, "recall_at_3") && f(&h, "mrr") > f(&l, "mrr"), "hybrid must beat lexical: {j}");
+    assert!(f(&h, "recall_at_3") >= 0.76 && f(&h, "mrr") >= 0.67, "hybrid recall regressed: {j}");
+    assert!(n(&h, "no_answer_flagged") >= 10 && n(&h, "answered_flagged") <= 5, "{j}");
     assert!(f(&p, "recall_at_3") >= 0.97 && f(&p, "mrr") >= 0.93, "recall with phrasings regressed: {j}");
     assert!(f(&p, "recall_at_3") > f(&h, "recall_at_3") && f(&p, "mrr") > f(&h, "mrr"), "phrasings must beat the question alone: {j}");
-    assert!(p["no_answer_flagged"].as_u64().unwrap() >= 11 && p["answered_flagged"].as_u64().unwrap() <= 2, "{j}");
-    let (high, right) = (p["high_top"].as_u64().unwrap(), p["high_top_right"].as_u64().unwrap());
-    assert!(high >= 57 && right as f64 >= 0.93 * high as f64, "`high` with phrasings: {right} right of {high}: {j}");
+    assert!(n(&p, "no_answer_flagged") >= 11 && n(&p, "answered_flagged") <= 5, "{j}");
+    assert!(n(&p, "high_top") >= 55 && f(&p, "high_top_right") >= 0.93 * f(&p, "high_top"), "`high` with phrasings: {j}");
+    // The on-topic fit set: with phrasings the judgement took back 13 of 40.
+    assert!(n(&run(1, "hybrid", true), "no_answer_flagged") >= 11, "{j}");
+
+    // Held-out, answerable (60): measured alone R@3 1.000, MRR 0.933, none flagged, `high`
+    // first 25 times, 24 right; with phrasings 0.967 / 0.927, 2 flagged, `high` 44, all right.
+    let (a, ap) = (run(2, "hybrid", false), run(2, "hybrid", true));
+    assert!(f(&a, "recall_at_3") >= 0.95 && f(&a, "mrr") >= 0.9 && n(&a, "answered_flagged") <= 2, "held-out answerable alone: {j}");
+    assert!(n(&a, "high_top") >= 20 && f(&a, "high_top_right") >= 0.9 * f(&a, "high_top"), "held-out `high` alone: {j}");
+    assert!(f(&ap, "recall_at_3") >= 0.95 && f(&ap, "mrr") >= 0.9 && n(&ap, "answered_flagged") <= 3, "held-out answerable with phrasings: {j}");
+    assert!(n(&ap, "high_top") >= 30 && f(&ap, "high_top_right") >= 0.95 * f(&ap, "high_top"), "held-out `high` with phrasings: {j}");
+    // Held-out, on-topic without an answer (36): with phrasings 21 flagged (none before the
+    // judgement); alone none (the issue's target, at most 6 answered, is not met: see README).
+    assert!(n(&run(3, "hybrid", true), "no_answer_flagged") >= 19, "held-out on-topic with phrasings: {j}");
+    // Held-out, off-topic (12): 12 flagged alone and with phrasings.
+    assert!(n(&run(4, "hybrid", false), "no_answer_flagged") >= 11 && n(&run(4, "hybrid", true), "no_answer_flagged") >= 11, "held-out off-topic: {j}");
 }
 
 #[test]
@@ -152,49 +170,4 @@ fn zero_operators_fixture_recall() {
     let rows: Vec<(Mode, Score)> = [Mode::Hybrid, Mode::Lexical, Mode::Semantic].into_iter().map(|m| (m, evaluate(&index, &mut embedder, &qs, m))).collect();
     table(&format!("zero-operators fixture: {} questions", qs.len()), &rows);
     assert!(rows[0].1.recall3 >= 0.5, "hybrid recall on the fixture regressed");
-}
-
-/// Issue 33's held-out sets (tests/fixtures/heldout/, written blind before any tuning),
-/// measured as zo stands: a report for the closing note and the next session, not a floor
-/// (floors come with a judgement fit on other sets). Run with
-/// `cargo test --release --test retrieval heldout -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn heldout_sets_report() {
-    util::require_model();
-    let r = adr_memory();
-    let dir = util::fixtures().join("heldout");
-    let phrasings: std::collections::HashMap<String, serde_json::Value> = std::fs::read_to_string(dir.join("phrasings.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|v| (v["q"].as_str().unwrap().to_string(), v["also"].clone()))
-        .collect();
-    for set in ["answerable", "unanswerable-on-topic", "unanswerable-off-topic"] {
-        let mut merged = String::new();
-        for line in std::fs::read_to_string(dir.join(format!("{set}.jsonl"))).unwrap().lines() {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let q = v["q"].as_str().unwrap();
-            let also = phrasings.get(q).unwrap_or_else(|| panic!("no phrasings for {q:?}"));
-            merged.push_str(&format!("{}\n", serde_json::json!({"q": q, "relevant": v["relevant"], "also": also})));
-        }
-        let file = r.path().join(format!(".git/{set}.jsonl"));
-        std::fs::write(&file, merged).unwrap();
-        let j = r.json(&["eval", file.to_str().unwrap()]);
-        assert_eq!(j["unknown_ids"].as_array().unwrap().len(), 0, "{j}");
-        println!("{set}: {} questions ({} with an answer)", j["questions"], j["with_answer"]);
-        for m in j["modes"].as_array().unwrap() {
-            println!(
-                "  {:<8} {:<10} R@3 {:.3} MRR {:.3} | answered-but-none {} | no-answer-flagged {} | high top {} right {}",
-                m["mode"].as_str().unwrap(),
-                if m["phrasings"] == true { "phrasings" } else { "alone" },
-                m["recall_at_3"].as_f64().unwrap(),
-                m["mrr"].as_f64().unwrap(),
-                m["answered_flagged"],
-                m["no_answer_flagged"],
-                m["high_top"],
-                m["high_top_right"]
-            );
-        }
-    }
 }

@@ -232,7 +232,7 @@ fn init_agent_claude_merges_settings_and_is_idempotent() {
     let e = r.fails(&["init", "--agent", "claude"], 1);
     assert!(e.contains(".claude/settings.json:1:"), "{e}");
     assert_eq!(r.read(".claude/settings.json"), "{ broken");
-    r.fails(&["init", "--agent", "vim"], 1);
+    r.fails(&["init", "--agent", "vim"], 2);
     // Other agents get the same block in AGENTS.md.
     r.ok(&["init", "--agent", "generic"]);
     assert!(r.read("AGENTS.md").contains("zo recall '"));

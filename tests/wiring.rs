@@ -990,3 +990,113 @@ fn setup_approves_zos_project_server_in_the_users_claude_settings_and_undoes_it(
     assert!(out.stderr.contains("settings.json:3") && out.stderr.contains("not valid JSON"), "{}", out.stderr);
     assert_eq!(std::fs::read_to_string(dotfiles.join("claude.json")).unwrap(), "{\n  \"model\": \n");
 }
+
+/// A CLAUDE.md that mentions zo's begin marker inside a line (a note about tools' markers)
+/// was taken for zo's block running to the end of the file: `init` replaced the rest of the
+/// file and `--remove` cut it off. A marker counts only at the start of a line and with its
+/// end marker; anything else is the user's text, kept byte for byte.
+#[test]
+fn a_mention_of_zos_marker_lost_the_rest_of_claude_md() {
+    let r = Repo::init();
+    let text = "# Rules\nHTML comments like <!-- zo:begin are used by tools.\n\n## Build\nRun make.\n## Secrets\nNever commit .env\n";
+    r.write("CLAUDE.md", text);
+    r.ok(&["init", "--agent", "claude"]);
+    let wired = r.read("CLAUDE.md");
+    assert!(wired.starts_with(text) && wired.contains("zo recall"), "{wired}");
+    r.ok(&["init", "--agent", "claude", "--remove"]);
+    assert_eq!(r.read("CLAUDE.md"), text);
+    // Both markers inside a line of AGENTS.md: still the user's.
+    let agents = "Notes: zo marks its block with `<!-- zo:begin` … `<!-- zo:end -->`.\n";
+    r.write("AGENTS.md", agents);
+    r.ok(&["init", "--agent", "codex"]);
+    r.ok(&["init", "--agent", "codex", "--remove"]);
+    assert_eq!(r.read("AGENTS.md"), agents);
+}
+
+/// A Stop of one session claimed the reminder of another: after a second session started
+/// (its own record), the first one's Stop was asked again and the second's never was. The
+/// reminder is the open record's session's, once.
+#[test]
+fn a_stop_of_an_older_session_took_the_newer_sessions_reminder() {
+    let r = Repo::init();
+    tracked(&r, "lib.rs", "fn a() {}\n");
+    let with = |name: &str, id: &str| {
+        let mut e = event(name, r.path());
+        e["session_id"] = id.into();
+        e["source"] = "startup".into();
+        e
+    };
+    hook(r.path(), &with("SessionStart", "s-1"), &[], &[]);
+    r.write("lib.rs", "fn b() {}\n");
+    assert!(hook(r.path(), &with("Stop", "s-1"), &[], &[]).stdout.contains("\"block\""), "s-1 is asked once");
+    hook(r.path(), &with("SessionStart", "s-2"), &[], &[]);
+    r.write("lib.rs", "fn c() {}\n");
+    assert_eq!(hook(r.path(), &with("Stop", "s-1"), &[], &[]).stdout, "", "s-1's Stop does not take s-2's reminder");
+    assert!(hook(r.path(), &with("Stop", "s-2"), &[], &[]).stdout.contains("\"block\""), "s-2 is asked");
+}
+
+/// `init --agent NAME --remove` in a repository without memory created all of `.zo/` (and
+/// the merge driver in .git/config) to say there was nothing to remove; a misspelt agent
+/// created it too, then failed with exit 1. Now neither makes anything, and a misspelt agent
+/// is a usage error (exit 2).
+#[test]
+fn init_remove_and_an_unknown_agent_created_memory() {
+    let r = Repo::new();
+    let config = r.read(".git/config");
+    let out = r.run(&["init", "--agent", "claude", "--remove"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("no wiring of zo for claude"), "{}", out.stdout);
+    let out = r.run(&["init", "--agent", "bogus"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("bogus") && out.stderr.contains("claude"), "names it and the agents there are: {}", out.stderr);
+    assert!(!r.path().join(".zo").exists(), "no memory was made");
+    assert_eq!(r.read(".git/config"), config, "no merge driver registered");
+}
+
+/// `zo setup --agent claude` read the user's settings with a plain read: a FIFO there hung it
+/// for good. It wrote through a temporary file, so a 0644 settings file became 0600. And its
+/// `--json` said "zo added" when nothing changed. Now a FIFO is refused by name, the mode is
+/// kept, and `--json` says whether it changed and what the file now says.
+#[test]
+fn setup_hung_on_a_fifo_and_changed_the_settings_files_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let claude = home.path().join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let run = |args: &[&str]| Run::from(util::user_command(ZO, home.path()).args(args).current_dir(home.path()).output().unwrap());
+    let fifo = claude.join("settings.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let out = run(&["setup", "--agent", "claude"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("settings.json"), "{}", out.stderr);
+    std::fs::remove_file(&fifo).unwrap();
+    std::fs::write(&fifo, "{\"model\": \"opus\"}\n").unwrap();
+    std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let v = Run::from(util::user_command(ZO, home.path()).args(["--json", "setup", "--agent", "claude"]).current_dir(home.path()).output().unwrap());
+    assert_eq!((&v.json()["changed"], &v.json()["approved"]), (&serde_json::json!(true), &serde_json::json!(true)), "{}", v.stdout);
+    assert_eq!(std::fs::metadata(&fifo).unwrap().permissions().mode() & 0o777, 0o644);
+    let again = Run::from(util::user_command(ZO, home.path()).args(["--json", "setup", "--agent", "claude"]).current_dir(home.path()).output().unwrap());
+    assert_eq!((&again.json()["changed"], &again.json()["approved"]), (&serde_json::json!(false), &serde_json::json!(true)), "{}", again.stdout);
+}
+
+/// An event whose `hook_event_name` was not a string (`{"name": "Stop"}`, a number) was taken
+/// for a SessionStart: it printed the bundle, wrote the open session's file early and opened a
+/// new record. Now it is no event zo knows: nothing printed, the session left as it was.
+#[test]
+fn a_mistyped_event_name_ended_the_open_session() {
+    let r = Repo::init();
+    tracked(&r, "lib.rs", "fn a() {}\n");
+    let mut start = event("SessionStart", r.path());
+    start["source"] = "startup".into();
+    hook(r.path(), &start, &[], &[]);
+    r.decide("Use Postgres", "one database");
+    let record = r.read(".zo/memory/.session");
+    for name in [serde_json::json!({"name": "Stop"}), serde_json::json!(5)] {
+        let mut e = event("x", r.path());
+        e["hook_event_name"] = name;
+        let out = hook(r.path(), &e, &[], &[]);
+        assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    }
+    assert_eq!(r.read(".zo/memory/.session"), record, "the open session is untouched");
+    assert!(std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().next().is_none(), "no session file written");
+}

@@ -64,7 +64,12 @@ impl Event {
     fn from_json(v: &serde_json::Value) -> Event {
         let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_string);
         Event {
-            hook_event_name: s("hook_event_name").unwrap_or_default(),
+            // Missing: a start (a hook run by hand, an agent that sends no name). Present but
+            // not a string: no event zo knows — taken for a start, it ended the open session.
+            hook_event_name: match v.get("hook_event_name") {
+                None | Some(serde_json::Value::Null) => String::new(),
+                Some(n) => n.as_str().map_or_else(|| "(not a name)".to_string(), str::to_string),
+            },
             source: s("source"),
             cwd: s("cwd").map(PathBuf::from),
             session_id: s("session_id"),
@@ -300,6 +305,11 @@ fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     // Checked when the config was read (settings).
     let on = memory.layout.config.get(&["agents", "stop_reminder"]).and_then(|v| v.as_bool()) != Some(false);
     if !on || event.stop_hook_active || event.loop_count > 0 || event.status.as_deref().is_some_and(|s| s != "completed") {
+        return Ok(None);
+    }
+    // Another session's record (a second window started since) is not this one's to claim:
+    // its own Stop asks once, for its own work.
+    if record::current(memory).is_some_and(|rec| !same_session(&rec, event)) {
         return Ok(None);
     }
     let Some(files) = record::claim_stop(memory)? else { return Ok(None) };

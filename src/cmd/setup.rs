@@ -43,7 +43,8 @@ fn approve(ctx: &Ctx, undo: bool) -> Result<()> {
     let changed = crate::wiring::agents::approve_claude_server(&home, undo)?;
     let file = home.join(".claude/settings.json").display().to_string();
     if ctx.json {
-        return ctx.print_json(&json!({ "file": file, "changed": changed.is_some(), "enabledMcpjsonServers": if undo { "zo removed" } else { "zo added" } }));
+        // What the file says now, whether or not this run changed it.
+        return ctx.print_json(&json!({ "file": file, "changed": changed.is_some(), "approved": !undo }));
     }
     if !ctx.quiet {
         let said = match (changed.is_some(), undo) {

@@ -54,7 +54,29 @@ fn create(layout: &Layout, path: &Path, content: &str, created: &mut Vec<String>
 }
 
 pub fn init(req: &Init) -> Result<Initialised> {
+    // Checked before anything is made: a misspelt agent, or a removal, never creates memory.
+    if let Some(agent) = req.agent.as_deref().filter(|a| !crate::wiring::agents::AGENTS.contains(a)) {
+        return Err(crate::error::Error::usage(format!("unknown agent {agent:?}; supported: {}", crate::wiring::agents::AGENTS.join(", "))).into());
+    }
     let root = Layout::root_for_init(req.repo.as_deref())?;
+    if req.remove {
+        let Some(agent) = &req.agent else { return Err(crate::error::Error::usage("--remove takes out an agent's wiring: name it with --agent").into()) };
+        let layout = Layout::at(&root)?;
+        let wiring = crate::wiring::agents::wire(&root, agent, true)?;
+        return Ok(Initialised {
+            root: root.display().to_string(),
+            project: layout.project(),
+            memory: layout.show(&layout.memory),
+            created: wiring.added,
+            updated: wiring.updated,
+            removed: wiring.removed,
+            kept: wiring.kept,
+            mcp_stanza: None,
+            made_memory: false,
+            zo_dir: layout.zo_dir.display().to_string(),
+            notes: Vec::new(),
+        });
+    }
     if let Ok(l) = Layout::discover(Some(&root)) {
         if l.legacy && l.root == root {
             bail!("{} already holds zo memory in the older layout ({}); zo reads it as it is", root.display(), l.show(&l.memory));

@@ -22,13 +22,12 @@ pub struct Ending {
     /// what was attempted
     #[serde(default)]
     pub summary: Option<String>,
-    /// what shipped
+    // shipped, next, blockers: the names say it, and a schema description would cost
+    // tools/list bytes on every session.
     #[serde(default)]
     pub shipped: Vec<String>,
-    /// next steps
     #[serde(default)]
     pub next: Vec<String>,
-    // No description in the schema: the name says it, and tools/list is paid on every session.
     #[serde(default, alias = "blocker")]
     pub blockers: Vec<String>,
     /// the phase now

@@ -172,8 +172,18 @@ fn compact(p: &mut Value) {
     }
 }
 
-/// Arguments as the tool's request; a bad shape is the tool's error, naming the tool.
+/// Arguments as the tool's request; a bad shape is the tool's error, naming the tool. Only
+/// the advertised names are taken: the request types keep aliases for the CLI's `--file`
+/// JSON (`kind` for `type`, `blocker`), which a tool would otherwise accept unadvertised.
 fn args<T: Operation>(v: Value) -> Result<T> {
+    if let Some(given) = v.as_object() {
+        let schema = input_schema::<T>();
+        let listed = schema["properties"].as_object().cloned().unwrap_or_default();
+        if let Some(k) = given.keys().find(|k| !listed.contains_key(*k)) {
+            let names: Vec<&str> = listed.keys().map(String::as_str).collect();
+            bail!("bad arguments for {}: unknown field `{k}`, expected one of: {}", T::NAME, names.join(", "));
+        }
+    }
     serde_json::from_value(v).map_err(|e| anyhow!("bad arguments for {}: {e}", T::NAME))
 }
 
@@ -238,6 +248,17 @@ mod tests {
             let mut extra = base.clone();
             extra.insert("not_advertised".into(), json!("x"));
             assert!(check_args(name, Value::Object(extra)).is_err(), "{name} accepted a key it does not list");
+        }
+    }
+
+    /// The request types keep aliases for the CLI's `--file` JSON: `decide` took `kind` (an
+    /// alias of `type`) and `session_end` took `blocker`, unadvertised. A tool takes only what
+    /// it lists.
+    #[test]
+    fn tools_accepted_aliases_they_do_not_advertise() {
+        for (tool, args) in [("decide", json!({"title": "t", "decision": "d", "kind": "PRIOR"})), ("session_end", json!({"blocker": ["x"]}))] {
+            let e = check_args(tool, args).unwrap_err().to_string();
+            assert!(e.contains("unknown field") && e.contains("expected one of"), "{tool}: {e}");
         }
     }
 

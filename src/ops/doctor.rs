@@ -241,10 +241,15 @@ fn shared_hooks(l: &Layout, checks: &mut Checks) {
 /// Each agent wired in the project, and whether the `zo` it names runs here.
 fn agents(l: &Layout, checks: &mut Checks) {
     for (agent, file, problem) in crate::wiring::agents::check(&l.root) {
+        // Every wired agent by name (the check's label is static text).
         let name = match agent {
             "claude" => "agent claude",
             "cursor" => "agent cursor",
             "codex" => "agent codex",
+            "gemini" => "agent gemini",
+            "qwen" => "agent qwen",
+            "opencode" => "agent opencode",
+            "copilot" => "agent copilot",
             _ => "agent",
         };
         match problem {

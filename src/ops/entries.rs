@@ -367,7 +367,11 @@ pub fn sessions(memory: &Memory) -> Result<Vec<SessionListed>> {
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RecallReport {
+    // Echoes of the request, and the cascade's pass, are in the JSON but not in the
+    // advertised shape (`outputSchema`): `tools/list` is paid on every session.
+    #[schemars(skip)]
     pub mode: &'static str,
+    #[schemars(skip)]
     pub query: String,
     /// The other phrasings searched with the question (`--also`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -376,6 +380,7 @@ pub struct RecallReport {
     /// answer (the hits, if any, are the nearest it has).
     pub answered: bool,
     /// Which pass of the cascade answered: key, first, expanded or phrasings.
+    #[schemars(skip)]
     pub pass: &'static str,
     #[schemars(with = "Vec<Value>")]
     pub results: Vec<crate::search::recall::Hit>,
@@ -395,6 +400,13 @@ pub struct RecallReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<Value>")]
     pub provisional_matches: Vec<ProvisionalMatch>,
+    /// Why the memory does or does not seem to answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The question's words some entry holds (`found`) and those none does (`missing`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Value>")]
+    pub terms: Option<crate::search::answerable::Terms>,
 }
 
 /// A provisional entry that answers a question the confirmed memory does not.
@@ -429,6 +441,8 @@ impl RecallReport {
             explained: explain,
             min_tier: crate::search::recall::Tier::Low,
             provisional_matches: Vec::new(),
+            why: r.why,
+            terms: r.terms,
         }
     }
 
@@ -485,9 +499,13 @@ impl RecallReport {
     /// the memory has no answer (the agent should stop searching).
     pub fn not_answered(&self) -> Option<String> {
         (!self.answered).then(|| {
+            let none = self.unmentioned().map(|m| format!(" (no entry mentions {m})")).unwrap_or_default();
             let found = match self.results.len() {
-                0 => format!("not in memory: nothing matches ({} search)", self.mode),
-                _ => format!("not in memory: nothing scored above the low tier ({} search); the nearest entries follow", self.mode),
+                0 => format!("not in memory{none}: nothing matches ({} search)", self.mode),
+                _ => {
+                    let why = self.why.as_deref().unwrap_or("nothing scored above the low tier");
+                    format!("not in memory{none}: {why} ({} search); the nearest entries follow", self.mode)
+                }
             };
             let next = if self.also.is_empty() {
                 "search once more with 2-3 phrasings (--also) that name what a record would: products, vendors, a likely title such as \"Use X for Y\""
@@ -507,9 +525,35 @@ impl RecallReport {
     }
 
     /// What to tell the reader before the hits, if anything: the memory holds no answer, or
-    /// `--min-tier` left none.
+    /// `--min-tier` left none; and the question's words no entry holds (the hits answer the
+    /// rest of the question, not that).
     pub fn note(&self, min_tier: crate::search::recall::Tier) -> Option<String> {
-        self.not_answered().or_else(|| self.results.is_empty().then(|| format!("nothing at or above the {} tier ({} search)", min_tier.name(), self.mode)))
+        let missing = self.unmentioned().map(|m| format!("no entry mentions {m}"));
+        // `--min-tier` left nothing: that is what to say (it is not an answer either).
+        let filtered = self.results.is_empty() && min_tier > crate::search::recall::Tier::Low;
+        let main = if filtered { Some(format!("nothing at or above the {} tier ({} search)", min_tier.name(), self.mode)) } else { self.not_answered() };
+        match (main, missing) {
+            (None, Some(missing)) if !self.results.is_empty() => Some(format!("{missing}: the entries below may not answer that part of the question")),
+            (main, _) => main,
+        }
+    }
+
+    /// The question's words (and, when not answered, its phrasings' too) that no entry holds,
+    /// quoted, at most eight. When the memory answers, only the names among them (a word
+    /// written with a capital after the first, or with a digit: "TestFX", "Kyber768"): a verb
+    /// of the question's own ("leave") is no news, a product no entry names is.
+    fn unmentioned(&self) -> Option<String> {
+        let terms = self.terms.as_ref()?;
+        let names: Vec<String> = self
+            .query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .skip(1)
+            .filter(|w| w.chars().any(|c| c.is_uppercase()) || (w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(char::is_alphabetic)))
+            .map(str::to_lowercase)
+            .collect();
+        let shown: Vec<String> = terms.missing.iter().filter(|w| !self.answered || names.contains(w)).take(8).map(|w| format!("\"{w}\"")).collect();
+        (!shown.is_empty()).then(|| shown.join(", "))
     }
 
     /// The hits as people (and agents reading text) see them: a line per hit with its ID,

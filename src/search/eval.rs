@@ -31,6 +31,34 @@ struct Question {
     _corpus: Option<serde_json::Value>,
     #[serde(default, rename = "note")]
     _note: Option<serde_json::Value>,
+    /// Where a question without an answer was checked, and against what (held-out sets).
+    #[serde(default, rename = "repo")]
+    _repo: Option<serde_json::Value>,
+    #[serde(default, rename = "checked")]
+    _checked: Option<serde_json::Value>,
+}
+
+/// One line of a phrasings file: a question's text and the phrasings written for it.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Phrased {
+    q: String,
+    also: Vec<String>,
+}
+
+/// Phrasings by question text, from a `--phrasings` file.
+pub type Phrasings = std::collections::HashMap<String, Vec<String>>;
+
+/// Read a phrasings file (`{"q": "…", "also": ["…"]}` a line).
+pub fn read_phrasings(path: &Path, text: &str) -> Result<Phrasings> {
+    let mut out = Phrasings::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let p: Phrased = serde_json::from_str(line).map_err(|e| {
+            Error::usage(format!("{}:{}:{}: not a phrasings line ({{\"q\": \"…\", \"also\": [\"…\"]}}): {e}", path.display(), i + 1, e.column()))
+        })?;
+        out.insert(p.q, p.also);
+    }
+    Ok(out)
 }
 
 /// One mode's figures.
@@ -69,7 +97,7 @@ pub struct EvalReport {
     pub modes: Vec<ModeScore>,
 }
 
-fn read(path: &Path, text: &str) -> Result<Vec<Question>> {
+fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<Question>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -78,8 +106,12 @@ fn read(path: &Path, text: &str) -> Result<Vec<Question>> {
         let q: Question = serde_json::from_str(line).map_err(|e| {
             Error::usage(format!("{}:{}:{}: not a question line ({{\"q\": \"…\", \"relevant\": [\"D-…\"]}}): {e}", path.display(), i + 1, e.column()))
         })?;
+        let mut q = q;
         if q.q.trim().is_empty() {
             return Err(Error::usage(format!("{}:{}: the question is empty", path.display(), i + 1)).into());
+        }
+        if q.also.is_empty() {
+            q.also = phrasings.get(&q.q).cloned().unwrap_or_default();
         }
         if q.also.len() > recall::MAX_ALSO || q.also.iter().any(|a| a.trim().is_empty()) {
             return Err(Error::usage(format!("{}:{}: \"also\" takes 1 to {} phrasings, none empty", path.display(), i + 1, recall::MAX_ALSO)).into());
@@ -101,8 +133,8 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 }
 
 /// Measure every mode available here on the questions in `text` (read from `path`).
-pub fn eval(memory: &Memory, path: &Path, text: &str, note: &dyn Fn(&str)) -> Result<EvalReport> {
-    let questions = read(path, text)?;
+pub fn eval(memory: &Memory, path: &Path, text: &str, phrasings: &Phrasings, note: &dyn Fn(&str)) -> Result<EvalReport> {
+    let questions = read(path, text, phrasings)?;
     let (mut index, _) = recall::open_reading(memory, note)?;
     let filter = Filter { all: true, ..Default::default() };
     let unknown_ids = unknown_ids(memory, &questions)?;

@@ -18,6 +18,7 @@
 //! every process using it holds `index.db-lock` shared; only commands that need semantics load
 //! the model, writers never do.
 
+pub mod answerable;
 pub mod embedding;
 pub mod eval;
 pub mod index;

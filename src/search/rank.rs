@@ -106,7 +106,7 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
         };
         hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None });
     }
-    Ok(Recalled { mode, answered, pass: "phrasings", hits, note: None, pending: 0 })
+    Ok(Recalled { mode, answered, pass: "phrasings", hits, note: None, pending: 0, why: None, terms: None })
 }
 
 /// Mean and standard deviation (1 when the values do not vary).
@@ -208,7 +208,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
         };
         hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None });
     }
-    Ok(Recalled { mode, answered, pass: "first", hits, note: None, pending: 0 })
+    Ok(Recalled { mode, answered, pass: "first", hits, note: None, pending: 0, why: None, terms: None })
 }
 
 /// Age and supersession, applied to the head of a ranking: a session's score falls with its
@@ -249,9 +249,13 @@ fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mo
 }
 
 /// One question (the cascade of `fuse`) or several phrasings (`rank_phrasings`).
+/// Then the verdict is checked against the question's words (`answerable`).
 pub(super) fn fuse_all(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, f64)>>>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
-    match texts {
-        [query] => fuse(index, query, semantic.map(|mut s| s.remove(0)), k, filter, mode),
-        _ => rank_phrasings(index, texts, semantic, k, filter, mode),
-    }
+    let mut found = match texts {
+        [query] => fuse(index, query, semantic.map(|mut s| s.remove(0)), k, filter, mode)?,
+        _ => rank_phrasings(index, texts, semantic, k, filter, mode)?,
+    };
+    let terms = crate::search::answerable::see(index, texts, found.hits.first().map(|h| h.row.rowid))?;
+    crate::search::answerable::judge(&mut found, terms, texts.len() > 1);
+    Ok(found)
 }

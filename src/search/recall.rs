@@ -153,6 +153,13 @@ pub struct Recalled {
     /// embeds them in the background): they took part lexically only.
     #[serde(skip_serializing_if = "is_zero")]
     pub pending: usize,
+    /// Why the memory does or does not seem to answer (the answerability judgement).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The question's subject words some entry holds and those none does, and how much of
+    /// them the first hit holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terms: Option<crate::search::answerable::Terms>,
 }
 
 /// For serde: a count of zero is left out of the JSON (`pending` here, `pending_embeddings` in
@@ -162,9 +169,11 @@ pub fn is_zero(n: &usize) -> bool {
 }
 
 impl Recalled {
-    /// Keep hits at or above a tier.
+    /// Keep hits at or above a tier. None left is not an answer: an agent told "answered"
+    /// with no entry would stop with nothing.
     pub fn at_least(mut self, tier: Tier) -> Recalled {
         self.hits.retain(|h| h.tier >= tier);
+        self.answered &= !self.hits.is_empty();
         self
     }
 }
@@ -257,6 +266,17 @@ fn phrasings<'a>(query: &'a str, also: &'a [String]) -> Result<Vec<&'a str>> {
     if query.trim().is_empty() {
         bail!("the query is empty");
     }
+    // A question, not a document: ranking grows with the words, and a 2 MB query held the MCP
+    // server for minutes (its one request at a time).
+    for t in std::iter::once(query).chain(also.iter().map(String::as_str)) {
+        let n = t.chars().count();
+        if n > MAX_QUERY_CHARS {
+            return Err(crate::error::Error::usage(format!(
+                "a question or phrasing of {n} characters; at most {MAX_QUERY_CHARS} (ask a question, not a document)"
+            ))
+            .into());
+        }
+    }
     if also.len() > MAX_ALSO {
         bail!("at most {MAX_ALSO} phrasings besides the question, not {}", also.len());
     }
@@ -265,6 +285,9 @@ fn phrasings<'a>(query: &'a str, also: &'a [String]) -> Result<Vec<&'a str>> {
     }
     Ok(std::iter::once(query).chain(also.iter().map(String::as_str)).collect())
 }
+
+/// The longest question or phrasing recall takes, in characters.
+pub const MAX_QUERY_CHARS: usize = 2000;
 
 /// The most entries one recall returns: every entry of any memory zo is built for (a larger
 /// `-k` is clamped to it, never an SQLite error).
@@ -552,6 +575,8 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![], origin: None }],
         note: None,
         pending: 0,
+        why: Some("the question names a fact's key".into()),
+        terms: None,
     }))
 }
 

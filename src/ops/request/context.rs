@@ -30,7 +30,7 @@ pub struct Context {
     /// tokens (default 4000)
     #[schemars(range(min = 1))]
     pub budget: Option<usize>,
-    /// as of a date, time or commit
+    /// a date, time or commit
     pub as_of: Option<String>,
 }
 

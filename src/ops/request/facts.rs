@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub struct FactGet {
     /// category:entity
     pub key: String,
-    /// as of a date, time or commit
+    /// a date, time or commit
     pub as_of: Option<String>,
     /// Only this scope (`--scope`).
     #[serde(skip)]
@@ -104,7 +104,7 @@ impl Report for FactSet {
 pub struct FactList {
     /// e.g. stack:
     pub prefix: Option<String>,
-    /// as of a date, time or commit
+    /// a date, time or commit
     pub as_of: Option<String>,
     /// Only this scope (`--scope`).
     #[serde(skip)]

@@ -14,7 +14,7 @@ use serde_json::Value;
 pub struct Show {
     /// D-…, PR-…, F-…, a session name or last
     pub id: String,
-    /// decisions: as of a date, time or commit
+    /// decisions: at a date, time or commit
     pub as_of: Option<String>,
     /// A person's terminal (`zo show`): the entry as written, not quoted as data, and no walk
     /// of git's history for its origin.
@@ -74,7 +74,7 @@ pub struct Log {
     #[serde(default = "twenty")]
     #[schemars(range(min = 1))]
     pub limit: Option<usize>,
-    /// as of a date, time or commit
+    /// a date, time or commit
     pub as_of: Option<String>,
     /// OUTCOME entries too (`--all`).
     #[serde(skip)]
@@ -192,9 +192,9 @@ impl Report for StatusReport {
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Stale {
-    /// commits touching its paths (default 5)
+    /// commits on its paths (default 5)
     pub commits: Option<usize>,
-    /// or lines changed under them (default 200)
+    /// or lines changed (default 200)
     pub lines: Option<u64>,
     /// fresh ones too
     #[serde(default)]

@@ -44,7 +44,7 @@ pub struct Recall {
     pub mode: Option<Mode>,
     /// drop weaker hits
     pub min_tier: Option<Tier>,
-    /// as of a date, time or commit
+    /// a date, time or commit
     pub as_of: Option<String>,
     /// Superseded and provisional entries too (`--all`).
     #[serde(skip)]

@@ -56,6 +56,24 @@ impl Index {
         Ok(self.vectors(filter)?.rank(query))
     }
 
+    /// How many entries hold `word` (FTS5's tokenizer, stemming included), and how many
+    /// entries there are: what the answerability judgement weighs a question's words by.
+    pub fn doc_count(&self, word: &str) -> Result<usize> {
+        let q = format!("\"{}\"", word.replace('"', ""));
+        Ok(self.conn.query_row("SELECT count(*) FROM fts WHERE fts MATCH ?1", [q], |r| r.get::<_, i64>(0))? as usize)
+    }
+
+    /// Every entry, counted.
+    pub fn entry_count(&self) -> Result<usize> {
+        Ok(self.conn.query_row("SELECT count(*) FROM entries", [], |r| r.get::<_, i64>(0))? as usize)
+    }
+
+    /// The words of `words` that the row holds (as FTS5 matches them), in their order.
+    pub fn held_by(&self, rowid: i64, words: &[String]) -> Result<Vec<bool>> {
+        let mut stmt = self.conn.prepare_cached("SELECT 1 FROM fts WHERE fts MATCH ?1 AND rowid = ?2")?;
+        words.iter().map(|w| Ok(stmt.exists(params![format!("\"{}\"", w.replace('"', "")), rowid])?)).collect()
+    }
+
     /// What ranking after fusion needs of a row (kind, age, successor), without its text.
     pub fn brief(&self, rowid: i64) -> Result<Brief> {
         Ok(self.conn.query_row("SELECT kind, id, timestamp, superseded_by FROM entries WHERE rowid = ?1", [rowid], |r| {

@@ -10,10 +10,21 @@ use std::path::Path;
 const BEGIN: &str = "<!-- zo:begin";
 const END: &str = "<!-- zo:end -->";
 
+/// Where zo's block is: from a line opening with the begin marker to the end marker's line,
+/// that line's newline included. A marker inside a line, or a begin without its end, is
+/// someone's text (a note about zo's markers), never a block: taking it for one lost the
+/// rest of the file on `--remove`.
+fn find_block(text: &str) -> Option<(usize, usize)> {
+    let at_line_start = |i: usize| i == 0 || text.as_bytes()[i - 1] == b'\n';
+    let start = text.match_indices(BEGIN).map(|(i, _)| i).find(|&i| at_line_start(i))?;
+    let end = text[start..].match_indices(END).map(|(i, _)| start + i).find(|&i| at_line_start(i))? + END.len();
+    Some((start, if text[end..].starts_with('\n') { end + 1 } else { end }))
+}
+
 /// The agents a block's opening line names: `zo init --agent codex|cursor` (this version), or
 /// an older block's `zo init --agent cursor --remove`.
 fn block_agents(text: &str) -> Vec<String> {
-    let Some(start) = text.find(BEGIN) else { return Vec::new() };
+    let Some((start, _)) = find_block(text) else { return Vec::new() };
     let line = text[start..].lines().next().unwrap_or("");
     let mut out: Vec<String> = Vec::new();
     for (i, _) in line.match_indices("--agent ") {
@@ -58,9 +69,7 @@ fn codex_has_zo(text: &str) -> bool {
 
 /// The text without zo's marked block (and the blank line that preceded it).
 fn without_block(text: &str) -> String {
-    let Some(start) = text.find(BEGIN) else { return text.to_string() };
-    let end = text[start..].find(END).map_or(text.len(), |e| start + e + END.len());
-    let end = if text[end..].starts_with('\n') { end + 1 } else { end };
+    let Some((start, end)) = find_block(text) else { return text.to_string() };
     let head = text[..start].trim_end_matches('\n');
     let tail = &text[end..];
     match (head.is_empty(), tail.is_empty()) {
@@ -89,7 +98,7 @@ pub(super) fn block(st: &mut Staged, root: &Path, file: &str, agent: &str, note:
         agents.push(agent.to_string());
     }
     agents.sort();
-    let had_block = old.as_deref().is_some_and(|t| t.contains(BEGIN));
+    let had_block = old.as_deref().is_some_and(|t| find_block(t).is_some());
     let new = match old.as_deref() {
         _ if agents.is_empty() => old.as_deref().map(without_block).unwrap_or_default(),
         // Nothing of zo's to keep up to date where an agent only removes its name.
@@ -123,9 +132,7 @@ pub(super) fn block(st: &mut Staged, root: &Path, file: &str, agent: &str, note:
 
 /// The text with zo's block in place of the old one (where it was), or appended.
 fn with_block(text: &str, block: &str) -> String {
-    if let Some(start) = text.find(BEGIN) {
-        let end = text[start..].find(END).map_or(text.len(), |e| start + e + END.len());
-        let end = if text[end..].starts_with('\n') { end + 1 } else { end };
+    if let Some((start, end)) = find_block(text) {
         let block = if end == text.len() || block.ends_with('\n') { block.to_string() } else { format!("{block}\n") };
         return format!("{}{block}{}", &text[..start], &text[end..]);
     }

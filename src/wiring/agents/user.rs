@@ -15,11 +15,10 @@ use std::path::{Path, PathBuf};
 pub fn approve_claude_server(home: &Path, undo: bool) -> Result<Option<PathBuf>> {
     let file = home.join(".claude/settings.json");
     let target = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
-    let text = match std::fs::read_to_string(&target) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("could not read {}", file.display())),
-    };
+    // Read as zo reads every file: a FIFO, a directory or a huge file is refused by name (a
+    // FIFO here hung `zo setup`), a missing one is empty.
+    let text = crate::store::fsio::read_text(&target)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+    let mode = std::fs::metadata(&target).ok().map(|m| m.permissions());
     let mut v: Value = if text.trim().is_empty() {
         json!({})
     } else {
@@ -50,6 +49,9 @@ pub fn approve_claude_server(home: &Path, undo: bool) -> Result<Option<PathBuf>>
     let dir = target.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("could not write {}", file.display()))?;
     std::io::Write::write_all(&mut tmp, out.as_bytes())?;
+    // The file keeps its mode (a temporary file is 0600; the user's was often 0644).
+    let perms = mode.unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    tmp.as_file().set_permissions(perms).with_context(|| format!("could not write {}", file.display()))?;
     tmp.persist(&target).map_err(|e| anyhow!("could not write {}: {}", file.display(), e.error))?;
     Ok(Some(file))
 }
