@@ -147,7 +147,11 @@ fn two_clones_deciding_one_subject_differently_went_unnoticed() {
         util::commit_in(&b, "b");
         util::git_in(&b, &["push", "-q", "origin", "HEAD:main"]);
         util::commit_in(&a, "a");
-        util::git_in(&a, &["pull", "-q", if rebase { "--rebase" } else { "--no-rebase" }, "origin", "main"]);
+        let pull = util::git_command(&a).args(["pull", "-q", if rebase { "--rebase" } else { "--no-rebase" }, "origin", "main"]).output().unwrap();
+        let said = String::from_utf8_lossy(&pull.stderr).into_owned();
+        assert!(pull.status.success(), "{said}");
+        // The merge driver says so as it merges, as it does for a fact set on both sides.
+        assert!(said.contains("decide one subject differently") && said.contains(&redis) && said.contains(&pg), "rebase {rebase}: {said}");
         let out = util::zo_in(&a, &["verify"]);
         assert_eq!(out.code, 0, "a note, not a failure: {}", out.stderr);
         assert!(out.stderr.contains(&redis) && out.stderr.contains(&pg) && out.stderr.contains("--supersedes"), "{}", out.stderr);

@@ -35,7 +35,13 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
             None
         }
     };
-    if let Some((text, notes)) = merged {
+    if let Some((text, mut notes)) = merged {
+        // Two clones that decided one subject differently: both entries are kept, and said.
+        if kind == Some(FileKind::Decisions) {
+            if let Ok(ours) = read(&a.ours) {
+                notes.extend(crate::ops::contradictions::introduced(&ours, &text).iter().map(|c| format!("{} (zo verify names it)", c.describe())));
+            }
+        }
         for n in notes {
             say(&format!("zo merge-driver: {}: {n}\n", a.path));
         }

@@ -37,10 +37,7 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
             ));
         }
         for c in &r.contradictions {
-            ctx.note(format!(
-                "{} and {} decide one subject differently ({} / {}): \"{}\" and \"{}\". To settle it: zo decide … --supersedes the one that no longer holds",
-                c.a, c.b, c.choices[0], c.choices[1], c.a_title, c.b_title
-            ));
+            ctx.note(c.describe());
         }
         if a.history {
             for e in &r.erasures {

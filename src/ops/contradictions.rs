@@ -101,6 +101,24 @@ pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
     out
 }
 
+impl Contradiction {
+    /// The pair in one sentence, with how to settle it (`zo verify`'s note, the merge driver's).
+    pub fn describe(&self) -> String {
+        format!(
+            "{} and {} decide one subject differently ({} / {}): \"{}\" and \"{}\". To settle it: zo decide … --supersedes the one that no longer holds",
+            self.a, self.b, self.choices[0], self.choices[1], self.a_title, self.b_title
+        )
+    }
+}
+
+/// The pairs a merge brought: in the merged decision log and not in ours before it (the
+/// merge driver says so, as it does for a fact set on both sides).
+pub fn introduced(ours: &str, merged: &str) -> Vec<Contradiction> {
+    let parse = |t: &str| DecisionLog::parse(crate::format::Text::new(t.to_string()));
+    let before: std::collections::HashSet<(String, String)> = find(&parse(ours)).into_iter().map(|c| (c.a, c.b)).collect();
+    find(&parse(merged)).into_iter().filter(|c| !before.contains(&(c.a.clone(), c.b.clone()))).collect()
+}
+
 /// Whether a run between `before` and `after` stands where a title names its choice.
 fn slot(before: Option<&str>, after: Option<&str>) -> bool {
     let chosen = before.is_some_and(|w| CHOOSE.contains(&w));
