@@ -499,6 +499,10 @@ pub struct ConfirmArgs {
     /// A provisional decision (D-…) or fact version (F-…)
     #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
     pub id: String,
+    /// Record that this decision and another, which `zo verify` names as one subject with two
+    /// choices, both hold (a confirmation referring to both): they are no longer named
+    #[arg(long, value_name = "ID", add = clap_complete::engine::ArgValueCompleter::new(ids))]
+    pub compatible_with: Option<String>,
 }
 
 #[derive(Args, Debug)]

@@ -157,10 +157,37 @@ fn two_clones_deciding_one_subject_differently_went_unnoticed() {
         assert!(out.stderr.contains(&redis) && out.stderr.contains(&pg) && out.stderr.contains("--supersedes"), "{}", out.stderr);
         let v: serde_json::Value = serde_json::from_str(&util::zo_ok(&a, &["--json", "verify"])).unwrap();
         assert_eq!(v["contradictions"].as_array().unwrap().len(), 1, "{v}");
+        // status counts the pair, and the session-start bundle names it with how to settle it;
+        // a kept result that is not this user's (or not for this log) is never read.
+        let count = || serde_json::from_str::<serde_json::Value>(&util::zo_ok(&a, &["--json", "status"])).unwrap()["counts"]["contradictions"].clone();
+        assert_eq!(count(), 1);
+        assert!(util::zo_ok(&a, &["status"]).contains("1 pair of decisions that disagree"));
+        std::fs::write(a.join(".zo/memory/index.db-contradictions"), [0u8; 80]).unwrap();
+        assert_eq!(count(), 1, "a forged kept result is none");
+        let bundle = util::zo_ok(&a, &["context"]);
+        assert!(
+            bundle.contains("Decisions that disagree") && bundle.contains(&redis) && bundle.contains(&pg) && bundle.contains("--compatible-with"),
+            "{bundle}"
+        );
         let choices = v["contradictions"][0]["choices"].to_string();
         assert!(choices.contains("redis") && choices.contains("postgres"), "{choices}");
-        util::zo_ok(&a, &["decide", "--title", "Store cart sessions in Redis, cached in Postgres", "--decision", "both", "--supersedes", &pg]);
+        assert!(out.stderr.contains("--compatible-with"), "both ways to settle it are named: {}", out.stderr);
+        if rebase {
+            // Settled by replacing one.
+            util::zo_ok(&a, &["decide", "--title", "Store cart sessions in Redis, cached in Postgres", "--decision", "both", "--supersedes", &pg]);
+        } else {
+            // Settled by recording that both hold (a confirmation naming both), once.
+            let said = util::zo_in(&a, &["confirm", &redis, "--compatible-with", &pg]);
+            assert_eq!(said.code, 0, "{}", said.stderr);
+            assert!(said.stderr.contains("hold together"), "{}", said.stderr);
+            let again = util::zo_in(&a, &["confirm", &pg, "--compatible-with", &redis]);
+            assert!(again.stderr.contains("already"), "recorded once: {}", again.stderr);
+            assert_eq!(util::zo_in(&a, &["confirm", &redis, "--compatible-with", &redis]).code, 1, "one decision is no pair");
+        }
         let v: serde_json::Value = serde_json::from_str(&util::zo_ok(&a, &["--json", "verify"])).unwrap();
         assert_eq!(v["contradictions"].as_array().unwrap().len(), 0, "settled: {v}");
+        assert_eq!(v["ok"], true, "{v}");
+        assert_eq!(count(), 0, "settled, and status knows");
+        assert!(!util::zo_ok(&a, &["context"]).contains("Decisions that disagree"));
     }
 }

@@ -39,7 +39,7 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
         // Two clones that decided one subject differently: both entries are kept, and said.
         if kind == Some(FileKind::Decisions) {
             if let Ok(ours) = read(&a.ours) {
-                notes.extend(crate::ops::contradictions::introduced(&ours, &text).iter().map(|c| format!("{} (zo verify names it)", c.describe())));
+                notes.extend(crate::lifecycle::contradictions::introduced(&ours, &text).iter().map(|c| format!("{} (zo verify names it)", c.describe())));
             }
         }
         for n in notes {

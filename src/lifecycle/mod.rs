@@ -11,6 +11,8 @@
 //! - `snapshot` — phase snapshots of STATE and the recent decisions.
 //! - `stale` — active decisions whose `Paths` changed since their `Commit` (`stale`,
 //!   `stale_ids` for status, recall hits and the bundle; no git read when no decision names paths).
+//! - `contradictions` — active decisions on one subject with different choices (`verify`, the
+//!   merge driver; `cached` for status and the bundle).
 //! - `forget` — `Memory::forget`: an entry replaced by its tombstone under the lock, the index purged, the
 //!   history plan, and the erasures `verify --history` accepts.
 //!
@@ -18,6 +20,7 @@
 //! entry leaves exactly `format::tombstone` in place, which verify compares against.
 
 pub mod context;
+pub mod contradictions;
 pub mod forget;
 pub mod init;
 pub mod record;

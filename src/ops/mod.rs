@@ -9,7 +9,6 @@
 //! - `entries` — log, show of any entry kind, the write reports (`Decided`, `PriorAdded`, …),
 //!   recall and context reports.
 //! - `asof` — recall's hits as of a past moment (`zo recall --as-of`).
-//! - `contradictions` — active decisions on one subject with different choices (`verify`).
 //! - `history` — `history()`: a decision's whole life (`zo history`); `life()` any entry's,
 //!   a prior's or a fact key's (every version) included.
 //! - `request` — one request type per operation both front-ends offer (`Recall`, `Decide`,
@@ -25,7 +24,6 @@
 
 pub mod approve;
 pub mod asof;
-pub mod contradictions;
 pub mod doctor;
 pub mod entries;
 pub mod history;

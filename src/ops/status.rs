@@ -74,6 +74,8 @@ pub struct Counts {
     pub priors: usize,
     pub sessions: usize,
     pub snapshots: usize,
+    /// Pairs of active decisions on one subject with different choices (`zo verify` names them).
+    pub contradictions: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -163,6 +165,7 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             priors: priors.entries.len(),
             sessions: sessions.len(),
             snapshots: snapshots.len(),
+            contradictions: crate::lifecycle::contradictions::cached(layout, &log).len(),
         },
         last_decision: last.map(|e| LastDecision { id: e.id.clone(), timestamp: e.timestamp.clone(), title: e.title.clone() }),
         last_session: sessions.last().cloned(),

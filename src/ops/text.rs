@@ -147,13 +147,16 @@ fn status_counts(r: &crate::ops::StatusReport) -> String {
         count(c.snapshots, "snapshot", "snapshots"),
         r.memory
     );
-    if c.facts > 0 || c.provisional > 0 || c.stale > 0 {
+    if c.facts > 0 || c.provisional > 0 || c.stale > 0 || c.contradictions > 0 {
         let mut parts = vec![count(c.facts, "fact", "facts")];
         if c.provisional > 0 {
             parts.push(format!("{} (marked in zo log; zo confirm ID)", count(c.provisional, "provisional decision", "provisional decisions")));
         }
         if c.stale > 0 {
             parts.push(format!("{} (zo stale)", count(c.stale, "stale decision", "stale decisions")));
+        }
+        if c.contradictions > 0 {
+            parts.push(format!("{} (zo verify names them)", count(c.contradictions, "pair of decisions that disagree", "pairs of decisions that disagree")));
         }
         s.push_str(&format!("          {}\n", parts.join(", ")));
     }

@@ -207,7 +207,7 @@ pub struct VerifyReport {
     pub erasures: Vec<crate::lifecycle::forget::Erasure>,
     /// Active decisions on one subject with different choices (a merge of two clones that each
     /// decided). Not a problem: named so someone settles it (supersede one).
-    pub contradictions: Vec<crate::ops::contradictions::Contradiction>,
+    pub contradictions: Vec<crate::lifecycle::contradictions::Contradiction>,
 }
 
 /// One memory file as `verify` checks it.
@@ -256,7 +256,8 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     let erasures = memory.erasures().unwrap_or_default();
     // A note for a person, not a check: not on the pre-commit hook's path (`--staged`).
     // A log that cannot be read is a problem reported above, not an error here.
-    let contradictions = if history || staged { Vec::new() } else { memory.decisions().map(|l| crate::ops::contradictions::find(&l)).unwrap_or_default() };
+    let contradictions =
+        if history || staged { Vec::new() } else { memory.decisions().map(|l| crate::lifecycle::contradictions::find(&l)).unwrap_or_default() };
     Ok(VerifyReport {
         ok: problems.is_empty(),
         decisions: counts[0],

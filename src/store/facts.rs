@@ -140,6 +140,9 @@ pub struct Confirmed {
     pub file: String,
     /// It was active already: nothing was written (confirming twice is a no-op).
     pub unchanged: bool,
+    /// With `--compatible-with`: the other decision, recorded as holding together with this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compatible_with: Option<String>,
 }
 
 /// What `zo fact set` did.
@@ -407,18 +410,31 @@ impl Memory {
             let r = self.confirm_fact(id).with_context(|| format!("nothing was written to {file}"))?;
             let r = r.ok_or_else(|| anyhow!("no fact version {id} in {file} or the user's facts"))?;
             let file = self.facts_path(r.scope).map(|p| self.layout.show(&p)).unwrap_or(file);
-            return Ok(Confirmed { confirmed: r.fact.confirms, id: r.fact.id, file, unchanged: r.unchanged });
+            return Ok(Confirmed { confirmed: r.fact.confirms, id: r.fact.id, file, unchanged: r.unchanged, compatible_with: None });
         }
         let file = self.layout.show(&self.layout.decision_log());
         let r = self.confirm_decision(id).with_context(|| format!("nothing was written to {file}"))?;
         Ok(match r {
-            Some(r) => Confirmed { confirmed: r.refs, id: r.id, file, unchanged: false },
+            Some(r) => Confirmed { confirmed: r.refs, id: r.id, file, unchanged: false, compatible_with: None },
             None => {
                 let log = self.decisions()?;
                 let i = log.find(id).map_err(|e| anyhow!("{e:?}"))?;
                 let id = log.entries[i].id.clone();
-                Confirmed { confirmed: id.clone(), id, file, unchanged: true }
+                Confirmed { confirmed: id.clone(), id, file, unchanged: true, compatible_with: None }
             }
+        })
+    }
+
+    /// `zo confirm A --compatible-with B`: the pair recorded as holding together.
+    pub fn confirm_compatible_pair(&self, a: &str, b: &str) -> Result<Confirmed> {
+        let file = self.layout.show(&self.layout.decision_log());
+        let written = self.confirm_compatible(a, b).with_context(|| format!("nothing was written to {file}"))?;
+        let log = self.decisions()?;
+        let canonical = |x: &str| log.find(x).map(|i| log.entries[i].id.clone()).unwrap_or_else(|_| x.to_string());
+        let (a, b) = (canonical(a), canonical(b));
+        Ok(match written {
+            Some(r) => Confirmed { confirmed: a, id: r.id, file, unchanged: false, compatible_with: Some(b) },
+            None => Confirmed { confirmed: a.clone(), id: a, file, unchanged: true, compatible_with: Some(b) },
         })
     }
 

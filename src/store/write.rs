@@ -121,6 +121,11 @@ fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result
     })
 }
 
+/// A pair of IDs in one order, as `compatible_pairs` keeps them.
+fn ordered(a: &str, b: &str) -> (String, String) {
+    if a <= b { (a.to_string(), b.to_string()) } else { (b.to_string(), a.to_string()) }
+}
+
 /// Active decisions whose titles nearly match `title`, from the log's text: the `**Title:**`
 /// lines are compared first (a search for line starts), and the log is parsed only when one
 /// of them is near, so a 10,000-entry log still appends in about the time its copy takes.
@@ -301,6 +306,47 @@ impl Memory {
         }
         let mut new = NewDecision { status: Status::Active, ..annotation(&log, i, "CONFIRM", limits)? };
         new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(target.raw(&log)))?);
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
+        Ok(Some(new))
+    }
+
+    /// Record two active decisions that read as one subject with two choices as holding
+    /// together: one CONFIRM entry referring to both (`zo confirm A --compatible-with B`), so
+    /// `zo verify`, `status` and the merge driver no longer name the pair. None when the pair was
+    /// recorded already.
+    pub fn confirm_compatible(&self, a: &str, b: &str) -> Result<Option<NewDecision>> {
+        let limits = self.limits()?;
+        let _lock = self.lock()?;
+        let log = self.decisions()?;
+        let file = self.layout.show(&self.layout.decision_log());
+        let ia = log.find(a).map_err(|e| find_error(e, a, &file))?;
+        let ib = log.find(b).map_err(|e| find_error(e, b, &file))?;
+        for i in [ia, ib] {
+            let e = &log.entries[i];
+            refuse_forgotten(&e.id, e.is_forgotten(), "confirm")?;
+            if e.is_annotation() {
+                bail!("{} is not a decision of its own (an outcome or a confirmation)", e.id);
+            }
+            if log.status(i) == Status::Superseded {
+                bail!("{} is superseded: only what holds can hold together", e.id);
+            }
+        }
+        if ia == ib {
+            bail!("{} and {} are one decision", log.entries[ia].id, log.entries[ib].id);
+        }
+        let (ida, idb) = (log.entries[ia].id.clone(), log.entries[ib].id.clone());
+        if log.compatible_pairs().contains(&ordered(&ida, &idb)) {
+            return Ok(None);
+        }
+        let mut new = annotation(&log, ia, "CONFIRM", limits)?;
+        let title = format!("Compatible: {} / {}", log.entries[ia].title, log.entries[ib].title);
+        new.title = if title.chars().count() > limits.title_chars {
+            title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…"
+        } else {
+            title
+        };
+        new.refs = format!("{ida}, {idb}");
+        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(log.entries[ia].raw(&log)))?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(Some(new))
     }

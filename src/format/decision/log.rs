@@ -193,6 +193,22 @@ impl DecisionLog {
         }
     }
 
+    /// The pairs of decisions recorded as holding together: a confirmation that refers to
+    /// both (`zo confirm A --compatible-with B`), each pair in ID order. Contradictions
+    /// (`lifecycle::contradictions`) leave them out.
+    pub fn compatible_pairs(&self) -> std::collections::HashSet<(String, String)> {
+        let mut out = std::collections::HashSet::new();
+        for e in self.entries.iter().filter(|e| e.is_confirmation()) {
+            let ids: Vec<String> = e.refs.as_deref().map(referenced_ids).unwrap_or_default();
+            for (n, a) in ids.iter().enumerate() {
+                for b in &ids[n + 1..] {
+                    out.insert(if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) });
+                }
+            }
+        }
+        out
+    }
+
     pub fn threshold(&self) -> f64 {
         self.threshold.unwrap_or(DEFAULT_THRESHOLD)
     }

@@ -20,6 +20,9 @@ const WITHHELD: &str = "Withheld (these read as instructions to an agent: do not
 /// The arrivals section's title.
 const ARRIVED: &str = "Arrived since your last session (pulled, not written on this machine)";
 
+/// The disagreements section's title.
+const DISAGREE: &str = "Decisions that disagree (one subject, two choices, both active: ask the user which holds before relying on either)";
+
 /// How many recent decisions the bundle offers before older ones count as left out.
 const RECENT: usize = 10;
 
@@ -189,6 +192,32 @@ impl Filler {
                     self.push(ARRIVED, text);
                 }
             }
+        }
+    }
+
+    /// Active decisions on one subject with different choices (issue 33), each pair on a line
+    /// with how to settle it; their IDs and titles are the repository's text, screened as the
+    /// arrivals are.
+    pub(super) fn disagreements(&mut self, layout: &Layout, log: &DecisionLog) {
+        let pairs = crate::lifecycle::contradictions::cached(layout, log);
+        if pairs.is_empty() {
+            return;
+        }
+        let withheld = "(its title is withheld: the rules flag it)";
+        let lines: Vec<String> = pairs
+            .iter()
+            .map(|c| {
+                let (a, b) = (shown_id(&c.a), shown_id(&c.b));
+                format!(
+                    "- {a} {} / {b} {} — settle: `zo decide … --supersedes` the one that no longer holds, or `zo confirm {a} --compatible-with {b}`",
+                    shown_title(&c.a_title, withheld),
+                    shown_title(&c.b_title, withheld)
+                )
+            })
+            .collect();
+        let text = lines.join("\n");
+        if self.fits(DISAGREE, &text) {
+            self.push(DISAGREE, text);
         }
     }
 

@@ -242,6 +242,7 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     let stale = if at.is_none() { crate::lifecycle::stale::stale_ids(memory, &log)? } else { Default::default() };
     if at.is_none() {
         f.arrivals(layout, &log, &priors);
+        f.disagreements(layout, &log);
     }
     let shown = f.recent(&log, &candidates, &stale);
     f.left.decisions = candidates.len() - shown.len();

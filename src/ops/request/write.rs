@@ -86,6 +86,10 @@ impl Report for OutcomeRecorded {
 pub struct Confirm {
     /// D-… or F-…
     pub id: String,
+    /// `--compatible-with ID` (the CLI's): record two active decisions that read as one subject
+    /// with two choices as holding together. A person's judgement, so no tool argument.
+    #[serde(skip)]
+    pub compatible_with: Option<String>,
 }
 
 impl Operation for Confirm {
@@ -96,16 +100,29 @@ impl Operation for Confirm {
     type Report = Confirmed;
 
     fn run(self, env: &mut Env) -> Result<Confirmed> {
-        env.memory.confirm(&self.id)
+        match &self.compatible_with {
+            Some(other) => env.memory.confirm_compatible_pair(&self.id, other),
+            None => env.memory.confirm(&self.id),
+        }
     }
 }
 
 impl Report for Confirmed {
     fn text(&self) -> String {
-        format!("{} confirmed ({})", self.confirmed, self.id)
+        match &self.compatible_with {
+            Some(other) => format!("{} and {other} confirmed compatible ({})", self.confirmed, self.id),
+            None => format!("{} confirmed ({})", self.confirmed, self.id),
+        }
     }
 
     fn notes(&self) -> Vec<String> {
+        if let Some(other) = &self.compatible_with {
+            return vec![if self.unchanged {
+                format!("{} and {other} are recorded as compatible already; nothing written", self.confirmed)
+            } else {
+                format!("{} and {other} hold together: zo verify and the merge driver no longer name them", self.confirmed)
+            }];
+        }
         vec![if self.unchanged {
             format!("{} is active already; nothing to confirm", self.confirmed)
         } else {

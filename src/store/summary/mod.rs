@@ -154,6 +154,36 @@ pub fn count(layout: &Layout) -> Option<usize> {
     (n <= body.len() as u64 / 57 && stamp.len >= u64::from(h.bom) * 3).then_some(n as usize)
 }
 
+/// What else is derived from the log as it is now and costs too much to derive on the hook
+/// path (the contradictions `status` counts and the bundle names): kept beside the summary as
+/// `index.db-<name>`, sealed with this user's key and tied to the log's content hash, so a
+/// blob made for another version of the log, or by anyone else, is none.
+pub fn derived(layout: &Layout, name: &str) -> Option<Vec<u8>> {
+    let content = found(layout).filter(|f| f.proven)?.h.content;
+    let key = key::key()?;
+    let bytes = read_summary(&derived_path(layout, name))?;
+    let (body, mac) = bytes.split_at(bytes.len().checked_sub(32)?);
+    if key::keyed(key).update(body).finalize().as_bytes() != mac || body.get(..32)? != content {
+        return None;
+    }
+    Some(body[32..].to_vec())
+}
+
+/// Keep `value`, derived from the log as the fresh summary describes it (see `derived`).
+/// Ignored when there is no fresh summary or no key: the next reader derives it again.
+pub fn keep_derived(layout: &Layout, name: &str, value: &[u8]) {
+    let Some(content) = found(layout).filter(|f| f.proven).map(|f| f.h.content) else { return };
+    let mut out = content.to_vec();
+    out.extend_from_slice(value);
+    if seal(&mut out).is_some() && layout.memory.is_dir() {
+        let _ = fsio::write_atomic_unsynced(&derived_path(layout, name), &out);
+    }
+}
+
+fn derived_path(layout: &Layout, name: &str) -> PathBuf {
+    layout.memory.join(format!("index.db-{name}"))
+}
+
 /// The open log file, its stamp, and the summary's bytes and header when the summary is whole
 /// and this user's; `proven` when it describes the file as it is now.
 struct Found {

@@ -11,7 +11,7 @@ use crate::format::decision::DecisionLog;
 use serde::Serialize;
 
 /// Two active decisions on one subject with different choices.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Contradiction {
     pub a: String,
     pub a_title: String,
@@ -64,6 +64,7 @@ fn differ<'a>(a: &'a [String], b: &'a [String]) -> Option<(&'a [String], &'a [St
 /// not a disagreement, and is not reported.
 pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
     const TEMPLATE: usize = 4;
+    let compatible = log.compatible_pairs();
     let active: Vec<usize> = (0..log.entries.len()).filter(|&i| !log.entries[i].is_annotation() && log.status(i) == Status::Active).collect();
     let titles: Vec<Vec<String>> = active.iter().map(|&i| words(&log.entries[i].title)).collect();
     let mut skeletons: std::collections::HashMap<(&[String], &[String]), Vec<usize>> = std::collections::HashMap::new();
@@ -90,6 +91,10 @@ pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
     for (x, y) in pairs {
         let Some((ra, rb, _)) = differ(&titles[x], &titles[y]) else { continue };
         let (ea, eb) = (&log.entries[active[x]], &log.entries[active[y]]);
+        let key = if ea.id <= eb.id { (ea.id.clone(), eb.id.clone()) } else { (eb.id.clone(), ea.id.clone()) };
+        if compatible.contains(&key) {
+            continue;
+        }
         out.push(Contradiction {
             a: ea.id.clone(),
             a_title: ea.title.clone(),
@@ -101,12 +106,27 @@ pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
     out
 }
 
+/// `find` for the hook path (`status`, the session-start bundle): kept beside the summary for
+/// the log as it is now (`summary::derived`), so only the first reader after a change pays for
+/// it (about 16 ms at 10,000 decisions).
+pub fn cached(layout: &crate::store::layout::Layout, log: &DecisionLog) -> Vec<Contradiction> {
+    const NAME: &str = "contradictions";
+    if let Some(kept) = crate::store::summary::derived(layout, NAME).and_then(|b| serde_json::from_slice(&b).ok()) {
+        return kept;
+    }
+    let found = find(log);
+    if let Ok(bytes) = serde_json::to_vec(&found) {
+        crate::store::summary::keep_derived(layout, NAME, &bytes);
+    }
+    found
+}
+
 impl Contradiction {
     /// The pair in one sentence, with how to settle it (`zo verify`'s note, the merge driver's).
     pub fn describe(&self) -> String {
         format!(
-            "{} and {} decide one subject differently ({} / {}): \"{}\" and \"{}\". To settle it: zo decide … --supersedes the one that no longer holds",
-            self.a, self.b, self.choices[0], self.choices[1], self.a_title, self.b_title
+            "{} and {} decide one subject differently ({} / {}): \"{}\" and \"{}\". To settle it: zo decide … --supersedes the one that no longer holds, or, if both hold, zo confirm {} --compatible-with {}",
+            self.a, self.b, self.choices[0], self.choices[1], self.a_title, self.b_title, self.a, self.b
         )
     }
 }
