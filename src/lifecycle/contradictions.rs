@@ -190,4 +190,46 @@ mod corpus {
         }
         assert!(found.len() <= 10, "{} pairs", found.len());
     }
+
+    /// A planted set: ten pairs of one subject with two choices, written among the 326 ADRs
+    /// as two clones would have merged them (each pair's two titles in the styles the corpus
+    /// uses: "Use X for Y", "… in X", "… with X", "… via X", "Adopt X for …"). Every pair is
+    /// found, and nothing else.
+    #[test]
+    fn every_planted_pair_is_found_among_the_adrs_and_nothing_else() {
+        const PLANTED: &[(&str, &str)] = &[
+            ("Store cart sessions in Redis", "Store cart sessions in Postgres"),
+            ("Use Postgres for the orders database", "Use MySQL for the orders database"),
+            ("Send notification email with Amazon SES", "Send notification email with GOV.UK Notify"),
+            ("Move the frontend tests to Vitest", "Move the frontend tests to Jest"),
+            ("Deploy review apps on Heroku", "Deploy review apps on ECS"),
+            ("Adopt Kotlin for the build scripts", "Adopt Groovy for the build scripts"),
+            ("Serve static assets via CloudFront", "Serve static assets via Fastly"),
+            ("Use Sentry for error tracking", "Use Rollbar for error tracking"),
+            ("Run background jobs with Sidekiq", "Run background jobs with GoodJob"),
+            ("Store deploy secrets in AWS Secrets Manager", "Store deploy secrets in HashiCorp Vault"),
+        ];
+        let corpus = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/adr-corpus.jsonl")).unwrap();
+        let mut text = crate::templates::DECISION_LOG.to_string() + &crate::fixtures::adr_entries(&corpus);
+        for (n, (a, b)) in PLANTED.iter().enumerate() {
+            for (side, title) in [(0, a), (1, b)] {
+                let d = crate::format::decision::NewDecision {
+                    id: format!("D-{:08x}", 0xfeed_0000u32 + (n as u32) * 2 + side),
+                    timestamp: crate::time::rfc3339(1_700_000_000 + (n as i64) * 100 + side as i64),
+                    kind: "DECISION".into(),
+                    title: title.to_string(),
+                    decision: "planted".into(),
+                    outcome: "pending".into(),
+                    ..Default::default()
+                };
+                text.push_str(&d.render());
+            }
+        }
+        let log = crate::format::decision::DecisionLog::parse(crate::format::Text::new(text));
+        let found: Vec<(String, String)> = super::find(&log).into_iter().map(|c| (c.a_title, c.b_title)).collect();
+        for (a, b) in PLANTED {
+            assert!(found.iter().any(|(x, y)| (x == a && y == b) || (x == b && y == a)), "missed {a:?} / {b:?}: {found:?}");
+        }
+        assert_eq!(found.len(), PLANTED.len(), "{found:?}");
+    }
 }
