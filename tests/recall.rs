@@ -375,6 +375,16 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     let out = r.run(&["eval", "plain.jsonl", "--phrasings", "badphr.jsonl"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("badphr.jsonl:2:"), "{}", out.stderr);
+    // A bad line in a later set is found before the first is measured; a question recall
+    // would refuse is refused here too; phrasings that match no question are said.
+    let out = r.run(&["--json", "eval", "q.jsonl", "bad.jsonl"]);
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{}", out.stderr);
+    r.write("long.jsonl", &format!("{{\"q\": \"{}\", \"relevant\": []}}\n", "word ".repeat(500)));
+    let out = r.run(&["eval", "long.jsonl"]);
+    assert!(out.code == 2 && out.stderr.contains("long.jsonl:1:") && out.stderr.contains("at most 2000"), "{}", out.stderr);
+    r.write("stray.jsonl", "{\"q\": \"asked nowhere\", \"also\": [\"x\"]}\n");
+    let out = r.run(&["eval", "plain.jsonl", "--phrasings", "stray.jsonl"]);
+    assert!(out.stderr.contains("1 of the 1 phrased questions match no question"), "{}", out.stderr);
 }
 
 /// The quick query embedder (no graph optimisation, its own tokenizer call) gives the vector
@@ -529,6 +539,11 @@ fn recall_names_the_question_words_no_entry_mentions() {
     assert!(out.stderr.contains("no entry mentions \"launchdarkly\": the entries below may not answer that part"), "{}", out.stderr);
     let none = r.run(&["recall", "--mode", "lexical", "which cake recipe"]);
     assert!(none.stderr.contains("not in memory (no entry mentions \"cake\", \"recipe\"): nothing matches"), "{}", none.stderr);
+    // A name first in the question (a capital inside it), and a version number, are names too.
+    let first = r.run(&["recall", "--mode", "lexical", "TimescaleDB for orders"]);
+    assert!(first.stderr.contains("no entry mentions \"timescaledb\""), "{}", first.stderr);
+    let version = r.run(&["recall", "--mode", "lexical", "orders in postgres 17"]);
+    assert!(version.stderr.contains("no entry mentions \"17\""), "{}", version.stderr);
     // Every word is held somewhere: nothing to say.
     let all = r.run(&["recall", "--mode", "lexical", "postgres orders"]);
     assert!(!all.stderr.contains("mentions"), "{}", all.stderr);
@@ -563,4 +578,37 @@ fn a_huge_recall_query_held_the_server_for_minutes() {
     let err = c.fails("recall", serde_json::json!({"query": long}));
     assert!(err.contains("at most 2000"), "{err}");
     assert!(c.close().success());
+}
+
+/// Fresh-eyes findings on the answerability judgement (issue 33), each of which misled an
+/// agent: (1) while a clone's entries waited for their embeddings, the server said "not in
+/// memory" beside a `standard` hit the words found; (2) `--as-of` judged the question by the
+/// memory of now, "answered" with only a `low` hit of then; (3) phrasings none of whose words
+/// any entry holds read as the first hit holding all of them, so the answer stood.
+#[test]
+fn answerability_misjudged_catch_up_as_of_and_all_words_missing() {
+    util::require_model();
+    // (1) Whatever the catch-up has done when the call lands, the verdict is the tiers'.
+    let r = Repo::init();
+    for (t, d) in
+        [("Use Stripe for payments", "card payments"), ("Use Postgres", "db"), ("Deploy on Fridays", "d"), ("Use Next.js", "web"), ("Use Redis for carts", "c")]
+    {
+        r.decide(t, d);
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let mut c = util::mcp::Client::start_with(util::zo_command(r.path()).env("ZO_VECTOR_CACHE", cache.path()).args(["mcp"]));
+    c.initialize();
+    let (v, _) = c.ok("recall", serde_json::json!({"query": "which payment provider do we use, Stripe?"}));
+    let standard = v["results"].as_array().unwrap().iter().any(|h| h["tier"] != "low");
+    assert_eq!(v["answered"].as_bool(), Some(standard), "{v}");
+    assert!(c.close().success());
+    // (2) The example's Kysely decision is dated 2026-10-10: before it, nothing answers.
+    let ex = Repo::example();
+    let then = ex.json(&["recall", "--as-of", "2026-10-05", "do we use Kysely"]);
+    assert_eq!(then["answered"], false, "{then}");
+    // (3) Phrasings naming only what no entry mentions: taken back.
+    let out = r.json(&["recall", "shopping basket storage", "--also", "Memcached", "--also", "Hazelcast baskets"]);
+    assert_eq!(out["terms"]["found"].as_array().unwrap().len(), 0, "{out}");
+    assert_eq!(out["terms"]["first_hit_holds_all"], 0.0, "{out}");
+    assert_eq!(out["answered"], false, "{out}");
 }

@@ -13,8 +13,17 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     }
     let note = |m: &str| ctx.note(m);
     let mut reports = Vec::new();
-    // Every file is read first: a bad line in the third set is reported before minutes of work.
+    // Every set is read and checked first: a bad line in the third set is reported before
+    // minutes of work on the first.
     let texts: Vec<String> = a.files.iter().map(|f| super::read_input(f)).collect::<Result<_>>()?;
+    let mut asked = std::collections::HashSet::new();
+    for (file, text) in a.files.iter().zip(&texts) {
+        asked.extend(crate::search::eval::questions(file, text, &phrasings)?);
+    }
+    let unmatched = phrasings.keys().filter(|q| !asked.contains(*q)).count();
+    if unmatched > 0 {
+        ctx.note(format!("{unmatched} of the {} phrased questions match no question in the sets (joined by exact text)", phrasings.len()));
+    }
     for (file, text) in a.files.iter().zip(&texts) {
         reports.push(crate::search::eval::eval(&memory, file, text, &phrasings, &note)?);
     }

@@ -110,23 +110,43 @@ pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
 /// the log as it is now (`summary::derived`), so only the first reader after a change pays for
 /// it (about 16 ms at 10,000 decisions).
 pub fn cached(layout: &crate::store::layout::Layout, log: &DecisionLog) -> Vec<Contradiction> {
-    const NAME: &str = "contradictions";
-    if let Some(kept) = crate::store::summary::derived(layout, NAME).and_then(|b| serde_json::from_slice(&b).ok()) {
-        return kept;
+    // Which decisions are active depends on the promotion threshold as well as the text: a
+    // kept result for another threshold is none.
+    #[derive(Serialize, serde::Deserialize)]
+    struct Kept {
+        threshold: f64,
+        pairs: Vec<Contradiction>,
     }
-    let found = find(log);
-    if let Ok(bytes) = serde_json::to_vec(&found) {
-        crate::store::summary::keep_derived(layout, NAME, &bytes);
+    let kept: Option<Kept> = crate::store::summary::derived(layout, CACHE).and_then(|b| serde_json::from_slice(&b).ok());
+    if let Some(k) = kept.filter(|k| k.threshold == log.threshold()) {
+        return k.pairs;
     }
-    found
+    let pairs = find(log);
+    if let Ok(bytes) = serde_json::to_vec(&Kept { threshold: log.threshold(), pairs: pairs.clone() }) {
+        crate::store::summary::keep_derived(layout, CACHE, &bytes);
+    }
+    pairs
 }
+
+/// The name of the kept result (`index.db-contradictions`, a derived file never tracked).
+pub const CACHE: &str = "contradictions";
 
 impl Contradiction {
     /// The pair in one sentence, with how to settle it (`zo verify`'s note, the merge driver's).
     pub fn describe(&self) -> String {
+        // The titles are the repository's text, and verify and the merge driver print to an
+        // agent too: a title the directive rules flag is withheld, as in `log` and `status`.
+        let title = |t: &str| crate::store::screened::title_or(t, "(title withheld: it reads as an instruction to an agent)");
         format!(
             "{} and {} decide one subject differently ({} / {}): \"{}\" and \"{}\". To settle it: zo decide … --supersedes the one that no longer holds, or, if both hold, zo confirm {} --compatible-with {}",
-            self.a, self.b, self.choices[0], self.choices[1], self.a_title, self.b_title, self.a, self.b
+            self.a,
+            self.b,
+            crate::store::gate::frame::one_line(&self.choices[0]),
+            crate::store::gate::frame::one_line(&self.choices[1]),
+            title(&self.a_title),
+            title(&self.b_title),
+            self.a,
+            self.b
         )
     }
 }

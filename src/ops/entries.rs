@@ -539,18 +539,23 @@ impl RecallReport {
     }
 
     /// The question's words (and, when not answered, its phrasings' too) that no entry holds,
-    /// quoted, at most eight. When the memory answers, only the names among them (a word
-    /// written with a capital after the first, or with a digit: "TestFX", "Kyber768"): a verb
-    /// of the question's own ("leave") is no news, a product no entry names is.
+    /// quoted, at most eight. When the memory answers, only the names among them: a verb of
+    /// the question's own ("leave") is no news, a product no entry names is.
     fn unmentioned(&self) -> Option<String> {
         let terms = self.terms.as_ref()?;
+        // A capital inside a word ("TimescaleDB", even first in the question), a capital
+        // opening a word after the first, or a digit ("17", "Kyber768").
         let names: Vec<String> = self
             .query
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
-            .skip(1)
-            .filter(|w| w.chars().any(|c| c.is_uppercase()) || (w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(char::is_alphabetic)))
-            .map(str::to_lowercase)
+            .enumerate()
+            .filter(|(i, w)| {
+                w.chars().skip(1).any(char::is_uppercase)
+                    || (*i > 0 && w.chars().next().is_some_and(char::is_uppercase))
+                    || w.chars().any(|c| c.is_ascii_digit())
+            })
+            .map(|(_, w)| w.to_lowercase())
             .collect();
         let shown: Vec<String> = terms.missing.iter().filter(|w| !self.answered || names.contains(w)).take(8).map(|w| format!("\"{w}\"")).collect();
         (!shown.is_empty()).then(|| shown.join(", "))

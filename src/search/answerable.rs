@@ -206,7 +206,15 @@ pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>) -> Result<T
                 got += weights[i];
             }
         }
-        if total > 0.0 { got / total } else { 1.0 }
+        // No word some entry holds: nothing of it is in the first hit (0), unless the
+        // question had no subject words at all (1: nothing to weigh).
+        if total > 0.0 {
+            got / total
+        } else if terms.missing.iter().any(|w| !only_question || question.contains(w)) {
+            0.0
+        } else {
+            1.0
+        }
     };
     (terms.first_hit_holds, terms.first_hit_holds_all) = (share(true), share(false));
     Ok(terms)
@@ -224,12 +232,18 @@ pub const PHRASED_HOLDS: f64 = 0.4;
 /// when they name what no entry mentions and the first hit holds little of what they ask
 /// (its hits are then all `low`).
 pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
+    // A hit the words alone rank (entries still waiting for their embeddings, while a clone
+    // catches up) carries a lexical tier: a `standard` one is an answer, as its tier says.
+    if !found.answered && found.mode != Mode::Lexical && found.hits.iter().any(|h| h.tier >= Tier::Standard) {
+        found.answered = true;
+    }
     let unheld = phrased && found.mode != Mode::Lexical && found.answered && !terms.missing.is_empty() && terms.first_hit_holds_all < PHRASED_HOLDS;
     if unheld {
         found.answered = false;
         found.hits.iter_mut().for_each(|h| h.tier = Tier::Low);
     }
     let first = found.hits.first();
+    let best = found.hits.iter().map(|h| h.tier).max().unwrap_or(Tier::Low);
     let held = format!("{:.0} % of the question's distinctive words", 100.0 * terms.first_hit_holds);
     let why = match first {
         Some(_) if unheld => format!(
@@ -241,7 +255,7 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
         Some(_) if found.mode == Mode::Lexical => {
             format!("lexical search: entries hold the question's words (the first hit {held}); words alone cannot tell an answer from a neighbour")
         }
-        Some(h) if found.answered => format!("the first hit is close to the question ({} tier) and holds {held}", h.tier.name()),
+        Some(_) if found.answered => format!("an entry is close to the question ({} tier); the first hit holds {held}", best.name()),
         Some(_) => "nothing scored above the low tier".to_string(),
     };
     found.why = Some(why);

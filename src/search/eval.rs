@@ -113,6 +113,16 @@ fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<Question>>
         if q.also.is_empty() {
             q.also = phrasings.get(&q.q).cloned().unwrap_or_default();
         }
+        if let Some(long) = std::iter::once(&q.q).chain(&q.also).find(|t| t.chars().count() > recall::MAX_QUERY_CHARS) {
+            return Err(Error::usage(format!(
+                "{}:{}: a question or phrasing of {} characters; recall takes at most {}",
+                path.display(),
+                i + 1,
+                long.chars().count(),
+                recall::MAX_QUERY_CHARS
+            ))
+            .into());
+        }
         if q.also.len() > recall::MAX_ALSO || q.also.iter().any(|a| a.trim().is_empty()) {
             return Err(Error::usage(format!("{}:{}: \"also\" takes 1 to {} phrasings, none empty", path.display(), i + 1, recall::MAX_ALSO)).into());
         }
@@ -122,6 +132,12 @@ fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<Question>>
         return Err(Error::usage(format!("{}: no questions (one JSON object a line)", path.display())).into());
     }
     Ok(out)
+}
+
+/// The questions of a set, read and checked as `eval` reads them, without running anything
+/// (every set is checked before minutes of work on the first).
+pub fn questions(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<String>> {
+    Ok(read(path, text, phrasings)?.into_iter().map(|q| q.q).collect())
 }
 
 fn percentile(v: &mut [f64], p: f64) -> f64 {
@@ -136,7 +152,8 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 pub fn eval(memory: &Memory, path: &Path, text: &str, phrasings: &Phrasings, note: &dyn Fn(&str)) -> Result<EvalReport> {
     let questions = read(path, text, phrasings)?;
     let (mut index, _) = recall::open_reading(memory, note)?;
-    let filter = Filter { all: true, ..Default::default() };
+    // What `zo recall` returns by default: superseded and provisional entries are not answers.
+    let filter = Filter::default();
     let unknown_ids = unknown_ids(memory, &questions)?;
     let texts: Vec<Vec<&str>> = questions.iter().map(|q| std::iter::once(q.q.as_str()).chain(q.also.iter().map(String::as_str)).collect()).collect();
     let phrased = questions.iter().any(|q| !q.also.is_empty());
@@ -164,8 +181,14 @@ pub fn eval(memory: &Memory, path: &Path, text: &str, phrasings: &Phrasings, not
 
 /// Relevant IDs that are not in the memory, sorted, each once: labels to fix.
 fn unknown_ids(memory: &Memory, questions: &[Question]) -> Result<Vec<String>> {
-    let known: std::collections::HashSet<String> =
+    let mut known: std::collections::HashSet<String> =
         memory.decisions()?.entries.iter().map(|e| e.id.clone()).chain(memory.priors()?.entries.iter().map(|p| p.id.clone())).collect();
+    // Fact versions are recalled too (F-…), from either scope.
+    for scope in [crate::store::facts::Scope::Project, crate::store::facts::Scope::User] {
+        if let Ok(f) = memory.facts(scope) {
+            known.extend(f.entries.iter().map(|e| e.id.clone()));
+        }
+    }
     let mut unknown_ids: Vec<String> =
         questions.iter().flat_map(|q| q.relevant.iter()).filter(|id| !known.contains(*id) && !id.starts_with("session")).cloned().collect();
     unknown_ids.sort();

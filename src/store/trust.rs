@@ -74,7 +74,12 @@ pub fn tracked(layout: &Layout) -> Vec<String> {
 
 /// Every derived file's path relative to the root.
 fn derived(layout: &Layout) -> Vec<String> {
-    let mut out = vec![layout.rel(&layout.session_record()), layout.rel(&layout.index_db()), layout.rel(&crate::store::summary::path(layout))];
+    let mut out = vec![
+        layout.rel(&layout.session_record()),
+        layout.rel(&layout.index_db()),
+        layout.rel(&crate::store::summary::path(layout)),
+        layout.rel(&crate::store::summary::derived_path(layout, crate::lifecycle::contradictions::CACHE)),
+    ];
     for suffix in ["-wal", "-shm", "-journal", "-lock"] {
         out.push(format!("{}{suffix}", layout.rel(&layout.index_db())));
     }

@@ -327,8 +327,10 @@ impl Memory {
             if e.is_annotation() {
                 bail!("{} is not a decision of its own (an outcome or a confirmation)", e.id);
             }
-            if log.status(i) == Status::Superseded {
-                bail!("{} is superseded: only what holds can hold together", e.id);
+            match log.status(i) {
+                Status::Superseded => bail!("{} is superseded: only what holds can hold together", e.id),
+                Status::Provisional => bail!("{} is provisional: confirm it first (zo confirm {}), if it holds", e.id, e.id),
+                _ => {}
             }
         }
         if ia == ib {

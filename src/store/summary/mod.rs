@@ -180,7 +180,7 @@ pub fn keep_derived(layout: &Layout, name: &str, value: &[u8]) {
     }
 }
 
-fn derived_path(layout: &Layout, name: &str) -> PathBuf {
+pub fn derived_path(layout: &Layout, name: &str) -> PathBuf {
     layout.memory.join(format!("index.db-{name}"))
 }
 
