@@ -129,7 +129,7 @@ pub fn cached(layout: &crate::store::layout::Layout, log: &DecisionLog) -> Vec<C
 }
 
 /// The name of the kept result (`index.db-contradictions`, a derived file never tracked).
-pub const CACHE: &str = "contradictions";
+const CACHE: &str = crate::store::summary::CONTRADICTIONS;
 
 impl Contradiction {
     /// The pair in one sentence, with how to settle it (`zo verify`'s note, the merge driver's).

@@ -78,7 +78,7 @@ fn derived(layout: &Layout) -> Vec<String> {
         layout.rel(&layout.session_record()),
         layout.rel(&layout.index_db()),
         layout.rel(&crate::store::summary::path(layout)),
-        layout.rel(&crate::store::summary::derived_path(layout, crate::lifecycle::contradictions::CACHE)),
+        layout.rel(&crate::store::summary::derived_path(layout, crate::store::summary::CONTRADICTIONS)),
     ];
     for suffix in ["-wal", "-shm", "-journal", "-lock"] {
         out.push(format!("{}{suffix}", layout.rel(&layout.index_db())));

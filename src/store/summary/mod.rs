@@ -180,6 +180,10 @@ pub fn keep_derived(layout: &Layout, name: &str, value: &[u8]) {
     }
 }
 
+/// The derived results kept this way (their names are the store's, so the list of derived
+/// files git must not track is complete here): the contradictions of the log.
+pub const CONTRADICTIONS: &str = "contradictions";
+
 pub fn derived_path(layout: &Layout, name: &str) -> PathBuf {
     layout.memory.join(format!("index.db-{name}"))
 }
