@@ -12,21 +12,18 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         phrasings.extend(crate::search::eval::read_phrasings(p, &super::read_input(p)?)?);
     }
     let note = |m: &str| ctx.note(m);
-    let mut reports = Vec::new();
     // Every set is read and checked first: a bad line in the third set is reported before
     // minutes of work on the first.
-    let texts: Vec<String> = a.files.iter().map(|f| super::read_input(f)).collect::<Result<_>>()?;
-    let mut asked = std::collections::HashSet::new();
-    for (file, text) in a.files.iter().zip(&texts) {
-        asked.extend(crate::search::eval::questions(file, text, &phrasings)?);
+    let mut sets = Vec::new();
+    for f in &a.files {
+        sets.push(crate::search::eval::Set::read(f, &super::read_input(f)?, &phrasings)?);
     }
-    let unmatched = phrasings.keys().filter(|q| !asked.contains(*q)).count();
+    let asked: std::collections::HashSet<&str> = sets.iter().flat_map(|s| s.asked()).collect();
+    let unmatched = phrasings.keys().filter(|q| !asked.contains(q.as_str())).count();
     if unmatched > 0 {
         ctx.note(format!("{unmatched} of the {} phrased questions match no question in the sets (joined by exact text)", phrasings.len()));
     }
-    for (file, text) in a.files.iter().zip(&texts) {
-        reports.push(crate::search::eval::eval(&memory, file, text, &phrasings, &note)?);
-    }
+    let reports: Vec<_> = sets.iter().map(|set| crate::search::eval::eval(&memory, set, &note)).collect::<Result<_>>()?;
     if ctx.json {
         return match reports.as_slice() {
             [one] => ctx.print_json(&serde_json::to_value(one)?),

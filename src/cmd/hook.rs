@@ -307,12 +307,7 @@ fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     if !on || event.stop_hook_active || event.loop_count > 0 || event.status.as_deref().is_some_and(|s| s != "completed") {
         return Ok(None);
     }
-    // Another session's record (a second window started since) is not this one's to claim:
-    // its own Stop asks once, for its own work.
-    if record::current(memory).is_some_and(|rec| !same_session(&rec, event)) {
-        return Ok(None);
-    }
-    let Some(files) = record::claim_stop(memory)? else { return Ok(None) };
+    let Some(files) = record::claim_stop(memory, |rec| same_session(rec, event))? else { return Ok(None) };
     // A file name is anyone's text (a pulled commit names its files): each is quoted, with
     // every quote, newline and invisible character escaped, so none reads as zo's words.
     let shown: Vec<String> = files.iter().take(8).map(|f| crate::store::gate::frame::name(f)).collect();

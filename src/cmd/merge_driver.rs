@@ -21,7 +21,13 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
     let kind = FileKind::of_memory(&a.path);
     let merged = match (texts, kind) {
         ((Ok(b), Ok(o), Ok(t)), kind) => match kind {
-            Some(FileKind::Decisions) => Some(merge::decisions(&b, &o, &t)),
+            Some(FileKind::Decisions) => {
+                // Two clones that decided one subject differently: both entries are kept, and
+                // said.
+                let (text, mut notes) = merge::decisions(&b, &o, &t);
+                notes.extend(crate::lifecycle::contradictions::introduced(&o, &text).iter().map(|c| format!("{} (zo verify names it)", c.describe())));
+                Some((text, notes))
+            }
             Some(FileKind::Priors) => Some(merge::priors(&b, &o, &t)),
             Some(FileKind::State) => Some((merge::state(&o, &t), vec![])),
             Some(FileKind::Session) => Some((merge::session(&b, &o, &t), vec![])),
@@ -35,13 +41,7 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
             None
         }
     };
-    if let Some((text, mut notes)) = merged {
-        // Two clones that decided one subject differently: both entries are kept, and said.
-        if kind == Some(FileKind::Decisions) {
-            if let Ok(ours) = read(&a.ours) {
-                notes.extend(crate::lifecycle::contradictions::introduced(&ours, &text).iter().map(|c| format!("{} (zo verify names it)", c.describe())));
-            }
-        }
+    if let Some((text, notes)) = merged {
         for n in notes {
             say(&format!("zo merge-driver: {}: {n}\n", a.path));
         }

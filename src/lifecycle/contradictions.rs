@@ -91,8 +91,7 @@ pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
     for (x, y) in pairs {
         let Some((ra, rb, _)) = differ(&titles[x], &titles[y]) else { continue };
         let (ea, eb) = (&log.entries[active[x]], &log.entries[active[y]]);
-        let key = if ea.id <= eb.id { (ea.id.clone(), eb.id.clone()) } else { (eb.id.clone(), ea.id.clone()) };
-        if compatible.contains(&key) {
+        if compatible.contains(&crate::format::decision::pair(&ea.id, &eb.id)) {
             continue;
         }
         out.push(Contradiction {
@@ -130,6 +129,11 @@ pub fn cached(layout: &crate::store::layout::Layout, log: &DecisionLog) -> Vec<C
 
 /// The name of the kept result (`index.db-contradictions`, a derived file never tracked).
 const CACHE: &str = crate::store::summary::CONTRADICTIONS;
+
+/// Whether `find` names decisions `a` and `b` (their IDs, either way round) as a pair.
+pub fn names(log: &DecisionLog, a: &str, b: &str) -> bool {
+    find(log).iter().any(|c| (c.a == a && c.b == b) || (c.a == b && c.b == a))
+}
 
 impl Contradiction {
     /// The pair in one sentence, with how to settle it (`zo verify`'s note, the merge driver's).

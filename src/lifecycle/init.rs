@@ -59,31 +59,21 @@ pub fn init(req: &Init) -> Result<Initialised> {
         return Err(crate::error::Error::usage(format!("unknown agent {agent:?}; supported: {}", crate::wiring::agents::AGENTS.join(", "))).into());
     }
     let root = Layout::root_for_init(req.repo.as_deref())?;
-    if req.remove {
-        let Some(agent) = &req.agent else { return Err(crate::error::Error::usage("--remove takes out an agent's wiring: name it with --agent").into()) };
-        let layout = Layout::at(&root)?;
-        let wiring = crate::wiring::agents::wire(&root, agent, true)?;
-        return Ok(Initialised {
-            root: root.display().to_string(),
-            project: layout.project(),
-            memory: layout.show(&layout.memory),
-            created: wiring.added,
-            updated: wiring.updated,
-            removed: wiring.removed,
-            kept: wiring.kept,
-            mcp_stanza: None,
-            made_memory: false,
-            zo_dir: layout.zo_dir.display().to_string(),
-            notes: Vec::new(),
-        });
-    }
-    if let Ok(l) = Layout::discover(Some(&root)) {
-        if l.legacy && l.root == root {
-            bail!("{} already holds zo memory in the older layout ({}); zo reads it as it is", root.display(), l.show(&l.memory));
+    let (layout, mut created, notes) = if req.remove {
+        if req.agent.is_none() {
+            return Err(crate::error::Error::usage("--remove takes out an agent's wiring: name it with --agent").into());
         }
-    }
-    let (layout, mut created, notes) = create_memory(&root, req.project.as_deref())?;
-    wire_git(&layout, req.hooks, &mut created)?;
+        (Layout::at(&root)?, Vec::new(), Vec::new())
+    } else {
+        if let Ok(l) = Layout::discover(Some(&root)) {
+            if l.legacy && l.root == root {
+                bail!("{} already holds zo memory in the older layout ({}); zo reads it as it is", root.display(), l.show(&l.memory));
+            }
+        }
+        let (layout, mut created, notes) = create_memory(&root, req.project.as_deref())?;
+        wire_git(&layout, req.hooks, &mut created)?;
+        (layout, created, notes)
+    };
     // What creating the memory made, before the agent's files are added to the list.
     let made_memory = !created.is_empty();
     let mut wiring = crate::wiring::agents::Changes::default();

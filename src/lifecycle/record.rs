@@ -208,11 +208,13 @@ pub fn wrote_since(memory: &Memory, rec: &Record) -> bool {
 /// The Stop reminder's turn: whether to ask the open session's agent to record its decisions
 /// now, and the files it changed (None: not this time). Once per session, only when it changed
 /// files (`touched`) and wrote nothing. Checked and marked under the memory lock: an agent that
-/// fires several Stop hooks at once is asked once, not by each.
-pub fn claim_stop(memory: &Memory) -> Result<Option<Vec<String>>> {
+/// fires several Stop hooks at once is asked once, not by each. `ours` says whether the open
+/// record is the asking session's: another session's (a second window started since) is not
+/// its to claim — that session's own Stop asks, for its own work.
+pub fn claim_stop(memory: &Memory, ours: impl Fn(&Record) -> bool) -> Result<Option<Vec<String>>> {
     let _lock = memory.lock()?;
     let Some(mut rec) = current(memory) else { return Ok(None) };
-    if rec.stop_asked || wrote_since(memory, &rec) {
+    if !ours(&rec) || rec.stop_asked || wrote_since(memory, &rec) {
         return Ok(None);
     }
     let files = touched(memory, &rec);

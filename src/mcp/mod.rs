@@ -62,7 +62,7 @@ impl Server {
         match method {
             "initialize" => self.initialize(params.as_ref()),
             "ping" => Ok(json!({})),
-            "tools/list" => Ok(json!({ "tools": tools::list() })),
+            "tools/list" => Ok(json!({ "tools": tools::listed() })),
             "tools/call" => {
                 let (name, args) = wire::call_params(params)?;
                 Ok(self.call_tool(&name, args))

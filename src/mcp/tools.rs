@@ -172,15 +172,22 @@ fn compact(p: &mut Value) {
     }
 }
 
+/// The tools as `tools/list` gives them, derived once per process (every call's arguments are
+/// checked against them).
+pub fn listed() -> &'static [Value] {
+    static LISTED: std::sync::OnceLock<Vec<Value>> = std::sync::OnceLock::new();
+    LISTED.get_or_init(list)
+}
+
 /// Arguments as the tool's request; a bad shape is the tool's error, naming the tool. Only
 /// the advertised names are taken: the request types keep aliases for the CLI's `--file`
 /// JSON (`kind` for `type`, `blocker`), which a tool would otherwise accept unadvertised.
 fn args<T: Operation>(v: Value) -> Result<T> {
     if let Some(given) = v.as_object() {
-        let schema = input_schema::<T>();
-        let listed = schema["properties"].as_object().cloned().unwrap_or_default();
-        if let Some(k) = given.keys().find(|k| !listed.contains_key(*k)) {
-            let names: Vec<&str> = listed.keys().map(String::as_str).collect();
+        let tool = listed().iter().find(|t| t["name"] == T::NAME);
+        let listed = tool.and_then(|t| t["inputSchema"]["properties"].as_object());
+        if let Some(k) = given.keys().find(|k| !listed.is_some_and(|l| l.contains_key(*k))) {
+            let names: Vec<&str> = listed.into_iter().flat_map(|l| l.keys().map(String::as_str)).collect();
             bail!("bad arguments for {}: unknown field `{k}`, expected one of: {}", T::NAME, names.join(", "));
         }
     }

@@ -557,7 +557,8 @@ impl RecallReport {
             })
             .map(|(_, w)| w.to_lowercase())
             .collect();
-        let shown: Vec<String> = terms.missing.iter().filter(|w| !self.answered || names.contains(w)).take(8).map(|w| format!("\"{w}\"")).collect();
+        let shown: Vec<String> =
+            terms.missing.iter().filter(|w| !self.answered || names.contains(w)).take(8).map(|w| crate::store::gate::frame::name(w)).collect();
         (!shown.is_empty()).then(|| shown.join(", "))
     }
 

@@ -9,26 +9,17 @@ use crate::search::index::Index;
 use crate::search::recall::{Mode, Recalled, Tier};
 use anyhow::Result;
 
-/// Words that carry no subject in a question about a project ("which … do we use").
+/// Words that carry no subject in a question about a project ("which … do we use"): the
+/// lexical search's stopwords, and these.
 const QUESTION_WORDS: &[&str] = &[
-    "a",
-    "about",
     "after",
     "all",
     "also",
-    "an",
-    "and",
     "any",
-    "are",
-    "as",
-    "at",
-    "be",
     "been",
     "before",
     "being",
     "but",
-    "by",
-    "can",
     "chose",
     "choose",
     "chosen",
@@ -38,28 +29,15 @@ const QUESTION_WORDS: &[&str] = &[
     "decided",
     "decision",
     "decisions",
-    "did",
-    "do",
-    "does",
     "doing",
     "done",
     "each",
-    "for",
-    "from",
     "get",
     "got",
-    "had",
-    "has",
-    "have",
     "here",
-    "how",
-    "i",
     "if",
-    "in",
     "instead",
     "into",
-    "is",
-    "it",
     "its",
     "just",
     "kind",
@@ -78,40 +56,30 @@ const QUESTION_WORDS: &[&str] = &[
     "no",
     "not",
     "now",
-    "of",
-    "on",
     "one",
     "only",
     "option",
     "options",
-    "or",
     "other",
-    "our",
     "over",
     "pick",
     "picked",
     "project",
     "rather",
     "same",
-    "should",
     "so",
     "some",
     "still",
     "such",
     "than",
-    "that",
-    "the",
     "their",
     "them",
     "then",
-    "there",
     "these",
     "they",
     "thing",
     "things",
-    "this",
     "those",
-    "to",
     "today",
     "under",
     "us",
@@ -121,25 +89,19 @@ const QUESTION_WORDS: &[&str] = &[
     "using",
     "very",
     "want",
-    "was",
     "way",
-    "we",
-    "were",
-    "what",
-    "when",
     "where",
     "whether",
-    "which",
-    "who",
-    "why",
     "will",
-    "with",
     "without",
     "would",
     "yet",
-    "you",
     "your",
 ];
+
+fn is_question_word(w: &str) -> bool {
+    crate::search::index::STOPWORDS.contains(&w) || QUESTION_WORDS.contains(&w)
+}
 
 /// What the judgement saw: the question's words that some entry holds and those none does.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -158,7 +120,7 @@ pub fn subject_words(texts: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for t in texts {
         for w in t.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase) {
-            if w.chars().count() > 1 && !QUESTION_WORDS.contains(&w.as_str()) && !out.contains(&w) {
+            if w.chars().count() > 1 && !is_question_word(&w) && !out.contains(&w) {
                 out.push(w);
             }
         }
@@ -176,41 +138,34 @@ pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>) -> Result<T
     let entries = index.entry_count()?.max(1);
     let question = subject_words(&texts[..1]);
     let all = subject_words(texts);
+    let counts: Vec<usize> = all.iter().map(|w| index.doc_count(w)).collect::<Result<_>>()?;
     let mut terms = Terms::default();
-    let mut weights = Vec::with_capacity(all.len());
-    for w in &all {
-        let held = index.doc_count(w)?;
-        if held == 0 {
-            terms.missing.push(w.clone());
-        } else {
-            terms.found.push(w.clone());
-        }
-        weights.push(weight(held, entries));
+    for (w, &n) in all.iter().zip(&counts) {
+        if n == 0 { terms.missing.push(w.clone()) } else { terms.found.push(w.clone()) }
     }
     let held = match first {
         Some(rowid) => index.held_by(rowid, &all)?,
         None => vec![false; all.len()],
     };
     let share = |only_question: bool| {
-        let (mut got, mut total) = (0.0, 0.0);
-        for (i, w) in all.iter().enumerate() {
-            if only_question && !question.contains(w) {
-                continue;
-            }
+        let (mut got, mut total, mut unheld_anywhere) = (0.0, 0.0, false);
+        for (i, _) in all.iter().enumerate().filter(|(_, w)| !only_question || question.contains(*w)) {
             // A word no entry holds says nothing of the first hit: it is in `missing`.
-            if terms.missing.contains(w) {
+            if counts[i] == 0 {
+                unheld_anywhere = true;
                 continue;
             }
-            total += weights[i];
+            let weight = weight(counts[i], entries);
+            total += weight;
             if held[i] {
-                got += weights[i];
+                got += weight;
             }
         }
         // No word some entry holds: nothing of it is in the first hit (0), unless the
         // question had no subject words at all (1: nothing to weigh).
         if total > 0.0 {
             got / total
-        } else if terms.missing.iter().any(|w| !only_question || question.contains(w)) {
+        } else if unheld_anywhere {
             0.0
         } else {
             1.0

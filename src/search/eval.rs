@@ -103,10 +103,9 @@ fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<Question>>
         if line.trim().is_empty() {
             continue;
         }
-        let q: Question = serde_json::from_str(line).map_err(|e| {
+        let mut q: Question = serde_json::from_str(line).map_err(|e| {
             Error::usage(format!("{}:{}:{}: not a question line ({{\"q\": \"…\", \"relevant\": [\"D-…\"]}}): {e}", path.display(), i + 1, e.column()))
         })?;
-        let mut q = q;
         if q.q.trim().is_empty() {
             return Err(Error::usage(format!("{}:{}: the question is empty", path.display(), i + 1)).into());
         }
@@ -134,10 +133,22 @@ fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<Question>>
     Ok(out)
 }
 
-/// The questions of a set, read and checked as `eval` reads them, without running anything
-/// (every set is checked before minutes of work on the first).
-pub fn questions(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<String>> {
-    Ok(read(path, text, phrasings)?.into_iter().map(|q| q.q).collect())
+/// A set of labelled questions, read and checked (each joined by its phrasings): every set is
+/// read before minutes of work on the first.
+pub struct Set {
+    file: String,
+    questions: Vec<Question>,
+}
+
+impl Set {
+    pub fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Set> {
+        Ok(Set { file: path.display().to_string(), questions: read(path, text, phrasings)? })
+    }
+
+    /// The questions' texts.
+    pub fn asked(&self) -> impl Iterator<Item = &str> {
+        self.questions.iter().map(|q| q.q.as_str())
+    }
 }
 
 fn percentile(v: &mut [f64], p: f64) -> f64 {
@@ -148,28 +159,28 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
     v[((v.len() - 1) as f64 * p).round() as usize]
 }
 
-/// Measure every mode available here on the questions in `text` (read from `path`).
-pub fn eval(memory: &Memory, path: &Path, text: &str, phrasings: &Phrasings, note: &dyn Fn(&str)) -> Result<EvalReport> {
-    let questions = read(path, text, phrasings)?;
+/// Measure every mode available here on a set's questions.
+pub fn eval(memory: &Memory, set: &Set, note: &dyn Fn(&str)) -> Result<EvalReport> {
+    let questions = &set.questions;
     let (mut index, _) = recall::open_reading(memory, note)?;
     // What `zo recall` returns by default: superseded and provisional entries are not answers.
     let filter = Filter::default();
-    let unknown_ids = unknown_ids(memory, &questions)?;
+    let unknown_ids = unknown_ids(memory, questions)?;
     let texts: Vec<Vec<&str>> = questions.iter().map(|q| std::iter::once(q.q.as_str()).chain(q.also.iter().map(String::as_str)).collect()).collect();
     let phrased = questions.iter().any(|q| !q.also.is_empty());
-    let embedded = embed(memory, &mut index, &questions, &texts, phrased, note)?;
+    let embedded = embed(memory, &mut index, questions, &texts, phrased, note)?;
     let modes: &[Mode] = if embedded.model_load_s.is_some() { &[Mode::Hybrid, Mode::Semantic, Mode::Lexical] } else { &[Mode::Lexical] };
     let with_answer = questions.iter().filter(|q| !q.relevant.is_empty()).count();
     let mut scores = Vec::new();
     let runs: Vec<(Mode, bool)> = modes.iter().flat_map(|&m| std::iter::once((m, false)).chain(phrased.then_some((m, true)))).collect();
     let bar = crate::progress::bar(questions.len() * runs.len(), "evaluating");
-    let run = Run { index: &index, questions: &questions, texts: &texts, filter: &filter, embedded: &embedded, with_answer };
+    let run = Run { index: &index, questions, texts: &texts, filter: &filter, embedded: &embedded, with_answer };
     for &(mode, with_also) in &runs {
         scores.push(run.score(mode, with_also, &bar)?);
     }
     bar.finish_and_clear();
     Ok(EvalReport {
-        file: path.display().to_string(),
+        file: set.file.clone(),
         questions: questions.len(),
         with_answer,
         without_answer: questions.len() - with_answer,

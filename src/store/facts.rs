@@ -425,13 +425,11 @@ impl Memory {
         })
     }
 
-    /// `zo confirm A --compatible-with B`: the pair recorded as holding together.
-    pub fn confirm_compatible_pair(&self, a: &str, b: &str) -> Result<Confirmed> {
+    /// `zo confirm A --compatible-with B`: the pair recorded as holding together (`named`: see
+    /// `confirm_compatible`).
+    pub fn confirm_compatible_pair(&self, a: &str, b: &str, named: &dyn Fn(&crate::format::decision::DecisionLog, &str, &str) -> bool) -> Result<Confirmed> {
         let file = self.layout.show(&self.layout.decision_log());
-        let written = self.confirm_compatible(a, b).with_context(|| format!("nothing was written to {file}"))?;
-        let log = self.decisions()?;
-        let canonical = |x: &str| log.find(x).map(|i| log.entries[i].id.clone()).unwrap_or_else(|_| x.to_string());
-        let (a, b) = (canonical(a), canonical(b));
+        let (a, b, written) = self.confirm_compatible(a, b, named).with_context(|| format!("nothing was written to {file}"))?;
         Ok(match written {
             Some(r) => Confirmed { confirmed: a, id: r.id, file, unchanged: false, compatible_with: Some(b) },
             None => Confirmed { confirmed: a.clone(), id: a, file, unchanged: true, compatible_with: Some(b) },

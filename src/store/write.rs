@@ -107,10 +107,7 @@ pub struct PriorInput {
 fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result<NewDecision> {
     let target = &log.entries[i];
     let word = if kind == "OUTCOME" { "Outcome" } else { "Confirm" };
-    let mut title = format!("{word}: {}", target.title);
-    if title.chars().count() > limits.title_chars {
-        title = title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…";
-    }
+    let title = fit_title(format!("{word}: {}", target.title), limits);
     Ok(NewDecision {
         id: gate::new_id("D", |id| log.has_id(id))?,
         timestamp: crate::time::now(),
@@ -121,9 +118,10 @@ fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result
     })
 }
 
-/// A pair of IDs in one order, as `compatible_pairs` keeps them.
-fn ordered(a: &str, b: &str) -> (String, String) {
-    if a <= b { (a.to_string(), b.to_string()) } else { (b.to_string(), a.to_string()) }
+/// A title zo composes (an annotation's, from the entries it names), cut with "…" to the
+/// title limit.
+fn fit_title(title: String, limits: Limits) -> String {
+    if title.chars().count() > limits.title_chars { title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…" } else { title }
 }
 
 /// Active decisions whose titles nearly match `title`, from the log's text: the `**Title:**`
@@ -312,9 +310,11 @@ impl Memory {
 
     /// Record two active decisions that read as one subject with two choices as holding
     /// together: one CONFIRM entry referring to both (`zo confirm A --compatible-with B`), so
-    /// `zo verify`, `status` and the merge driver no longer name the pair. None when the pair was
-    /// recorded already.
-    pub fn confirm_compatible(&self, a: &str, b: &str) -> Result<Option<NewDecision>> {
+    /// `zo verify`, `status` and the merge driver no longer name the pair. `named` says whether
+    /// the detector names the pair (it lives above the store); only such a pair is recorded:
+    /// a confirmation is permanent. Checked on the log read under the lock. Returns both IDs as
+    /// the log writes them, and the entry (None when the pair was recorded already).
+    pub fn confirm_compatible(&self, a: &str, b: &str, named: &dyn Fn(&DecisionLog, &str, &str) -> bool) -> Result<(String, String, Option<NewDecision>)> {
         let limits = self.limits()?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
@@ -333,24 +333,22 @@ impl Memory {
                 _ => {}
             }
         }
-        if ia == ib {
-            bail!("{} and {} are one decision", log.entries[ia].id, log.entries[ib].id);
-        }
         let (ida, idb) = (log.entries[ia].id.clone(), log.entries[ib].id.clone());
-        if log.compatible_pairs().contains(&ordered(&ida, &idb)) {
-            return Ok(None);
+        if ia == ib {
+            bail!("{ida} and {idb} are one decision");
+        }
+        if log.recorded_compatible(&ida, &idb) {
+            return Ok((ida, idb, None));
+        }
+        if !named(&log, &ida, &idb) {
+            bail!("{a} and {b} are not a pair zo verify names (one subject, two choices); nothing to record");
         }
         let mut new = annotation(&log, ia, "CONFIRM", limits)?;
-        let title = format!("Compatible: {} / {}", log.entries[ia].title, log.entries[ib].title);
-        new.title = if title.chars().count() > limits.title_chars {
-            title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…"
-        } else {
-            title
-        };
+        new.title = fit_title(format!("Compatible: {} / {}", log.entries[ia].title, log.entries[ib].title), limits);
         new.refs = format!("{ida}, {idb}");
         new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(log.entries[ia].raw(&log)))?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
-        Ok(Some(new))
+        Ok((ida, idb, Some(new)))
     }
 
     /// Add `id` to the open session's record (`written`, in `.zo/memory/.session`), so the

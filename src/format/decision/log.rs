@@ -202,11 +202,16 @@ impl DecisionLog {
             let ids: Vec<String> = e.refs.as_deref().map(referenced_ids).unwrap_or_default();
             for (n, a) in ids.iter().enumerate() {
                 for b in &ids[n + 1..] {
-                    out.insert(if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) });
+                    out.insert(pair(a, b));
                 }
             }
         }
         out
+    }
+
+    /// Whether decisions `a` and `b` (their IDs) are recorded as holding together.
+    pub fn recorded_compatible(&self, a: &str, b: &str) -> bool {
+        self.compatible_pairs().contains(&pair(a, b))
     }
 
     pub fn threshold(&self) -> f64 {
@@ -223,6 +228,11 @@ impl DecisionLog {
     pub fn last_separated(&self) -> Option<bool> {
         self.entries.last().map(|e| e.separated)
     }
+}
+
+/// Two decisions' IDs in one order: the key of a pair, whichever way it was named.
+pub fn pair(a: &str, b: &str) -> (String, String) {
+    if a <= b { (a.to_string(), b.to_string()) } else { (b.to_string(), a.to_string()) }
 }
 
 /// Whether some line of a decision log's text starts with `**Paths:**` (one search for line

@@ -24,7 +24,7 @@ mod tests;
 
 pub use entry::{derived_id, is_heading, referenced_ids};
 use entry::{heading_text, parse_full};
-pub use log::{FindError, names_paths, supersede_cycles};
+pub use log::{FindError, names_paths, pair, supersede_cycles};
 pub use render::{NewDecision, tombstone};
 pub use restore::{Links, Source};
 pub use scan::{last_separated, may_hold_title, mentions};

@@ -10,7 +10,7 @@ use crate::ops::{Decided, OutcomeRecorded, PriorAdded};
 use crate::store::facts::Confirmed;
 use crate::store::gate::Allow;
 use crate::store::write::{DecisionInput, PriorInput};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -106,27 +106,9 @@ impl Operation for Confirm {
             }
         }
         match &self.compatible_with {
-            Some(other) => {
-                // Only a pair `zo verify` names: a confirmation is permanent, and naming two
-                // unrelated decisions compatible would say something nobody asked.
-                let log = env.memory.decisions()?;
-                // Only where both are active decisions: the store refuses anything else by name.
-                let ids = |x: &str| {
-                    log.find(x)
-                        .ok()
-                        .filter(|&i| log.status(i) == crate::format::Status::Active && !log.entries[i].is_annotation())
-                        .map(|i| log.entries[i].id.clone())
-                };
-                let (a, b) = (ids(&self.id), ids(other));
-                let named = crate::lifecycle::contradictions::find(&log)
-                    .iter()
-                    .any(|c| (Some(&c.a), Some(&c.b)) == (a.as_ref(), b.as_ref()) || (Some(&c.b), Some(&c.a)) == (a.as_ref(), b.as_ref()));
-                let recorded = matches!((&a, &b), (Some(a), Some(b)) if log.compatible_pairs().contains(&if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) }));
-                if a.is_some() && b.is_some() && !named && !recorded && a != b {
-                    bail!("{} and {} are not a pair zo verify names (one subject, two choices); nothing to record", self.id, other);
-                }
-                env.memory.confirm_compatible_pair(&self.id, other)
-            }
+            // Only a pair `zo verify` names: a confirmation is permanent, and naming two
+            // unrelated decisions compatible would say something nobody asked.
+            Some(other) => env.memory.confirm_compatible_pair(&self.id, other, &crate::lifecycle::contradictions::names),
             None => env.memory.confirm(&self.id),
         }
     }

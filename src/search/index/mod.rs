@@ -24,7 +24,7 @@ mod refresh;
 mod rows;
 pub mod vectors;
 use install::check_files;
-pub use query::{Brief, Filter, Vectors};
+pub use query::{Brief, Filter, STOPWORDS, Vectors};
 pub(crate) use refresh::stamp;
 pub use vectors::VectorCache;
 

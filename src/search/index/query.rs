@@ -184,7 +184,9 @@ impl Filter {
     }
 }
 
-const STOPWORDS: &[&str] = &[
+/// Words FTS5 is not asked for: they match nearly every entry (the answerability judgement
+/// drops them from a question too, with more of its own).
+pub const STOPWORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "i", "in", "is", "it", "of", "on", "or", "our", "that", "the",
     "this", "to", "was", "we", "were", "what", "when", "which", "who", "why", "with", "you", "have", "has", "had", "about", "should", "can", "there",
 ];

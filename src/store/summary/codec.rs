@@ -2,7 +2,7 @@
 //! entry's span and key fields, and the links between entries, little-endian, sealed by a MAC.
 //! Reading checks every length and index, so a corrupt summary is none rather than a panic.
 
-use super::key::{Mac, key, keyed};
+use super::key::{Mac, key, unseal_with};
 use super::{Header, Stamp};
 use crate::format::Span;
 use crate::format::decision::{Decision, DecisionLog, Links};
@@ -87,11 +87,7 @@ pub(super) fn header(bytes: &[u8]) -> Option<(Header, &[u8])> {
 
 pub(super) fn header_with<'a>(bytes: &'a [u8], key: &Mac) -> Option<(Header, &'a [u8])> {
     let h = parse_header(bytes)?;
-    let (sealed, mac) = bytes.split_at(bytes.len() - 32);
-    // blake3::Hash compares in constant time.
-    if keyed(key).update(sealed).finalize() != blake3::Hash::from(Mac::try_from(mac).ok()?) {
-        return None;
-    }
+    unseal_with(bytes, key)?;
     Some((h, body(bytes)))
 }
 

@@ -61,3 +61,10 @@ pub(super) fn seal_with(out: &mut Vec<u8>, key: &Mac) {
     let mac = keyed(key).update(out).finalize();
     out.extend_from_slice(mac.as_bytes());
 }
+
+/// What `seal_with` sealed, when its MAC holds with `key` (None: torn, or not this user's).
+pub(super) fn unseal_with<'a>(bytes: &'a [u8], key: &Mac) -> Option<&'a [u8]> {
+    let (sealed, mac) = bytes.split_at(bytes.len().checked_sub(32)?);
+    // blake3::Hash compares in constant time.
+    (keyed(key).update(sealed).finalize() == blake3::Hash::from(Mac::try_from(mac).ok()?)).then_some(sealed)
+}

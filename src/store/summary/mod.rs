@@ -162,11 +162,8 @@ pub fn derived(layout: &Layout, name: &str) -> Option<Vec<u8>> {
     let content = found(layout).filter(|f| f.proven)?.h.content;
     let key = key::key()?;
     let bytes = read_summary(&derived_path(layout, name))?;
-    let (body, mac) = bytes.split_at(bytes.len().checked_sub(32)?);
-    if key::keyed(key).update(body).finalize().as_bytes() != mac || body.get(..32)? != content {
-        return None;
-    }
-    Some(body[32..].to_vec())
+    let body = key::unseal_with(&bytes, key)?;
+    (body.get(..32)? == content).then(|| body[32..].to_vec())
 }
 
 /// Keep `value`, derived from the log as the fresh summary describes it (see `derived`).
