@@ -95,6 +95,21 @@ pub enum Command {
     Site(SiteArgs),
     /// Find the entries that answer a question (hybrid lexical + semantic search), in full
     Recall(RecallArgs),
+    /// Link another repository's zo memory (a team's, a person's) into this project: recall
+    /// and the session bundle span it
+    #[command(after_help = LINK_HELP)]
+    Link(LinkArgs),
+    /// Remove a linked memory (its repository is left as it is)
+    Unlink {
+        /// The link's name (`zo links` lists them)
+        name: String,
+    },
+    /// The linked memories: name, whether each is reachable, its HEAD, its path
+    Links,
+    /// Copy a lesson (a prior) or a decision into a linked memory, refusing text that names this
+    /// project; the project records the promotion
+    #[command(after_help = PROMOTE_HELP)]
+    Promote(PromoteArgs),
     /// Measure recall on your own memory: Recall@1/3/10, MRR, the "not in memory" signal and
     /// latency per search mode, from labelled questions (one JSON object a line:
     /// {"q": "why do we use Postgres", "relevant": ["D-1a2b3c4d"]}; an empty list marks a
@@ -381,6 +396,9 @@ pub struct LogArgs {
     /// commit (anything `git rev-parse` takes; its files are read, nothing is checked out)
     #[arg(long, value_name = "DATE|COMMIT")]
     pub as_of: Option<String>,
+    /// A linked memory's decisions instead of the project's (its name: `zo links`)
+    #[arg(long, value_name = "NAME")]
+    pub memory: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -492,6 +510,51 @@ pub struct FactListArgs {
     /// a commit (its FACTS.md is read; user facts as of the commit's time)
     #[arg(long, value_name = "DATE|COMMIT")]
     pub as_of: Option<String>,
+}
+
+const LINK_HELP: &str = "\
+A linked memory is an ordinary zo memory in a git repository of its own (`zo init` there). The link\n\
+is yours: it goes into .zo/local.yaml (git does not track it), or with --user into links.yaml in\n\
+your zo directory (~/.config/zo) for every project on this machine. A repository's committed files\n\
+can only name the memories a project expects (`links: [team]` in .zo/config.yaml); they never\n\
+point zo at a directory.\n\n\
+zo reads a linked memory (recall, the bundle, `zo show team:PR-004`) and writes it only through\n\
+`zo promote`; it never commits or pushes there: that is yours to do in that repository.\n\n\
+Examples:\n  zo link ~/src/team-memory --name team\n  zo recall \"flaky CI on macOS\"        # hits name their memory: team:PR-004\n  zo recall --memory team \"retries\"\n  zo links\n  zo unlink team";
+
+const PROMOTE_HELP: &str = "\
+The copy is the linked memory's own entry (its next ID, through its lock and gate), with\n\
+provenance that names no project (the date and a hash of the source). Refused, naming each term:\n\
+text holding the project's name or folder, its remote's host (not a public one such as\n\
+github.com), owner or repository name, the path it lives at, a path inside it\n\
+(src/billing/charge.rs), or a term of the `confidential:` list in .zo/config.yaml or\n\
+.zo/local.yaml. --edit opens $VISUAL/$EDITOR on the text to reword it first.\n\n\
+Examples:\n  zo promote PR-012 --to team\n  zo promote D-7f3a9c2e --to team --edit";
+
+#[derive(Args, Debug)]
+pub struct LinkArgs {
+    /// The top of the repository that holds the memory (its .zo/)
+    pub path: std::path::PathBuf,
+    /// The name hits and IDs from it carry (`team:PR-004`): lowercase letters, digits, - and _
+    #[arg(long)]
+    pub name: String,
+    /// Link it into every project on this machine (links.yaml in your zo directory), not just
+    /// this one
+    #[arg(long)]
+    pub user: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PromoteArgs {
+    /// The prior (PR-…) or decision (D-…) to promote
+    #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
+    pub id: String,
+    /// The linked memory to promote it to
+    #[arg(long, value_name = "NAME")]
+    pub to: String,
+    /// Reword it in $VISUAL / $EDITOR before the gate reads it
+    #[arg(long)]
+    pub edit: bool,
 }
 
 #[derive(Args, Debug)]
@@ -707,6 +770,10 @@ pub struct RecallArgs {
     /// whole day), an RFC 3339 time, or a commit
     #[arg(long, value_name = "DATE|COMMIT")]
     pub as_of: Option<String>,
+    /// Which memory: project, a linked memory's name, or all (the project and every linked
+    /// memory; the default)
+    #[arg(long, value_name = "NAME|project|all")]
+    pub memory: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]

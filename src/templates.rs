@@ -18,6 +18,7 @@ pub const AGENT_FRAME: &str = include_str!("../templates/agent-frame.md");
 /// What `$EDITOR` opens for `zo decide` and `zo prior add` without their fields.
 pub const EDIT_DECISION: &str = include_str!("../templates/edit/decision.md");
 pub const EDIT_PRIOR: &str = include_str!("../templates/edit/prior.md");
+pub const EDIT_PROMOTE: &str = include_str!("../templates/edit/promote.md");
 pub const STOP_REMINDER: &str = include_str!("../templates/stop-reminder.md");
 /// The Claude Code hook entries zo adds to `.claude/settings.json`, by event.
 pub const CLAUDE_HOOKS: &str = include_str!("../templates/claude/hooks.json");

@@ -58,10 +58,17 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     if waiting > 0 {
         ctx.note(catching_up(waiting));
     }
+    // The linked memories: missing, moved, not git repositories, behind their upstream; and
+    // those the project expects that are not linked here.
+    let links = crate::ops::links::report(&memory);
+    for p in links.problems() {
+        ctx.note(p);
+    }
     let b = super::context::bundle(ctx, &memory, None, None)?;
     if ctx.json {
         let mut v = serde_json::to_value(crate::ops::ContextReport::from(b))?;
         if let Some(o) = v.as_object_mut() {
+            o.insert("links".into(), serde_json::to_value(&links)?);
             o.insert("semantic".into(), serde_json::json!({ "pending_embeddings": waiting, "catch_up": (waiting > 0).then(|| catching_up(waiting)) }));
         }
         return ctx.print_json(&v);

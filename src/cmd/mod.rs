@@ -24,12 +24,14 @@ mod hook;
 mod hooks;
 mod index;
 mod init;
+mod link;
 mod log;
 mod merge_driver;
 mod migrate;
 mod model;
 mod outcome;
 mod prior;
+mod promote;
 mod recall;
 mod review;
 mod session;
@@ -179,6 +181,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Site(a) => site::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Recall(a) => recall::run(&ctx, a),
+        Command::Link(a) => link::link(&ctx, a),
+        Command::Unlink { name } => link::unlink(&ctx, &name),
+        Command::Links => link::list(&ctx),
+        Command::Promote(a) => promote::run(&ctx, a),
         Command::Eval(a) => eval::run(&ctx, a),
         Command::Index(c) => index::run(&ctx, c),
         Command::Doctor => doctor::run(&ctx),

@@ -22,6 +22,7 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
         scope: a.scope,
         explain: a.explain,
         without_origins: !ctx.json,
+        memory: a.memory,
     };
     let report = ctx.run(&memory, request)?;
     ctx.report(&report)

@@ -75,6 +75,25 @@ impl Repo {
         Ok(self.repo.find_object(id)?.detach().data)
     }
 
+    /// How many commits HEAD's upstream (the branch it tracks, as last fetched) has that HEAD
+    /// has not: `zo continue` says a linked memory is behind. None without a branch, an
+    /// upstream or a readable walk.
+    pub fn behind_upstream(&self) -> Option<usize> {
+        let head = self.repo.head_name().ok()??;
+        let tracking = self.repo.branch_remote_tracking_ref_name(head.as_ref(), gix::remote::Direction::Fetch)?.ok()?;
+        let upstream = self.repo.find_reference(tracking.as_ref()).ok()?.into_fully_peeled_id().ok()?.detach();
+        let here = self.repo.head_id().ok()?.detach();
+        let walk = self.repo.rev_walk([upstream]).with_hidden([here]).all().ok()?;
+        Some(walk.take_while(Result::is_ok).count())
+    }
+
+    /// Every remote's fetch URL (`remote.*.url`), as configured.
+    pub fn remote_urls(&self) -> Vec<String> {
+        let snapshot = self.repo.config_snapshot();
+        let Some(sections) = snapshot.plumbing().sections_by_name("remote") else { return Vec::new() };
+        sections.flat_map(|s| s.values("url").into_iter().map(|v| v.to_string())).collect()
+    }
+
     /// HEAD's full commit id, None when unborn.
     pub fn head_full(&self) -> Option<String> {
         self.repo.head_id().ok().map(|id| id.to_string())

@@ -409,6 +409,12 @@ pub struct RecallReport {
     pub terms: Option<crate::search::answerable::Terms>,
 }
 
+/// Whether hit `a` goes before `b` (or ties with it, `a` being from the earlier memory) when
+/// memories' answers are merged: the higher tier, then the higher score.
+fn better(a: &crate::search::recall::Hit, b: &crate::search::recall::Hit) -> bool {
+    (a.tier, a.score) >= (b.tier, b.score) || b.score.is_nan()
+}
+
 /// A provisional entry that answers a question the confirmed memory does not.
 #[derive(Debug, Clone, Serialize)]
 pub struct ProvisionalMatch {
@@ -475,6 +481,55 @@ impl RecallReport {
             }
         }
         Ok(())
+    }
+
+    /// Name the linked memory every hit (and provisional match) is from.
+    pub fn name_memory(&mut self, name: &str) {
+        for h in &mut self.results {
+            h.memory = Some(name.to_string());
+        }
+        for p in &mut self.provisional_matches {
+            p.id = format!("{name}:{}", p.id);
+        }
+    }
+
+    /// Join the answers of the linked memories to the project's: one list of `k`, merged by
+    /// tier then score with each memory's own order kept, the project first when they tie (the
+    /// seed's scope priority). Answered when any memory answers; the words "no entry mentions"
+    /// are those no memory holds.
+    pub fn merge_linked(&mut self, linked: Vec<RecallReport>, k: usize) {
+        let project_answered = self.answered;
+        if !project_answered {
+            if let Some(l) = linked.iter().find(|l| l.answered) {
+                self.why = l.why.clone();
+            }
+        }
+        self.answered |= linked.iter().any(|l| l.answered);
+        if self.answered {
+            self.provisional_matches.clear();
+        }
+        if let Some(t) = self.terms.as_mut() {
+            for l in linked.iter().filter_map(|l| l.terms.as_ref()) {
+                for w in &l.found {
+                    if !t.found.contains(w) {
+                        t.found.push(w.clone());
+                    }
+                }
+                t.missing.retain(|w| l.missing.contains(w));
+            }
+        }
+        let mut lists: Vec<std::collections::VecDeque<crate::search::recall::Hit>> =
+            std::iter::once(std::mem::take(&mut self.results).into()).chain(linked.into_iter().map(|l| l.results.into())).collect();
+        let mut out = Vec::new();
+        while out.len() < k {
+            let best = (0..lists.len()).filter(|&i| !lists[i].is_empty()).fold(None::<usize>, |best, i| match best {
+                Some(b) if better(&lists[b][0], &lists[i][0]) => Some(b),
+                _ => Some(i),
+            });
+            let Some(b) = best else { break };
+            out.extend(lists[b].pop_front());
+        }
+        self.results = out;
     }
 
     /// Mark the decisions whose governed paths moved on since they were made.
@@ -588,7 +643,7 @@ impl RecallReport {
                 String::new()
             };
             let stale = if h.stale { " · stale" } else { "" };
-            s.push_str(&format!("── {} · {} · {}{status}{stale}\n", crate::store::gate::frame::one_line(&h.row.id), h.row.kind, h.tier.name(),));
+            s.push_str(&format!("── {} · {} · {}{status}{stale}\n", crate::store::gate::frame::one_line(&h.shown_id()), h.row.kind, h.tier.name(),));
             if !h.directives.is_empty() {
                 let why: Vec<String> = h.directives.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
                 s.push_str(&format!(

@@ -19,6 +19,8 @@
 //! - `review` — `review()`: the memory entries a range of commits changed, with author and flags
 //!   (`zo review`, `zo verify --range`).
 //! - `lives` — `all()`: every decision's `history` at once, in one pass (`zo site`).
+//! - `links` — `zo links` and what `zo continue` says of the linked memories; `promote` —
+//!   `zo promote`: a lesson copied into a linked memory through the confidentiality gate.
 //!
 //! Invariants: nothing here parses arguments, prints or knows which front-end called it.
 
@@ -27,7 +29,9 @@ pub mod asof;
 pub mod doctor;
 pub mod entries;
 pub mod history;
+pub mod links;
 pub mod lives;
+pub mod promote;
 pub mod request;
 pub mod review;
 pub mod status;

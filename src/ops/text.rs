@@ -37,6 +37,9 @@ pub fn show(v: &serde_json::Value, quoted: bool) -> String {
             why.join("; ")
         ));
     }
+    if let Some(m) = v.get("memory").and_then(|m| m.as_str()) {
+        out.push_str(&format!("(from the linked memory {})\n", one(m)));
+    }
     let text = s("text").trim_end();
     out.push_str(&if quoted { crate::store::gate::frame::quote(text) } else { text.to_string() });
     out.push('\n');
@@ -77,7 +80,7 @@ pub fn log_line(log: &crate::format::decision::DecisionLog, i: usize, withhold: 
     if let Some(by) = log.superseded_by(i) {
         s.push_str(&format!("  [superseded by {}]", by.id));
     }
-    if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome() || e.is_confirmation()) {
+    if let Some(r) = e.refs.as_deref().filter(|_| e.is_outcome() || e.is_confirmation() || e.is_promotion()) {
         s.push_str(&format!("  [for {r}]"));
     }
     // An agent reads this list too (its shell runs `zo log`): a title the directive rules flag

@@ -104,7 +104,7 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
             fused: score,
             phrasings,
         };
-        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None });
+        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None, memory: None });
     }
     Ok(Recalled { mode, answered, pass: "phrasings", hits, note: None, pending: 0, why: None, terms: None })
 }
@@ -206,7 +206,7 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
             fused: score,
             phrasings: vec![],
         };
-        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None });
+        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None, memory: None });
     }
     Ok(Recalled { mode, answered, pass: "first", hits, note: None, pending: 0, why: None, terms: None })
 }

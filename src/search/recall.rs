@@ -131,6 +131,19 @@ pub struct Hit {
     /// Where the entry came from (`RecallReport::with_origins`; `--json` and MCP).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<crate::store::provenance::Origin>,
+    /// The linked memory it is from (`team`: shown `team:PR-004`); absent: the project's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
+}
+
+impl Hit {
+    /// The ID as a reader names it: `PR-004` in the project, `team:PR-004` in a linked memory.
+    pub fn shown_id(&self) -> String {
+        match &self.memory {
+            Some(m) => format!("{m}:{}", self.row.id),
+            None => self.row.id.clone(),
+        }
+    }
 }
 
 /// What a query found.
@@ -296,6 +309,23 @@ pub const MAX_K: usize = 1 << 20;
 /// `recall` with other phrasings of the question (`--also`): every phrasing is searched and
 /// the rankings are fused into one list of `k` (see `rank_phrasings`).
 pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
+    recall_across(&[memory], query, also, k, filter, mode, note)?.pop().expect("one memory, one answer")
+}
+
+/// `recall_with` over several memories (the project and its linked ones), each ranked in its
+/// own index: the model loads once (beside the first index's refresh) and the question and its
+/// phrasings are embedded once. One answer per memory, in order; the first memory's error is
+/// the call's, a later one's is its answer (a linked memory that cannot be read must not cost
+/// the project's).
+pub fn recall_across(
+    memories: &[&Memory],
+    query: &str,
+    also: &[String],
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+    note: &dyn Fn(&str),
+) -> Result<Vec<Result<Recalled>>> {
     let texts = phrasings(query, also)?;
     // More than any memory holds is "all of them": SQLite's LIMIT is an i64, and k is widened
     // (k × 4 as of a date, × the phrasings) on its way there.
@@ -303,49 +333,87 @@ pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filt
         return Err(crate::error::Error::usage("k must be at least 1 (how many entries to return)").into());
     }
     let k = k.min(MAX_K);
-    if let Some(r) = key_pass(memory, query, filter, mode)? {
+    let Some(first) = memories.first() else { return Ok(Vec::new()) };
+    let paths = if mode == Mode::Lexical { None } else { model_paths(first, note) };
+    let mut loader = paths.clone().map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
+    let mut quick: Option<std::result::Result<QueryEmbedder, String>> = None;
+    let mut qs: Option<Vec<Vec<f32>>> = None;
+    let mut out = Vec::with_capacity(memories.len());
+    for (n, memory) in memories.iter().enumerate() {
+        // A later memory's notes name it: "building .zo/memory/index.db" twice says nothing.
+        let named = |m: &str| note(&format!("{}: {m}", memory.layout.root.display()));
+        let note: &dyn Fn(&str) = if n == 0 { note } else { &named };
+        let one = one_of_many(memory, &texts, k, filter, mode, paths.as_ref(), &mut loader, &mut quick, &mut qs, note);
+        match one {
+            Err(e) if n == 0 => return Err(e),
+            r => out.push(r),
+        }
+    }
+    Ok(out)
+}
+
+/// One memory's answer in `recall_across`: the model (`quick`, joined from `loader` on first
+/// need) and the question's vectors (`qs`) are shared.
+#[allow(clippy::too_many_arguments)]
+fn one_of_many(
+    memory: &Memory,
+    texts: &[&str],
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+    paths: Option<&embedding::Paths>,
+    loader: &mut Option<std::thread::JoinHandle<std::result::Result<QueryEmbedder, String>>>,
+    quick: &mut Option<std::result::Result<QueryEmbedder, String>>,
+    qs: &mut Option<Vec<Vec<f32>>>,
+    note: &dyn Fn(&str),
+) -> Result<Recalled> {
+    if let Some(r) = key_pass(memory, texts[0], filter, mode)? {
         return Ok(r);
     }
     let filter = &with_decay(memory, filter);
-    let paths = if mode == Mode::Lexical { None } else { model_paths(memory, note) };
-    let loader = paths.clone().map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
     let (mut index, _) = open_reading(memory, note)?;
     // A temporary index (read-only checkout) would embed everything on every query. Without
     // a model or with a temporary index, `fuse` ranks lexically.
-    let paths = paths.filter(|_| !index.is_temporary());
-    if let (Some(loader), Some(paths)) = (loader, paths) {
+    if let Some(paths) = paths.filter(|_| !index.is_temporary()) {
         let build = index.build_id()?;
         let mut vectors = index.vectors(filter)?;
-        match loader.join().unwrap_or_else(|_| Err("the model loader crashed".into())) {
-            Ok(mut quick) => {
-                // Counted after the model check: a change of model discards every vector.
-                index.check_model(note)?;
-                // What this machine embedded before (another clone, a worktree) comes from its
-                // vector cache, before counting what is left to embed.
-                let cached = crate::search::index::vectors::fill(&mut index, &memory.layout.config, note)?;
-                // A few new entries (a decision since the last query) are embedded here; many
-                // (a fresh clone of a memory never seen here) are worth the full, optimised model.
-                let embedded = cached
-                    + if index.pending_embeddings()? > QUICK_EMBED {
-                        embed_pending(&mut index, &mut Embedder::load(&paths)?, note)?
-                    } else {
-                        embed_pending(&mut index, &mut quick, note)?
-                    };
-                // The question and its phrasings in one run of the model.
-                let qs = quick.embed_batch(&texts)?;
-                // Ranked and read in one snapshot: row ids are those of the vectors read.
-                return index.snapshot(|| {
-                    if embedded > 0 || index.build_id()? != build {
-                        vectors = index.vectors(filter)?;
-                    }
-                    let semantic = Some(qs.iter().map(|q| vectors.rank(q)).collect());
-                    answer(&index, fuse_all(&index, &texts, semantic, k, filter, mode)?)
-                });
+        if quick.is_none() {
+            let joined = loader.take().map(|l| l.join().unwrap_or_else(|_| Err("the model loader crashed".into())));
+            *quick = Some(joined.unwrap_or_else(|| Err("the model was not loaded".into())));
+            if let Some(Err(why)) = quick.as_ref() {
+                unavailable(note, why);
             }
-            Err(why) => unavailable(note, &why),
+        }
+        if let Some(Ok(q)) = quick.as_mut() {
+            // Counted after the model check: a change of model discards every vector.
+            index.check_model(note)?;
+            // What this machine embedded before (another clone, a worktree) comes from its
+            // vector cache, before counting what is left to embed.
+            let cached = crate::search::index::vectors::fill(&mut index, &memory.layout.config, note)?;
+            // A few new entries (a decision since the last query) are embedded here; many
+            // (a fresh clone of a memory never seen here) are worth the full, optimised model.
+            let embedded = cached
+                + if index.pending_embeddings()? > QUICK_EMBED {
+                    embed_pending(&mut index, &mut Embedder::load(paths)?, note)?
+                } else {
+                    embed_pending(&mut index, q, note)?
+                };
+            // The question and its phrasings in one run of the model, once for all memories.
+            if qs.is_none() {
+                *qs = Some(q.embed_batch(texts)?);
+            }
+            let qs = qs.as_ref().expect("set above");
+            // Ranked and read in one snapshot: row ids are those of the vectors read.
+            return index.snapshot(|| {
+                if embedded > 0 || index.build_id()? != build {
+                    vectors = index.vectors(filter)?;
+                }
+                let semantic = Some(qs.iter().map(|q| vectors.rank(q)).collect());
+                answer(&index, fuse_all(&index, texts, semantic, k, filter, mode)?)
+            });
         }
     }
-    index.snapshot(|| answer(&index, fuse_all(&index, &texts, None, k, filter, mode)?))
+    index.snapshot(|| answer(&index, fuse_all(&index, texts, None, k, filter, mode)?))
 }
 
 /// Say with the answer why it is lexical when the index was a temporary one.
@@ -572,7 +640,7 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         mode,
         answered: true,
         pass: "key",
-        hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![], origin: None }],
+        hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![], origin: None, memory: None }],
         note: None,
         pending: 0,
         why: Some("the question names a fact's key".into()),

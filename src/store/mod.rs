@@ -13,6 +13,8 @@
 //!   version holds, set / get / list / confirm as `impl Memory`, forks after a merge.
 //! - `config`, `settings`, `environment` — `config.yaml` / `local.yaml`, the `ZO_*` settings and
 //!   their validation, the machine probe for `local.yaml`.
+//! - `links` — linked memories: which other memories (each in its own repository) this project
+//!   reads, from the user's own configuration only; open, link, unlink, their state.
 //! - `verify` — structure checks, conflict markers and the append-only comparison with a base.
 //! - `summary` — the decision log's derived summary (and the user's key that signs it);
 //!   `trust` — derived files are this machine's: MACs for the session record and the index,
@@ -35,6 +37,7 @@ pub mod facts;
 pub mod fsio;
 pub mod gate;
 pub mod layout;
+pub mod links;
 pub mod memory;
 pub mod provenance;
 pub mod screened;

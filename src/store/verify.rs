@@ -47,7 +47,7 @@ pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
         } else if !crate::time::starts_with_date(&e.timestamp) {
             out.push(problem(file, line, format!("decision {} has an unreadable timestamp {:?}", e.id, e.timestamp)));
         }
-        if e.is_outcome() || e.is_confirmation() {
+        if e.is_outcome() || e.is_confirmation() || e.is_promotion() {
             if body.get("Refs").is_none_or(|r| referenced_ids(r).is_empty()) {
                 out.push(problem(file, line, format!("{} entry {} has no **Refs:**", e.kind.to_uppercase(), e.id)));
             }

@@ -259,6 +259,27 @@ impl Memory {
         Ok(new)
     }
 
+    /// Record that entry `source` (a decision or prior of this memory, titled `title`) was
+    /// promoted to `to` (`team:PR-004`): a PROMOTE entry that refers to it.
+    pub fn record_promotion(&self, source: &str, title: &str, to: &str) -> Result<NewDecision> {
+        let limits = self.limits()?;
+        let _lock = self.lock()?;
+        let log = self.decisions()?;
+        let mut new = NewDecision {
+            id: gate::new_id("D", |id| log.has_id(id))?,
+            timestamp: crate::time::now(),
+            kind: "PROMOTE".into(),
+            title: fit_title(format!("Promoted: {title}"), limits),
+            decision: format!("promoted to {to}"),
+            refs: source.to_string(),
+            ..Default::default()
+        };
+        // The title is the entry's own, which passed the gate when it was written.
+        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), gate::Allow::default(), &[])?);
+        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
+        Ok(new)
+    }
+
     /// Append an OUTCOME entry for decision `id`.
     pub fn outcome(&self, id: &str, text: &str, allow: impl Into<gate::Allow>) -> Result<NewDecision> {
         let allow = allow.into();

@@ -119,9 +119,15 @@ impl Decision {
         self.kind.eq_ignore_ascii_case("FORGOTTEN")
     }
 
+    /// A `zo promote` record: the entry it refers to (a decision or a prior) was copied into a
+    /// linked memory, which its `Decision` names (`team:PR-004`).
+    pub fn is_promotion(&self) -> bool {
+        self.kind.eq_ignore_ascii_case("PROMOTE")
+    }
+
     /// Entries that refer to another one rather than stand as a decision of their own.
     pub fn is_annotation(&self) -> bool {
-        self.is_outcome() || self.is_confirmation() || self.is_forgotten()
+        self.is_outcome() || self.is_confirmation() || self.is_forgotten() || self.is_promotion()
     }
 
     /// Whether a decision of this kind and confidence would be written provisional.

@@ -23,6 +23,9 @@ const ARRIVED: &str = "Arrived since your last session (pulled, not written on t
 /// The disagreements section's title.
 const DISAGREE: &str = "Decisions that disagree (one subject, two choices, both active: ask the user which holds before relying on either)";
 
+/// The linked memories' lessons' section title.
+const LINKED: &str = "Lessons from linked memories (shared beyond this project; each names its memory: `zo show team:PR-004`)";
+
 /// How many recent decisions the bundle offers before older ones count as left out.
 const RECENT: usize = 10;
 
@@ -265,6 +268,64 @@ impl Filler {
         }
         if !text.is_empty() {
             self.push(format!("Related to the task: {task}"), text.trim_end().to_string());
+        }
+    }
+
+    /// The linked memories' lessons that bear on the project, last and within what the budget
+    /// leaves: each link's active priors sharing subject words with the project's own (STATE,
+    /// its recent decisions' and priors' titles, the task), those sharing most first, each
+    /// marked with its memory (`team:PR-004`). A link that does not open is left to `zo
+    /// continue` and `zo links` to report.
+    pub(super) fn linked(&mut self, memory: &Memory, log: &DecisionLog, priors: &PriorsFile, task: Option<&str>) {
+        let links = crate::store::links::load(&memory.layout);
+        if links.links.is_empty() {
+            return;
+        }
+        let state = state_text(memory, None).unwrap_or_default();
+        let titles: Vec<&str> = log
+            .entries
+            .iter()
+            .rev()
+            .filter(|e| !e.is_annotation())
+            .take(50)
+            .map(|e| e.title.as_str())
+            .chain(priors.entries.iter().map(|p| p.title.as_str()))
+            .collect();
+        let mut texts: Vec<&str> = vec![state.as_str()];
+        texts.extend(titles);
+        texts.extend(task);
+        let project: HashSet<String> = crate::search::answerable::subject_words(&texts).into_iter().collect();
+        let mut found: Vec<(usize, String)> = Vec::new();
+        for link in &links.links {
+            let Ok(linked) = crate::store::links::open(link) else { continue };
+            let Ok(file) = linked.priors() else { continue };
+            for (p, superseded) in file.entries.iter().zip(file.superseded()) {
+                if superseded || p.is_forgotten() {
+                    continue;
+                }
+                let rules = p.rules();
+                let mut own: Vec<&str> = vec![p.title.as_str(), p.field("Failure").unwrap_or("")];
+                own.extend(rules.iter().map(String::as_str));
+                let shared = crate::search::answerable::subject_words(&own).iter().filter(|w| project.contains(*w)).count();
+                let id = format!("{}:{}", link.name, p.id);
+                if shared == 0 || !self.screen.pass(&id, &p.title, &p.content(&file)) {
+                    continue;
+                }
+                let rules: String = rules.iter().map(|r| format!("  - {}\n", r.replace('\n', "\n    "))).collect();
+                found.push((shared, format!("- {id} {} ({})\n{rules}", p.title, p.root_cause().unwrap_or("-"))));
+            }
+        }
+        found.sort_by_key(|f| std::cmp::Reverse(f.0));
+        let mut text = String::new();
+        for (_, entry) in found {
+            if self.fits(LINKED, &format!("{text}{entry}")) {
+                text.push_str(&entry);
+            } else {
+                self.left.linked_lessons += 1;
+            }
+        }
+        if !text.is_empty() {
+            self.push(LINKED, text.trim_end().to_string());
         }
     }
 

@@ -39,6 +39,8 @@ pub struct LeftOut {
     pub facts: usize,
     pub handoff: bool,
     pub last_session: bool,
+    /// Lessons of the linked memories that bear on the project and did not fit.
+    pub linked_lessons: usize,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -250,6 +252,9 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
         f.task(task, matches, &log, &stale, shown);
         task.to_string()
     });
+    if at.is_none() {
+        f.linked(memory, &log, &priors, task_query.as_deref());
+    }
 
     crate::store::screened::save();
     f.withheld();
@@ -289,6 +294,12 @@ fn footer(left: &LeftOut, budget: usize, at: Option<&AsOf>, task_query: Option<&
     }
     if left.last_session {
         parts.push("the last session's Next (in .zo/memory/sessions/)".into());
+    }
+    if left.linked_lessons > 0 {
+        parts.push(format!(
+            "{} (`zo recall --memory NAME …`)",
+            crate::format::count(left.linked_lessons, "lesson from a linked memory", "lessons from linked memories")
+        ));
     }
     if parts.is_empty() {
         format!("Left out: nothing (about {} of {budget} tokens).", used + tokens("Left out: nothing (about 0000 of 0000 tokens).\n"))

@@ -39,6 +39,14 @@ pub enum Searcher<'a> {
 }
 
 impl Searcher<'_> {
+    /// The same searcher for a nested request (a linked memory's).
+    pub fn reborrow(&mut self) -> Searcher<'_> {
+        match self {
+            Searcher::OneShot => Searcher::OneShot,
+            Searcher::Kept(r) => Searcher::Kept(r),
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn recall_with(
         &mut self,
@@ -53,6 +61,36 @@ impl Searcher<'_> {
         match self {
             Searcher::OneShot => crate::search::recall::recall_with(memory, query, also, k, filter, mode, note),
             Searcher::Kept(r) => r.recall_with(memory, query, also, k, filter, mode, note),
+        }
+    }
+
+    /// `recall_with` over several memories (`search::recall::recall_across`): one answer per
+    /// memory; the first memory's error is the call's.
+    #[allow(clippy::too_many_arguments)]
+    pub fn recall_across(
+        &mut self,
+        memories: &[&Memory],
+        query: &str,
+        also: &[String],
+        k: usize,
+        filter: &Filter,
+        mode: Mode,
+        note: &dyn Fn(&str),
+    ) -> Result<Vec<Result<Recalled>>> {
+        match self {
+            Searcher::OneShot => crate::search::recall::recall_across(memories, query, also, k, filter, mode, note),
+            Searcher::Kept(r) => {
+                let mut out = Vec::with_capacity(memories.len());
+                for (n, m) in memories.iter().enumerate() {
+                    let named = |s: &str| note(&format!("{}: {s}", m.layout.root.display()));
+                    let note: &dyn Fn(&str) = if n == 0 { note } else { &named };
+                    match r.recall_with(m, query, also, k, filter, mode, note) {
+                        Err(e) if n == 0 => return Err(e),
+                        one => out.push(one),
+                    }
+                }
+                Ok(out)
+            }
         }
     }
 }
@@ -126,6 +164,21 @@ pub trait Report: Serialize {
 /// A report's schema as it is serialized: a field skipped when empty is not required.
 pub fn shape_of<R: schemars::JsonSchema>() -> Option<schemars::Schema> {
     Some(schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<R>())
+}
+
+/// The linked memory `name` names (`--memory NAME`, `NAME:ID`), opened; a name that is not
+/// linked is a usage error that lists those that are.
+pub fn open_link(links: &crate::store::links::Links, name: &str) -> Result<(String, Memory)> {
+    let Some(link) = links.find(name) else {
+        let known: Vec<&str> = links.links.iter().map(|l| l.name.as_str()).collect();
+        let known = if known.is_empty() { "no memory is linked: `zo link PATH --name NAME`".to_string() } else { format!("linked: {}", known.join(", ")) };
+        return Err(crate::error::Error::usage(format!(
+            "no linked memory {:?} (project, all, or a linked memory's name; {known})",
+            crate::store::gate::visible(name)
+        ))
+        .into());
+    };
+    Ok((link.name.clone(), crate::store::links::open(link)?))
 }
 
 /// `as_of` as every operation reads it: a date, an RFC 3339 time or a commit.

@@ -41,6 +41,15 @@ impl Operation for Show {
         if self.id.trim().is_empty() {
             return Err(crate::error::Error::usage("show needs an ID: D-…, PR-…, F-…, a session's name or last").into());
         }
+        // `team:PR-004`: the entry of the linked memory `team`, shown as its own would be.
+        if let Some((name, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
+            let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
+            let mut shown = Show { id, ..self }.run(&mut sub)?;
+            if let Some(o) = shown.entry.as_object_mut() {
+                o.insert("memory".into(), name.into());
+            }
+            return Ok(shown);
+        }
         let at = super::as_of(env.memory, self.as_of.as_deref())?;
         let v = crate::ops::show_as_of(env.memory, &self.id, at.as_ref())?;
         // Provenance walks git's history: for readers of the JSON, never on the hook path.
@@ -82,6 +91,9 @@ pub struct Log {
     /// A person's terminal (`zo log`): a title the directive rules flag is marked, not withheld.
     #[serde(skip)]
     pub plain: bool,
+    /// A linked memory's log instead of the project's (`--memory NAME`).
+    #[serde(skip)]
+    pub memory: Option<String>,
 }
 
 /// The decisions listed, and their lines as text.
@@ -102,7 +114,12 @@ impl Operation for Log {
     const HINTS: Hints = READS;
     type Report = Logged;
 
-    fn run(self, env: &mut Env) -> Result<Logged> {
+    fn run(mut self, env: &mut Env) -> Result<Logged> {
+        if let Some(name) = self.memory.take().filter(|n| n != "project") {
+            let (_, linked) = super::open_link(&crate::store::links::load(&env.memory.layout), &name)?;
+            let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
+            return self.run(&mut sub);
+        }
         let q = LogQuery { decision_type: self.decision_type, since: self.since, limit: self.limit, all: self.all, tag: self.tag };
         q.check()?;
         let memory = env.memory;
@@ -151,6 +168,9 @@ impl Operation for History {
     fn run(self, env: &mut Env) -> Result<Life> {
         if self.id.trim().is_empty() {
             return Err(crate::error::Error::usage("history needs an ID (D-…, PR-…, F-…) or a fact key").into());
+        }
+        if let Some((_, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
+            return crate::ops::history::life(&linked, &id);
         }
         crate::ops::history::life(env.memory, &self.id)
     }

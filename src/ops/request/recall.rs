@@ -61,6 +61,10 @@ pub struct Recall {
     /// Each hit's origin (a walk of git's history): for JSON readers, not a terminal's text.
     #[serde(skip)]
     pub without_origins: bool,
+    /// Which memory to search (`--memory`): `project`, a linked memory's name, or `all` (the
+    /// default: the project and every linked memory).
+    #[serde(skip)]
+    pub memory: Option<String>,
 }
 
 impl Recall {
@@ -89,8 +93,18 @@ impl Operation for Recall {
     const HINTS: Hints = READS;
     type Report = RecallReport;
 
-    fn run(self, env: &mut Env) -> Result<RecallReport> {
+    fn run(mut self, env: &mut Env) -> Result<RecallReport> {
         self.check()?;
+        let links = crate::store::links::load(&env.memory.layout);
+        let which = self.memory.take().unwrap_or_else(|| "all".into());
+        if which != "all" && which != "project" {
+            // One linked memory: searched as the project is, its hits named by it.
+            let (name, linked) = super::open_link(&links, &which)?;
+            let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
+            let mut report = Recall { memory: Some("project".into()), ..self }.run(&mut sub)?;
+            report.name_memory(&name);
+            return Ok(report);
+        }
         let memory = env.memory;
         let k = self.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3).min(recall::MAX_K);
         let kind = self.kind.filter(|k| *k != Among::All).map(|k| k.name().to_string());
@@ -103,8 +117,57 @@ impl Operation for Recall {
         }
         let min_tier = self.min_tier.unwrap_or(Tier::Low);
         let at = super::as_of(memory, self.as_of.as_deref())?;
+        // The linked memories (all, unless `--memory project`): now only (their pasts are in
+        // their own histories), and never for the user's facts, which every memory shares.
+        let linked: Vec<(String, crate::store::memory::Memory)> = if which == "all" && self.scope != Some(Scope::User) {
+            for n in &links.notes {
+                (env.note)(n);
+            }
+            if at.is_some() && !links.links.is_empty() {
+                (env.note)("as_of (--as-of) searches the project's memory only, not the linked memories");
+            }
+            links
+                .links
+                .iter()
+                .filter(|_| at.is_none())
+                .filter_map(|l| match crate::store::links::open(l) {
+                    Ok(m) => Some((l.name.clone(), m)),
+                    Err(e) => {
+                        (env.note)(&format!("{e:#}; not searched (`zo links`)"));
+                        None
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut linked_found = Vec::new();
         let found = match &at {
-            None => env.search.recall_with(memory, &self.query, &self.also, k, &filter, mode, env.note)?.at_least(min_tier),
+            None => {
+                let mut targets = vec![memory];
+                targets.extend(linked.iter().map(|(_, m)| m));
+                let mut each = env.search.recall_across(&targets, &self.query, &self.also, k, &filter, mode, env.note)?.into_iter();
+                let found = each.next().expect("the project's answer")?.at_least(min_tier);
+                for ((name, m), r) in linked.iter().zip(each) {
+                    match r {
+                        Ok(f) => {
+                            let mut f = f.at_least(min_tier);
+                            // The user's facts are in every memory's index: the project's answer has them.
+                            f.hits.retain(|h| h.row.kind != "fact" || h.row.subtype != Scope::User.name());
+                            let mut report = RecallReport::new(self.query.clone(), f, self.explain);
+                            report.flag_stale(m)?;
+                            report.resolve_sessions(m)?;
+                            if !self.without_origins {
+                                report.with_origins(m);
+                            }
+                            report.name_memory(name);
+                            linked_found.push(report);
+                        }
+                        Err(e) => (env.note)(&format!("linked memory {name} not searched: {e:#}")),
+                    }
+                }
+                found
+            }
             Some(at) => {
                 // Entries superseded or provisional now may have held then: search them all,
                 // more deeply, and let the memory of then decide.
@@ -128,7 +191,8 @@ impl Operation for Recall {
         }
         // Not answered by confirmed memory: do unconfirmed entries answer? (Only then: one more
         // search, on the path that already found nothing.)
-        let provisional = if !found.answered && !self.all && !self.provisional && at.is_none() {
+        let answered_linked = linked_found.iter().any(|r| r.answered);
+        let provisional = if !found.answered && !answered_linked && !self.all && !self.provisional && at.is_none() {
             let wide = Filter { provisional: true, ..filter.clone() };
             let more = env.search.recall_with(memory, &self.query, &self.also, k, &wide, mode, &|_| {})?;
             let answers = more.hits.into_iter().filter(|h| h.row.status == crate::format::Status::Provisional.name() && h.tier >= Tier::Standard);
@@ -143,6 +207,9 @@ impl Operation for Recall {
         report.resolve_sessions(memory)?;
         if !self.without_origins {
             report.with_origins(memory);
+        }
+        if !linked_found.is_empty() {
+            report.merge_linked(linked_found, k);
         }
         Ok(report)
     }

@@ -79,7 +79,7 @@ impl Source {
 
     /// The entries that are decisions of their own (not an OUTCOME or CONFIRM of another).
     pub fn decisions(&self) -> impl Iterator<Item = usize> + '_ {
-        self.shown().filter(|&i| !self.log.entries[i].is_outcome() && !self.log.entries[i].is_confirmation())
+        self.shown().filter(|&i| !self.log.entries[i].is_outcome() && !self.log.entries[i].is_confirmation() && !self.log.entries[i].is_promotion())
     }
 
     fn tags(&self, i: usize) -> Vec<String> {

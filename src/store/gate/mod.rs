@@ -7,6 +7,7 @@
 //! told rather than refused, `similar.rs`.
 
 pub mod chars;
+pub mod confidential;
 pub mod directives;
 pub mod frame;
 mod gitleaks;

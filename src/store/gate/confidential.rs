@@ -1,0 +1,239 @@
+//! The confidentiality gate (SPEC §3c): what `zo promote` refuses to carry out of a project into
+//! a linked memory, which other projects and people read. A lesson is generic or it stays
+//! home: text that names the project (its name, its remote's host, owner and repository, the
+//! path it lives at, a path inside it) or any term of its `confidential:` list is refused,
+//! naming each term and the field it is in. ZO's confidentiality priors (PR-024/028/030) are
+//! the origin: the platform memory never holds project specifics.
+
+use crate::error::Error;
+use crate::store::config::{Config, Value};
+use crate::store::layout::Layout;
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+
+/// Hosts that say nothing about a project: everyone's code is there.
+const PUBLIC_HOSTS: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht", "git.sr.ht", "dev.azure.com", "ssh.dev.azure.com"];
+
+/// Names nearly every project has: a path made only of these says nothing about this one.
+const COMMON: &[&str] = &[
+    ".github",
+    ".gitignore",
+    ".zo",
+    "Cargo.lock",
+    "Cargo.toml",
+    "Dockerfile",
+    "LICENSE",
+    "Makefile",
+    "README.md",
+    "bin",
+    "build",
+    "dist",
+    "doc",
+    "docs",
+    "go.mod",
+    "index.js",
+    "index.ts",
+    "lib",
+    "lib.rs",
+    "main.go",
+    "main.py",
+    "main.rs",
+    "mod.rs",
+    "node_modules",
+    "package-lock.json",
+    "package.json",
+    "pyproject.toml",
+    "scripts",
+    "setup.py",
+    "src",
+    "target",
+    "test",
+    "tests",
+];
+
+/// One thing that names the project, and what it is.
+#[derive(Debug, Clone)]
+struct Term {
+    text: String,
+    what: String,
+}
+
+/// What names this project, gathered once per promotion.
+pub struct Confidential {
+    terms: Vec<Term>,
+    root: PathBuf,
+}
+
+impl Confidential {
+    /// The project's name, its remotes' hosts (but the public ones), owners and repository
+    /// names, the path it lives at, and its `confidential:` lists (config.yaml, local.yaml).
+    pub fn of(layout: &Layout) -> Result<Confidential> {
+        let mut c = Confidential { terms: Vec::new(), root: layout.root.clone() };
+        c.add(&layout.project(), "the project's name");
+        if let Some(name) = layout.root.file_name() {
+            c.add(&name.to_string_lossy(), "the project's folder");
+        }
+        if let Some(repo) = crate::git::Repo::discover(&layout.root) {
+            for url in repo.remote_urls() {
+                let (host, owner, name) = remote_parts(&url);
+                if let Some(h) = host.filter(|h| !PUBLIC_HOSTS.contains(&h.to_ascii_lowercase().as_str())) {
+                    c.add(&h, "the remote's host");
+                }
+                for o in owner {
+                    c.add(&o, "the remote's owner");
+                }
+                if let Some(n) = name {
+                    c.add(&n, "the remote's repository");
+                }
+            }
+        }
+        c.add(&layout.root.to_string_lossy(), "the project's path");
+        for file in [layout.config_file(), layout.local_file()] {
+            let config = if file == layout.config_file() { layout.config.clone() } else { Config::load(&file).unwrap_or_default() };
+            c.list(&config, &file)?;
+        }
+        Ok(c)
+    }
+
+    fn add(&mut self, term: &str, what: &str) {
+        let term = term.trim();
+        if term.chars().count() >= 2 && !self.terms.iter().any(|t| t.text.eq_ignore_ascii_case(term)) {
+            self.terms.push(Term { text: term.to_string(), what: what.to_string() });
+        }
+    }
+
+    /// `confidential:` in a config file: a list of words or phrases.
+    fn list(&mut self, config: &Config, file: &Path) -> Result<()> {
+        match config.get(&["confidential"]) {
+            None | Some(Value::Null) => Ok(()),
+            Some(Value::Sequence(items)) => {
+                for v in items {
+                    match v {
+                        Value::String(s) => self.add(s, "a confidential term"),
+                        other => {
+                            return Err(bad(file, config, &crate::store::config::show(other)));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Some(other) => Err(bad(file, config, &crate::store::config::show(other))),
+        }
+    }
+
+    /// Refuse fields that name the project: every term found, with its field and what it is.
+    /// `fields` are (name, text) as the entry would hold them.
+    pub fn check(&self, fields: &[(&str, &str)]) -> Result<()> {
+        let mut found: Vec<String> = Vec::new();
+        for (field, text) in fields {
+            for t in &self.terms {
+                if contains_word(text, &t.text) {
+                    found.push(format!("{:?} ({}) in {field}", t.text, t.what));
+                }
+            }
+            for p in self.paths_in(text) {
+                found.push(format!("{p:?} (a path in the project) in {field}"));
+            }
+        }
+        found.dedup();
+        if found.is_empty() {
+            return Ok(());
+        }
+        Err(anyhow::anyhow!(
+            "refused: the text names this project — {}; a linked memory is read beyond this project, so a lesson goes there only in words of its own: reword it (`--edit`), or leave it in the project",
+            found.join("; ")
+        ))
+    }
+
+    /// Words of `text` that are paths inside the project (`src/billing/charge.rs`), other than
+    /// the names nearly every project has.
+    fn paths_in(&self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for w in text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '[' | ']' | ',' | ';' | '<' | '>')) {
+            let w = w.trim_end_matches([':', '.', '!', '?']).trim_start_matches("./");
+            if w.is_empty() || !(w.contains('/') || w.contains('.')) || w.starts_with('/') || w.split('/').any(|c| c == ".." || c.is_empty() && w.len() > 1) {
+                continue;
+            }
+            if w.split('/').filter(|c| !c.is_empty()).all(|c| COMMON.contains(&c)) {
+                continue;
+            }
+            if std::fs::symlink_metadata(self.root.join(w)).is_ok() && !out.contains(&w.to_string()) {
+                out.push(w.to_string());
+            }
+        }
+        out
+    }
+}
+
+fn bad(file: &Path, config: &Config, got: &str) -> anyhow::Error {
+    Error::usage(format!(
+        "{}:{}: confidential must be a list of words or phrases (`confidential: [acme, Project Falcon]`), not {got}",
+        file.display(),
+        config.line_of(&["confidential"])
+    ))
+    .into()
+}
+
+/// Whether `term` occurs in `text` as a whole word (or phrase), ignoring case.
+fn contains_word(text: &str, term: &str) -> bool {
+    let (text, term) = (text.to_lowercase(), term.to_lowercase());
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut from = 0;
+    while let Some(at) = text[from..].find(&term) {
+        let start = from + at;
+        let end = start + term.len();
+        let before = text[..start].chars().next_back();
+        let after = text[end..].chars().next();
+        // A term that itself starts or ends in punctuation (a path) needs no boundary there.
+        let open = !word(term.chars().next()) || !word(before);
+        let close = !word(term.chars().next_back()) || !word(after);
+        if open && close {
+            return true;
+        }
+        from = start + term.chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+/// A remote URL's host, owner (the path's folders) and repository name: `git@host:o/r.git`,
+/// `https://host/o/r`, `ssh://git@host:22/o/r.git`, or a local path (`/srv/git/r.git`).
+fn remote_parts(url: &str) -> (Option<String>, Vec<String>, Option<String>) {
+    let url = url.trim();
+    let (host, path) = if let Some((_, rest)) = url.split_once("://") {
+        let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+        let host = authority.rsplit('@').next().unwrap_or(authority).split(':').next().unwrap_or("");
+        (Some(host.to_string()).filter(|h| !h.is_empty()), path.to_string())
+    } else if let Some((authority, path)) = url.split_once(':').filter(|(a, _)| !a.contains('/')) {
+        let host = authority.rsplit('@').next().unwrap_or(authority);
+        (Some(host.to_string()).filter(|h| !h.is_empty()), path.to_string())
+    } else {
+        (None, url.to_string())
+    };
+    let mut parts: Vec<String> = path.split('/').filter(|p| !p.is_empty()).map(str::to_string).collect();
+    let name = parts.pop().map(|n| n.strip_suffix(".git").unwrap_or(&n).to_string());
+    // A local path's folders (`/home/me/src`) are this machine's, not an owner.
+    let owner = if host.is_some() { parts } else { Vec::new() };
+    (host, owner, name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remotes_give_host_owner_and_name() {
+        assert_eq!(remote_parts("git@git.acme.io:payments/billing-api.git"), (Some("git.acme.io".into()), vec!["payments".into()], Some("billing-api".into())));
+        assert_eq!(remote_parts("https://github.com/acme/billing"), (Some("github.com".into()), vec!["acme".into()], Some("billing".into())));
+        assert_eq!(remote_parts("ssh://git@host.example:2222/a/b/c.git"), (Some("host.example".into()), vec!["a".into(), "b".into()], Some("c".into())));
+        assert_eq!(remote_parts("/srv/git/falcon.git"), (None, vec![], Some("falcon".into())));
+    }
+
+    #[test]
+    fn terms_match_whole_words_only() {
+        assert!(contains_word("Ask Acme first", "acme"));
+        assert!(contains_word("acme-billing", "acme"));
+        assert!(!contains_word("acmes and pacmen", "acme"));
+        assert!(contains_word("in /home/me/src/falcon today", "/home/me/src/falcon"));
+        assert!(contains_word("Project Falcon ships", "project falcon"));
+    }
+}
