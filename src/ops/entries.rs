@@ -725,3 +725,49 @@ pub fn context_as_of(
     };
     crate::lifecycle::context::build_as_of(memory, budget, matches, at)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::recall::{Hit, Recalled, Tier};
+
+    fn hit(id: &str, tier: Tier, score: f64) -> Hit {
+        let row = crate::search::index::Row {
+            rowid: 0,
+            kind: "prior".into(),
+            id: id.into(),
+            source: String::new(),
+            line: 1,
+            title: id.into(),
+            subtype: String::new(),
+            timestamp: String::new(),
+            status: "active".into(),
+            superseded_by: None,
+            text: id.into(),
+        };
+        Hit { row, score, tier, explain: None, stale: false, directives: vec![], origin: None, memory: None }
+    }
+
+    fn report(hits: Vec<Hit>, answered: bool) -> RecallReport {
+        let r = Recalled { mode: crate::search::recall::Mode::Lexical, answered, pass: "first", hits, note: None, pending: 0, why: None, terms: None };
+        RecallReport::new("q".into(), r, false)
+    }
+
+    /// Merged by tier then score, each memory's own order kept, the project first on a tie.
+    #[test]
+    fn linked_hits_merge_by_tier_and_score_with_the_project_first_on_ties() {
+        let mut project = report(vec![hit("P1", Tier::Standard, 2.0), hit("P2", Tier::Low, 1.0)], true);
+        let mut team = report(vec![hit("T1", Tier::High, 0.5), hit("T2", Tier::Standard, 2.0), hit("T3", Tier::Low, 9.0)], false);
+        team.name_memory("team");
+        project.merge_linked(vec![team], 5);
+        let got: Vec<String> = project.results.iter().map(Hit::shown_id).collect();
+        assert_eq!(got, ["team:T1", "P1", "team:T2", "team:T3", "P2"]);
+        assert!(project.answered);
+        let mut project = report(vec![hit("P1", Tier::Low, 1.0)], false);
+        let mut team = report(vec![hit("T1", Tier::Standard, 1.0)], true);
+        team.name_memory("team");
+        project.merge_linked(vec![team], 1);
+        assert_eq!(project.results.len(), 1);
+        assert!(project.answered, "a linked memory's answer answers");
+    }
+}

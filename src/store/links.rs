@@ -104,7 +104,14 @@ pub fn user_file() -> Option<PathBuf> {
 /// Whether git tracks `.zo/local.yaml`: then it is the repository's text, not the user's, and
 /// its links are not followed.
 fn local_tracked(layout: &Layout) -> bool {
-    crate::git::Repo::discover(&layout.root).is_some_and(|r| r.is_tracked(&layout.local_file()))
+    let Some(repo) = crate::git::Repo::discover(&layout.root) else { return false };
+    // Named as git's index names it: relative to the work tree's top. When that cannot be
+    // said, the file is taken for the repository's (its links are not followed).
+    let top = repo.workdir().and_then(|w| w.canonicalize().ok());
+    match top.as_deref().and_then(|t| layout.local_file().strip_prefix(t).ok().map(Path::to_path_buf)) {
+        Some(rel) => repo.is_tracked(&rel),
+        None => true,
+    }
 }
 
 /// The links of the project at `layout`: `.zo/local.yaml`'s (unless git tracks it), then the
