@@ -430,6 +430,10 @@ or in a workflow run `zo site _site` and upload _site with actions/upload-pages-
 pub struct SiteArgs {
     /// Where to write the site (default: .zo/site/ in the repository)
     pub dir: Option<std::path::PathBuf>,
+    /// The site of a linked memory (its name: `zo links`) instead of the project's; DIR is
+    /// then required (zo writes nothing into the linked repository)
+    #[arg(long, value_name = "NAME")]
+    pub memory: Option<String>,
 }
 
 #[derive(Args, Debug)]

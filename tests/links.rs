@@ -126,6 +126,14 @@ fn show_history_and_log_understand_name_id() {
     assert_ne!(p.json(&["log"])["decisions"][0]["id"], d.as_str());
     // An unknown prefix is the project's own (a fact key reads `category:entity`).
     p.fails(&["show", "nope:PR-001"], 1);
+    // The linked memory's site, into a directory of the user's choosing (never into its repository).
+    p.fails(&["site", "--memory", "team"], 2);
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("team-site");
+    p.ok(&["site", "--memory", "team", dir.to_str().unwrap()]);
+    let page = std::fs::read_to_string(dir.join(format!("d/{d}.html"))).unwrap();
+    assert!(page.contains("Use Renovate for dependency updates"), "{page}");
+    assert!(!t.path().join(".zo/site").exists());
 }
 
 #[test]

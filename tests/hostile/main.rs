@@ -174,9 +174,10 @@ fn every_test_the_threat_model_names_exists() {
     let start = spec.find("## 3a. Threat model").expect("SPEC has a threat model section");
     let section = &spec[start..spec[start..].find("\n## 4.").map_or(spec.len(), |e| start + e)];
     let mut named = 0;
-    // `git::` names a test of tests/git.rs (provenance needs two clones).
-    for module in ["fs", "index", "gate", "honest", "mcp", "poison", "git"] {
-        let file = if module == "git" { "tests/git.rs".to_string() } else { format!("tests/hostile/{module}.rs") };
+    // `git::` names a test of tests/git.rs (provenance needs two clones), `links::` one of
+    // tests/links.rs (linked memories need several repositories).
+    for module in ["fs", "index", "gate", "honest", "mcp", "poison", "git", "links"] {
+        let file = if module == "git" || module == "links" { format!("tests/{module}.rs") } else { format!("tests/hostile/{module}.rs") };
         let source = std::fs::read_to_string(root.join(file)).unwrap();
         for piece in section.split(&format!("`{module}::")).skip(1) {
             let name = &piece[..piece.find('`').unwrap()];
