@@ -5,7 +5,7 @@
 
 mod util;
 use serde_json::json;
-use util::{Repo, git_in};
+use util::{Repo, Run, git_in};
 
 /// A git repository with `zo init --project NAME` done.
 fn repo(name: &str) -> Repo {
@@ -312,4 +312,58 @@ fn link_refuses_bad_names_and_paths() {
     std::os::unix::fs::symlink(t.path().join(".zo"), linky.path().join(".zo")).unwrap();
     p.fails(&["link", linky.path().to_str().unwrap(), "--name", "x"], 2);
     assert_eq!(p.json(&["links"])["links"], json!([]));
+}
+
+#[test]
+fn promote_dropped_the_solution_and_the_alternatives() {
+    let (p, t) = (project(), team());
+    link(&p, &t);
+    let id = p.ok(&[
+        "prior",
+        "add",
+        "--title",
+        "Flush stdout before exec",
+        "--root-cause",
+        "novel_case",
+        "--failure",
+        "lost output",
+        "--rule",
+        "flush first",
+        "--solution",
+        "call fflush(NULL) before exec",
+    ]);
+    p.ok(&["promote", id.trim(), "--to", "team"]);
+    assert!(t.read(".zo/memory/PRIORS.md").contains("call fflush(NULL) before exec"));
+    let d = p.ok(&["decide", "--title", "Use a queue for webhooks", "--decision", "a queue", "--alternatives", "Kafka; RabbitMQ"]);
+    let to = p.ok(&["promote", d.trim(), "--to", "team"]);
+    let v = t.json(&["show", to.trim().trim_start_matches("team:")]);
+    assert!(v["text"].as_str().unwrap().contains("Kafka; RabbitMQ"), "{v}");
+}
+
+#[test]
+fn a_promotion_the_project_could_not_record_wrote_the_copy_anyway() {
+    let (p, t) = (project(), team());
+    link(&p, &t);
+    let id =
+        p.ok(&["prior", "add", "--title", "Migrations need an advisory lock", "--root-cause", "novel_case", "--failure", "a race", "--rule", "lock first"]);
+    let (team_priors, project_log) = (t.read(".zo/memory/PRIORS.md"), p.read(p.log_path()));
+    // The project's memory lock is held (another writer): the promotion writes nothing.
+    let lock = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(p.path().join(".zo/memory/.lock")).unwrap();
+    lock.lock().unwrap();
+    let r = Run::from(p.cmd(&["promote", id.trim(), "--to", "team"]).env("ZO_LOCK_TIMEOUT", "0").output().unwrap());
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(t.read(".zo/memory/PRIORS.md"), team_priors, "the copy was written while the project could not record it");
+    assert_eq!(p.read(p.log_path()), project_log);
+    drop(lock);
+    // Once the lock is free it goes through.
+    p.ok(&["promote", id.trim(), "--to", "team"]);
+    assert!(p.read(p.log_path()).contains("**Type:** PROMOTE"));
+}
+
+#[test]
+fn the_same_path_linked_under_two_names_came_back_twice() {
+    let (p, t) = (project(), team());
+    link(&p, &t);
+    let e = p.fails(&["link", t.path().to_str().unwrap(), "--name", "dup"], 2);
+    assert!(e.contains("linked already, as team"), "{e}");
 }

@@ -112,6 +112,11 @@ impl Prior {
         self.field("Root cause category").or(self.category.as_deref())
     }
 
+    /// The `### Verified Solution` section's text, unless empty.
+    pub fn solution(&self) -> Option<String> {
+        self.body.sections.iter().find(|s| s.heading.eq_ignore_ascii_case("Verified Solution")).map(|s| s.body.trim().to_string()).filter(|s| !s.is_empty())
+    }
+
     /// `Superseded by` (or `Superseded By`), unless null.
     pub fn superseded_by(&self) -> Option<&str> {
         self.field("Superseded by").map(str::trim).filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("null") && !v.eq_ignore_ascii_case("none"))

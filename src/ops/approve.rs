@@ -53,6 +53,10 @@ pub struct Pending {
 
 /// The entry `id` and what the rules flag in it; a usage error when they flag nothing.
 pub fn pending(memory: &Memory, id: &str) -> Result<Pending> {
+    // `team:PR-003`: the linked memory's entry (an approval is this user's, keyed by the text).
+    if let Some((_, linked, bare)) = crate::store::links::qualified(&memory.layout, id)? {
+        return pending(&linked, &bare);
+    }
     let (id, text) = text_of(memory, id)?;
     let flags = directives::with_display(&text, directives::scan);
     if flags.is_empty() {

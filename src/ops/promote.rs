@@ -49,9 +49,14 @@ pub fn source(memory: &Memory, id: &str) -> Result<Source> {
             failure: p.field("Failure").unwrap_or("").to_string(),
             rules: p.rules(),
             source: String::new(),
-            solution: p.field("Verified Solution").unwrap_or("").to_string(),
+            solution: p.solution().unwrap_or_default(),
         };
         return Ok(Source { id: p.id.clone(), title: p.title.clone(), hash: hash(&p.content(&file)), draft: Draft::Prior(input) });
+    }
+    if crate::store::links::qualified(&memory.layout, id)?.is_some() {
+        return Err(
+            crate::error::Error::usage(format!("{id} is a linked memory's entry: promote takes this project's own (a prior PR-… or a decision D-…)")).into()
+        );
     }
     if id.to_ascii_uppercase().starts_with("F-") || crate::format::fact::check_key(id).is_ok() {
         return Err(crate::error::Error::usage(format!(
@@ -64,7 +69,7 @@ pub fn source(memory: &Memory, id: &str) -> Result<Source> {
     let i = log.find(id).map_err(|e| crate::store::memory::find_error(e, id, &file))?;
     let e = &log.entries[i];
     if e.is_annotation() {
-        anyhow::bail!("{} is a {} entry, not a decision; promote the decision it refers to", e.id, e.kind.to_uppercase());
+        anyhow::bail!("{} is an {} entry, not a decision; promote the decision it refers to", e.id, e.kind.to_uppercase());
     }
     if log.status(i) == crate::format::Status::Superseded {
         anyhow::bail!("{} is superseded; promote the decision that holds", e.id);
@@ -75,7 +80,7 @@ pub fn source(memory: &Memory, id: &str) -> Result<Source> {
         title: e.title.clone(),
         decision: field("Decision").unwrap_or_default(),
         rationale: field("Rationale"),
-        alternatives: field("Alternatives"),
+        alternatives: field("Alternatives considered").or_else(|| field("Alternatives")),
         ..Default::default()
     };
     Ok(Source { id: e.id.clone(), title: e.title.clone(), hash: hash(&e.content(&log)), draft: Draft::Decision(input) })
@@ -134,9 +139,21 @@ pub fn promote(project: &Memory, name: &str, source: &Source, draft: Draft) -> R
     let fields = draft.fields();
     gate.check(&fields.iter().map(|(n, v)| (*n, v.as_str())).collect::<Vec<_>>())?;
     let provenance = format!("promoted {} from a project's entry ({})", crate::time::today(), source.hash);
-    let id = match draft {
+    // The project's lock is held from before the copy is written to after it is recorded: a
+    // project that cannot record now (its lock held) refuses before the linked memory changes.
+    let (promoted, recorded) = project.promotion(&source.id, &source.title, || {
+        let id = write(&linked, draft, &provenance)?;
+        Ok(format!("{name}:{id}"))
+    })?;
+    let id = promoted.split_once(':').map(|(_, id)| id.to_string()).unwrap_or_default();
+    Ok(Promoted { from: source.id.clone(), memory: name, id, promoted, recorded: recorded.id })
+}
+
+/// The copy, written by the linked memory's own writer; its ID there.
+fn write(linked: &Memory, draft: Draft, provenance: &str) -> Result<String> {
+    Ok(match draft {
         Draft::Prior(mut p) => {
-            p.source = provenance;
+            p.source = provenance.to_string();
             linked.add_prior(&p, crate::store::gate::Allow::default())?.0
         }
         Draft::Decision(mut d) => {
@@ -146,11 +163,5 @@ pub fn promote(project: &Memory, name: &str, source: &Source, draft: Draft) -> R
             });
             linked.decide(&d, crate::store::gate::Allow::default())?.id
         }
-    };
-    let promoted = format!("{name}:{id}");
-    let recorded = project
-        .record_promotion(&source.id, &source.title, &promoted)
-        .map_err(|e| anyhow!("{promoted} was written, but the project's record of it was not: {e:#}"))?
-        .id;
-    Ok(Promoted { from: source.id.clone(), memory: name, id, promoted, recorded })
+    })
 }

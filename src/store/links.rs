@@ -91,7 +91,7 @@ pub fn check_name(name: &str) -> Result<()> {
         .into());
     }
     if RESERVED.contains(&name) {
-        return Err(Error::usage(format!("{name:?} cannot name a linked memory: it already means something to --memory (project, all)")).into());
+        return Err(Error::usage(format!("{name:?} cannot name a linked memory: project, all and session mean something else where a memory is named")).into());
     }
     Ok(())
 }
@@ -340,6 +340,10 @@ pub fn add(layout: &Layout, name: &str, path: &Path, user: bool) -> Result<Linke
         return Err(Error::usage(format!("{} is this project: link another repository's memory", given.display())).into());
     }
     open_at(&path).map_err(|e| Error::usage(format!("{e:#}")))?;
+    // Twice under two names, every entry of it would come back twice.
+    if let Some(other) = load(layout).links.iter().find(|l| l.name != name && l.path.canonicalize().is_ok_and(|p| p == path)) {
+        return Err(Error::usage(format!("{} is linked already, as {}: `zo unlink {}` first to rename it", path.display(), other.name, other.name)).into());
+    }
     let (file, mut config) = file_for(layout, user)?;
     let key = Value::String(name.to_string());
     let value = Value::String(path.to_string_lossy().into_owned());

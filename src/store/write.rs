@@ -259,12 +259,15 @@ impl Memory {
         Ok(new)
     }
 
-    /// Record that entry `source` (a decision or prior of this memory, titled `title`) was
-    /// promoted to `to` (`team:PR-004`): a PROMOTE entry that refers to it.
-    pub fn record_promotion(&self, source: &str, title: &str, to: &str) -> Result<NewDecision> {
+    /// Promote entry `source` (a decision or prior of this memory, titled `title`): under this
+    /// memory's lock, `copy` writes it elsewhere and names the copy (`team:PR-004`), then a
+    /// PROMOTE entry that refers to the source records it. Nothing is written here when `copy`
+    /// fails, and the copy is not made when the lock cannot be had.
+    pub fn promotion(&self, source: &str, title: &str, copy: impl FnOnce() -> Result<String>) -> Result<(String, NewDecision)> {
         let limits = self.limits()?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
+        let to = copy()?;
         let mut new = NewDecision {
             id: gate::new_id("D", |id| log.has_id(id))?,
             timestamp: crate::time::now(),
@@ -276,8 +279,9 @@ impl Memory {
         };
         // The title is the entry's own, which passed the gate when it was written.
         new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), gate::Allow::default(), &[])?);
-        self.append_decision(&log.text, log.last_separated(), &new, limits)?;
-        Ok(new)
+        self.append_decision(&log.text, log.last_separated(), &new, limits)
+            .map_err(|e| anyhow!("{to} was written, but the project's record of it was not: {e:#}"))?;
+        Ok((to, new))
     }
 
     /// Append an OUTCOME entry for decision `id`.

@@ -172,11 +172,7 @@ pub fn open_link(links: &crate::store::links::Links, name: &str) -> Result<(Stri
     let Some(link) = links.find(name) else {
         let known: Vec<&str> = links.links.iter().map(|l| l.name.as_str()).collect();
         let known = if known.is_empty() { "no memory is linked: `zo link PATH --name NAME`".to_string() } else { format!("linked: {}", known.join(", ")) };
-        return Err(crate::error::Error::usage(format!(
-            "no linked memory {:?} (project, all, or a linked memory's name; {known})",
-            crate::store::gate::visible(name)
-        ))
-        .into());
+        return Err(crate::error::Error::usage(format!("no linked memory {:?} ({known})", crate::store::gate::visible(name))).into());
     };
     Ok((link.name.clone(), crate::store::links::open(link)?))
 }

@@ -151,9 +151,15 @@ impl Confidential {
         let mut out = Vec::new();
         for w in text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '[' | ']' | ',' | ';' | '<' | '>')) {
             let w = w.trim_end_matches([':', '.', '!', '?']).trim_start_matches("./");
-            if w.is_empty() || !(w.contains('/') || w.contains('.')) || w.starts_with('/') || w.split('/').any(|c| c == ".." || c.is_empty() && w.len() > 1) {
+            if w.is_empty() || !(w.contains('/') || w.contains('.')) || w.starts_with('/') || w.split('/').any(|c| c == "..") {
                 continue;
             }
+            // `src//billing/` is `src/billing`.
+            let w = w.split('/').filter(|c| !c.is_empty() && *c != ".").collect::<Vec<_>>().join("/");
+            if w.is_empty() {
+                continue;
+            }
+            let w = w.as_str();
             if w.split('/').filter(|c| !c.is_empty()).all(|c| COMMON.contains(&c)) {
                 continue;
             }
@@ -174,31 +180,24 @@ fn bad(file: &Path, config: &Config, got: &str) -> anyhow::Error {
     .into()
 }
 
-/// Whether `term` occurs in `text` as a whole word (or phrase), ignoring case.
+/// Whether `term` occurs in `text` as a whole word or phrase, ignoring case and how its words
+/// are joined: "billing-svc" is found as `BILLING_SVC`, `billing svc`, `billing.svc` and
+/// `billingsvc`; a path as its words in a row.
 fn contains_word(text: &str, term: &str) -> bool {
-    let (text, term) = (text.to_lowercase(), term.to_lowercase());
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    let mut from = 0;
-    while let Some(at) = text[from..].find(&term) {
-        let start = from + at;
-        let end = start + term.len();
-        let before = text[..start].chars().next_back();
-        let after = text[end..].chars().next();
-        // A term that itself starts or ends in punctuation (a path) needs no boundary there.
-        let open = !word(term.chars().next()) || !word(before);
-        let close = !word(term.chars().next_back()) || !word(after);
-        if open && close {
-            return true;
-        }
-        from = start + term.chars().next().map_or(1, char::len_utf8);
+    let words = |s: &str| s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect::<Vec<_>>();
+    let (text, term) = (words(text), words(term));
+    if term.is_empty() {
+        return false;
     }
-    false
+    let joined = term.concat();
+    text.windows(term.len()).any(|w| w == term.as_slice()) || text.iter().any(|w| *w == joined)
 }
 
 /// A remote URL's host, owner (the path's folders) and repository name: `git@host:o/r.git`,
 /// `https://host/o/r`, `ssh://git@host:22/o/r.git`, or a local path (`/srv/git/r.git`).
 fn remote_parts(url: &str) -> (Option<String>, Vec<String>, Option<String>) {
-    let url = url.trim();
+    // A query or fragment is no part of the repository's name.
+    let url = url.trim().split(['?', '#']).next().unwrap_or("");
     let (host, path) = if let Some((_, rest)) = url.split_once("://") {
         let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
         let host = authority.rsplit('@').next().unwrap_or(authority).split(':').next().unwrap_or("");
@@ -235,5 +234,18 @@ mod tests {
         assert!(!contains_word("acmes and pacmen", "acme"));
         assert!(contains_word("in /home/me/src/falcon today", "/home/me/src/falcon"));
         assert!(contains_word("Project Falcon ships", "project falcon"));
+    }
+
+    /// Found however the term's words are joined or cased (a fresh-eyes run promoted each).
+    #[test]
+    fn a_term_split_or_joined_by_punctuation_passed_the_gate() {
+        for text in ["BILLING_SVC", "billing svc", "billing.svc", "billingsvc", "the Billing-Svc team"] {
+            assert!(contains_word(text, "billing-svc"), "{text}");
+        }
+        for text in ["project  falcon", "project-falcon", "PROJECT_FALCON"] {
+            assert!(contains_word(text, "Project Falcon"), "{text}");
+        }
+        assert!(!contains_word("billing service", "billing-svc"));
+        assert_eq!(remote_parts("https://h.example/initech/payroll-core.git?x=1#frag").2, Some("payroll-core".into()));
     }
 }
