@@ -190,7 +190,7 @@ fn contains_word(text: &str, term: &str) -> bool {
         return false;
     }
     let joined = term.concat();
-    text.windows(term.len()).any(|w| w == term.as_slice()) || text.iter().any(|w| *w == joined)
+    text.windows(term.len()).any(|w| w == term.as_slice()) || text.contains(&joined)
 }
 
 /// A remote URL's host, owner (the path's folders) and repository name: `git@host:o/r.git`,
