@@ -539,7 +539,8 @@ Examples:\n  zo promote PR-012 --to team\n  zo promote D-7f3a9c2e --to team --ed
 pub struct LinkArgs {
     /// The top of the repository that holds the memory (its .zo/)
     pub path: std::path::PathBuf,
-    /// The name hits and IDs from it carry (`team:PR-004`): lowercase letters, digits, - and _
+    /// The name hits and IDs from it carry (`team:PR-004`): lowercase letters, digits, - and _,
+    /// starting with a letter or digit, at most 32; not project, all or session
     #[arg(long)]
     pub name: String,
     /// Link it into every project on this machine (links.yaml in your zo directory), not just

@@ -367,3 +367,24 @@ fn the_same_path_linked_under_two_names_came_back_twice() {
     let e = p.fails(&["link", t.path().to_str().unwrap(), "--name", "dup"], 2);
     assert!(e.contains("linked already, as team"), "{e}");
 }
+
+#[test]
+fn a_link_named_like_a_fact_category_hid_the_facts_history() {
+    let (p, t) = (project(), team());
+    p.ok(&["fact", "set", "tool:ci", "GitHub Actions"]);
+    p.ok(&["link", t.path().to_str().unwrap(), "--name", "tool"]);
+    let h = p.json(&["history", "tool:ci"]);
+    assert_eq!(h["key"], "tool:ci", "{h}");
+    // A missing entry of the link is named as the link's.
+    let e = p.fails(&["show", "tool:PR-999"], 1);
+    assert!(e.contains("in the linked memory tool"), "{e}");
+    // `log --memory` says whose decisions these are.
+    assert_eq!(p.json(&["log", "--memory", "tool"])["memory"], "tool");
+    // Unlinked locally while the user's file links the same name: said, not silent.
+    p.ok(&["link", t.path().to_str().unwrap(), "--name", "tool", "--user"]);
+    let r = p.run(&["unlink", "tool"]);
+    assert!(r.stderr.contains("tool is still linked"), "{}", r.stderr);
+    p.ok(&["unlink", "tool"]);
+    let user = std::fs::read_to_string(p.user_dir().join("links.yaml")).unwrap();
+    assert!(!user.contains("{}") && !user.contains("tool"), "{user}");
+}

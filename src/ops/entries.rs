@@ -515,10 +515,27 @@ impl RecallReport {
         // Each memory's hits with their rank in it: scores of different indexes do not compare
         // (BM25 grows with a memory's size), ranks and tiers do.
         let mut all: Vec<(usize, usize, crate::search::recall::Hit)> = Vec::new();
-        for (m, hits) in std::iter::once(std::mem::take(&mut self.results)).chain(linked.into_iter().map(|l| l.results)).enumerate() {
+        let mut judged: Vec<(Option<String>, Option<f64>, Option<f64>)> = vec![(None, None, None)];
+        let mut lists = vec![std::mem::take(&mut self.results)];
+        for l in linked {
+            judged.push((l.why, l.terms.as_ref().map(|t| t.first_hit_holds), l.terms.as_ref().map(|t| t.first_hit_holds_all)));
+            lists.push(l.results);
+        }
+        for (m, hits) in lists.into_iter().enumerate() {
             all.extend(hits.into_iter().enumerate().map(|(rank, h)| (rank, m, h)));
         }
         all.sort_by(|a, b| b.2.tier.cmp(&a.2.tier).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
+        // What is said of the first hit is said by the memory it is from.
+        if let Some(&(_, m, _)) = all.first().filter(|(_, m, _)| *m > 0) {
+            let (why, holds, holds_all) = judged[m].clone();
+            if self.answered {
+                self.why = why.or(self.why.take());
+            }
+            if let (Some(t), Some(h), Some(a)) = (self.terms.as_mut(), holds, holds_all) {
+                t.first_hit_holds = h;
+                t.first_hit_holds_all = a;
+            }
+        }
         self.results = all.into_iter().take(k).map(|(_, _, h)| h).collect();
     }
 

@@ -85,7 +85,7 @@ pub fn check_name(name: &str) -> Result<()> {
         && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
     if !ok {
         return Err(Error::usage(format!(
-            "{:?} cannot name a linked memory: use lowercase letters, digits, - and _ (at most {MAX_NAME}), such as `team`",
+            "{:?} cannot name a linked memory: use lowercase letters, digits, - and _, starting with a letter or digit, at most {MAX_NAME}, such as `team`",
             crate::store::gate::visible(name)
         ))
         .into());
@@ -108,8 +108,9 @@ fn local_tracked(layout: &Layout) -> bool {
     // Named as git's index names it: relative to the work tree's top. When that cannot be
     // said, the file is taken for the repository's (its links are not followed).
     let top = repo.workdir().and_then(|w| w.canonicalize().ok());
+    // In git's index, or in HEAD's tree (an index missing or unreadable is no proof).
     match top.as_deref().and_then(|t| layout.local_file().strip_prefix(t).ok().map(Path::to_path_buf)) {
-        Some(rel) => repo.is_tracked(&rel),
+        Some(rel) => repo.is_tracked(&rel) || repo.file_at_head(&rel).map_or(true, |f| f.is_some()),
         None => true,
     }
 }
@@ -119,6 +120,14 @@ fn local_tracked(layout: &Layout) -> bool {
 /// cannot be read is a note, and recall goes on without it.
 pub fn load(layout: &Layout) -> Links {
     let mut out = Links { expected: expected(layout), ..Links::default() };
+    for bad in bad_expected(layout) {
+        out.notes.push(format!(
+            "{}:{}: links names {:?}, which cannot name a linked memory (a name such as `team`, or `team: where to get it`)",
+            layout.show(&layout.config_file()),
+            layout.config.line_of(&["links"]),
+            crate::store::gate::visible(&bad)
+        ));
+    }
     let local = layout.local_file();
     // Only a file that says `links` costs a look at git's index.
     if std::fs::symlink_metadata(&local).is_ok() {
@@ -203,6 +212,19 @@ fn expected(layout: &Layout) -> Vec<Expected> {
     out
 }
 
+/// The names `config.yaml`'s `links` gives that cannot name a linked memory (said by `links`
+/// and `continue`, never followed).
+fn bad_expected(layout: &Layout) -> Vec<String> {
+    let names: Vec<String> = match layout.config.get(&["links"]) {
+        Some(Value::Sequence(n)) => n.iter().map(crate::store::config::show).collect(),
+        Some(Value::Mapping(m)) => m.keys().map(crate::store::config::show).collect(),
+        Some(Value::String(n)) => vec![n.clone()],
+        Some(other) => vec![crate::store::config::show(other)],
+        None => vec![],
+    };
+    names.into_iter().filter(|n| check_name(n).is_err()).collect()
+}
+
 /// Open a linked memory: the top of a repository (or directory) holding a real `.zo/` whose
 /// memory directory exists. Errors say what is wrong with the link, by name.
 pub fn open(link: &Link) -> Result<Memory> {
@@ -225,6 +247,9 @@ fn open_at(path: &Path) -> Result<Memory> {
         anyhow::bail!("{} is not a directory", path.display());
     }
     let zo = path.join(".zo");
+    if std::fs::symlink_metadata(&zo).is_ok_and(|m| m.file_type().is_symlink()) {
+        anyhow::bail!("{} is a symbolic link; zo opens a memory only in a real .zo directory", zo.display());
+    }
     if !std::fs::symlink_metadata(&zo).is_ok_and(|m| m.is_dir()) {
         anyhow::bail!("{} holds no zo memory (no .zo/ directory there): run `zo init` in it, or name the top of the repository that holds it", path.display());
     }
@@ -315,7 +340,9 @@ fn write(file: &Path, config: &Config, user: bool) -> Result<()> {
     } else {
         "# Detected by zo on this machine; not committed.\n"
     };
-    crate::store::fsio::write_atomic(file, format!("{head}{}", config.to_yaml()?).as_bytes())
+    // An empty mapping is no `{}` line.
+    let body = if config.map.is_empty() { String::new() } else { config.to_yaml()? };
+    crate::store::fsio::write_atomic(file, format!("{head}{body}").as_bytes())
 }
 
 /// What `zo link` did.
@@ -334,6 +361,9 @@ pub struct Linked {
 /// user's links file. The path must open as a zo memory, and not be this project.
 pub fn add(layout: &Layout, name: &str, path: &Path, user: bool) -> Result<Linked> {
     check_name(name)?;
+    // `~/x` as local.yaml reads it (a quoted `~` reaches zo as it is).
+    let expanded = path.to_str().map(expand);
+    let path = expanded.as_deref().unwrap_or(path);
     let given = path;
     let path = path.canonicalize().map_err(|e| Error::usage(format!("{}: {e}", given.display())))?;
     if path == layout.root {

@@ -44,12 +44,23 @@ impl Operation for Show {
         // `team:PR-004`: the entry of the linked memory `team`, shown as its own would be.
         if let Some((name, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
             let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
-            let mut shown = Show { id, ..self }.run(&mut sub)?;
+            let mut shown = match (Show { id, ..self.clone() }).run(&mut sub) {
+                Ok(s) => s,
+                // A link named like a fact's category does not hide the project's fact.
+                Err(e) => return self.clone().own(env).map_err(|_| e.context(format!("in the linked memory {name}"))),
+            };
             if let Some(o) = shown.entry.as_object_mut() {
                 o.insert("memory".into(), name.into());
             }
             return Ok(shown);
         }
+        self.own(env)
+    }
+}
+
+impl Show {
+    /// The entry of the project's own memory.
+    fn own(self, env: &mut Env) -> Result<Shown> {
         let at = super::as_of(env.memory, self.as_of.as_deref())?;
         let v = crate::ops::show_as_of(env.memory, &self.id, at.as_ref())?;
         // Provenance walks git's history: for readers of the JSON, never on the hook path.
@@ -106,6 +117,9 @@ pub struct Logged {
     /// Conflict markers in the log, and why nothing is listed when nothing is.
     #[serde(skip)]
     pub notes: Vec<String>,
+    /// The linked memory listed (`--memory NAME`); absent: the project's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
 }
 
 impl Operation for Log {
@@ -116,9 +130,12 @@ impl Operation for Log {
 
     fn run(mut self, env: &mut Env) -> Result<Logged> {
         if let Some(name) = self.memory.take().filter(|n| n != "project") {
-            let (_, linked) = super::open_link(&crate::store::links::load(&env.memory.layout), &name)?;
+            let (name, linked) = super::open_link(&crate::store::links::load(&env.memory.layout), &name)?;
             let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
-            return self.run(&mut sub);
+            let mut logged = self.run(&mut sub).map_err(|e| e.context(format!("in the linked memory {name}")))?;
+            logged.notes.insert(0, format!("the linked memory {name}'s decisions (`zo show {name}:ID`)"));
+            logged.memory = Some(name);
+            return Ok(logged);
         }
         let q = LogQuery { decision_type: self.decision_type, since: self.since, limit: self.limit, all: self.all, tag: self.tag };
         q.check()?;
@@ -137,7 +154,7 @@ impl Operation for Log {
         }
         let lines = report.picked.iter().map(|&i| crate::ops::text::log_line(&log, i, !self.plain)).collect();
         report.as_of = at;
-        Ok(Logged { report, lines, notes })
+        Ok(Logged { report, lines, notes, memory: None })
     }
 }
 
@@ -169,8 +186,10 @@ impl Operation for History {
         if self.id.trim().is_empty() {
             return Err(crate::error::Error::usage("history needs an ID (D-…, PR-…, F-…) or a fact key").into());
         }
-        if let Some((_, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
-            return crate::ops::history::life(&linked, &id);
+        if let Some((name, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
+            // A link named like a fact's category does not hide the project's fact key.
+            return crate::ops::history::life(&linked, &id)
+                .or_else(|e| crate::ops::history::life(env.memory, &self.id).map_err(|_| e.context(format!("in the linked memory {name}"))));
         }
         crate::ops::history::life(env.memory, &self.id)
     }
