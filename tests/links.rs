@@ -220,7 +220,9 @@ fn promote_refuses_project_specifics_naming_each_term_and_writes_nothing() {
     // The project records it; both memories verify; zo committed nothing in the team's.
     let log = p.read(p.log_path());
     assert!(log.contains("**Type:** PROMOTE") && log.contains("promoted to team:PR-003"), "{log}");
-    assert_eq!(p.json(&["history", id.trim()])["id"], id.trim());
+    let h = p.json(&["history", id.trim()]);
+    assert_eq!(h["promoted"][0]["to"], "team:PR-003", "{h}");
+    assert!(p.ok(&["history", id.trim()]).contains("promoted"));
     p.ok(&["verify"]);
     t.ok(&["verify"]);
     assert_eq!(t.git(&["log", "--format=%H"]).lines().count(), 1);
@@ -336,6 +338,7 @@ fn promote_dropped_the_solution_and_the_alternatives() {
     assert!(t.read(".zo/memory/PRIORS.md").contains("call fflush(NULL) before exec"));
     let d = p.ok(&["decide", "--title", "Use a queue for webhooks", "--decision", "a queue", "--alternatives", "Kafka; RabbitMQ"]);
     let to = p.ok(&["promote", d.trim(), "--to", "team"]);
+    assert_eq!(p.json(&["history", d.trim()])["promoted"][0]["to"], to.trim());
     let v = t.json(&["show", to.trim().trim_start_matches("team:")]);
     assert!(v["text"].as_str().unwrap().contains("Kafka; RabbitMQ"), "{v}");
 }

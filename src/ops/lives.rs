@@ -34,6 +34,14 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
             into[t].push(j);
         }
     }
+    // PROMOTE entries, by the decision they refer to (few: a map, not a vector per entry).
+    let mut promoted: HashMap<usize, Vec<super::history::Promotion>> = HashMap::new();
+    for (j, o) in log.entries.iter().enumerate().filter(|(_, o)| o.is_promotion()) {
+        for t in o.refs.as_deref().map(referenced_ids).unwrap_or_default().iter().filter_map(|r| log.find(r).ok()).filter(|&t| t != j) {
+            let to = log.field(j, "Decision").unwrap_or_default().trim().trim_start_matches("promoted to ").to_string();
+            promoted.entry(t).or_default().push(super::history::Promotion { id: o.id.clone(), timestamp: o.timestamp.clone(), to });
+        }
+    }
     let sessions = sessions_listing(memory)?;
     let repo = crate::git::Repo::discover(&memory.layout.root);
     let commits = match &repo {
@@ -78,6 +86,7 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
             written: Written { timestamp: e.timestamp.clone(), here: crate::store::provenance::written_here(&e.id), session, agent, commit, shallow },
             outcomes: outcomes[i].iter().map(|&j| event(log, j, true)).collect(),
             confirmations: confirmations[i].iter().map(|&j| event(log, j, false)).collect(),
+            promoted: promoted.get(&i).cloned().unwrap_or_default(),
             supersedes,
             superseded_by,
             forgotten,

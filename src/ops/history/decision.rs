@@ -22,6 +22,9 @@ pub struct History {
     pub outcomes: Vec<Event>,
     /// CONFIRM entries that refer to it, oldest first.
     pub confirmations: Vec<Event>,
+    /// PROMOTE entries that refer to it: copies in linked memories (`zo promote`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub promoted: Vec<Promotion>,
     /// The decisions it superseded.
     pub supersedes: Vec<Event>,
     pub superseded_by: Option<Event>,
@@ -57,6 +60,29 @@ pub struct Event {
     /// The outcome's text, for an OUTCOME.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
+}
+
+/// A copy of the entry in a linked memory, as the PROMOTE entry `id` records it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Promotion {
+    pub id: String,
+    pub timestamp: String,
+    /// The copy: `team:PR-004`.
+    pub to: String,
+}
+
+/// The PROMOTE entries of `log` that refer to the entry `is_me` accepts, oldest first.
+pub(in crate::ops) fn promotions(log: &DecisionLog, is_me: impl Fn(&str) -> bool) -> Vec<Promotion> {
+    log.entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.is_promotion() && e.refs.as_deref().is_some_and(|r| referenced_ids(r).iter().any(|id| is_me(id))))
+        .map(|(j, e)| Promotion {
+            id: e.id.clone(),
+            timestamp: e.timestamp.clone(),
+            to: log.field(j, "Decision").unwrap_or_default().trim().trim_start_matches("promoted to ").to_string(),
+        })
+        .collect()
 }
 
 /// An event of an entry's life: the log entry `j` (with its outcome when `outcome`).
@@ -119,6 +145,7 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
         title: e.title.clone(),
         status: log.status(i),
         written: Written { timestamp: e.timestamp.clone(), here: crate::store::provenance::written_here(&e.id), session, agent, commit, shallow },
+        promoted: promotions(&log, |r| log.find(r).ok() == Some(i)),
         outcomes,
         confirmations,
         supersedes,
@@ -154,6 +181,9 @@ impl History {
         }
         for e in &self.outcomes {
             s.push_str(&format!("  outcome     {}  {}  {}\n", e.timestamp, e.id, e.outcome.as_deref().unwrap_or("")));
+        }
+        for p in &self.promoted {
+            s.push_str(&format!("  promoted    {}  {}  to {}\n", p.timestamp, p.id, p.to));
         }
         if let Some(e) = &self.superseded_by {
             s.push_str(&format!("  superseded  {}  by {}  {}\n", e.timestamp, e.id, e.title));

@@ -20,6 +20,9 @@ pub struct PriorHistory {
     /// `active`, `superseded` or `forgotten`.
     pub status: crate::format::Status,
     pub written: PriorWritten,
+    /// PROMOTE entries of the decision log that refer to it: copies in linked memories.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub promoted: Vec<super::decision::Promotion>,
     /// The priors whose `Superseded by` names this one.
     pub supersedes: Vec<PriorEvent>,
     pub superseded_by: Option<PriorEvent>,
@@ -112,6 +115,7 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
             let (commit, shallow) = commit_of(p)?;
             PriorWritten { session, session_ended, agent, commit, shallow }
         },
+        promoted: super::decision::promotions(&memory.decisions()?, |r| r.eq_ignore_ascii_case(&p.id)),
         supersedes,
         superseded_by,
         forgotten,
@@ -135,6 +139,9 @@ impl PriorHistory {
         ));
         for e in &self.supersedes {
             s.push_str(&format!("  supersedes  {}  {}\n", e.id, e.title));
+        }
+        for p in &self.promoted {
+            s.push_str(&format!("  promoted    {}  {}  to {}\n", p.timestamp, p.id, p.to));
         }
         if let Some(e) = &self.superseded_by {
             let when = e.commit.as_ref().map(|c| format!("  (commit {}, {})", c.short, c.time)).unwrap_or_default();
