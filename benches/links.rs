@@ -7,32 +7,15 @@
 mod common;
 use common::*;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 const SESSION_START: &str = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"bench"}"#;
 const QUERY: &str = "how do we keep secrets out of the repository";
 
 /// One fresh zo process in `dir` (this bench's own HOME and cache), `input` on stdin; ms.
 fn once(dir: &Path, home: &Path, args: &[&str], input: Option<&str>) -> f64 {
-    let t = std::time::Instant::now();
-    let mut child = Command::new(ZO)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ZO_REPO")
-        .env("HOME", home)
-        .env("ZO_CACHE", home.join("cache"))
-        .env("ZO_USER_DIR", home.join("config"))
-        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(i) = input {
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), i.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "zo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    t.elapsed().as_secs_f64() * 1000.0
+    let (h, cache, user) = (home.to_string_lossy(), home.join("cache"), home.join("config"));
+    let env = [("HOME", h.as_ref()), ("ZO_CACHE", cache.to_str().unwrap()), ("ZO_USER_DIR", user.to_str().unwrap())];
+    run_measured(dir, ZO, args, input, &env).0 * 1000.0
 }
 
 fn median(runs: usize, f: impl Fn() -> f64) -> f64 {

@@ -6,52 +6,13 @@
 
 mod common;
 use common::*;
-use std::process::{Command, Stdio};
-use std::time::Instant;
 
 /// The SessionStart event Claude Code sends its hook on stdin.
 const SESSION_START: &str = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"bench"}"#;
 
-/// CPU seconds (user + system) of every child waited for so far: microsecond resolution, so a
-/// loaded machine's waits can be told from zo's own work.
-fn children_cpu() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
-    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    s(u.ru_utime) + s(u.ru_stime)
-}
-
-/// One run: wall seconds, CPU seconds (user + system), peak RSS in MB.
-type M = (f64, f64, f64);
-
-/// One fresh process (zo without the model, or git), with `input` on stdin.
+/// One fresh process with no HOME or cache (no model, no user key), `input` on stdin.
 fn measure_with(d: &std::path::Path, program: &str, args: &[&str], input: Option<&str>) -> M {
-    let cpu0 = children_cpu();
-    let t = Instant::now();
-    let mut child = Command::new("/usr/bin/time")
-        .arg("-f")
-        .arg("%M")
-        .arg(program)
-        .args(args)
-        .current_dir(d)
-        .env_remove("ZO_REPO")
-        .env("ZO_CACHE", "/nonexistent")
-        .env("HOME", "/nonexistent")
-        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(i) = input {
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), i.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    let cpu = children_cpu() - cpu0;
-    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    let kb: f64 = String::from_utf8_lossy(&out.stderr).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
-    (secs, cpu, kb / 1024.0)
+    run_measured(d, program, args, input, &[("HOME", "/nonexistent"), ("ZO_CACHE", "/nonexistent")])
 }
 
 fn measure(d: &std::path::Path, args: &[&str]) -> M {

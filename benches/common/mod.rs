@@ -162,3 +162,39 @@ pub fn git_status(dir: &Path, runs: usize) -> (f64, f64) {
 pub fn times_git((x, _): (f64, f64), (g, _): (f64, f64)) -> String {
     format!("{:.1}×", x / g)
 }
+
+/// CPU seconds (user + system) of every child waited for so far: microsecond resolution, so a
+/// loaded machine's waits can be told from zo's own work.
+pub fn children_cpu() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
+/// One run: wall seconds, CPU seconds (user + system), peak RSS in MB.
+pub type M = (f64, f64, f64);
+
+/// One fresh process of `program` in `d` under GNU time, `input` on stdin and `env` set (the
+/// caller's HOME and cache: none, or a bench's own).
+pub fn run_measured(d: &Path, program: &str, args: &[&str], input: Option<&str>, env: &[(&str, &str)]) -> M {
+    use std::process::Stdio;
+    let cpu0 = children_cpu();
+    let t = Instant::now();
+    let mut c = Command::new("/usr/bin/time");
+    c.arg("-f").arg("%M").arg(program).args(args).current_dir(d).env_remove("ZO_REPO");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() }).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    if let Some(i) = input {
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), i.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = children_cpu() - cpu0;
+    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let kb: f64 = String::from_utf8_lossy(&out.stderr).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
+    (secs, cpu, kb / 1024.0)
+}
