@@ -391,3 +391,105 @@ fn a_link_named_like_a_fact_category_hid_the_facts_history() {
     let user = std::fs::read_to_string(p.user_dir().join("links.yaml")).unwrap();
     assert!(!user.contains("{}") && !user.contains("tool"), "{user}");
 }
+
+#[test]
+fn a_broken_local_yaml_let_its_confidential_terms_through() {
+    let (p, t) = (project(), team());
+    p.ok(&["link", t.path().to_str().unwrap(), "--name", "team", "--user"]);
+    let id = p.ok(&["prior", "add", "--title", "Zephyr broke the builds", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]);
+    p.write(".zo/local.yaml", &format!("{}confidential: [Zephyr]\noops: [\n", p.read(".zo/local.yaml")));
+    let before = t.read(".zo/memory/PRIORS.md");
+    let e = p.fails(&["promote", id.trim(), "--to", "team"], 2);
+    assert!(e.contains("local.yaml"), "{e}");
+    assert_eq!(t.read(".zo/memory/PRIORS.md"), before);
+    // A term of one character would refuse nearly anything: a usage error, not ignored.
+    p.write(".zo/local.yaml", "confidential: [\"a\"]\n");
+    p.fails(&["promote", id.trim(), "--to", "team"], 2);
+}
+
+#[test]
+fn a_decisions_type_and_decorated_paths_skipped_the_gate() {
+    let (p, t) = (project(), team());
+    link(&p, &t);
+    std::fs::create_dir_all(p.path().join("src/billing")).unwrap();
+    std::fs::write(p.path().join("src/billing/charge.rs"), "").unwrap();
+    p.commit_all("code");
+    let d = p.ok(&["decide", "--type", "FALCON", "--title", "Use a queue", "--decision", "a queue"]);
+    let e = p.fails(&["promote", d.trim(), "--to", "team"], 1);
+    assert!(e.contains("in Type"), "{e}");
+    for (n, text) in [
+        "see src/billing/charge.rs:42",
+        "billing/charge.rs#L10",
+        "path=src/billing/charge.rs",
+        "src/billing/*.rs",
+        "src/billing/charge",
+        "SRC/Billing/Charge.rs",
+        "the falcon-api deploy",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = p.ok(&["prior", "add", "--title", &format!("Lesson {n}"), "--root-cause", "novel_case", "--failure", "f", "--rule", text]);
+        let e = p.fails(&["promote", id.trim(), "--to", "team"], 1);
+        assert!(e.contains("in Rules"), "{text}: {e}");
+    }
+}
+
+#[test]
+fn decide_accepted_the_types_of_zos_own_annotations() {
+    let p = project();
+    for kind in ["CONFIRM", "forgotten", "PROMOTE", "OUTCOME"] {
+        p.fails(&["decide", "--type", kind, "--title", "t", "--decision", "d"], 1);
+    }
+    p.ok(&["verify"]);
+}
+
+#[test]
+fn an_unchanged_edit_rewrote_the_lesson() {
+    let (p, t) = (project(), team());
+    link(&p, &t);
+    let solution = "```sh\n# stop the workers first\nkill -TERM $pid\n```\nRule: not a rule";
+    let id = p.ok(&[
+        "prior",
+        "add",
+        "--title",
+        "Stop workers before a migration",
+        "--root-cause",
+        "novel_case",
+        "--failure",
+        "f",
+        "--rule",
+        "stop them",
+        "--solution",
+        solution,
+    ]);
+    let r = util::at_terminal(p.cmd(&["promote", id.trim(), "--to", "team", "--edit"]).env("EDITOR", "true").env_remove("VISUAL"), "");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let priors = t.read(".zo/memory/PRIORS.md");
+    assert!(priors.contains("# stop the workers first") && priors.contains("Rule: not a rule"), "{priors}");
+    assert!(!priors.contains("2. not a rule"), "{priors}");
+}
+
+#[test]
+fn a_renumbered_copy_was_credited_to_another_lesson() {
+    let (p, t) = (project(), team());
+    link(&p, &t);
+    let id =
+        p.ok(&["prior", "add", "--title", "Migrations need an advisory lock", "--root-cause", "novel_case", "--failure", "a race", "--rule", "lock first"]);
+    p.ok(&["promote", id.trim(), "--to", "team"]);
+    // A merge in the team's memory renumbered the copy (another clone's lesson took PR-003).
+    let priors = t.read(".zo/memory/PRIORS.md").replace("## PR-003:", "## PR-007:");
+    t.write(".zo/memory/PRIORS.md", &priors);
+    let h = p.json(&["history", id.trim()]);
+    assert_eq!(h["promoted"][0]["to"], "team:PR-003", "{h}");
+    assert_eq!(h["promoted"][0]["now"], "team:PR-007", "{h}");
+    assert!(p.ok(&["history", id.trim()]).contains("now team:PR-007"));
+    // The history of a linked entry says whose it is.
+    let h = p.json(&["history", "team:PR-007"]);
+    assert_eq!(h["memory"], "team", "{h}");
+    assert!(p.ok(&["history", "team:PR-007"]).starts_with("(from the linked memory team)"));
+    // Its site goes anywhere but into the linked repository.
+    let e = p.fails(&["site", "--memory", "team", t.path().join("out").to_str().unwrap()], 2);
+    assert!(e.contains("inside the linked repository"), "{e}");
+    assert!(!t.path().join("out").exists());
+}

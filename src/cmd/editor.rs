@@ -19,6 +19,11 @@ pub fn available() -> Option<String> {
 /// starting a line as `Name: value` for one of `names` and running on over the lines after it;
 /// `#` lines are ignored. The file is private (0600) and removed afterwards.
 pub fn fill(editor: &str, template: &str, names: &[&str]) -> Result<Vec<(String, String)>> {
+    Ok(parse(&edit(editor, template)?, names))
+}
+
+/// Open `editor` on `template`; the text as the person saved it.
+pub fn edit(editor: &str, template: &str) -> Result<String> {
     let mut file = tempfile::Builder::new().prefix("zo-edit-").suffix(".md").tempfile().context("could not create the file to edit")?;
     std::io::Write::write_all(&mut file, template.as_bytes())?;
     let path = file.path().to_path_buf();
@@ -33,8 +38,7 @@ pub fn fill(editor: &str, template: &str, names: &[&str]) -> Result<Vec<(String,
     if !status.success() {
         return Err(Error::Failed(format!("the editor {editor:?} exited with {status}; nothing was written")).into());
     }
-    let text = crate::store::fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
-    Ok(parse(&text, names))
+    Ok(crate::store::fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default())
 }
 
 /// The fields of an edited template (see `fill`).

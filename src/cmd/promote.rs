@@ -46,7 +46,13 @@ fn edit(draft: &Draft) -> Result<Draft> {
             &["Title", "Type", "Decision", "Rationale", "Alternatives"]
         }
     };
-    let f = super::editor::fill(&editor, &text, names)?;
+    let edited = super::editor::edit(&editor, &text)?;
+    // Saved as it was: the draft itself (its fields may hold lines the template's form would
+    // read as fields or comments).
+    if edited == text {
+        return Ok(draft.clone());
+    }
+    let f = super::editor::parse(&edited, names);
     let v = |n: &str| super::editor::value(&f, n);
     if v("Title").is_empty() {
         return Err(Error::Failed("the Title was left empty: nothing was promoted".into()).into());

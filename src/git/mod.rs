@@ -166,7 +166,13 @@ impl Repo {
         Ok(Some((id, self.blob(id, path)?)))
     }
 
-    /// The staged (index) content of `path`, None when not in the index.
+    /// Every path git's index holds (relative to the work tree, `/`-separated), lowercased:
+    /// what `zo promote` looks a path-like word up in.
+    pub fn tracked_paths(&self) -> Vec<String> {
+        let Ok(index) = self.repo.index_or_empty() else { return Vec::new() };
+        index.entries().iter().map(|e| e.path(&index).to_string().to_lowercase()).collect()
+    }
+
     /// Whether git's index holds `path` (relative to the work tree): it is tracked.
     pub fn is_tracked(&self, path: &Path) -> bool {
         let Ok(index) = self.repo.index_or_empty() else { return false };

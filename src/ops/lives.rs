@@ -38,8 +38,7 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
     let mut promoted: HashMap<usize, Vec<super::history::Promotion>> = HashMap::new();
     for (j, o) in log.entries.iter().enumerate().filter(|(_, o)| o.is_promotion()) {
         for t in o.refs.as_deref().map(referenced_ids).unwrap_or_default().iter().filter_map(|r| log.find(r).ok()).filter(|&t| t != j) {
-            let to = log.field(j, "Decision").unwrap_or_default().trim().trim_start_matches("promoted to ").to_string();
-            promoted.entry(t).or_default().push(super::history::Promotion { id: o.id.clone(), timestamp: o.timestamp.clone(), to });
+            promoted.entry(t).or_default().push(super::history::promotion_of(memory, log, j));
         }
     }
     let sessions = sessions_listing(memory)?;

@@ -33,6 +33,9 @@ pub struct Source {
 /// project (its source, paths, commit, session, supersessions) is left behind.
 pub fn source(memory: &Memory, id: &str) -> Result<Source> {
     let id = id.trim();
+    if id.is_empty() {
+        return Err(crate::error::Error::usage("promote needs the ID of a prior (PR-…) or a decision (D-…)").into());
+    }
     if id.to_ascii_uppercase().starts_with("PR-") {
         let file = memory.priors()?;
         let i = file.find(id).ok_or_else(|| anyhow!("no prior {id} in {}", memory.layout.show(&memory.layout.priors())))?;
@@ -68,8 +71,11 @@ pub fn source(memory: &Memory, id: &str) -> Result<Source> {
     let file = memory.layout.show(&memory.layout.decision_log());
     let i = log.find(id).map_err(|e| crate::store::memory::find_error(e, id, &file))?;
     let e = &log.entries[i];
+    if e.is_forgotten() {
+        anyhow::bail!("{} was forgotten; there is nothing to promote", e.id);
+    }
     if e.is_annotation() {
-        anyhow::bail!("{} is an {} entry, not a decision; promote the decision it refers to", e.id, e.kind.to_uppercase());
+        anyhow::bail!("{} records something about another entry ({}), it is not a decision; promote the decision it refers to", e.id, e.kind.to_uppercase());
     }
     if log.status(i) == crate::format::Status::Superseded {
         anyhow::bail!("{} is superseded; promote the decision that holds", e.id);
@@ -100,6 +106,7 @@ impl Draft {
                 v
             }
             Draft::Decision(d) => vec![
+                ("Type", d.r#type.clone().unwrap_or_default()),
                 ("Title", d.title.clone()),
                 ("Decision", d.decision.clone()),
                 ("Rationale", d.rationale.clone().unwrap_or_default()),
@@ -141,8 +148,8 @@ pub fn promote(project: &Memory, name: &str, source: &Source, draft: Draft) -> R
     let provenance = format!("promoted {} from a project's entry ({})", crate::time::today(), source.hash);
     // The project's lock is held from before the copy is written to after it is recorded: a
     // project that cannot record now (its lock held) refuses before the linked memory changes.
-    let (promoted, recorded) = project.promotion(&source.id, &source.title, || {
-        let id = write(&linked, draft, &provenance)?;
+    let (promoted, recorded) = project.promotion(&source.id, &source.title, &source.hash, || {
+        let id = write(&linked, draft, &provenance).map_err(|e| e.context(format!("in the linked memory {name}")))?;
         Ok(format!("{name}:{id}"))
     })?;
     let id = promoted.split_once(':').map(|(_, id)| id.to_string()).unwrap_or_default();
@@ -164,4 +171,20 @@ fn write(linked: &Memory, draft: Draft, provenance: &str) -> Result<String> {
             linked.decide(&d, crate::store::gate::Allow::default())?.id
         }
     })
+}
+
+/// Where a promoted copy is now: the entry of linked memory `to`'s memory (`team:PR-004` as
+/// recorded) whose provenance holds `hash`. A merge in the linked memory renumbers priors that
+/// two clones added at once, so the recorded number can name another lesson since; None when
+/// the link does not open or no entry holds the hash.
+pub fn copy_now(project: &Memory, to: &str, hash: &str) -> Option<String> {
+    let (name, _) = to.split_once(':')?;
+    let links = crate::store::links::load(&project.layout);
+    let linked = crate::store::links::open(links.find(name)?).ok()?;
+    let priors = linked.priors().ok()?;
+    if let Some(p) = priors.entries.iter().find(|p| p.field("Source").is_some_and(|s| s.contains(hash))) {
+        return Some(format!("{name}:{}", p.id));
+    }
+    let log = linked.decisions().ok()?;
+    (0..log.entries.len()).find(|&i| log.field(i, "Rationale").is_some_and(|r| r.contains(hash))).map(|i| format!("{name}:{}", log.entries[i].id))
 }

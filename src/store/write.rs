@@ -189,8 +189,14 @@ impl Memory {
         if new.kind.contains('\n') || new.kind.is_empty() {
             bail!("refused: the type must be one word or phrase on one line");
         }
-        if new.kind == "OUTCOME" {
-            bail!("refused: record an outcome with `zo outcome ID TEXT`");
+        // The kinds zo's own annotations use: an entry typed so by hand would be read as one
+        // (and fail `verify` for good: the log is append-only).
+        match new.kind.to_ascii_uppercase().as_str() {
+            "OUTCOME" => bail!("refused: record an outcome with `zo outcome ID TEXT`"),
+            "CONFIRM" => bail!("refused: confirm a decision with `zo confirm ID`"),
+            "FORGOTTEN" => bail!("refused: erase an entry with `zo forget ID --reason …`"),
+            "PROMOTE" => bail!("refused: copy an entry into a linked memory with `zo promote ID --to NAME`"),
+            _ => {}
         }
         let check: Vec<(&str, &str)> = new.fields();
         new.allowed = gate::hashes(&gate::check_fields(&check, allow)?);
@@ -263,7 +269,7 @@ impl Memory {
     /// memory's lock, `copy` writes it elsewhere and names the copy (`team:PR-004`), then a
     /// PROMOTE entry that refers to the source records it. Nothing is written here when `copy`
     /// fails, and the copy is not made when the lock cannot be had.
-    pub fn promotion(&self, source: &str, title: &str, copy: impl FnOnce() -> Result<String>) -> Result<(String, NewDecision)> {
+    pub fn promotion(&self, source: &str, title: &str, hash: &str, copy: impl FnOnce() -> Result<String>) -> Result<(String, NewDecision)> {
         let limits = self.limits()?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
@@ -273,7 +279,8 @@ impl Memory {
             timestamp: crate::time::now(),
             kind: "PROMOTE".into(),
             title: fit_title(format!("Promoted: {title}"), limits),
-            decision: format!("promoted to {to}"),
+            // The hash finds the copy again should a merge there renumber it.
+            decision: format!("promoted to {to} ({hash})"),
             refs: source.to_string(),
             ..Default::default()
         };

@@ -67,21 +67,41 @@ pub struct Event {
 pub struct Promotion {
     pub id: String,
     pub timestamp: String,
-    /// The copy: `team:PR-004`.
+    /// The copy, as recorded: `team:PR-004`.
     pub to: String,
+    /// Where the copy is now, when a merge in the linked memory renumbered it (another lesson
+    /// holds the recorded number since).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now: Option<String>,
 }
 
-/// The PROMOTE entries of `log` that refer to the entry `is_me` accepts, oldest first.
-pub(in crate::ops) fn promotions(log: &DecisionLog, is_me: impl Fn(&str) -> bool) -> Vec<Promotion> {
-    log.entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.is_promotion() && e.refs.as_deref().is_some_and(|r| referenced_ids(r).iter().any(|id| is_me(id))))
-        .map(|(j, e)| Promotion {
-            id: e.id.clone(),
-            timestamp: e.timestamp.clone(),
-            to: log.field(j, "Decision").unwrap_or_default().trim().trim_start_matches("promoted to ").to_string(),
-        })
+impl Promotion {
+    /// Its line in a history.
+    pub fn line(&self) -> String {
+        let now = self.now.as_deref().map(|n| format!(" (now {n}: a merge there renumbered it)")).unwrap_or_default();
+        format!("  promoted    {}  {}  to {}{now}\n", self.timestamp, self.id, self.to)
+    }
+}
+
+/// The promotion PROMOTE entry `j` records (`promoted to team:PR-004 (blake3:…)`), with where
+/// its copy is now when that moved.
+pub fn promotion_of(memory: &Memory, log: &DecisionLog, j: usize) -> Promotion {
+    let text = log.field(j, "Decision").unwrap_or_default().trim();
+    let rest = text.trim_start_matches("promoted to ");
+    let (to, hash) = match rest.split_once(" (") {
+        Some((to, h)) => (to.to_string(), Some(h.trim_end_matches(')').to_string())),
+        None => (rest.to_string(), None),
+    };
+    let now = hash.and_then(|h| crate::ops::promote::copy_now(memory, &to, &h)).filter(|n| *n != to);
+    Promotion { id: log.entries[j].id.clone(), timestamp: log.entries[j].timestamp.clone(), to, now }
+}
+
+/// The PROMOTE entries of `log` (`memory`'s) that refer to the entry `is_me` accepts, oldest
+/// first.
+pub(in crate::ops) fn promotions(memory: &Memory, log: &DecisionLog, is_me: impl Fn(&str) -> bool) -> Vec<Promotion> {
+    (0..log.entries.len())
+        .filter(|&j| log.entries[j].is_promotion() && log.entries[j].refs.as_deref().is_some_and(|r| referenced_ids(r).iter().any(|id| is_me(id))))
+        .map(|j| promotion_of(memory, log, j))
         .collect()
 }
 
@@ -145,7 +165,7 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
         title: e.title.clone(),
         status: log.status(i),
         written: Written { timestamp: e.timestamp.clone(), here: crate::store::provenance::written_here(&e.id), session, agent, commit, shallow },
-        promoted: promotions(&log, |r| log.find(r).ok() == Some(i)),
+        promoted: promotions(memory, &log, |r| log.find(r).ok() == Some(i)),
         outcomes,
         confirmations,
         supersedes,
@@ -183,7 +203,7 @@ impl History {
             s.push_str(&format!("  outcome     {}  {}  {}\n", e.timestamp, e.id, e.outcome.as_deref().unwrap_or("")));
         }
         for p in &self.promoted {
-            s.push_str(&format!("  promoted    {}  {}  to {}\n", p.timestamp, p.id, p.to));
+            s.push_str(&p.line());
         }
         if let Some(e) = &self.superseded_by {
             s.push_str(&format!("  superseded  {}  by {}  {}\n", e.timestamp, e.id, e.title));

@@ -15,7 +15,7 @@ mod fact;
 mod prior;
 
 pub(super) use decision::event;
-pub use decision::{Event, History, Promotion, Written, history};
+pub use decision::{Event, History, Promotion, Written, history, promotion_of};
 pub use fact::{FactHistory, FactVersion, fact_history};
 pub use prior::{PriorEvent, PriorHistory, PriorWritten, prior_history};
 

@@ -115,7 +115,7 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
             let (commit, shallow) = commit_of(p)?;
             PriorWritten { session, session_ended, agent, commit, shallow }
         },
-        promoted: super::decision::promotions(&memory.decisions()?, |r| r.eq_ignore_ascii_case(&p.id)),
+        promoted: super::decision::promotions(memory, &memory.decisions()?, |r| r.eq_ignore_ascii_case(&p.id)),
         supersedes,
         superseded_by,
         forgotten,
@@ -141,7 +141,7 @@ impl PriorHistory {
             s.push_str(&format!("  supersedes  {}  {}\n", e.id, e.title));
         }
         for p in &self.promoted {
-            s.push_str(&format!("  promoted    {}  {}  to {}\n", p.timestamp, p.id, p.to));
+            s.push_str(&p.line());
         }
         if let Some(e) = &self.superseded_by {
             let when = e.commit.as_ref().map(|c| format!("  (commit {}, {})", c.short, c.time)).unwrap_or_default();

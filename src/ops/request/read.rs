@@ -180,24 +180,39 @@ impl Operation for History {
     const NAME: &'static str = "history";
     const ABOUT: &'static str = "An entry's whole life: where written, outcomes, supersessions; a fact key's versions.";
     const HINTS: Hints = READS;
-    type Report = Life;
+    type Report = Lived;
 
-    fn run(self, env: &mut Env) -> Result<Life> {
+    fn run(self, env: &mut Env) -> Result<Lived> {
         if self.id.trim().is_empty() {
             return Err(crate::error::Error::usage("history needs an ID (D-…, PR-…, F-…) or a fact key").into());
         }
         if let Some((name, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
-            // A link named like a fact's category does not hide the project's fact key.
-            return crate::ops::history::life(&linked, &id)
-                .or_else(|e| crate::ops::history::life(env.memory, &self.id).map_err(|_| e.context(format!("in the linked memory {name}"))));
+            return match crate::ops::history::life(&linked, &id) {
+                Ok(life) => Ok(Lived { life, memory: Some(name) }),
+                // A link named like a fact's category does not hide the project's fact key.
+                Err(e) => crate::ops::history::life(env.memory, &self.id)
+                    .map(|life| Lived { life, memory: None })
+                    .map_err(|_| e.context(format!("in the linked memory {name}"))),
+            };
         }
-        crate::ops::history::life(env.memory, &self.id)
+        Ok(Lived { life: crate::ops::history::life(env.memory, &self.id)?, memory: None })
     }
 }
 
-impl Report for Life {
+/// An entry's life, and the linked memory it is in (`history team:PR-004`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Lived {
+    #[serde(flatten)]
+    pub life: Life,
+    /// The linked memory the entry is in; absent: the project's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
+}
+
+impl Report for Lived {
     fn text(&self) -> String {
-        self.render()
+        let from = self.memory.as_deref().map(|m| format!("(from the linked memory {})\n", crate::store::gate::frame::one_line(m))).unwrap_or_default();
+        format!("{from}{}", self.life.render())
     }
 }
 

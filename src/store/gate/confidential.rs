@@ -62,13 +62,15 @@ struct Term {
 pub struct Confidential {
     terms: Vec<Term>,
     root: PathBuf,
+    /// The files git tracks in the project, lowercased (`src/billing/charge.rs`).
+    tracked: Vec<String>,
 }
 
 impl Confidential {
     /// The project's name, its remotes' hosts (but the public ones), owners and repository
     /// names, the path it lives at, and its `confidential:` lists (config.yaml, local.yaml).
     pub fn of(layout: &Layout) -> Result<Confidential> {
-        let mut c = Confidential { terms: Vec::new(), root: layout.root.clone() };
+        let mut c = Confidential { terms: Vec::new(), root: layout.root.clone(), tracked: Vec::new() };
         c.add(&layout.project(), "the project's name");
         if let Some(name) = layout.root.file_name() {
             c.add(&name.to_string_lossy(), "the project's folder");
@@ -89,9 +91,11 @@ impl Confidential {
         }
         c.add(&layout.root.to_string_lossy(), "the project's path");
         for file in [layout.config_file(), layout.local_file()] {
-            let config = if file == layout.config_file() { layout.config.clone() } else { Config::load(&file).unwrap_or_default() };
+            // A local.yaml that cannot be read holds terms nobody can check: refused, not skipped.
+            let config = if file == layout.config_file() { layout.config.clone() } else { Config::load(&file).map_err(|e| Error::usage(format!("{e:#}")))? };
             c.list(&config, &file)?;
         }
+        c.tracked = crate::git::Repo::discover(&layout.root).map(|r| r.tracked_paths()).unwrap_or_default();
         Ok(c)
     }
 
@@ -109,6 +113,9 @@ impl Confidential {
             Some(Value::Sequence(items)) => {
                 for v in items {
                     match v {
+                        Value::String(s) if s.trim().chars().count() < 2 => {
+                            return Err(bad(file, config, &format!("{s:?} (a term of one character would refuse nearly any text)")));
+                        }
                         Value::String(s) => self.add(s, "a confidential term"),
                         other => {
                             return Err(bad(file, config, &crate::store::config::show(other)));
@@ -145,26 +152,35 @@ impl Confidential {
         ))
     }
 
-    /// Words of `text` that are paths inside the project (`src/billing/charge.rs`), other than
-    /// the names nearly every project has.
+    /// Words of `text` that name a path inside the project: one that exists there, or the end
+    /// or start of a file git tracks (`billing/charge.rs`, `src/billing/charge`), however
+    /// decorated (`charge.rs:42`, `#L10`, `path=…`, `*.rs`, any case); the names nearly every
+    /// project has are not the project's.
     fn paths_in(&self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for w in text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '[' | ']' | ',' | ';' | '<' | '>')) {
-            let w = w.trim_end_matches([':', '.', '!', '?']).trim_start_matches("./");
+        for w in text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '[' | ']' | ',' | ';' | '<' | '>' | '=' | '#' | '|')) {
+            // `charge.rs:42:7` is `charge.rs`; a glob's stars are no part of the name.
+            let w = w.split([':', '*', '?']).next().unwrap_or("").trim_end_matches(['.', '!']).trim_start_matches("./").to_string();
             if w.is_empty() || !(w.contains('/') || w.contains('.')) || w.starts_with('/') || w.split('/').any(|c| c == "..") {
                 continue;
             }
             // `src//billing/` is `src/billing`.
             let w = w.split('/').filter(|c| !c.is_empty() && *c != ".").collect::<Vec<_>>().join("/");
-            if w.is_empty() {
+            let w = w.trim_end_matches('.').to_string();
+            if w.is_empty() || w.split('/').all(|c| COMMON.iter().any(|n| n.eq_ignore_ascii_case(c))) {
                 continue;
             }
-            let w = w.as_str();
-            if w.split('/').filter(|c| !c.is_empty()).all(|c| COMMON.contains(&c)) {
-                continue;
-            }
-            if std::fs::symlink_metadata(self.root.join(w)).is_ok() && !out.contains(&w.to_string()) {
-                out.push(w.to_string());
+            let lower = w.to_lowercase();
+            let named = std::fs::symlink_metadata(self.root.join(&w)).is_ok()
+                || (lower.contains('/') || lower.contains('.'))
+                    && self.tracked.iter().any(|t| {
+                        t.ends_with(&format!("/{lower}"))
+                            || *t == lower
+                            || t.starts_with(&format!("{lower}/"))
+                            || (lower.contains('/') && t.starts_with(&format!("{lower}.")))
+                    });
+            if named && !out.contains(&w) {
+                out.push(w);
             }
         }
         out
@@ -180,17 +196,55 @@ fn bad(file: &Path, config: &Config, got: &str) -> anyhow::Error {
     .into()
 }
 
-/// Whether `term` occurs in `text` as a whole word or phrase, ignoring case and how its words
-/// are joined: "billing-svc" is found as `BILLING_SVC`, `billing svc`, `billing.svc` and
-/// `billingsvc`; a path as its words in a row.
+/// Whether `term` occurs in `text` as a whole word or phrase, ignoring case, lookalike
+/// letters and how its words are joined or split: "billing-svc" is found as `BILLING_SVC`,
+/// `billing svc`, `billingsvc`, `ｂｉｌｌｉｎｇ-svc`; "falconpay" as `falcon-pay` or `falcon**pay**`;
+/// a path as its words in a row.
 fn contains_word(text: &str, term: &str) -> bool {
-    let words = |s: &str| s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect::<Vec<_>>();
+    let words = |s: &str| s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect::<Vec<_>>();
     let (text, term) = (words(text), words(term));
     if term.is_empty() {
         return false;
     }
     let joined = term.concat();
-    text.windows(term.len()).any(|w| w == term.as_slice()) || text.contains(&joined)
+    text.windows(term.len()).any(|w| w == term.as_slice())
+        // Split where the term is one word, or joined where it is several: up to 4 pieces.
+        || (1..=4).any(|n| text.windows(n).any(|w| w.concat() == joined))
+}
+
+/// A word as the gate compares it: lowercase, fullwidth forms as ASCII, and the Cyrillic and
+/// Greek letters that look like Latin ones as those (`fаlcon` with a Cyrillic а is `falcon`).
+fn fold(word: &str) -> String {
+    word.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c).to_ascii_lowercase(),
+            'а' => 'a',
+            'в' => 'b',
+            'е' | 'ё' => 'e',
+            'і' => 'i',
+            'ј' => 'j',
+            'к' => 'k',
+            'м' => 'm',
+            'н' => 'h',
+            'о' | 'ο' => 'o',
+            'р' | 'ρ' => 'p',
+            'с' => 'c',
+            'т' => 't',
+            'у' => 'y',
+            'х' | 'χ' => 'x',
+            'ѕ' => 's',
+            'ԁ' => 'd',
+            'ɡ' => 'g',
+            'ν' => 'v',
+            'α' => 'a',
+            'ι' => 'i',
+            'κ' => 'k',
+            'τ' => 't',
+            'υ' => 'u',
+            c => c,
+        })
+        .collect()
 }
 
 /// A remote URL's host, owner (the path's folders) and repository name: `git@host:o/r.git`,
@@ -246,6 +300,12 @@ mod tests {
             assert!(contains_word(text, "Project Falcon"), "{text}");
         }
         assert!(!contains_word("billing service", "billing-svc"));
+        for text in ["falcon-pay", "falcon pay", "falcon_pay", "falcon**pay**", "falcon<!-- -->pay", "ｆａｌｃｏｎｐａｙ", "fаlconpay", "FALCON PAY"]
+        {
+            assert!(contains_word(text, "falconpay"), "{text}");
+        }
+        assert!(contains_word("Nоrthwind", "Northwind"));
+        assert!(contains_word("north wind", "Northwind"));
         assert_eq!(remote_parts("https://h.example/initech/payroll-core.git?x=1#frag").2, Some("payroll-core".into()));
     }
 }
