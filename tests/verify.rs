@@ -244,3 +244,20 @@ fn the_contradiction_count_kept_the_old_promotion_threshold() {
     assert_eq!(out.code, 4, "{}", out.stderr);
     assert!(out.stderr.contains("index.db-contradictions"), "{}", out.stderr);
 }
+
+/// A budget too small for the whole "Decisions that disagree" section dropped it without a
+/// word: the pairs that do not fit are counted in `left_out` and the footer.
+#[test]
+fn a_small_budget_dropped_the_disagreements_unsaid() {
+    let r = Repo::init();
+    r.decide("Store cart sessions in Redis", "r");
+    r.decide("Store cart sessions in Memcached", "m");
+    let v = r.json(&["context", "--budget", "60"]);
+    let left = v["left_out"]["disagreements"].as_u64().unwrap();
+    let shown = v["markdown"].as_str().unwrap().contains("Decisions that disagree");
+    assert!(left == 1 && !shown, "{v}");
+    assert!(v["footer"].as_str().unwrap().contains("1 pair of decisions that disagree"), "{v}");
+    let v = r.json(&["context"]);
+    assert_eq!(v["left_out"]["disagreements"], 0);
+    assert!(v["markdown"].as_str().unwrap().contains("Decisions that disagree"));
+}

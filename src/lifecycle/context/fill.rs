@@ -218,8 +218,17 @@ impl Filler {
                 )
             })
             .collect();
-        let text = lines.join("\n");
-        if self.fits(DISAGREE, &text) {
+        // Whole pairs, as many as fit: the rest are counted, never dropped unsaid.
+        let mut text = String::new();
+        for line in lines {
+            let more = if text.is_empty() { line } else { format!("{text}\n{line}") };
+            if self.fits(DISAGREE, &more) {
+                text = more;
+            } else {
+                self.left.disagreements += 1;
+            }
+        }
+        if !text.is_empty() {
             self.push(DISAGREE, text);
         }
     }

@@ -41,6 +41,8 @@ pub struct LeftOut {
     pub last_session: bool,
     /// Lessons of the linked memories that bear on the project and did not fit.
     pub linked_lessons: usize,
+    /// Pairs of decisions that disagree and did not fit.
+    pub disagreements: usize,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -294,6 +296,10 @@ fn footer(left: &LeftOut, budget: usize, at: Option<&AsOf>, task_query: Option<&
     }
     if left.last_session {
         parts.push("the last session's Next (in .zo/memory/sessions/)".into());
+    }
+    if left.disagreements > 0 {
+        parts
+            .push(format!("{} (`zo verify`)", crate::format::count(left.disagreements, "pair of decisions that disagree", "pairs of decisions that disagree")));
     }
     if left.linked_lessons > 0 {
         parts.push(format!(
