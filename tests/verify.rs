@@ -261,3 +261,31 @@ fn a_small_budget_dropped_the_disagreements_unsaid() {
     assert_eq!(v["left_out"]["disagreements"], 0);
     assert!(v["markdown"].as_str().unwrap().contains("Decisions that disagree"));
 }
+
+/// The disagreements that fit are the most that fit, whole pairs, in order, whatever the
+/// budget (they were priced prefix by prefix, quadratic in the pairs, before halving).
+#[test]
+fn disagreements_priced_every_prefix_of_the_section() {
+    let r = Repo::init();
+    for (a, b) in [("Redis", "Memcached"), ("Postgres", "MySQL"), ("Postmark", "Mailgun")] {
+        let subject = match a {
+            "Redis" => "Store cart sessions in",
+            "Postgres" => "Store user profiles in",
+            _ => "Send order emails with",
+        };
+        r.decide(&format!("{subject} {a}"), "x");
+        r.decide(&format!("{subject} {b}"), "y");
+    }
+    let (mut last, mut partial) = (0, false);
+    for budget in (60..600).step_by(15) {
+        let v = r.json(&["context", "--budget", &budget.to_string()]);
+        let md = v["markdown"].as_str().unwrap();
+        let shown = md.split("## Decisions that disagree").nth(1).map_or(0, |s| s.split("\n## ").next().unwrap().matches("> - D-").count());
+        let left = v["left_out"]["disagreements"].as_u64().unwrap() as usize;
+        assert_eq!(shown + left, 3, "budget {budget}: {md}");
+        assert!(shown >= last, "budget {budget}: fewer pairs with more room");
+        partial |= shown > 0 && shown < 3;
+        last = shown;
+    }
+    assert!(partial && last == 3, "no budget showed some of the pairs");
+}

@@ -218,18 +218,21 @@ impl Filler {
                 )
             })
             .collect();
-        // Whole pairs, as many as fit: the rest are counted, never dropped unsaid.
-        let mut text = String::new();
-        for line in lines {
-            let more = if text.is_empty() { line } else { format!("{text}\n{line}") };
-            if self.fits(DISAGREE, &more) {
-                text = more;
+        // Whole pairs, as many as fit: the rest are counted, never dropped unsaid. The cost
+        // grows with the lines taken, so the most that fit are found by halving, not by pricing
+        // every prefix (quadratic: 3 ms of the hook at 10,000 decisions with many pairs).
+        let (mut lo, mut hi) = (0, lines.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if self.fits(DISAGREE, &lines[..mid].join("\n")) {
+                lo = mid;
             } else {
-                self.left.disagreements += 1;
+                hi = mid - 1;
             }
         }
-        if !text.is_empty() {
-            self.push(DISAGREE, text);
+        self.left.disagreements += lines.len() - lo;
+        if lo > 0 {
+            self.push(DISAGREE, lines[..lo].join("\n"));
         }
     }
 
