@@ -182,6 +182,11 @@ fn two_clones_deciding_one_subject_differently_went_unnoticed() {
             assert!(said.stderr.contains("hold together"), "{}", said.stderr);
             let again = util::zo_in(&a, &["confirm", &pg, "--compatible-with", &redis]);
             assert!(again.stderr.contains("already"), "recorded once: {}", again.stderr);
+            // `compatible_with_again_answered_with_the_decisions_own_id`: the answer names the
+            // confirmation that records the pair, as the first time.
+            let first = util::zo_in(&a, &["--json", "confirm", &redis, "--compatible-with", &pg]);
+            let id = serde_json::from_str::<serde_json::Value>(&first.stdout).unwrap()["id"].as_str().unwrap().to_string();
+            assert!(id != redis && id != pg && util::zo_ok(&a, &["show", &id]).contains("CONFIRM"), "{id}");
             assert_eq!(util::zo_in(&a, &["confirm", &redis, "--compatible-with", &redis]).code, 1, "one decision is no pair");
         }
         let v: serde_json::Value = serde_json::from_str(&util::zo_ok(&a, &["--json", "verify"])).unwrap();

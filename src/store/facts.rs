@@ -432,7 +432,15 @@ impl Memory {
         let (a, b, written) = self.confirm_compatible(a, b, named).with_context(|| format!("nothing was written to {file}"))?;
         Ok(match written {
             Some(r) => Confirmed { confirmed: a, id: r.id, file, unchanged: false, compatible_with: Some(b) },
-            None => Confirmed { confirmed: a.clone(), id: a, file, unchanged: true, compatible_with: Some(b) },
+            None => {
+                // Recorded already: the CONFIRM entry that names both is the answer's ID.
+                let log = self.decisions()?;
+                let names = |e: &crate::format::decision::Decision, id: &str| {
+                    e.refs.as_deref().is_some_and(|r| crate::format::decision::referenced_ids(r).iter().any(|x| log.find(x).ok() == log.find(id).ok()))
+                };
+                let kept = log.entries.iter().rev().find(|e| e.is_confirmation() && names(e, &a) && names(e, &b)).map(|e| e.id.clone());
+                Confirmed { confirmed: a.clone(), id: kept.unwrap_or(a), file, unchanged: true, compatible_with: Some(b) }
+            }
         })
     }
 
