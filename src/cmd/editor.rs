@@ -70,6 +70,11 @@ pub fn value(fields: &[(String, String)], name: &str) -> String {
     fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or_default()
 }
 
+/// Every non-empty value of `name`, in order (a prior's `Rule:` lines).
+pub fn values(fields: &[(String, String)], name: &str) -> Vec<String> {
+    fields.iter().filter(|(n, v)| n == name && !v.is_empty()).map(|(_, v)| v.clone()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

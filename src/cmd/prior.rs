@@ -19,7 +19,7 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
                     let names = ["Title", "Root cause", "Failure", "Rule", "Source", "Solution"];
                     let f = super::editor::fill(&editor, crate::templates::EDIT_PRIOR, &names)?;
                     let v = |n: &str| super::editor::value(&f, n);
-                    let rules: Vec<String> = f.iter().filter(|(n, v)| n == "Rule" && !v.is_empty()).map(|(_, v)| v.clone()).collect();
+                    let rules = super::editor::values(&f, "Rule");
                     if v("Title").is_empty() || v("Failure").is_empty() || rules.is_empty() {
                         return Err(crate::error::Error::Failed("the Title, Failure or Rule was left empty: nothing was written".into()).into());
                     }

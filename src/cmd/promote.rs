@@ -63,7 +63,7 @@ fn edit(draft: &Draft) -> Result<Draft> {
             title: v("Title"),
             root_cause: v("Root cause"),
             failure: v("Failure"),
-            rules: f.iter().filter(|(n, v)| n == "Rule" && !v.is_empty()).map(|(_, v)| v.clone()).collect(),
+            rules: super::editor::values(&f, "Rule"),
             source: p.source.clone(),
             solution: v("Solution"),
         }),

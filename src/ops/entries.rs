@@ -539,6 +539,17 @@ impl RecallReport {
         self.results = all.into_iter().take(k).map(|(_, _, h)| h).collect();
     }
 
+    /// What a report needs from the memory it was searched in: stale flags, sessions' priors
+    /// by their numbers now, and (for JSON readers) each hit's origin.
+    pub fn annotate(&mut self, memory: &Memory, origins: bool) -> Result<()> {
+        self.flag_stale(memory)?;
+        self.resolve_sessions(memory)?;
+        if origins {
+            self.with_origins(memory);
+        }
+        Ok(())
+    }
+
     /// Mark the decisions whose governed paths moved on since they were made.
     pub fn flag_stale(&mut self, memory: &Memory) -> Result<()> {
         // Recall is a hot path: only a decision that names paths can be stale, and each hit

@@ -173,18 +173,18 @@ fn write(linked: &Memory, draft: Draft, provenance: &str) -> Result<String> {
     })
 }
 
-/// Where a promoted copy is now: the entry of linked memory `to`'s memory (`team:PR-004` as
-/// recorded) whose provenance holds `hash`. A merge in the linked memory renumbers priors that
-/// two clones added at once, so the recorded number can name another lesson since; None when
-/// the link does not open or no entry holds the hash.
+/// Where a promoted prior's copy is now: the prior of linked memory `to`'s memory
+/// (`team:PR-004` as recorded) whose provenance holds `hash`. A merge in the linked memory
+/// renumbers priors that two clones added at once, so the recorded number can name another
+/// lesson since; a decision's random ID is never renumbered, and its log is not read. None for
+/// a decision, when the link does not open, or when no prior holds the hash.
 pub fn copy_now(project: &Memory, to: &str, hash: &str) -> Option<String> {
-    let (name, _) = to.split_once(':')?;
+    let (name, id) = to.split_once(':')?;
+    if !id.to_ascii_uppercase().starts_with("PR-") {
+        return None;
+    }
     let links = crate::store::links::load(&project.layout);
     let linked = crate::store::links::open(links.find(name)?).ok()?;
     let priors = linked.priors().ok()?;
-    if let Some(p) = priors.entries.iter().find(|p| p.field("Source").is_some_and(|s| s.contains(hash))) {
-        return Some(format!("{name}:{}", p.id));
-    }
-    let log = linked.decisions().ok()?;
-    (0..log.entries.len()).find(|&i| log.field(i, "Rationale").is_some_and(|r| r.contains(hash))).map(|i| format!("{name}:{}", log.entries[i].id))
+    priors.entries.iter().find(|p| p.field("Source").is_some_and(|s| s.contains(hash))).map(|p| format!("{name}:{}", p.id))
 }

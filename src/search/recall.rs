@@ -338,15 +338,20 @@ pub fn recall_across(
     let mut loader = paths.clone().map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
     let mut quick: Option<std::result::Result<QueryEmbedder, String>> = None;
     let mut qs: Option<Vec<Vec<f32>>> = None;
+    each_memory(memories, note, |memory, note| one_of_many(memory, &texts, k, filter, mode, paths.as_ref(), &mut loader, &mut quick, &mut qs, note))
+}
+
+/// `search` run on each memory in turn, one answer each: the first memory's error is the
+/// call's, a later one's is its answer; a later memory's notes name it ("building
+/// .zo/memory/index.db" twice says nothing).
+pub fn each_memory<T>(memories: &[&Memory], note: &dyn Fn(&str), mut search: impl FnMut(&Memory, &dyn Fn(&str)) -> Result<T>) -> Result<Vec<Result<T>>> {
     let mut out = Vec::with_capacity(memories.len());
     for (n, memory) in memories.iter().enumerate() {
-        // A later memory's notes name it: "building .zo/memory/index.db" twice says nothing.
         let named = |m: &str| note(&format!("{}: {m}", memory.layout.root.display()));
         let note: &dyn Fn(&str) = if n == 0 { note } else { &named };
-        let one = one_of_many(memory, &texts, k, filter, mode, paths.as_ref(), &mut loader, &mut quick, &mut qs, note);
-        match one {
+        match search(memory, note) {
             Err(e) if n == 0 => return Err(e),
-            r => out.push(r),
+            one => out.push(one),
         }
     }
     Ok(out)

@@ -119,8 +119,9 @@ fn local_tracked(layout: &Layout) -> bool {
 /// user's for names not taken; and the names `config.yaml` expects. Never fails: a link that
 /// cannot be read is a note, and recall goes on without it.
 pub fn load(layout: &Layout) -> Links {
-    let mut out = Links { expected: expected(layout), ..Links::default() };
-    for bad in bad_expected(layout) {
+    let (expected, bad) = expected(layout);
+    let mut out = Links { expected, ..Links::default() };
+    for bad in bad {
         out.notes.push(format!(
             "{}:{}: links names {:?}, which cannot name a linked memory (a name such as `team`, or `team: where to get it`)",
             layout.show(&layout.config_file()),
@@ -199,30 +200,20 @@ fn expand(path: &str) -> PathBuf {
     }
 }
 
-/// The names the project's committed config expects: `links: [team]` or `links: {team: hint}`.
-fn expected(layout: &Layout) -> Vec<Expected> {
+/// The names the project's committed config expects (`links: [team]` or `links: {team: hint}`),
+/// and those it gives that cannot name a linked memory (said by `links` and `continue`, never
+/// followed).
+fn expected(layout: &Layout) -> (Vec<Expected>, Vec<String>) {
     let hint = |v: &Value| v.as_str().map(|s| crate::store::gate::visible(&s.replace(['\r', '\n', '\t'], " ")).chars().take(200).collect::<String>());
-    let mut out: Vec<Expected> = match layout.config.get(&["links"]) {
-        Some(Value::Sequence(names)) => names.iter().filter_map(|n| n.as_str()).map(|n| Expected { name: n.to_string(), hint: None }).collect(),
-        Some(Value::Mapping(m)) => m.iter().filter_map(|(k, v)| Some(Expected { name: k.as_str()?.to_string(), hint: hint(v) })).collect(),
-        Some(Value::String(n)) => vec![Expected { name: n.clone(), hint: None }],
-        _ => Vec::new(),
+    let name = |v: &Value| v.as_str().map_or_else(|| crate::store::config::show(v), str::to_string);
+    let given: Vec<Expected> = match layout.config.get(&["links"]) {
+        Some(Value::Sequence(names)) => names.iter().map(|n| Expected { name: name(n), hint: None }).collect(),
+        Some(Value::Mapping(m)) => m.iter().map(|(k, v)| Expected { name: name(k), hint: hint(v) }).collect(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(other) => vec![Expected { name: name(other), hint: None }],
     };
-    out.retain(|e| check_name(&e.name).is_ok());
-    out
-}
-
-/// The names `config.yaml`'s `links` gives that cannot name a linked memory (said by `links`
-/// and `continue`, never followed).
-fn bad_expected(layout: &Layout) -> Vec<String> {
-    let names: Vec<String> = match layout.config.get(&["links"]) {
-        Some(Value::Sequence(n)) => n.iter().map(crate::store::config::show).collect(),
-        Some(Value::Mapping(m)) => m.keys().map(crate::store::config::show).collect(),
-        Some(Value::String(n)) => vec![n.clone()],
-        Some(other) => vec![crate::store::config::show(other)],
-        None => vec![],
-    };
-    names.into_iter().filter(|n| check_name(n).is_err()).collect()
+    let (good, bad): (Vec<Expected>, Vec<Expected>) = given.into_iter().partition(|e| check_name(&e.name).is_ok());
+    (good, bad.into_iter().map(|e| e.name).collect())
 }
 
 /// Open a linked memory: the top of a repository (or directory) holding a real `.zo/` whose

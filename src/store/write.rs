@@ -105,15 +105,23 @@ pub struct PriorInput {
 /// A new entry of `kind` (OUTCOME, CONFIRM) that refers to decision `i`: a fresh ID, now, and
 /// a title naming the decision (cut to the title limit).
 fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result<NewDecision> {
-    let target = &log.entries[i];
-    let word = if kind == "OUTCOME" { "Outcome" } else { "Confirm" };
-    let title = fit_title(format!("{word}: {}", target.title), limits);
+    annotation_of(log, &log.entries[i].id, &log.entries[i].title, kind, limits)
+}
+
+/// A new entry of `kind` (OUTCOME, CONFIRM, PROMOTE) that refers to the entry `refs` titled
+/// `title` (a decision, or for PROMOTE a prior too).
+fn annotation_of(log: &DecisionLog, refs: &str, title: &str, kind: &str, limits: Limits) -> Result<NewDecision> {
+    let word = match kind {
+        "OUTCOME" => "Outcome",
+        "PROMOTE" => "Promoted",
+        _ => "Confirm",
+    };
     Ok(NewDecision {
         id: gate::new_id("D", |id| log.has_id(id))?,
         timestamp: crate::time::now(),
         kind: kind.into(),
-        title,
-        refs: target.id.clone(),
+        title: fit_title(format!("{word}: {title}"), limits),
+        refs: refs.to_string(),
         ..Default::default()
     })
 }
@@ -274,16 +282,8 @@ impl Memory {
         let _lock = self.lock()?;
         let log = self.decisions()?;
         let to = copy()?;
-        let mut new = NewDecision {
-            id: gate::new_id("D", |id| log.has_id(id))?,
-            timestamp: crate::time::now(),
-            kind: "PROMOTE".into(),
-            title: fit_title(format!("Promoted: {title}"), limits),
-            // The hash finds the copy again should a merge there renumber it.
-            decision: format!("promoted to {to} ({hash})"),
-            refs: source.to_string(),
-            ..Default::default()
-        };
+        // The hash finds the copy again should a merge there renumber it.
+        let mut new = NewDecision { decision: format!("promoted to {to} ({hash})"), ..annotation_of(&log, source, title, "PROMOTE", limits)? };
         // The title is the entry's own, which passed the gate when it was written.
         new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), gate::Allow::default(), &[])?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)

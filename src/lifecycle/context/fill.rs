@@ -40,6 +40,9 @@ pub(super) struct Filler {
     pub(super) sections: Vec<Section>,
     pub(super) screen: Screen,
     pub(super) left: LeftOut,
+    /// STATE.md as read for the State section (before screening): the project's own words,
+    /// which the linked memories' lessons are matched against.
+    pub(super) state: String,
 }
 
 impl Filler {
@@ -58,6 +61,7 @@ impl Filler {
         // Through fsio, like every read: a STATE.md that is a link (to ~/.aws/credentials, say)
         // must never reach an agent's context.
         let state_text = state_text(memory, at)?;
+        self.state = state_text.clone();
         let state_text = if self.screen.pass("STATE", "STATE.md", &state_text) { state_text } else { "(withheld: see Withheld below)".to_string() };
         let state_text = state_text.as_str();
         let state_body = match state_text.split_once('\n') {
@@ -293,7 +297,6 @@ impl Filler {
         if links.links.is_empty() {
             return;
         }
-        let state = state_text(memory, None).unwrap_or_default();
         let titles: Vec<&str> = log
             .entries
             .iter()
@@ -303,7 +306,7 @@ impl Filler {
             .map(|e| e.title.as_str())
             .chain(priors.entries.iter().map(|p| p.title.as_str()))
             .collect();
-        let mut texts: Vec<&str> = vec![state.as_str()];
+        let mut texts: Vec<&str> = vec![self.state.as_str()];
         texts.extend(titles);
         texts.extend(task);
         let project: HashSet<String> = crate::search::answerable::subject_words(&texts).into_iter().collect();

@@ -227,8 +227,14 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     let shallow = || crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.shallow_note());
     let as_of = at.map(|a| Ok::<_, anyhow::Error>(AsOfNote::new(a, memory.untimed_commit(a)?, shallow()))).transpose()?;
     let header = tokens(&format!("{}{}", head(&project), as_of.as_ref().map(|a| format!("{}\n\n", a.note)).unwrap_or_default()));
-    let mut f =
-        Filler { budget: budget.saturating_sub(FOOTER_TOKENS), used: header, sections: Vec::new(), screen: Screen::default(), left: LeftOut::default() };
+    let mut f = Filler {
+        budget: budget.saturating_sub(FOOTER_TOKENS),
+        used: header,
+        sections: Vec::new(),
+        screen: Screen::default(),
+        left: LeftOut::default(),
+        state: String::new(),
+    };
     f.state_and_facts(memory, at)?;
     let priors = match at {
         None => memory.priors()?,

@@ -79,18 +79,7 @@ impl Searcher<'_> {
     ) -> Result<Vec<Result<Recalled>>> {
         match self {
             Searcher::OneShot => crate::search::recall::recall_across(memories, query, also, k, filter, mode, note),
-            Searcher::Kept(r) => {
-                let mut out = Vec::with_capacity(memories.len());
-                for (n, m) in memories.iter().enumerate() {
-                    let named = |s: &str| note(&format!("{}: {s}", m.layout.root.display()));
-                    let note: &dyn Fn(&str) = if n == 0 { note } else { &named };
-                    match r.recall_with(m, query, also, k, filter, mode, note) {
-                        Err(e) if n == 0 => return Err(e),
-                        one => out.push(one),
-                    }
-                }
-                Ok(out)
-            }
+            Searcher::Kept(r) => crate::search::recall::each_memory(memories, note, |m, note| r.recall_with(m, query, also, k, filter, mode, note)),
         }
     }
 }

@@ -44,7 +44,7 @@ impl Operation for Show {
         // `team:PR-004`: the entry of the linked memory `team`, shown as its own would be.
         if let Some((name, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
             let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
-            let mut shown = match (Show { id, ..self.clone() }).run(&mut sub) {
+            let mut shown = match (Show { id, ..self.clone() }).own(&mut sub) {
                 Ok(s) => s,
                 // A link named like a fact's category does not hide the project's fact.
                 Err(e) => return self.clone().own(env).map_err(|_| e.context(format!("in the linked memory {name}"))),

@@ -95,8 +95,9 @@ impl Operation for Recall {
 
     fn run(mut self, env: &mut Env) -> Result<RecallReport> {
         self.check()?;
-        let links = crate::store::links::load(&env.memory.layout);
         let which = self.memory.take().unwrap_or_else(|| "all".into());
+        // `project` reads no link (a linked memory's own search is run as `project` too).
+        let links = if which == "project" { crate::store::links::Links::default() } else { crate::store::links::load(&env.memory.layout) };
         if which != "all" && which != "project" {
             // One linked memory: searched as the project is, its hits named by it.
             let (name, linked) = super::open_link(&links, &which)?;
@@ -155,11 +156,7 @@ impl Operation for Recall {
                             // The user's facts are in every memory's index: the project's answer has them.
                             f.hits.retain(|h| h.row.kind != "fact" || h.row.subtype != Scope::User.name());
                             let mut report = RecallReport::new(self.query.clone(), f, self.explain);
-                            report.flag_stale(m)?;
-                            report.resolve_sessions(m)?;
-                            if !self.without_origins {
-                                report.with_origins(m);
-                            }
+                            report.annotate(m, !self.without_origins)?;
                             report.name_memory(name);
                             linked_found.push(report);
                         }
@@ -203,11 +200,7 @@ impl Operation for Recall {
         let mut report = RecallReport::new(self.query, found, self.explain).with_also(self.also);
         report.provisional_matches = provisional;
         report.min_tier = min_tier;
-        report.flag_stale(memory)?;
-        report.resolve_sessions(memory)?;
-        if !self.without_origins {
-            report.with_origins(memory);
-        }
+        report.annotate(memory, !self.without_origins)?;
         if !linked_found.is_empty() {
             report.merge_linked(linked_found, k);
         }
