@@ -510,6 +510,7 @@ impl RecallReport {
                     }
                 }
                 t.missing.retain(|w| l.missing.contains(w));
+                t.names_missing.retain(|w| l.missing.contains(w));
             }
         }
         // Each memory's hits with their rank in it: scores of different indexes do not compare
@@ -572,7 +573,9 @@ impl RecallReport {
     /// the memory has no answer (the agent should stop searching).
     pub fn not_answered(&self) -> Option<String> {
         (!self.answered).then(|| {
-            let none = self.unmentioned().map(|m| format!(" (no entry mentions {m})")).unwrap_or_default();
+            // A question naming what no entry mentions has its reason say so already.
+            let named = self.terms.as_ref().is_some_and(|t| !t.names_missing.is_empty());
+            let none = self.unmentioned().filter(|_| !named).map(|m| format!(" (no entry mentions {m})")).unwrap_or_default();
             let found = match self.results.len() {
                 0 => format!("not in memory{none}: nothing matches ({} search)", self.mode),
                 _ => {
@@ -616,20 +619,7 @@ impl RecallReport {
     /// the question's own ("leave") is no news, a product no entry names is.
     fn unmentioned(&self) -> Option<String> {
         let terms = self.terms.as_ref()?;
-        // A capital inside a word ("TimescaleDB", even first in the question), a capital
-        // opening a word after the first, or a digit ("17", "Kyber768").
-        let names: Vec<String> = self
-            .query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .enumerate()
-            .filter(|(i, w)| {
-                w.chars().skip(1).any(char::is_uppercase)
-                    || (*i > 0 && w.chars().next().is_some_and(char::is_uppercase))
-                    || w.chars().any(|c| c.is_ascii_digit())
-            })
-            .map(|(_, w)| w.to_lowercase())
-            .collect();
+        let names = crate::search::answerable::names(&self.query);
         let shown: Vec<String> =
             terms.missing.iter().filter(|w| !self.answered || names.contains(w)).take(8).map(|w| crate::store::gate::frame::name(w)).collect();
         (!shown.is_empty()).then(|| shown.join(", "))

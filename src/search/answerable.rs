@@ -113,6 +113,27 @@ pub struct Terms {
     pub first_hit_holds: f64,
     /// The same over the words of the question and every phrasing.
     pub first_hit_holds_all: f64,
+    /// The question's own names (see [`names`]) that no entry holds.
+    pub names_missing: Vec<String>,
+}
+
+/// The words of a question written as names, lowercased: a capital inside a word
+/// ("TimescaleDB", "LaunchDarkly", even first in the question), a capital opening a word after
+/// the first ("Flipper"), or a digit ("17", "Kyber768"). In a question written in title case
+/// (most words capitalised) an opening capital marks nothing.
+pub fn names(question: &str) -> Vec<String> {
+    let words: Vec<&str> = question.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let opens = |w: &str| w.chars().next().is_some_and(char::is_uppercase);
+    let title_case = words.len() > 2 && 2 * words.iter().skip(1).filter(|w| opens(w)).count() > words.len() - 1;
+    let mut out: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let named = w.chars().skip(1).any(char::is_uppercase) || (i > 0 && !title_case && opens(w)) || w.chars().any(|c| c.is_ascii_digit());
+        let w = w.to_lowercase();
+        if named && w.chars().count() > 1 && !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
 }
 
 /// The distinct subject words of the question and its phrasings, lowercased, in order.
@@ -172,6 +193,7 @@ pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>) -> Result<T
         }
     };
     (terms.first_hit_holds, terms.first_hit_holds_all) = (share(true), share(false));
+    terms.names_missing = names(texts[0]).into_iter().filter(|n| terms.missing.contains(n)).collect();
     Ok(terms)
 }
 
@@ -183,17 +205,22 @@ pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>) -> Result<T
 /// 40 verdicts and 3 of the 98 (a grid over 0.10–0.70; 0.44 took 15 and 4).
 pub const PHRASED_HOLDS: f64 = 0.4;
 
-/// Say why the verdict is what it is, with the words behind it; with phrasings, take it back
-/// when they name what no entry mentions and the first hit holds little of what they ask
-/// (its hits are then all `low`).
+/// Say why the verdict is what it is, with the words behind it. Take it back (every hit `low`)
+/// when the question itself names something no entry mentions ("Flipper or LaunchDarkly"):
+/// whatever the neighbours say, the memory says nothing of that. On the fit sets this took
+/// back 4 of 40 on-topic questions no record answers, alone, and none of 98 answerable ones
+/// (docs/RECALL.md). With phrasings, also when they name what no entry mentions and the first
+/// hit holds little of what they ask.
 pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     // A hit the words alone rank (entries still waiting for their embeddings, while a clone
     // catches up) carries a lexical tier: a `standard` one is an answer, as its tier says.
     if !found.answered && found.mode != Mode::Lexical && found.hits.iter().any(|h| h.tier >= Tier::Standard) {
         found.answered = true;
     }
-    let unheld = phrased && found.mode != Mode::Lexical && found.answered && !terms.missing.is_empty() && terms.first_hit_holds_all < PHRASED_HOLDS;
-    if unheld {
+    let judged = found.mode != Mode::Lexical && found.answered;
+    let unnamed = judged && !terms.names_missing.is_empty();
+    let unheld = judged && !unnamed && phrased && !terms.missing.is_empty() && terms.first_hit_holds_all < PHRASED_HOLDS;
+    if unnamed || unheld {
         found.answered = false;
         found.hits.iter_mut().for_each(|h| h.tier = Tier::Low);
     }
@@ -201,6 +228,11 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     let best = found.hits.iter().map(|h| h.tier).max().unwrap_or(Tier::Low);
     let held = format!("{:.0} % of the question's distinctive words", 100.0 * terms.first_hit_holds);
     let why = match first {
+        Some(_) if unnamed => format!(
+            "the question names {} and no entry mentions {}: the hits are only its neighbours",
+            terms.names_missing.iter().map(|w| crate::store::gate::frame::name(w)).collect::<Vec<_>>().join(", "),
+            if terms.names_missing.len() == 1 { "it" } else { "them" }
+        ),
         Some(_) if unheld => format!(
             "the phrasings name what no entry mentions, and the first hit holds {:.0} % of what the question and its phrasings ask (under {:.0} %)",
             100.0 * terms.first_hit_holds_all,

@@ -12,10 +12,11 @@ use std::collections::HashMap;
 /// and hybrid modes; without it they rank lexically).
 pub fn rank(index: &Index, query: &str, query_vec: Option<&[f32]>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
     let semantic = match query_vec {
-        Some(q) if mode != Mode::Lexical => Some(index.semantic(q, filter)?),
+        Some(q) if mode != Mode::Lexical => Some(vec![index.semantic(q, filter)?]),
         _ => None,
     };
-    fuse(index, query, semantic, k, filter, mode)
+    // Judged like every recall: `zo eval` measures what `zo recall` returns.
+    fuse_all(index, &[query], semantic, k, filter, mode)
 }
 
 /// `rank` for a question and its phrasings (`texts[0]` is the question; `vecs` theirs, in
