@@ -549,6 +549,43 @@ fn recall_names_the_question_words_no_entry_mentions() {
     assert!(!all.stderr.contains("mentions"), "{}", all.stderr);
 }
 
+/// A question naming a product no entry mentions ("Flipper or LaunchDarkly") was answered by
+/// its nearest neighbour at `standard` (issue 33): the memory says nothing of what it names.
+/// Now not answered, every hit `low`, the reason naming the names; a question whose names the
+/// memory holds is still answered; a question in title case does not make every word a name.
+/// And `zo eval` measured the question alone without the judgement `zo recall` applies.
+#[test]
+fn a_question_naming_what_no_entry_mentions_was_answered_by_a_neighbour() {
+    util::require_model();
+    let r = Repo::init();
+    r.decide("Use Postgres for orders", "one database for orders and carts");
+    r.decide("Ship features behind environment switches", "features are switched on per environment in the settings file");
+    let q = "which feature switch tool, Flipper or LaunchDarkly, do we use per environment";
+    let v = r.json(&["recall", q]);
+    assert_eq!(v["answered"], false, "{v}");
+    assert_eq!(v["terms"]["names_missing"], serde_json::json!(["flipper", "launchdarkly"]), "{v}");
+    assert!(v["results"].as_array().unwrap().iter().all(|h| h["tier"] == "low"), "{v}");
+    assert_eq!(v["results"][0]["title"], "Ship features behind environment switches", "the neighbour is still shown: {v}");
+    let text = r.run(&["recall", q]);
+    assert!(
+        text.stderr.contains("not in memory: the question names \"flipper\", \"launchdarkly\" and no entry mentions them: the hits are only its neighbours"),
+        "{}",
+        text.stderr
+    );
+    // Its names are held: answered as before.
+    let held = r.json(&["recall", "how are features switched on per environment in Postgres"]);
+    assert_eq!((held["answered"].as_bool(), held["terms"]["names_missing"].as_array().map(Vec::len)), (Some(true), Some(0)), "{held}");
+    // Title case: a capital opening each word marks no name.
+    let title = r.json(&["recall", "--mode", "lexical", "Which Feature Switch Tool Do We Use Per Environment Today"]);
+    assert_eq!(title["terms"]["names_missing"], serde_json::json!([]), "{title}");
+    // zo eval judges the question alone as recall does.
+    let set = r.path().join("q.jsonl");
+    std::fs::write(&set, format!("{}\n", serde_json::json!({"q": q, "relevant": []}))).unwrap();
+    let e = r.json(&["eval", set.to_str().unwrap()]);
+    let hybrid = e["modes"].as_array().unwrap().iter().find(|m| m["mode"] == "hybrid" && m["phrasings"] == false).unwrap().clone();
+    assert_eq!(hybrid["no_answer_flagged"], 1, "{e}");
+}
+
 /// A question the memory answers at `standard`, asked for `high` only, left no entry and said
 /// `answered: true`: an agent told so (the MCP tool says to retry only when it is false)
 /// stopped with nothing.
