@@ -18,6 +18,20 @@ fn verify_passes_on_fresh_and_appended_memory() {
     assert_eq!(j["against"], "HEAD");
 }
 
+/// `verify` said "3 decisions" for one decision, its outcome and a compatibility confirmation
+/// (`status` said 2 for two decisions and an outcome): annotations are not decisions.
+#[test]
+fn verify_counted_outcomes_and_confirmations_as_decisions() {
+    let r = Repo::init();
+    let a = r.decide("Store cart sessions in Redis", "fast");
+    let b = r.decide("Store cart sessions in Postgres", "durable");
+    r.ok(&["outcome", &a, "worked"]);
+    r.ok(&["confirm", &a, "--compatible-with", &b]);
+    assert_eq!(r.json(&["verify"])["decisions"], 2);
+    assert_eq!(r.json(&["status"])["counts"]["decisions"], 2);
+    assert!(r.ok(&["verify"]).starts_with("ok: 2 decisions"));
+}
+
 #[test]
 fn verify_names_an_edited_entry_with_file_and_line() {
     let r = Repo::init();

@@ -139,7 +139,7 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
     let priors = memory.priors()?;
     let sessions = memory.session_names()?;
     let snapshots = memory.snapshot_names()?;
-    let decisions = log.entries.iter().filter(|e| !e.is_annotation()).count();
+    let decisions = log.decision_count();
     let last = log.entries.iter().rev().find(|e| !e.is_annotation());
     let repo = crate::git::Repo::discover(&layout.root);
     let head = repo.as_ref().map(|r| r.head());

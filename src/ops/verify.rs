@@ -175,7 +175,7 @@ fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, b
         if let Some(b) = base {
             problems.extend(verify::decisions_append_only(label, base_name, &DecisionLog::parse(b.clone()), &log));
         }
-        log.entries.len()
+        log.decision_count()
     } else {
         let pf = PriorsFile::parse(cur.clone());
         problems.extend(verify::priors(label, &pf));
@@ -294,7 +294,7 @@ fn check_history(repo: &crate::git::Repo, f: &File, commits: &mut std::collectio
         problems.dedup_by(|x, y| x.message == y.message && x.line == y.line);
     }
     Ok(fsio::read_text(f.path).ok().flatten().map_or(0, |t| match f.kind {
-        "decisions" => DecisionLog::parse(t).entries.len(),
+        "decisions" => DecisionLog::parse(t).decision_count(),
         "facts" => FactsFile::parse(t).entries.len(),
         _ => PriorsFile::parse(t).entries.len(),
     }))

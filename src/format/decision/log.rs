@@ -214,6 +214,12 @@ impl DecisionLog {
         self.compatible_pairs().contains(&pair(a, b))
     }
 
+    /// How many decisions the log holds: its entries less the annotations (outcomes,
+    /// confirmations, forgettings, promotions), which say something of a decision.
+    pub fn decision_count(&self) -> usize {
+        self.entries.iter().filter(|e| !e.is_annotation()).count()
+    }
+
     pub fn threshold(&self) -> f64 {
         self.threshold.unwrap_or(DEFAULT_THRESHOLD)
     }
