@@ -345,7 +345,7 @@ fn a_question_that_is_a_fact_key_is_answered_by_the_key_pass() {
     assert_eq!((v["pass"].as_str(), v["answered"].as_bool()), (Some("key"), Some(true)), "{v}");
     assert_eq!(v["results"][0]["kind"], "fact");
     assert_eq!(v["results"][0]["tier"], "high");
-    assert!(r.ok(&["recall", "--mode", "lexical", "--explain", "stack:web-framework"]).contains("answered by the key pass"));
+    assert!(r.ok(&["recall", "--mode", "lexical", "--explain", "stack:web-framework"]).contains("found by the key pass"));
     let words = r.json(&["recall", "--mode", "lexical", "web framework hono"]);
     assert_eq!(words["pass"], "first");
     // Asking for another kind skips the key pass.

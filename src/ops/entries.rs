@@ -510,7 +510,8 @@ impl RecallReport {
                     }
                 }
                 t.missing.retain(|w| l.missing.contains(w));
-                t.names_missing.retain(|w| l.missing.contains(w));
+                // Held by no memory: missing there too, as a name or as a word.
+                t.names_missing.retain(|w| l.names_missing.contains(w) || l.missing.contains(w));
             }
         }
         // Each memory's hits with their rank in it: scores of different indexes do not compare
@@ -574,7 +575,9 @@ impl RecallReport {
     pub fn not_answered(&self) -> Option<String> {
         (!self.answered).then(|| {
             // A question naming what no entry mentions has its reason say so already.
-            let named = self.terms.as_ref().is_some_and(|t| !t.names_missing.is_empty());
+            let named = self.mode != crate::search::recall::Mode::Lexical.name()
+                && !self.results.is_empty()
+                && self.terms.as_ref().is_some_and(|t| !t.names_missing.is_empty());
             let none = self.unmentioned().filter(|_| !named).map(|m| format!(" (no entry mentions {m})")).unwrap_or_default();
             let found = match self.results.len() {
                 0 => format!("not in memory{none}: nothing matches ({} search)", self.mode),
@@ -607,7 +610,19 @@ impl RecallReport {
         let missing = self.unmentioned().map(|m| format!("no entry mentions {m}"));
         // `--min-tier` left nothing: that is what to say (it is not an answer either).
         let filtered = self.results.is_empty() && min_tier > crate::search::recall::Tier::Low;
-        let main = if filtered { Some(format!("nothing at or above the {} tier ({} search)", min_tier.name(), self.mode)) } else { self.not_answered() };
+        let main = if filtered {
+            // Not answered: why, with the words no entry holds (as "not in memory" says them).
+            let why = match (self.answered, &self.why) {
+                (false, Some(why)) => {
+                    let none = self.unmentioned().map(|m| format!(" (no entry mentions {m})")).unwrap_or_default();
+                    format!("; not in memory{none}: {why}")
+                }
+                _ => String::new(),
+            };
+            Some(format!("nothing at or above the {} tier ({} search){why}", min_tier.name(), self.mode))
+        } else {
+            self.not_answered()
+        };
         match (main, missing) {
             (None, Some(missing)) if !self.results.is_empty() => Some(format!("{missing}: the entries below may not answer that part of the question")),
             (main, _) => main,
@@ -619,7 +634,7 @@ impl RecallReport {
     /// the question's own ("leave") is no news, a product no entry names is.
     fn unmentioned(&self) -> Option<String> {
         let terms = self.terms.as_ref()?;
-        let names = crate::search::answerable::names(&self.query);
+        let names = crate::search::names::words_of_names(&self.query);
         let shown: Vec<String> =
             terms.missing.iter().filter(|w| !self.answered || names.contains(w)).take(8).map(|w| crate::store::gate::frame::name(w)).collect();
         (!shown.is_empty()).then(|| shown.join(", "))
@@ -639,7 +654,12 @@ impl RecallReport {
                 "phrasings" => "the question and its phrasings, one ranking",
                 _ => "one ranking",
             };
-            s.push_str(&format!("(answered by the {} pass: {why})\n\n", self.pass));
+            // The pass found the hits; whether they answer is the verdict's, said with its reason.
+            let verdict = match (&self.why, self.answered) {
+                (Some(why), false) => format!("; not answered: {why}"),
+                _ => String::new(),
+            };
+            s.push_str(&format!("(found by the {} pass: {why}{verdict})\n\n", self.pass));
         }
         for h in &self.results {
             let status = if matches!(

@@ -5,7 +5,7 @@
 //! feature flags"), and how much of what it asks, weighed by how rare each word is, the first
 //! hit holds. docs/RECALL.md has the measurements and the sets they were fit on.
 
-use crate::search::index::Index;
+use crate::search::index::{Filter, Index};
 use crate::search::recall::{Mode, Recalled, Tier};
 use anyhow::Result;
 
@@ -99,7 +99,7 @@ const QUESTION_WORDS: &[&str] = &[
     "your",
 ];
 
-fn is_question_word(w: &str) -> bool {
+pub(super) fn is_question_word(w: &str) -> bool {
     crate::search::index::STOPWORDS.contains(&w) || QUESTION_WORDS.contains(&w)
 }
 
@@ -113,27 +113,9 @@ pub struct Terms {
     pub first_hit_holds: f64,
     /// The same over the words of the question and every phrasing.
     pub first_hit_holds_all: f64,
-    /// The question's own names (see [`names`]) that no entry holds.
+    /// The question's own names that the entries searched do not hold, however spelled; of
+    /// names offered as alternatives ("X or Y"), only when none is held (`search::names`).
     pub names_missing: Vec<String>,
-}
-
-/// The words of a question written as names, lowercased: a capital inside a word
-/// ("TimescaleDB", "LaunchDarkly", even first in the question), a capital opening a word after
-/// the first ("Flipper"), or a digit ("17", "Kyber768"). In a question written in title case
-/// (most words capitalised) an opening capital marks nothing.
-pub fn names(question: &str) -> Vec<String> {
-    let words: Vec<&str> = question.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let opens = |w: &str| w.chars().next().is_some_and(char::is_uppercase);
-    let title_case = words.len() > 2 && 2 * words.iter().skip(1).filter(|w| opens(w)).count() > words.len() - 1;
-    let mut out: Vec<String> = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        let named = w.chars().skip(1).any(char::is_uppercase) || (i > 0 && !title_case && opens(w)) || w.chars().any(|c| c.is_ascii_digit());
-        let w = w.to_lowercase();
-        if named && w.chars().count() > 1 && !out.contains(&w) {
-            out.push(w);
-        }
-    }
-    out
 }
 
 /// The distinct subject words of the question and its phrasings, lowercased, in order.
@@ -155,7 +137,7 @@ fn weight(held: usize, entries: usize) -> f64 {
 }
 
 /// Look at the question's words against the memory and the first hit.
-pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>) -> Result<Terms> {
+pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>, filter: &Filter) -> Result<Terms> {
     let entries = index.entry_count()?.max(1);
     let question = subject_words(&texts[..1]);
     let all = subject_words(texts);
@@ -193,7 +175,9 @@ pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>) -> Result<T
         }
     };
     (terms.first_hit_holds, terms.first_hit_holds_all) = (share(true), share(false));
-    terms.names_missing = names(texts[0]).into_iter().filter(|n| terms.missing.contains(n)).collect();
+    // Among the entries searched: a name only a provisional entry holds is not in memory (the
+    // provisional hint then says which entry would answer).
+    terms.names_missing = crate::search::names::unheld(texts[0], &mut |s| index.mentions(s, filter))?;
     Ok(terms)
 }
 
@@ -218,7 +202,9 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
         found.answered = true;
     }
     let judged = found.mode != Mode::Lexical && found.answered;
-    let unnamed = judged && !terms.names_missing.is_empty();
+    // Names no entry holds are the reason whenever the hits are not an answer, taken back or not.
+    let named = found.mode != Mode::Lexical && !terms.names_missing.is_empty();
+    let unnamed = judged && named;
     let unheld = judged && !unnamed && phrased && !terms.missing.is_empty() && terms.first_hit_holds_all < PHRASED_HOLDS;
     if unnamed || unheld {
         found.answered = false;
@@ -228,11 +214,7 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     let best = found.hits.iter().map(|h| h.tier).max().unwrap_or(Tier::Low);
     let held = format!("{:.0} % of the question's distinctive words", 100.0 * terms.first_hit_holds);
     let why = match first {
-        Some(_) if unnamed => format!(
-            "the question names {} and no entry mentions {}: the hits are only its neighbours",
-            terms.names_missing.iter().map(|w| crate::store::gate::frame::name(w)).collect::<Vec<_>>().join(", "),
-            if terms.names_missing.len() == 1 { "it" } else { "them" }
-        ),
+        Some(_) if named => unnamed_why(&terms.names_missing),
         Some(_) if unheld => format!(
             "the phrasings name what no entry mentions, and the first hit holds {:.0} % of what the question and its phrasings ask (under {:.0} %)",
             100.0 * terms.first_hit_holds_all,
@@ -247,4 +229,44 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     };
     found.why = Some(why);
     found.terms = Some(terms);
+}
+
+fn unnamed_why(names: &[String]) -> String {
+    format!(
+        "the question names {} and no entry searched mentions {}: the hits are only its neighbours",
+        shown_names(names),
+        if names.len() == 1 { "it" } else { "them" }
+    )
+}
+
+/// `--as-of`: the index holds the memory of now, so a name it holds may have come since. Judged
+/// again on the hits of then (their texts): names none of them holds take the answer back
+/// (true when they did).
+pub fn judge_names_then(found: &mut Recalled, question: &str) -> Result<bool> {
+    if found.mode == Mode::Lexical || found.hits.is_empty() {
+        return Ok(false);
+    }
+    let texts: Vec<Vec<String>> = found.hits.iter().map(|h| crate::search::names::tokens(&h.row.text)).collect();
+    let missing = crate::search::names::unheld(question, &mut |s| Ok(texts.iter().any(|t| crate::search::names::holds(t, s))))?;
+    if missing.is_empty() {
+        return Ok(false);
+    }
+    found.answered = false;
+    found.hits.iter_mut().for_each(|h| h.tier = Tier::Low);
+    found.why = Some(unnamed_why(&missing));
+    if let Some(t) = found.terms.as_mut() {
+        let words: Vec<&str> = missing.iter().flat_map(|m| m.split(' ')).collect();
+        t.found.retain(|w| !words.contains(&w.as_str()));
+        t.names_missing = missing;
+    }
+    Ok(true)
+}
+
+/// Names as the reasons show them: quoted and escaped, at most eight.
+pub fn shown_names(names: &[String]) -> String {
+    let mut shown: Vec<String> = names.iter().take(8).map(|w| crate::store::gate::frame::name(w)).collect();
+    if names.len() > 8 {
+        shown.push(format!("and {} more", names.len() - 8));
+    }
+    shown.join(", ")
 }

@@ -12,6 +12,8 @@
 //! - `rank` — how: z-score fusion of BM25 and similarity for a question or a question and its
 //!   phrasings, tiers and "answered" judged on the result, supersession and decay after fusion
 //!   (`rank`, `rank_all`: what `zo eval` measures).
+//! - `answerable` — whether the hits answer the question, and why (issue 33); `names` — the
+//!   names a question writes and whether the memory holds them, however an entry spells them.
 //! - `eval` — `zo eval`: the same ranking measured on labelled questions.
 //!
 //! Invariants: the index is never the source of truth (any doubt: rebuild it from the files);
@@ -22,5 +24,6 @@ pub mod answerable;
 pub mod embedding;
 pub mod eval;
 pub mod index;
+pub mod names;
 pub mod rank;
 pub mod recall;

@@ -256,7 +256,7 @@ pub(super) fn fuse_all(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(
         [query] => fuse(index, query, semantic.map(|mut s| s.remove(0)), k, filter, mode)?,
         _ => rank_phrasings(index, texts, semantic, k, filter, mode)?,
     };
-    let terms = crate::search::answerable::see(index, texts, found.hits.first().map(|h| h.row.rowid))?;
+    let terms = crate::search::answerable::see(index, texts, found.hits.first().map(|h| h.row.rowid), filter)?;
     crate::search::answerable::judge(&mut found, terms, texts.len() > 1);
     Ok(found)
 }

@@ -171,10 +171,11 @@ impl Operation for Recall {
                 let wide = Filter { all: true, ..filter.clone() };
                 let mut found = env.search.recall_with(memory, &self.query, &self.also, k.saturating_mul(4), &wide, mode, env.note)?.at_least(min_tier);
                 found.hits = crate::ops::asof::recall_hits(memory, std::mem::take(&mut found.hits), at, &filter)?;
+                let unnamed = crate::search::answerable::judge_names_then(&mut found, &self.query)?;
                 found.hits.truncate(k);
                 // Judged on the hits of then: an answer of now that did not exist then is none.
                 found.answered &= found.hits.iter().any(|h| h.tier >= Tier::Standard);
-                if !found.answered {
+                if !found.answered && !unnamed {
                     found.why = Some("nothing of then scored above the low tier".into());
                 }
                 found

@@ -63,6 +63,13 @@ impl Index {
         Ok(self.conn.query_row("SELECT count(*) FROM fts WHERE fts MATCH ?1", [q], |r| r.get::<_, i64>(0))? as usize)
     }
 
+    /// Whether some entry passing `filter` holds the word or phrase (as FTS5 matches it).
+    pub fn mentions(&self, phrase: &str, filter: &Filter) -> Result<bool> {
+        let q = format!("\"{}\"", phrase.replace('"', ""));
+        let sql = format!("SELECT EXISTS(SELECT 1 FROM fts JOIN entries e ON e.rowid = fts.rowid WHERE fts MATCH ?1 AND {})", filter.sql());
+        Ok(self.conn.prepare_cached(&sql)?.query_row([q], |r| r.get::<_, bool>(0))?)
+    }
+
     /// Every entry, counted.
     pub fn entry_count(&self) -> Result<usize> {
         Ok(self.conn.query_row("SELECT count(*) FROM entries", [], |r| r.get::<_, i64>(0))? as usize)

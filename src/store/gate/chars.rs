@@ -31,7 +31,7 @@ fn hiding_selector(c: char) -> bool {
 /// A character forbidden whatever its neighbours: a joiner beside one is not doing a joiner's
 /// work (tag characters are emoji components, for flag sequences), and once it is shown as an
 /// escape the joiner would stand alone.
-fn hidden(c: char) -> bool {
+pub fn hidden(c: char) -> bool {
     c.is_control() || c.general_category() == GeneralCategory::Format || invisible_other(c) || hiding_selector(c)
 }
 
