@@ -593,7 +593,9 @@ fn a_question_naming_what_no_entry_mentions_was_answered_by_a_neighbour() {
 /// the alternative not chosen ("Vitest over Mocha"); a new sentence's opening capital ("…?
 /// Recap it"), a month, a shouted question; a name only a provisional entry holds (and the
 /// provisional hint was lost); `--as-of` judged the names against the memory of now;
-/// `--min-tier` and already-`low` hits hid the names; `--explain` said "answered by".
+/// `--min-tier` and already-`low` hits hid the names; `--explain` said "answered by". A second
+/// attack: a name only a superseded entry holds ("what replaced Mocha?"), `--as-of` comparing
+/// words without the index's accents and stems, "of" tying a name to another as alternatives.
 #[test]
 fn the_names_rule_refused_questions_the_memory_answers() {
     util::require_model();
@@ -608,8 +610,12 @@ fn the_names_rule_refused_questions_the_memory_answers() {
     ] {
         r.decide(t, d);
     }
+    let mocha = r.decide("Use Mocha for browser tests", "in the browser");
+    r.ok(&["decide", "--title", "Use Cypress for browser tests", "--decision", "end to end in a real browser", "--supersedes", &mocha]);
+    r.decide("Host EU data in Zurich", "one region for European customers");
     r.commit_all("decisions");
     for q in [
+        "What replaced Mocha for browser tests?",
         "What did ADR-047 decide about submission status?",
         "Do we deploy with Argo CD?",
         "How does the LameDuck notification work?",
@@ -634,6 +640,12 @@ fn the_names_rule_refused_questions_the_memory_answers() {
     assert_eq!(now["answered"], true, "{now}");
     let then = r.json(&["recall", "--as-of", "HEAD", "Do we use Flipper for feature flags?"]);
     assert_eq!((then["answered"].as_bool(), then["terms"]["names_missing"].clone()), (Some(false), serde_json::json!(["flipper"])), "{then}");
+    // Judged as the index judges words (accents, stems), then as now.
+    let zurich = r.json(&["recall", "--as-of", "HEAD", "Is the EU data hosted in Zürich?"]);
+    assert_eq!(zurich["terms"]["names_missing"], serde_json::json!([]), "{zurich}");
+    // A name tied to the question by "of" is no alternative: still not in memory.
+    let ttl = r.json(&["recall", "What is the retention of LaunchDarkly flags?"]);
+    assert_eq!((ttl["answered"].as_bool(), ttl["terms"]["names_missing"].clone()), (Some(false), serde_json::json!(["launchdarkly"])), "{ttl}");
     // Every way of reading the verdict names the names.
     let q = "Do we use LaunchDarkly for feature flags?";
     let min = r.run(&["recall", "--min-tier", "standard", q]);

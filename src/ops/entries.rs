@@ -510,8 +510,8 @@ impl RecallReport {
                     }
                 }
                 t.missing.retain(|w| l.missing.contains(w));
-                // Held by no memory: missing there too, as a name or as a word.
-                t.names_missing.retain(|w| l.names_missing.contains(w) || l.missing.contains(w));
+                // Held by no memory: a name (or its group) another memory holds is held.
+                t.names_missing.retain(|w| l.names_missing.contains(w));
             }
         }
         // Each memory's hits with their rank in it: scores of different indexes do not compare
@@ -611,12 +611,9 @@ impl RecallReport {
         // `--min-tier` left nothing: that is what to say (it is not an answer either).
         let filtered = self.results.is_empty() && min_tier > crate::search::recall::Tier::Low;
         let main = if filtered {
-            // Not answered: why, with the words no entry holds (as "not in memory" says them).
-            let why = match (self.answered, &self.why) {
-                (false, Some(why)) => {
-                    let none = self.unmentioned().map(|m| format!(" (no entry mentions {m})")).unwrap_or_default();
-                    format!("; not in memory{none}: {why}")
-                }
+            // The names no entry searched holds are news whatever the tier asked for.
+            let why = match self.terms.as_ref().map(|t| t.names_missing.as_slice()) {
+                Some(names) if !names.is_empty() => format!("; {}", crate::search::answerable::names_unmentioned(names)),
                 _ => String::new(),
             };
             Some(format!("nothing at or above the {} tier ({} search){why}", min_tier.name(), self.mode))

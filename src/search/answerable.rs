@@ -231,12 +231,13 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     found.terms = Some(terms);
 }
 
+/// "the question names "flipper" and no entry searched mentions it".
+pub fn names_unmentioned(names: &[String]) -> String {
+    format!("the question names {} and no entry searched mentions {}", shown_names(names), if names.len() == 1 { "it" } else { "them" })
+}
+
 fn unnamed_why(names: &[String]) -> String {
-    format!(
-        "the question names {} and no entry searched mentions {}: the hits are only its neighbours",
-        shown_names(names),
-        if names.len() == 1 { "it" } else { "them" }
-    )
+    format!("{}: the hits are only its neighbours", names_unmentioned(names))
 }
 
 /// `--as-of`: the index holds the memory of now, so a name it holds may have come since. Judged
@@ -246,8 +247,9 @@ pub fn judge_names_then(found: &mut Recalled, question: &str) -> Result<bool> {
     if found.mode == Mode::Lexical || found.hits.is_empty() {
         return Ok(false);
     }
-    let texts: Vec<Vec<String>> = found.hits.iter().map(|h| crate::search::names::tokens(&h.row.text)).collect();
-    let missing = crate::search::names::unheld(question, &mut |s| Ok(texts.iter().any(|t| crate::search::names::holds(t, s))))?;
+    // Matched as the index matches (its tokenizer: stems, accents), over these texts alone.
+    let then = crate::search::index::Texts::new(found.hits.iter().map(|h| h.row.text.as_str()))?;
+    let missing = crate::search::names::unheld(question, &mut |s| then.mentions(s))?;
     if missing.is_empty() {
         return Ok(false);
     }

@@ -22,7 +22,9 @@ fn is_name(word: &str, sentence_start: bool, caps_mark_nothing: bool) -> bool {
     if digit || camel {
         return true;
     }
-    if caps_mark_nothing || CALENDAR.contains(&word.to_lowercase().as_str()) {
+    let lower = word.to_lowercase();
+    // "OR", "THE": a small word shouted is no name; nor is a month.
+    if caps_mark_nothing || CALENDAR.contains(&lower.as_str()) || link_word(&lower) || super::answerable::is_question_word(&lower) {
         return false;
     }
     let letters: Vec<&char> = chars.iter().filter(|c| c.is_alphabetic()).collect();
@@ -64,33 +66,33 @@ const CALENDAR: &[&str] = &[
     "sunday",
 ];
 
-/// Words that offer names as alternatives or examples when they stand alone between two
-/// names: "X or Y", "X over Y", "X instead of Y", "X rather than Y", "X vs Y", "such as X,
-/// Y", "like X", "e.g. X" ("for" only in "for example").
+/// What offers names as alternatives or examples when it alone stands between two names
+/// (the words, exactly): "X or Y", "X over Y", "X instead of Y", "X rather than Y", "X vs Y",
+/// "X, such as Y", "X, e.g. Y". A slash offers them too ("X/Y").
 const LINKS: &[&str] = &[
     "or",
     "nor",
     "over",
     "vs",
     "versus",
-    "instead",
-    "of",
-    "rather",
+    "instead of",
+    "rather than",
     "than",
-    "like",
-    "such",
-    "as",
+    "such as",
+    "e g",
     "eg",
-    "e",
-    "g",
+    "i e",
     "ie",
-    "i",
-    "example",
-    "examples",
+    "for example",
     "including",
-    "either",
+    "or even",
     "not",
 ];
+
+/// A small word of a link ("or", "of"): never a name, even shouted.
+fn link_word(w: &str) -> bool {
+    LINKS.iter().any(|l| l.split(' ').any(|p| p == w))
+}
 
 /// One name as the question writes it: its words, as written (a compound such as "GOV.UK
 /// Forms" or "Argo CD" is one name).
@@ -132,17 +134,16 @@ fn words(question: &str) -> Vec<(String, String)> {
 /// The question's names in groups of alternatives, in order.
 pub fn groups(question: &str) -> Vec<Vec<Name>> {
     let words = words(question);
-    // Title case or shouting: most small words after the first open with a capital.
-    let small: Vec<&String> = words.iter().skip(1).map(|(w, _)| w).filter(|w| super::answerable::is_question_word(&w.to_lowercase())).collect();
-    let caps_mark_nothing = !small.is_empty() && 2 * small.iter().filter(|w| w.chars().next().is_some_and(char::is_uppercase)).count() > small.len();
-    let named: Vec<bool> = words
+    let opens: Vec<bool> = words
         .iter()
         .enumerate()
-        .map(|(i, (w, sep))| {
-            let sentence_start = i == 0 || sep.contains('\n') || (sep.trim_end().ends_with(['.', '?', '!', ':', ';']) && sep.ends_with(char::is_whitespace));
-            is_name(w, sentence_start, caps_mark_nothing)
-        })
+        .map(|(i, (_, sep))| i == 0 || sep.contains('\n') || (sep.trim_end().ends_with(['.', '?', '!', ':', ';']) && sep.ends_with(char::is_whitespace)))
         .collect();
+    // Title case or shouting: most small words where no sentence opens open with a capital.
+    let small: Vec<&String> =
+        words.iter().zip(&opens).filter(|(_, o)| !**o).map(|((w, _), _)| w).filter(|w| super::answerable::is_question_word(&w.to_lowercase())).collect();
+    let caps_mark_nothing = !small.is_empty() && 2 * small.iter().filter(|w| w.chars().next().is_some_and(char::is_uppercase)).count() > small.len();
+    let named: Vec<bool> = words.iter().zip(&opens).map(|((w, _), &o)| is_name(w, o, caps_mark_nothing)).collect();
     // Names next to each other with nothing but a space, dot, hyphen or underscore between
     // them are one name.
     let mut names: Vec<(usize, usize)> = Vec::new(); // (first word, last word)
@@ -156,21 +157,52 @@ pub fn groups(question: &str) -> Vec<Vec<Name>> {
             _ => names.push((i, i)),
         }
     }
+    // How each name is tied to the one before: offered as an alternative (a link's words or a
+    // slash), listed (a comma alone), or not at all. Only spaces, commas, slashes, bars and
+    // brackets may stand around the words: a sentence's end or a dash is no tie.
+    #[derive(PartialEq)]
+    enum Tie {
+        Offered,
+        Listed,
+        None,
+    }
+    let tie = |n: usize| -> Tie {
+        let (prev_last, first) = (names[n - 1].1, names[n].0);
+        let between = words[prev_last + 1..first].iter().map(|(w, _)| w.to_lowercase()).collect::<Vec<_>>().join(" ");
+        let seps: String = words[prev_last + 1..=first].iter().map(|(_, s)| s.as_str()).collect();
+        if !seps.chars().all(|c| c.is_whitespace() || ",/|()".contains(c)) {
+            return Tie::None;
+        }
+        match between.as_str() {
+            "" if seps.contains('/') => Tie::Offered,
+            "" if seps.trim() == "," => Tie::Listed,
+            b if LINKS.contains(&b) => Tie::Offered,
+            _ => Tie::None,
+        }
+    };
+    // Runs of tied names; a run with no alternative offered ("Flipper, Postgres and Redis")
+    // asks of each name, so each is a group of its own.
     let mut out: Vec<Vec<Name>> = Vec::new();
+    let mut run: Vec<Name> = Vec::new();
+    let mut offered = false;
+    let close = |run: &mut Vec<Name>, offered: bool, out: &mut Vec<Vec<Name>>| {
+        if offered {
+            out.push(std::mem::take(run));
+        } else {
+            out.extend(run.drain(..).map(|n| vec![n]));
+        }
+    };
     for (n, &(first, last)) in names.iter().enumerate() {
         let name = Name { words: words[first..=last].iter().map(|(w, _)| w.clone()).collect() };
-        let linked = n > 0 && {
-            let prev_last = names[n - 1].1;
-            let between: Vec<String> = words[prev_last + 1..first].iter().map(|(w, _)| w.to_lowercase()).collect();
-            let seps_ok = words[prev_last + 1..=first].iter().all(|(_, s)| s.chars().all(|c| c.is_whitespace() || ",/|()-.:".contains(c)));
-            let for_example = between.iter().all(|w| w != "for") || between.iter().any(|w| w == "example" || w == "examples");
-            seps_ok && for_example && between.iter().all(|w| LINKS.contains(&w.as_str()) || w == "for")
-        };
-        match out.last_mut() {
-            Some(group) if linked => group.push(name),
-            _ => out.push(vec![name]),
+        let t = if n == 0 { Tie::None } else { tie(n) };
+        if t == Tie::None {
+            close(&mut run, offered, &mut out);
+            offered = false;
         }
+        offered |= t == Tie::Offered;
+        run.push(name);
     }
+    close(&mut run, offered, &mut out);
     out
 }
 
@@ -218,7 +250,8 @@ fn split(word: &str) -> Vec<String> {
 fn word_spellings(word: &str) -> Vec<String> {
     let mut out = vec![word.to_lowercase()];
     let parts = split(word);
-    if parts.len() > 1 {
+    // "90d" → 90 (a single letter dropped), "LameDuck" → lame duck.
+    if parts.len() > 1 || parts.first().is_some_and(|p| *p != out[0]) {
         out.push(parts.join(" "));
         let letters: String = word.chars().take_while(|c| c.is_alphabetic()).collect();
         let rest = &word[letters.len()..];
@@ -277,17 +310,6 @@ pub fn unheld(question: &str, holds: &mut dyn FnMut(&str) -> anyhow::Result<bool
     Ok(out)
 }
 
-/// A text's words, lower case, in order (to ask [`holds`] of).
-pub fn tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
-}
-
-/// Whether the words `tokens` hold the word or phrase (words separated by spaces) in order.
-pub fn holds(tokens: &[String], phrase: &str) -> bool {
-    let want: Vec<&str> = phrase.split(' ').collect();
-    !want.is_empty() && tokens.windows(want.len()).any(|w| w.iter().zip(&want).all(|(a, b)| a == b))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,11 +337,19 @@ mod tests {
         // Digits and inner capitals, even first; invisible characters dropped.
         assert_eq!(shown("TimescaleDB in postgres 17 or Vi\u{200B}test"), [vec!["timescaledb"], vec!["17", "vitest"]]);
         assert_eq!(shown("what is the 5 minute rule"), Vec::<Vec<String>>::new());
+        // A list asks of each name; "of", "like", a dash or a sentence's end tie nothing.
+        assert_eq!(shown("How do Flipper, Postgres and Redis interact?"), [vec!["flipper"], vec!["postgres"], vec!["redis"]]);
+        assert_eq!(shown("What is the TTL of Flipper, like Kubernetes?"), [vec!["ttl"], vec!["flipper"], vec!["kubernetes"]]);
+        assert_eq!(
+            shown("Does Flipper - Postgres work? We run Postgres. LaunchDarkly too"),
+            [vec!["flipper"], vec!["postgres"], vec!["postgres"], vec!["launchdarkly"]]
+        );
+        assert_eq!(shown("Why did we pick Kafka OR RabbitMQ, or Flipper/LaunchDarkly?"), [vec!["kafka", "rabbitmq", "flipper", "launchdarkly"]]);
     }
 
     #[test]
     fn a_name_is_held_however_an_entry_spells_it() {
-        let entries = ["adr047", "adr 15", "tls 1 1", "utf 8", "python", "argocd", "lame duck", "ruby grape", "gov uk forms", "aws", "ecs"];
+        let entries = ["90", "adr047", "adr 15", "tls 1 1", "utf 8", "python", "argocd", "lame duck", "ruby grape", "gov uk forms", "aws", "ecs"];
         let mut holds = |s: &str| -> anyhow::Result<bool> { Ok(entries.iter().any(|e| e.contains(s))) };
         for q in [
             "What did ADR-047 decide?",
@@ -333,6 +363,7 @@ mod tests {
             "Which apps of GOV.UK Forms?",
             "Do we run AWS ECS?",
             "Flipper or Python for flags?",
+            "Do we keep logs for 90d?",
         ] {
             assert_eq!(unheld(q, &mut holds).unwrap(), Vec::<String>::new(), "{q}");
         }

@@ -24,12 +24,15 @@ mod refresh;
 mod rows;
 pub mod vectors;
 use install::check_files;
-pub use query::{Brief, Filter, STOPWORDS, Vectors};
+pub use query::{Brief, Filter, STOPWORDS, Texts, Vectors};
 pub(crate) use refresh::stamp;
 pub use vectors::VectorCache;
 
 /// Bump when the schema or what goes into a row changes: the index is then rebuilt.
 const SCHEMA_VERSION: &str = "3";
+/// FTS5's tokenizer for entries, and for any text judged as entries are (`Texts`); the schema
+/// names it (a test holds them equal).
+const TOKENIZER: &str = "porter unicode61";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -235,5 +238,13 @@ impl Index {
     /// Run `f`; if SQLite says the database is corrupt, the caller should rebuild.
     pub fn corrupt(err: &anyhow::Error) -> bool {
         err.chain().any(|e| e.downcast_ref::<rusqlite::Error>().is_some_and(is_corruption))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_schema_uses_the_tokenizer_texts_are_judged_with() {
+        assert!(super::SCHEMA.contains(&format!("tokenize = '{}'", super::TOKENIZER)));
     }
 }

@@ -63,10 +63,17 @@ impl Index {
         Ok(self.conn.query_row("SELECT count(*) FROM fts WHERE fts MATCH ?1", [q], |r| r.get::<_, i64>(0))? as usize)
     }
 
-    /// Whether some entry passing `filter` holds the word or phrase (as FTS5 matches it).
+    /// Whether some entry of the memory the search covers holds the word or phrase (as FTS5
+    /// matches it): what `filter` passes, and superseded entries too (what was replaced is
+    /// history the memory holds: "what replaced Jest?"), but a provisional one only when the
+    /// filter asks for them (unconfirmed: the provisional hint names it instead).
     pub fn mentions(&self, phrase: &str, filter: &Filter) -> Result<bool> {
         let q = format!("\"{}\"", phrase.replace('"', ""));
-        let sql = format!("SELECT EXISTS(SELECT 1 FROM fts JOIN entries e ON e.rowid = fts.rowid WHERE fts MATCH ?1 AND {})", filter.sql());
+        let mut covered = Filter { all: true, ..filter.clone() }.sql();
+        if !filter.all && !filter.provisional {
+            covered.push_str(" AND e.status <> 'provisional'");
+        }
+        let sql = format!("SELECT EXISTS(SELECT 1 FROM fts JOIN entries e ON e.rowid = fts.rowid WHERE fts MATCH ?1 AND {covered})");
         Ok(self.conn.prepare_cached(&sql)?.query_row([q], |r| r.get::<_, bool>(0))?)
     }
 
@@ -206,4 +213,25 @@ fn fts_query(q: &str) -> Option<String> {
         .map(|w| format!("\"{}\"", w.to_lowercase()))
         .collect();
     (!words.is_empty()).then(|| words.join(" OR "))
+}
+
+/// A few texts searched as the index searches (FTS5 with its tokenizer: stems, accents), for a
+/// question judged against them alone (`--as-of`: the hits of then).
+pub struct Texts(rusqlite::Connection);
+
+impl Texts {
+    pub fn new<'a>(texts: impl Iterator<Item = &'a str>) -> Result<Texts> {
+        let conn = rusqlite::Connection::open_in_memory()?;
+        conn.execute_batch(&format!("CREATE VIRTUAL TABLE t USING fts5 (body, tokenize = '{}');", super::TOKENIZER))?;
+        for t in texts {
+            conn.execute("INSERT INTO t (body) VALUES (?1)", [t])?;
+        }
+        Ok(Texts(conn))
+    }
+
+    /// Whether some text holds the word or phrase.
+    pub fn mentions(&self, phrase: &str) -> Result<bool> {
+        let q = format!("\"{}\"", phrase.replace('"', ""));
+        Ok(self.0.query_row("SELECT EXISTS(SELECT 1 FROM t WHERE t MATCH ?1)", [q], |r| r.get::<_, bool>(0))?)
+    }
 }
