@@ -493,3 +493,25 @@ fn a_renumbered_copy_was_credited_to_another_lesson() {
     assert!(e.contains("inside the linked repository"), "{e}");
     assert!(!t.path().join("out").exists());
 }
+
+/// A linked memory's provisional entry that would answer was never said (found by a
+/// fresh-eyes attack): "not in memory" without the hint, where `--memory team` gave it; and a
+/// question naming alternatives each memory holds one of ("Kafka or Flipper") came back
+/// answered while naming "flipper" as held by no memory.
+#[test]
+fn a_linked_memorys_provisional_answer_went_unsaid() {
+    util::require_model();
+    let (p, t) = (project(), team());
+    t.ok(&["decide", "--title", "Ship metrics to Datadog", "--decision", "Datadog agents on every host", "--confidence", "0.5"]);
+    t.decide("Stream events through Kafka", "one Kafka cluster for domain events");
+    t.commit_all("more");
+    p.decide("Gate features with Flipper", "Flipper flags per environment");
+    link(&p, &t);
+    let v = p.json(&["recall", "Do we ship metrics to Datadog?"]);
+    assert_eq!(v["answered"], false, "{v}");
+    assert!(v["provisional_matches"].as_array().is_some_and(|m| m.iter().any(|m| m["id"].as_str().is_some_and(|id| id.starts_with("team:D-")))), "{v}");
+    let text = p.run(&["recall", "Do we ship metrics to Datadog?"]);
+    assert!(text.stderr.contains("1 provisional entry matches (team:D-"), "{}", text.stderr);
+    let both = p.json(&["recall", "Do we use Kafka or Flipper for events?"]);
+    assert_eq!(both["terms"]["names_missing"], json!([]), "{both}");
+}

@@ -190,11 +190,23 @@ impl Operation for Recall {
         // Not answered by confirmed memory: do unconfirmed entries answer? (Only then: one more
         // search, on the path that already found nothing.)
         let answered_linked = linked_found.iter().any(|r| r.answered);
+        // In every memory searched: a linked memory's is named `team:ID` (it was lost).
         let provisional = if !found.answered && !answered_linked && !self.all && !self.provisional && at.is_none() {
             let wide = Filter { provisional: true, ..filter.clone() };
-            let more = env.search.recall_with(memory, &self.query, &self.also, k, &wide, mode, &|_| {})?;
-            let answers = more.hits.into_iter().filter(|h| h.row.status == crate::format::Status::Provisional.name() && h.tier >= Tier::Standard);
-            answers.map(|h| crate::ops::ProvisionalMatch { id: h.row.id, title: h.row.title, tier: h.tier }).collect()
+            let mut targets = vec![memory];
+            targets.extend(linked.iter().map(|(_, m)| m));
+            let names = std::iter::once(None).chain(linked.iter().map(|(n, _)| Some(n.as_str())));
+            let mut matches = Vec::new();
+            for (name, more) in names.zip(env.search.recall_across(&targets, &self.query, &self.also, k, &wide, mode, &|_| {})?) {
+                let Ok(more) = more else { continue };
+                let answers = more.hits.into_iter().filter(|h| h.row.status == crate::format::Status::Provisional.name() && h.tier >= Tier::Standard);
+                matches.extend(answers.map(|h| crate::ops::ProvisionalMatch {
+                    id: name.map_or(h.row.id.clone(), |n| format!("{n}:{}", h.row.id)),
+                    title: h.row.title,
+                    tier: h.tier,
+                }));
+            }
+            matches
         } else {
             Vec::new()
         };
