@@ -587,7 +587,7 @@ impl RecallReport {
                 }
             };
             let next = if self.also.is_empty() {
-                "search once more with 2-3 phrasings (--also) that name what a record would: products, vendors, a likely title such as \"Use X for Y\""
+                "search once more with 2-3 phrasings (`also`; --also on the command line) that name what a record would: products, vendors, a likely title such as \"Use X for Y\""
             } else {
                 "one more try with different names may help; if that finds nothing either, the memory holds no answer"
             };
