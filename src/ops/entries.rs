@@ -575,9 +575,8 @@ impl RecallReport {
     pub fn not_answered(&self) -> Option<String> {
         (!self.answered).then(|| {
             // A question naming what no entry mentions has its reason say so already.
-            let named = self.mode != crate::search::recall::Mode::Lexical.name()
-                && !self.results.is_empty()
-                && self.terms.as_ref().is_some_and(|t| !t.names_missing.is_empty());
+            let lexical = self.mode == crate::search::recall::Mode::Lexical.name();
+            let named = !self.results.is_empty() && self.terms.as_ref().is_some_and(|t| crate::search::answerable::names_are_why(lexical, t));
             let none = self.unmentioned().filter(|_| !named).map(|m| format!(" (no entry mentions {m})")).unwrap_or_default();
             let found = match self.results.len() {
                 0 => format!("not in memory{none}: nothing matches ({} search)", self.mode),

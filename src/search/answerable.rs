@@ -203,12 +203,11 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     }
     let judged = found.mode != Mode::Lexical && found.answered;
     // Names no entry holds are the reason whenever the hits are not an answer, taken back or not.
-    let named = found.mode != Mode::Lexical && !terms.names_missing.is_empty();
+    let named = names_are_why(found.mode == Mode::Lexical, &terms);
     let unnamed = judged && named;
     let unheld = judged && !unnamed && phrased && !terms.missing.is_empty() && terms.first_hit_holds_all < PHRASED_HOLDS;
     if unnamed || unheld {
-        found.answered = false;
-        found.hits.iter_mut().for_each(|h| h.tier = Tier::Low);
+        take_back(found);
     }
     let first = found.hits.first();
     let best = found.hits.iter().map(|h| h.tier).max().unwrap_or(Tier::Low);
@@ -229,6 +228,18 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     };
     found.why = Some(why);
     found.terms = Some(terms);
+}
+
+/// Not an answer after all: every hit is a neighbour (`low`).
+fn take_back(found: &mut Recalled) {
+    found.answered = false;
+    found.hits.iter_mut().for_each(|h| h.tier = Tier::Low);
+}
+
+/// Whether the names no entry holds are the verdict's reason whenever the hits are not an
+/// answer (taken back or never one): in semantic and hybrid modes, when there are such names.
+pub fn names_are_why(lexical: bool, terms: &Terms) -> bool {
+    !lexical && !terms.names_missing.is_empty()
 }
 
 /// "the question names "flipper" and no entry searched mentions it".
@@ -253,8 +264,7 @@ pub fn judge_names_then(found: &mut Recalled, question: &str) -> Result<bool> {
     if missing.is_empty() {
         return Ok(false);
     }
-    found.answered = false;
-    found.hits.iter_mut().for_each(|h| h.tier = Tier::Low);
+    take_back(found);
     found.why = Some(unnamed_why(&missing));
     if let Some(t) = found.terms.as_mut() {
         let words: Vec<&str> = missing.iter().flat_map(|m| m.split(' ')).collect();

@@ -142,11 +142,12 @@ impl Operation for Recall {
         } else {
             Vec::new()
         };
+        // The project first, then each linked memory (none as of a date).
+        let mut targets = vec![memory];
+        targets.extend(linked.iter().map(|(_, m)| m));
         let mut linked_found = Vec::new();
         let found = match &at {
             None => {
-                let mut targets = vec![memory];
-                targets.extend(linked.iter().map(|(_, m)| m));
                 let mut each = env.search.recall_across(&targets, &self.query, &self.also, k, &filter, mode, env.note)?.into_iter();
                 let found = each.next().expect("the project's answer")?.at_least(min_tier);
                 for ((name, m), r) in linked.iter().zip(each) {
@@ -193,8 +194,6 @@ impl Operation for Recall {
         // In every memory searched: a linked memory's is named `team:ID` (it was lost).
         let provisional = if !found.answered && !answered_linked && !self.all && !self.provisional && at.is_none() {
             let wide = Filter { provisional: true, ..filter.clone() };
-            let mut targets = vec![memory];
-            targets.extend(linked.iter().map(|(_, m)| m));
             let names = std::iter::once(None).chain(linked.iter().map(|(n, _)| Some(n.as_str())));
             let mut matches = Vec::new();
             for (name, more) in names.zip(env.search.recall_across(&targets, &self.query, &self.also, k, &wide, mode, &|_| {})?) {

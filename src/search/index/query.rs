@@ -59,7 +59,7 @@ impl Index {
     /// How many entries hold `word` (FTS5's tokenizer, stemming included), and how many
     /// entries there are: what the answerability judgement weighs a question's words by.
     pub fn doc_count(&self, word: &str) -> Result<usize> {
-        let q = format!("\"{}\"", word.replace('"', ""));
+        let q = phrase_query(word);
         Ok(self.conn.query_row("SELECT count(*) FROM fts WHERE fts MATCH ?1", [q], |r| r.get::<_, i64>(0))? as usize)
     }
 
@@ -68,7 +68,7 @@ impl Index {
     /// history the memory holds: "what replaced Jest?"), but a provisional one only when the
     /// filter asks for them (unconfirmed: the provisional hint names it instead).
     pub fn mentions(&self, phrase: &str, filter: &Filter) -> Result<bool> {
-        let q = format!("\"{}\"", phrase.replace('"', ""));
+        let q = phrase_query(phrase);
         let mut covered = Filter { all: true, ..filter.clone() }.sql();
         if !filter.all && !filter.provisional {
             covered.push_str(" AND e.status <> 'provisional'");
@@ -85,7 +85,7 @@ impl Index {
     /// The words of `words` that the row holds (as FTS5 matches them), in their order.
     pub fn held_by(&self, rowid: i64, words: &[String]) -> Result<Vec<bool>> {
         let mut stmt = self.conn.prepare_cached("SELECT 1 FROM fts WHERE fts MATCH ?1 AND rowid = ?2")?;
-        words.iter().map(|w| Ok(stmt.exists(params![format!("\"{}\"", w.replace('"', "")), rowid])?)).collect()
+        words.iter().map(|w| Ok(stmt.exists(params![phrase_query(w), rowid])?)).collect()
     }
 
     /// What ranking after fusion needs of a row (kind, age, successor), without its text.
@@ -215,6 +215,12 @@ fn fts_query(q: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" OR "))
 }
 
+/// A word or words as one FTS5 phrase: quoted, its own quotes dropped (nothing in it is
+/// read as query syntax).
+fn phrase_query(words: &str) -> String {
+    format!("\"{}\"", words.replace('"', ""))
+}
+
 /// A few texts searched as the index searches (FTS5 with its tokenizer: stems, accents), for a
 /// question judged against them alone (`--as-of`: the hits of then).
 pub struct Texts(rusqlite::Connection);
@@ -231,7 +237,7 @@ impl Texts {
 
     /// Whether some text holds the word or phrase.
     pub fn mentions(&self, phrase: &str) -> Result<bool> {
-        let q = format!("\"{}\"", phrase.replace('"', ""));
+        let q = phrase_query(phrase);
         Ok(self.0.query_row("SELECT EXISTS(SELECT 1 FROM t WHERE t MATCH ?1)", [q], |r| r.get::<_, bool>(0))?)
     }
 }
