@@ -13,15 +13,30 @@ use std::process::Command;
 /// Semantic recall answers in `dir` (the vectors are there): the mode and the first hit.
 fn semantic(dir: &Path) -> String {
     let out = Command::new(ZO)
-        .args(["--json", "recall", "--mode", "semantic", "-k", "1", "how do we keep secrets out of the repository"])
+        .args([
+            "--json",
+            "recall",
+            "--mode",
+            "semantic",
+            "-k",
+            "1",
+            "how do we keep secrets out of the repository",
+        ])
         .current_dir(dir)
         .env_remove("ZO_REPO")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["mode"], "semantic", "{v}");
-    v["results"][0]["id"].as_str().expect("a semantic hit").to_string()
+    v["results"][0]["id"]
+        .as_str()
+        .expect("a semantic hit")
+        .to_string()
 }
 
 fn main() {
@@ -34,7 +49,10 @@ fn main() {
 
     let clones = tempfile::tempdir().unwrap();
     let clone = clones.path().join("second");
-    git(clones.path(), &["clone", "-q", d.to_str().unwrap(), clone.to_str().unwrap()]);
+    git(
+        clones.path(),
+        &["clone", "-q", d.to_str().unwrap(), clone.to_str().unwrap()],
+    );
     let warm = measured(&clone, &["-q", "continue"], &[]);
     let hit = semantic(&clone);
 
@@ -43,10 +61,21 @@ fn main() {
     let worktree = measured(&wt, &["-q", "continue"], &[]);
     assert_eq!(semantic(&wt), hit);
 
-    println!("\n`zo continue` on the 326 ADRs, vector cache (wall s / peak MB; × git status, {git_status:.1} ms here)\n");
-    println!("| first checkout, cache cold | cold index build (326 ADRs) | second clone, cache warm | new worktree, cache warm |");
+    println!(
+        "\n`zo continue` on the 326 ADRs, vector cache (wall s / peak MB; × git status, {git_status:.1} ms here)\n"
+    );
+    println!(
+        "| first checkout, cache cold | cold index build (326 ADRs) | second clone, cache warm | new worktree, cache warm |"
+    );
     println!("|---:|---:|---:|---:|");
-    let f = |(s, mb): (f64, f64)| format!("{s:.2} s / {mb:.0} MB (×{:.0})", s * 1000.0 / git_status);
-    println!("| {} | {} | {} | {} |\n", f(cold), f(build), f(warm), f(worktree));
+    let f =
+        |(s, mb): (f64, f64)| format!("{s:.2} s / {mb:.0} MB (×{:.0})", s * 1000.0 / git_status);
+    println!(
+        "| {} | {} | {} | {} |\n",
+        f(cold),
+        f(build),
+        f(warm),
+        f(worktree)
+    );
     println!("semantic recall after the warm continue: top hit {hit}\n");
 }

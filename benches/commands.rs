@@ -8,7 +8,10 @@ use common::*;
 
 fn main() {
     let records = corpus();
-    let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(31);
+    let runs: usize = std::env::var("ZO_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(31);
     println!("\nzo command latency (fresh process per run, median / p95 of {runs} runs, ms)\n");
     println!(
         "| decisions | log size | git status | status | decide | log --limit 20 | show | floor: process start | floor: read + atomic rewrite of the log |"
@@ -25,7 +28,18 @@ fn main() {
         let status = time(runs, |_| run(d, &["status"]));
         let decide = time(runs, |i| {
             let title = format!("bench decision {i}");
-            run(d, &["decide", "--title", &title, "--decision", "measured", "--rationale", "bench"])
+            run(
+                d,
+                &[
+                    "decide",
+                    "--title",
+                    &title,
+                    "--decision",
+                    "measured",
+                    "--rationale",
+                    "bench",
+                ],
+            )
         });
         let logl = time(runs, |_| run(d, &["log", "--limit", "20"]));
         let show = time(runs, |_| run(d, &["show", &mid]));

@@ -15,7 +15,10 @@ fn main() {
     // SAFETY: no other thread exists yet.
     unsafe { std::env::set_var("ORT_DISABLE_TELEMETRY", "1") };
     let records = corpus();
-    let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(21);
+    let runs: usize = std::env::var("ZO_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(21);
     let no_model = [("ZO_CACHE", "/nonexistent"), ("HOME", "/nonexistent")];
 
     // Model load, in process (what every semantic command pays once).
@@ -25,7 +28,8 @@ fn main() {
     let mut e = zo::search::embedding::Embedder::load(&paths).unwrap();
     let load = t.elapsed().as_secs_f64() * 1000.0;
     let t = Instant::now();
-    e.embed(&["what did we try last time for feature selection"]).unwrap();
+    e.embed(&["what did we try last time for feature selection"])
+        .unwrap();
     let query = t.elapsed().as_secs_f64() * 1000.0;
     let mut loads: Vec<f64> = (0..3)
         .map(|_| {
@@ -35,19 +39,26 @@ fn main() {
         })
         .collect();
     loads.sort_by(|a, b| a.total_cmp(b));
-    println!("\nmodel load: first {load:.0} ms, then median {:.0} ms; one query embedding {query:.1} ms", loads[1]);
+    println!(
+        "\nmodel load: first {load:.0} ms, then median {:.0} ms; one query embedding {query:.1} ms",
+        loads[1]
+    );
     // The quick query embedder cold recall uses (no graph optimisation).
     let mut quick: Vec<(f64, f64)> = (0..5)
         .map(|_| {
             let t = Instant::now();
             let mut q = zo::search::embedding::QueryEmbedder::load(&paths).unwrap();
             let l = t.elapsed().as_secs_f64() * 1000.0;
-            q.embed("what did we try last time for feature selection").unwrap();
+            q.embed("what did we try last time for feature selection")
+                .unwrap();
             (l, t.elapsed().as_secs_f64() * 1000.0 - l)
         })
         .collect();
     quick.sort_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)));
-    println!("quick query embedder: load {:.0} ms + first query {:.0} ms (median of 5)\n", quick[2].0, quick[2].1);
+    println!(
+        "quick query embedder: load {:.0} ms + first query {:.0} ms (median of 5)\n",
+        quick[2].0, quick[2].1
+    );
 
     println!(
         "| decisions | lexical build | embedding build | peak RSS (build) | recall --mode lexical | recall (hybrid) | recall + 3 phrasings | recall, no model installed |"
@@ -60,7 +71,11 @@ fn main() {
             continue;
         }
         // 326: the ADR corpus whole (the figures); the others cycle it, bodies cut.
-        let (_keep, path, _) = if n == 326 { repo_with_adr_corpus() } else { repo_with_log(n, &records) };
+        let (_keep, path, _) = if n == 326 {
+            repo_with_adr_corpus()
+        } else {
+            repo_with_log(n, &records)
+        };
         let d = path.as_path();
         let (lex_secs, lex_mb) = measured(d, &["index", "refresh"], &no_model);
         let embed = if n <= 1000 || std::env::var_os("ZO_BENCH_EMBED_10K").is_some() {
@@ -76,16 +91,39 @@ fn main() {
         let q = "how do we keep secrets out of the repository";
         let lexical = time(runs, |_| run(d, &["recall", "--mode", "lexical", q]));
         let hybrid = embed.map(|_| time(runs.min(11), |_| run(d, &["recall", q])));
-        let also =
-            ["--also", "secrets credentials scanning", "--also", "Use a secret manager for credentials", "--also", "gitleaks pre-commit secret detection"];
-        let phrased = embed.map(|_| time(runs.min(11), |_| run(d, &[&["recall", q][..], &also].concat())));
+        let also = [
+            "--also",
+            "secrets credentials scanning",
+            "--also",
+            "Use a secret manager for credentials",
+            "--also",
+            "gitleaks pre-commit secret detection",
+        ];
+        let phrased = embed.map(|_| {
+            time(runs.min(11), |_| {
+                run(d, &[&["recall", q][..], &also].concat())
+            })
+        });
         let fallback = time(runs, |_| {
-            let ok = Command::new(ZO).args(["-q", "recall", q]).current_dir(d).envs(no_model).output().unwrap().status.success();
+            let ok = Command::new(ZO)
+                .args(["-q", "recall", q])
+                .current_dir(d)
+                .envs(no_model)
+                .output()
+                .unwrap()
+                .status
+                .success();
             assert!(ok);
         });
         let embed_cell = match embed {
-            Some((s, mb)) => (format!("{s:.1} s ({:.0} entries/s)", n as f64 / s), format!("{:.0} MB (lexical build {lex_mb:.0} MB)", mb)),
-            None => ("(ZO_BENCH_EMBED_10K=1)".into(), format!("lexical build {lex_mb:.0} MB")),
+            Some((s, mb)) => (
+                format!("{s:.1} s ({:.0} entries/s)", n as f64 / s),
+                format!("{:.0} MB (lexical build {lex_mb:.0} MB)", mb),
+            ),
+            None => (
+                "(ZO_BENCH_EMBED_10K=1)".into(),
+                format!("lexical build {lex_mb:.0} MB"),
+            ),
         };
         println!(
             "| {n} | {lex_secs:.2} s ({:.0} entries/s) | {} | {} | {} | {} | {} | {} |",
@@ -100,6 +138,9 @@ fn main() {
     }
     println!("\n(latencies: median / p95 ms, fresh process per run; builds: one run)\n");
     if let Some((n, secs, mb, git_ms)) = cold_build {
-        println!("cold embedding build at {n}: {secs:.1} s, {mb:.0} MB peak = {:.0}× `git status` ({git_ms:.1} ms, same run)\n", secs * 1000.0 / git_ms);
+        println!(
+            "cold embedding build at {n}: {secs:.1} s, {mb:.0} MB peak = {:.0}× `git status` ({git_ms:.1} ms, same run)\n",
+            secs * 1000.0 / git_ms
+        );
     }
 }

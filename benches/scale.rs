@@ -8,11 +8,18 @@ mod common;
 use common::*;
 
 /// The SessionStart event Claude Code sends its hook on stdin.
-const SESSION_START: &str = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"bench"}"#;
+const SESSION_START: &str =
+    r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"bench"}"#;
 
 /// One fresh process with no HOME or cache (no model, no user key), `input` on stdin.
 fn measure_with(d: &std::path::Path, program: &str, args: &[&str], input: Option<&str>) -> M {
-    run_measured(d, program, args, input, &[("HOME", "/nonexistent"), ("ZO_CACHE", "/nonexistent")])
+    run_measured(
+        d,
+        program,
+        args,
+        input,
+        &[("HOME", "/nonexistent"), ("ZO_CACHE", "/nonexistent")],
+    )
 }
 
 fn measure(d: &std::path::Path, args: &[&str]) -> M {
@@ -31,17 +38,24 @@ fn median_of(runs: usize, f: &dyn Fn(usize) -> M) -> M {
 }
 
 fn median(d: &std::path::Path, runs: usize, args: &dyn Fn(usize) -> Vec<String>) -> M {
-    median_of(runs, &|i| measure(d, &args(i).iter().map(String::as_str).collect::<Vec<_>>()))
+    median_of(runs, &|i| {
+        measure(d, &args(i).iter().map(String::as_str).collect::<Vec<_>>())
+    })
 }
 
 /// `git status` in the same repository: the yardstick every row is divided by.
 fn git_status(d: &std::path::Path, runs: usize) -> M {
-    median_of(runs, &|_| measure_with(d, "git", &["status", "--short"], None))
+    median_of(runs, &|_| {
+        measure_with(d, "git", &["status", "--short"], None)
+    })
 }
 
 fn main() {
     let records = corpus();
-    let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(11);
+    let runs: usize = std::env::var("ZO_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(11);
     let f = |(s, c, m): M| format!("{:.1} / {:.1} / {m:.0}", s * 1000.0, c * 1000.0);
     let ratio = |x: M, git: M| format!("{:.1}× / {:.1}×", x.0 / git.0, x.1 / git.1.max(1e-6));
     let mut rows = Vec::new();
@@ -63,20 +77,75 @@ fn main() {
         let log = median(d, runs, &|_| s(&["log", "--limit", "20"]));
         let show = median(d, runs, &|_| vec!["show".into(), mid.clone()]);
         let context = median(d, runs, &|_| s(&["context"]));
-        let hook = median_of(runs, &|_| measure_with(d, ZO, &["hook", "claude"], Some(SESSION_START)));
+        let hook = median_of(runs, &|_| {
+            measure_with(d, ZO, &["hook", "claude"], Some(SESSION_START))
+        });
         let fact = median(d, runs, &|_| s(&["fact", "get", "bench:key"]));
-        let decide = median(d, runs, &|i| vec!["decide".into(), "--title".into(), format!("scale {i}"), "--decision".into(), "measured".into()]);
+        let decide = median(d, runs, &|i| {
+            vec![
+                "decide".into(),
+                "--title".into(),
+                format!("scale {i}"),
+                "--decision".into(),
+                "measured".into(),
+            ]
+        });
         // The first hook-path read after a write finds the summary of the log before it (the
         // common case in a session: an agent decides, the next hook reads).
         let after_write = median_of(runs, &|i| {
-            run(d, &["decide", "--title", &format!("then status {i}"), "--decision", "d"]);
+            run(
+                d,
+                &[
+                    "decide",
+                    "--title",
+                    &format!("then status {i}"),
+                    "--decision",
+                    "d",
+                ],
+            );
             measure(d, &["status"])
         });
         let build = measure(d, &["index", "rebuild"]);
-        let recall = median(d, runs, &|_| s(&["recall", "--mode", "lexical", "how do we keep secrets out of the repository"]));
-        let _after = measure(d, &["decide", "--title", "one more after the index", "--decision", "d"]);
-        let refresh = measure(d, &["recall", "--mode", "lexical", "one more after the index"]);
-        rows.push((n, size, [git, status, log, show, context, hook, fact, decide, after_write, build, recall, refresh]));
+        let recall = median(d, runs, &|_| {
+            s(&[
+                "recall",
+                "--mode",
+                "lexical",
+                "how do we keep secrets out of the repository",
+            ])
+        });
+        let _after = measure(
+            d,
+            &[
+                "decide",
+                "--title",
+                "one more after the index",
+                "--decision",
+                "d",
+            ],
+        );
+        let refresh = measure(
+            d,
+            &["recall", "--mode", "lexical", "one more after the index"],
+        );
+        rows.push((
+            n,
+            size,
+            [
+                git,
+                status,
+                log,
+                show,
+                context,
+                hook,
+                fact,
+                decide,
+                after_write,
+                build,
+                recall,
+                refresh,
+            ],
+        ));
     }
     const NAMES: [&str; 12] = [
         "git status",
@@ -92,16 +161,24 @@ fn main() {
         "lexical recall",
         "recall after one decide (refresh)",
     ];
-    println!("\nscale (fresh process per run, median of {runs}, no model; wall ms / CPU ms / peak MB, and × git status in wall / CPU time)\n");
+    println!(
+        "\nscale (fresh process per run, median of {runs}, no model; wall ms / CPU ms / peak MB, and × git status in wall / CPU time)\n"
+    );
     print!("| figure |");
     for (n, size, _) in &rows {
-        print!(" {n} decisions ({:.0} MB log) | × git status |", *size as f64 / 1e6);
+        print!(
+            " {n} decisions ({:.0} MB log) | × git status |",
+            *size as f64 / 1e6
+        );
     }
     if rows.len() == 2 {
         print!(" 10k → 100k |");
     }
     println!();
-    println!("|---|{}", "---:|".repeat(rows.len() * 2 + usize::from(rows.len() == 2)));
+    println!(
+        "|---|{}",
+        "---:|".repeat(rows.len() * 2 + usize::from(rows.len() == 2))
+    );
     for (k, name) in NAMES.iter().enumerate() {
         print!("| {name} |");
         for (_, _, m) in &rows {
@@ -121,8 +198,14 @@ fn main() {
         let git = git_status(d, runs);
         let status = median(d, runs, &|_| vec!["status".into()]);
         let context = median(d, runs, &|_| vec!["context".into()]);
-        println!("\n| 326 ADRs | wall ms / CPU ms / peak MB | × git status (wall / CPU) |\n|---|---:|---:|");
-        for (name, m) in [("git status", git), ("status", status), ("context", context)] {
+        println!(
+            "\n| 326 ADRs | wall ms / CPU ms / peak MB | × git status (wall / CPU) |\n|---|---:|---:|"
+        );
+        for (name, m) in [
+            ("git status", git),
+            ("status", status),
+            ("context", context),
+        ] {
             println!("| {name} | {} | {} |", f(m), ratio(m, git));
         }
     }

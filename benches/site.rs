@@ -7,7 +7,10 @@ use common::*;
 
 fn main() {
     let records = corpus();
-    let runs: usize = std::env::var("ZO_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(7);
+    let runs: usize = std::env::var("ZO_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(7);
     println!("\nzo site (fresh process per run, median / p95 of {runs} runs, ms)\n");
     println!("| decisions | log size | zo site | pages |");
     println!("|---:|---:|---:|---:|");
@@ -19,7 +22,12 @@ fn main() {
         let d = path.as_path();
         let site = time(runs, |_| run(d, &["-q", "site"]));
         let pages = std::fs::read_dir(d.join(".zo/site/d")).map_or(0, |r| r.count());
-        println!("| {n} | {:.1} MB | {} | {} |", size as f64 / 1e6, fmt(site), pages + 7);
+        println!(
+            "| {n} | {:.1} MB | {} | {} |",
+            size as f64 / 1e6,
+            fmt(site),
+            pages + 7
+        );
     }
     println!();
 }

@@ -17,8 +17,12 @@ fn main() {
     }
     std::fs::create_dir_all(&repo).unwrap();
     let run = |cmd: &mut std::process::Command| assert!(cmd.status().unwrap().success());
-    run(std::process::Command::new("git").args(["init", "-q"]).current_dir(&repo));
-    run(std::process::Command::new(root.join("target/release/zo")).args(["-q", "init"]).current_dir(&repo));
+    run(std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repo));
+    run(std::process::Command::new(root.join("target/release/zo"))
+        .args(["-q", "init"])
+        .current_dir(&repo));
     let corpus = std::fs::read_to_string(root.join("tests/fixtures/adr-corpus.jsonl")).unwrap();
     let log_path = repo.join(".zo/memory/DECISION_LOG.md");
     let mut log = std::fs::read_to_string(&log_path).unwrap();

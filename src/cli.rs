@@ -145,7 +145,9 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff), or write zo(1) and one page per command into a directory
-    #[command(after_help = "Examples:\n  zo man > zo.1\n  mkdir -p ~/.local/share/man/man1 && zo man --dir ~/.local/share/man/man1")]
+    #[command(
+        after_help = "Examples:\n  zo man > zo.1\n  mkdir -p ~/.local/share/man/man1 && zo man --dir ~/.local/share/man/man1"
+    )]
     Man {
         /// Write zo.1 and zo-<command>.1 for every command into DIR instead of printing zo.1
         #[arg(long, value_name = "DIR")]
@@ -207,13 +209,16 @@ pub enum CacheCommand {
 
 /// A value parser for one of the library's closed sets of names (`named::Named`): help lists
 /// them and clap refuses any other, so the library needs no clap trait.
-fn named<T: crate::named::Named + Clone + Send + Sync>() -> impl clap::builder::TypedValueParser<Value = T> {
+fn named<T: crate::named::Named + Clone + Send + Sync>()
+-> impl clap::builder::TypedValueParser<Value = T> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(T::names()).map(|s| T::parse(&s).expect("clap passes only the names listed"))
+    clap::builder::PossibleValuesParser::new(T::names())
+        .map(|s| T::parse(&s).expect("clap passes only the names listed"))
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
-    crate::search::index::vectors::parse_size(s).ok_or_else(|| format!("{s:?} is not a size (bytes, or a number with K, M or G)"))
+    crate::search::index::vectors::parse_size(s)
+        .ok_or_else(|| format!("{s:?} is not a size (bytes, or a number with K, M or G)"))
 }
 
 #[derive(Args, Debug)]
@@ -303,11 +308,13 @@ pub struct StateSetArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\n\
+#[command(
+    after_help = "With --file, the file (or - for stdin) holds a JSON object with the keys\n\
 type, title, decision, rationale, alternatives, outcome, supersedes, tags, session,\n\
 confidence (0 to 1) and paths (tags and paths: a list or a comma-separated string).\n\
 Flags given on the command line override the file's keys.\n\n\
-Example: zo decide --type ARCHITECTURE --title 'Use Hono' --decision 'Hono for the API' \\\n    --rationale 'Smaller, faster' --alternatives '(1) Express (2) Fastify'")]
+Example: zo decide --type ARCHITECTURE --title 'Use Hono' --decision 'Hono for the API' \\\n    --rationale 'Smaller, faster' --alternatives '(1) Express (2) Fastify'"
+)]
 pub struct DecideArgs {
     /// ARCHITECTURE, SCOPE, BUGFIX, … (default DECISION)
     #[arg(long = "type", value_name = "TYPE")]
@@ -590,10 +597,12 @@ pub struct ApproveArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "The entry's text is replaced by a tombstone that keeps its ID, the date and the reason;\n\
+#[command(
+    after_help = "The entry's text is replaced by a tombstone that keeps its ID, the date and the reason;\n\
 `zo verify` accepts exactly that change, and merges keep the tombstone over the other side's text.\n\
 Git history still holds the text: zo prints the commands that purge it.\n\n\
-Example:\n  zo forget D-7f3a9c2e --reason 'held a database password'")]
+Example:\n  zo forget D-7f3a9c2e --reason 'held a database password'"
+)]
 pub struct ForgetArgs {
     /// The decision (D-…), prior (PR-…), fact version (F-…) or session (its file name)
     #[arg(add = clap_complete::engine::ArgValueCompleter::new(ids))]
@@ -642,9 +651,11 @@ pub enum PriorCommand {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Root cause classes: missing_rule, incomplete_rule, ignored_rule, novel_case, regression.\n\
+#[command(
+    after_help = "Root cause classes: missing_rule, incomplete_rule, ignored_rule, novel_case, regression.\n\
 With no flags at a terminal, $VISUAL or $EDITOR opens a template to fill in (as `git commit`).\n\n\
-Example: zo prior add --title 'Never redirect stderr of a TUI' --root-cause missing_rule \\\n    --failure 'agent pane stayed blank' --rule 'Keep stderr on the terminal for TUIs'")]
+Example: zo prior add --title 'Never redirect stderr of a TUI' --root-cause missing_rule \\\n    --failure 'agent pane stayed blank' --rule 'Keep stderr on the terminal for TUIs'"
+)]
 pub struct PriorAddArgs {
     /// The lesson, in one line (required, as are --root-cause, --failure and a --rule)
     #[arg(long)]
@@ -902,8 +913,12 @@ pub struct SnapshotArgs {
 
 /// `zo session show <TAB>`: `last` and the session files' names.
 fn session_names(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::CompletionCandidate> {
-    let Some(prefix) = current.to_str() else { return vec![] };
-    let sessions = crate::ops::entries::id_candidates(prefix, 200).into_iter().filter(|(_, what)| what == "session");
+    let Some(prefix) = current.to_str() else {
+        return vec![];
+    };
+    let sessions = crate::ops::entries::id_candidates(prefix, 200)
+        .into_iter()
+        .filter(|(_, what)| what == "session");
     std::iter::once(("last".to_string(), "the latest session".to_string()))
         .filter(|(n, _)| n.starts_with(prefix))
         .chain(sessions)
@@ -914,11 +929,15 @@ fn session_names(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::Comple
 /// `zo show <TAB>`: the memory's IDs (`ops::entries::id_candidates`), each with its title, for
 /// the shell's completion (the script `zo completions SHELL` prints asks zo at each TAB).
 fn ids(current: &std::ffi::OsStr) -> Vec<clap_complete::engine::CompletionCandidate> {
-    let Some(prefix) = current.to_str() else { return vec![] };
+    let Some(prefix) = current.to_str() else {
+        return vec![];
+    };
     // At most 200: a shell lists them all, and a long log has thousands.
     crate::ops::entries::id_candidates(prefix, 200)
         .into_iter()
-        .map(|(id, title)| clap_complete::engine::CompletionCandidate::new(id).help(Some(title.into())))
+        .map(|(id, title)| {
+            clap_complete::engine::CompletionCandidate::new(id).help(Some(title.into()))
+        })
         .collect()
 }
 
@@ -933,7 +952,11 @@ mod tests {
         fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
             for arg in cmd.get_arguments() {
                 let id = arg.get_id().as_str();
-                if id != "help" && id != "version" && arg.get_help().is_none() && arg.get_long_help().is_none() {
+                if id != "help"
+                    && id != "version"
+                    && arg.get_help().is_none()
+                    && arg.get_long_help().is_none()
+                {
                     missing.push(format!("{path} {id}"));
                 }
             }

@@ -12,11 +12,15 @@ fn main() {
     }
     // A shell asking for completions (`COMPLETE=bash zo -- zo show D-`, the script `zo
     // completions SHELL` prints): answered, then exit; any other run goes on.
-    clap_complete::CompleteEnv::with_factory(<zo::cli::Cli as clap::CommandFactory>::command).complete();
+    clap_complete::CompleteEnv::with_factory(<zo::cli::Cli as clap::CommandFactory>::command)
+        .complete();
     let cli = zo::cli::Cli::parse();
     if let Err(err) = zo::cmd::run(cli) {
         // A closed pipe (`zo log | head`) is not an error worth a message.
-        if err.chain().any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
+        if err.chain().any(|e| {
+            e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        }) {
             std::process::exit(0);
         }
         // Not eprintln!: with stderr closed (`zo verify 2>&1 | head -1`) it would panic and
@@ -54,7 +58,13 @@ extern "C" fn probe_stdout() {
     STDOUT_CLOSED.store(closed, std::sync::atomic::Ordering::Relaxed);
 }
 
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd", target_os = "netbsd", target_os = "openbsd"))]
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd"
+))]
 #[used]
 #[unsafe(link_section = ".init_array")]
 static PROBE_STDOUT: extern "C" fn() = probe_stdout;

@@ -19,8 +19,10 @@ pub fn bar(total: usize, what: &str) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(total as u64);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("zo: {msg} {bar:30} {pos}/{len} ({per_sec}, ETA {eta})")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(
+            "zo: {msg} {bar:30} {pos}/{len} ({per_sec}, ETA {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar.set_message(what.to_string());
     bar

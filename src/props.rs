@@ -26,12 +26,21 @@ pub fn decision_log(bytes: &[u8]) {
     }
     let _ = crate::store::verify::decisions("log", &log);
     let again = DecisionLog::parse(Text::new(t));
-    assert_eq!(log.entries.iter().map(|e| &e.id).collect::<Vec<_>>(), again.entries.iter().map(|e| &e.id).collect::<Vec<_>>());
+    assert_eq!(
+        log.entries.iter().map(|e| &e.id).collect::<Vec<_>>(),
+        again.entries.iter().map(|e| &e.id).collect::<Vec<_>>()
+    );
 }
 
 /// A decision zo writes reads back with every field as given (normalised), appended to any log
 /// that parses: render → parse is the identity on fields, and the entries before it survive.
-pub fn decision_round_trip(prefix: &[u8], title: &str, decision: &str, rationale: &str, alternatives: &str) {
+pub fn decision_round_trip(
+    prefix: &[u8],
+    title: &str,
+    decision: &str,
+    rationale: &str,
+    alternatives: &str,
+) {
     let title = normalize_value(title);
     let decision = normalize_value(decision);
     // What the gate lets through: a one-line title, a decision with text.
@@ -52,12 +61,23 @@ pub fn decision_round_trip(prefix: &[u8], title: &str, decision: &str, rationale
     };
     // Appended the way `Memory::decide` appends.
     let base = before.text.clone();
-    let joint = if base.as_str().is_empty() { "" } else { base.joint(before.last_separated()) };
+    let joint = if base.as_str().is_empty() {
+        ""
+    } else {
+        base.joint(before.last_separated())
+    };
     let written = base.with_appended(&format!("{joint}{}", new.render()));
     let log = DecisionLog::parse(Text::new(written));
     let Ok(i) = log.find("D-0123abcd") else {
         // Only a log that already holds that ID can hide it; the fuzzer may write one.
-        assert!(before.find("D-0123abcd").is_ok() || before.entries.iter().any(|e| e.id.starts_with("D-0123abcd")), "the new entry was lost");
+        assert!(
+            before.find("D-0123abcd").is_ok()
+                || before
+                    .entries
+                    .iter()
+                    .any(|e| e.id.starts_with("D-0123abcd")),
+            "the new entry was lost"
+        );
         return;
     };
     if before.find("D-0123abcd").is_ok() {
@@ -69,7 +89,10 @@ pub fn decision_round_trip(prefix: &[u8], title: &str, decision: &str, rationale
         assert_eq!(log.field(i, "Rationale").unwrap_or(""), new.rationale);
     }
     if !new.alternatives.is_empty() {
-        assert_eq!(log.field(i, "Alternatives considered").unwrap_or(""), new.alternatives);
+        assert_eq!(
+            log.field(i, "Alternatives considered").unwrap_or(""),
+            new.alternatives
+        );
     }
     assert_eq!(i + 1, log.entries.len(), "the new entry is the last one");
 }
@@ -96,7 +119,12 @@ pub fn session(bytes: &[u8]) {
     let s = SessionFile::parse("session-2026-01-01T00-00-00-000Z-abcdef.md", &t);
     let _ = s.section(&["next"]);
     let starts = session::session_starts(&t);
-    assert!(starts.windows(2).all(|w| w[0] < w[1]) && starts.iter().all(|&s| s <= t.len() && t.is_char_boundary(s)));
+    assert!(
+        starts.windows(2).all(|w| w[0] < w[1])
+            && starts
+                .iter()
+                .all(|&s| s <= t.len() && t.is_char_boundary(s))
+    );
     let _ = session::parse_file_name(&t);
     let _ = session::title_number(&t);
 }
@@ -117,7 +145,11 @@ pub fn entries(tag: u8, titles: &[String]) -> String {
                 timestamp: format!("2026-01-{:02}T00:00:00Z", 1 + (i % 28)),
                 kind: "DECISION".into(),
                 title: format!("{} {tag}-{i}", normalize_value(t).replace('\n', " ")),
-                decision: if t.trim().is_empty() { "d".into() } else { normalize_value(t) },
+                decision: if t.trim().is_empty() {
+                    "d".into()
+                } else {
+                    normalize_value(t)
+                },
                 outcome: "pending".into(),
                 ..Default::default()
             }
@@ -138,11 +170,25 @@ pub fn merge(base: &[String], ours: &[String], theirs: &[String]) {
     let ids: Vec<&str> = log.entries.iter().map(|e| e.id.as_str()).collect();
     let unique: HashSet<&str> = ids.iter().copied().collect();
     assert_eq!(ids.len(), unique.len(), "an entry appears twice:\n{merged}");
-    assert_eq!(ids.len(), base.len() + ours.len() + theirs.len(), "an entry was lost:\n{merged}");
-    assert!(crate::store::verify::decisions("merged", &log).is_empty(), "the merge is not a valid log:\n{merged}");
+    assert_eq!(
+        ids.len(),
+        base.len() + ours.len() + theirs.len(),
+        "an entry was lost:\n{merged}"
+    );
+    assert!(
+        crate::store::verify::decisions("merged", &log).is_empty(),
+        "the merge is not a valid log:\n{merged}"
+    );
     let (other, _) = crate::git::merge::decisions(&b, &t, &o);
-    let other_ids: HashSet<String> = DecisionLog::parse(Text::new(other)).entries.iter().map(|e| e.id.clone()).collect();
-    assert_eq!(other_ids, unique.iter().map(|s| s.to_string()).collect::<HashSet<_>>());
+    let other_ids: HashSet<String> = DecisionLog::parse(Text::new(other))
+        .entries
+        .iter()
+        .map(|e| e.id.clone())
+        .collect();
+    assert_eq!(
+        other_ids,
+        unique.iter().map(|s| s.to_string()).collect::<HashSet<_>>()
+    );
 }
 
 /// The merge driver's three-way input of arbitrary text never panics, for every file kind.
@@ -157,15 +203,22 @@ pub fn merge_any(base: &[u8], ours: &[u8], theirs: &[u8]) {
     // added follows it.
     if let Some(m) = crate::git::merge::append_only(base, ours, theirs) {
         let keeps = |whole: &[u8], appender: &[u8]| {
-            appender.starts_with(base) && m.starts_with(whole) && m.ends_with(&appender[base.len()..]) && m.len() == whole.len() + appender.len() - base.len()
+            appender.starts_with(base)
+                && m.starts_with(whole)
+                && m.ends_with(&appender[base.len()..])
+                && m.len() == whole.len() + appender.len() - base.len()
         };
-        assert!(keeps(ours, theirs) || keeps(theirs, ours), "the append-only merge lost what a side added");
+        assert!(
+            keeps(ours, theirs) || keeps(theirs, ours),
+            "the append-only merge lost what a side added"
+        );
     }
 }
 
 /// An MCP request of any bytes: decoded or refused, never a panic; tool arguments likewise.
 pub fn mcp_request(bytes: &[u8]) {
-    if let crate::mcp::wire::Incoming::Request { method, params, .. } = crate::mcp::wire::parse(bytes)
+    if let crate::mcp::wire::Incoming::Request { method, params, .. } =
+        crate::mcp::wire::parse(bytes)
         && method == "tools/call"
         && let Ok((name, args)) = crate::mcp::wire::call_params(params)
     {
@@ -191,8 +244,15 @@ pub fn mcp_line(bytes: &[u8]) {
         outcomes += 1;
         let incoming = match line {
             Line::Text(t) => {
-                assert!(t.len() <= CAP && !t.contains(&b'\n'), "a line of {} bytes", t.len());
-                assert!(t.iter().any(|b| !b.is_ascii_whitespace()), "a blank line was returned");
+                assert!(
+                    t.len() <= CAP && !t.contains(&b'\n'),
+                    "a line of {} bytes",
+                    t.len()
+                );
+                assert!(
+                    t.iter().any(|b| !b.is_ascii_whitespace()),
+                    "a blank line was returned"
+                );
                 wire::parse(t)
             }
             Line::TooLong(n) => {
@@ -211,14 +271,20 @@ pub fn mcp_line(bytes: &[u8]) {
             }
             Incoming::Notification { .. } | Incoming::Response => None,
             Incoming::Invalid { id, error } => {
-                assert!([wire::PARSE_ERROR, wire::INVALID_REQUEST].contains(&error.code), "{error:?}");
+                assert!(
+                    [wire::PARSE_ERROR, wire::INVALID_REQUEST].contains(&error.code),
+                    "{error:?}"
+                );
                 assert!(id.is_null() || id.is_string() || id.is_number(), "{id}");
                 Some(wire::error(id, &error))
             }
         };
         if let Some(a) = answer {
             let out = wire::line(&a);
-            assert!(out.ends_with(b"\n") && !out[..out.len() - 1].contains(&b'\n'), "an answer of more than one line");
+            assert!(
+                out.ends_with(b"\n") && !out[..out.len() - 1].contains(&b'\n'),
+                "an answer of more than one line"
+            );
             let back: Value = serde_json::from_slice(&out).expect("the answer is JSON");
             assert_eq!(back["jsonrpc"], "2.0");
         }
@@ -226,7 +292,13 @@ pub fn mcp_line(bytes: &[u8]) {
     let blank = |l: &[u8]| l.iter().all(|b| b.is_ascii_whitespace());
     let expected = bytes.split(|b| *b == b'\n').filter(|l| !blank(l)).count();
     assert_eq!(outcomes, expected, "one outcome per non-blank line");
-    assert!(lines.next_line().expect("a slice reads without error").is_none(), "the end stays the end");
+    assert!(
+        lines
+            .next_line()
+            .expect("a slice reads without error")
+            .is_none(),
+        "the end stays the end"
+    );
 }
 
 /// Any text reads as FACTS.md without panicking; a version zo writes reads back with its key
@@ -240,17 +312,39 @@ pub fn facts(prefix: &[u8], value: &str) {
     if value.trim().is_empty() {
         return;
     }
-    let new = NewFact { id: "F-0123abcd".into(), key: "stack:web".into(), value: value.clone(), set: "2026-01-01T00:00:00.000Z".into(), ..Default::default() };
+    let new = NewFact {
+        id: "F-0123abcd".into(),
+        key: "stack:web".into(),
+        value: value.clone(),
+        set: "2026-01-01T00:00:00.000Z".into(),
+        ..Default::default()
+    };
     let base = before.text.clone();
-    let joint = if base.as_str().is_empty() { "" } else { base.joint(before.last_separated()) };
-    let after = FactsFile::parse(Text::new(base.with_appended(&format!("{joint}{}", new.render()))));
+    let joint = if base.as_str().is_empty() {
+        ""
+    } else {
+        base.joint(before.last_separated())
+    };
+    let after = FactsFile::parse(Text::new(
+        base.with_appended(&format!("{joint}{}", new.render())),
+    ));
     let Some(i) = after.find("F-0123abcd") else {
-        assert!(before.find("F-0123abcd").is_some(), "the new version was lost");
+        assert!(
+            before.find("F-0123abcd").is_some(),
+            "the new version was lost"
+        );
         return;
     };
     if before.find("F-0123abcd").is_none() {
-        assert_eq!((after.entries[i].key.as_str(), after.entries[i].value()), ("stack:web", value.as_str()));
-        assert_eq!(after.entries.len(), before.entries.len() + 1, "appending changed how earlier versions split");
+        assert_eq!(
+            (after.entries[i].key.as_str(), after.entries[i].value()),
+            ("stack:web", value.as_str())
+        );
+        assert_eq!(
+            after.entries.len(),
+            before.entries.len() + 1,
+            "appending changed how earlier versions split"
+        );
     }
 }
 
@@ -265,7 +359,11 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
                 NewFact {
                     id: format!("F-{tag}{i:07}"),
                     key: format!("k:{}", i % 2),
-                    value: if v.trim().is_empty() { "x".into() } else { normalize_value(v) },
+                    value: if v.trim().is_empty() {
+                        "x".into()
+                    } else {
+                        normalize_value(v)
+                    },
                     set: format!("2026-01-01T00:00:0{}.000Z", i % 10),
                     ..Default::default()
                 }
@@ -274,13 +372,21 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
             .collect()
     };
     let b = render(base, "b");
-    let (mut o, t) = (format!("{b}{}", render(ours, "o")), format!("{b}{}", render(theirs, "t")));
+    let (mut o, t) = (
+        format!("{b}{}", render(ours, "o")),
+        format!("{b}{}", render(theirs, "t")),
+    );
     let mut gone = None;
     if forget_ours && !base.is_empty() {
         let f = FactsFile::parse(Text::new(o.clone()));
         let e = &f.entries[0];
         gone = Some(e.id.clone());
-        o = format!("{}{}{}", &o[..e.span.start], tombstone(e, "2026-02-02T00:00:00Z", "r"), &o[e.span.end..]);
+        o = format!(
+            "{}{}{}",
+            &o[..e.span.start],
+            tombstone(e, "2026-02-02T00:00:00Z", "r"),
+            &o[e.span.end..]
+        );
     }
     for (x, y) in [(&o, &t), (&t, &o)] {
         let (merged, _) = crate::git::merge::facts(&b, x, y);
@@ -293,7 +399,10 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
         }
         assert_eq!(ids.len(), m.entries.len(), "an ID twice");
         if let Some(id) = &gone {
-            assert!(m.entries[m.find(id).unwrap()].is_forgotten(), "{id} resurrected");
+            assert!(
+                m.entries[m.find(id).unwrap()].is_forgotten(),
+                "{id} resurrected"
+            );
         }
     }
 }
@@ -304,32 +413,70 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
 /// aside); allowances are hashes, and only with --allow-secret; scanning and the verify-side
 /// filter never panic on the joined text.
 pub fn gate(bytes: &[u8]) {
-    const NAMES: [&str; 8] = ["Title", "Decision", "Rationale", "Outcome", "Reason", "Agent", "Phase", "Handoff"];
+    const NAMES: [&str; 8] = [
+        "Title",
+        "Decision",
+        "Rationale",
+        "Outcome",
+        "Reason",
+        "Agent",
+        "Phase",
+        "Handoff",
+    ];
     let allow = bytes.first().is_some_and(|b| b & 1 == 1);
-    let values: Vec<String> = bytes.get(1..).unwrap_or_default().split(|&b| b == 0xff).take(NAMES.len()).map(text).collect();
-    let fields: Vec<(&str, &str)> = values.iter().enumerate().map(|(i, v)| (NAMES[i], v.as_str())).collect();
+    let values: Vec<String> = bytes
+        .get(1..)
+        .unwrap_or_default()
+        .split(|&b| b == 0xff)
+        .take(NAMES.len())
+        .map(text)
+        .collect();
+    let fields: Vec<(&str, &str)> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (NAMES[i], v.as_str()))
+        .collect();
     match crate::store::gate::check_fields(&fields, allow) {
         Err(e) => {
             let m = e.to_string();
-            assert!(fields.iter().any(|(n, _)| m.contains(&format!("the {n} field"))), "a refusal that names no field: {m}");
+            assert!(
+                fields
+                    .iter()
+                    .any(|(n, _)| m.contains(&format!("the {n} field"))),
+                "a refusal that names no field: {m}"
+            );
         }
         Ok(allowed) => {
             for (n, v) in &fields {
-                assert!(crate::store::gate::first_control(v).is_none(), "{n} accepted with a control character: {v:?}");
+                assert!(
+                    crate::store::gate::first_control(v).is_none(),
+                    "{n} accepted with a control character: {v:?}"
+                );
             }
-            assert!(allow || allowed.is_empty(), "allowances without --allow-secret");
+            assert!(
+                allow || allowed.is_empty(),
+                "allowances without --allow-secret"
+            );
             for a in &allowed {
-                assert!(a.hash.len() == 71 && a.hash.starts_with("sha256:"), "{}", a.hash);
+                assert!(
+                    a.hash.len() == 71 && a.hash.starts_with("sha256:"),
+                    "{}",
+                    a.hash
+                );
             }
         }
     }
     let joined = values.join("\n");
     let found = crate::store::gate::find_secrets(&joined);
     let n = found.len();
-    let left = crate::store::gate::unallowed(&joined, found, std::slice::from_ref(&(0..joined.len())));
+    let left =
+        crate::store::gate::unallowed(&joined, found, std::slice::from_ref(&(0..joined.len())));
     assert!(left.len() <= n);
     let shown = crate::store::gate::visible(&joined);
-    assert!(crate::store::gate::first_control(&shown).is_none(), "visible() left a control character");
+    assert!(
+        crate::store::gate::first_control(&shown).is_none(),
+        "visible() left a control character"
+    );
 }
 
 /// The timestamp parser (`time`): any text — a `--as-of`, a session file's `**Started:**` —
@@ -353,18 +500,33 @@ pub fn agent_render(bytes: &[u8]) {
     let parts: Vec<String> = bytes.split(|&b| b == 0xff).map(text).collect();
     let get = |i: usize| parts.get(i).cloned().unwrap_or_default();
     let quoted = crate::store::gate::frame::quote(&get(0));
-    assert!(quoted.is_empty() || quoted.split('\n').all(|l| l.starts_with('>')), "{quoted:?}");
-    assert!(crate::store::gate::first_control(&quoted).is_none(), "{quoted:?}");
+    assert!(
+        quoted.is_empty() || quoted.split('\n').all(|l| l.starts_with('>')),
+        "{quoted:?}"
+    );
+    assert!(
+        crate::store::gate::first_control(&quoted).is_none(),
+        "{quoted:?}"
+    );
     let name = crate::store::gate::frame::name(&get(1));
-    assert!(!name.contains('\n') && crate::store::gate::first_control(&name).is_none(), "{name:?}");
+    assert!(
+        !name.contains('\n') && crate::store::gate::first_control(&name).is_none(),
+        "{name:?}"
+    );
     let sections: Vec<crate::lifecycle::context::Section> = parts
         .iter()
         .skip(2)
         .collect::<Vec<_>>()
         .chunks(2)
-        .map(|c| crate::lifecycle::context::Section { name: c[0].clone(), text: c.get(1).map(|t| (*t).clone()).unwrap_or_default() })
+        .map(|c| crate::lifecycle::context::Section {
+            name: c[0].clone(),
+            text: c.get(1).map(|t| (*t).clone()).unwrap_or_default(),
+        })
         .collect();
-    let names: Vec<String> = sections.iter().map(|s| format!("## {}", crate::store::gate::frame::one_line(&s.name))).collect();
+    let names: Vec<String> = sections
+        .iter()
+        .map(|s| format!("## {}", crate::store::gate::frame::one_line(&s.name)))
+        .collect();
     let b = crate::lifecycle::context::Bundle {
         project: get(1),
         budget: 4000,
@@ -378,7 +540,10 @@ pub fn agent_render(bytes: &[u8]) {
     assert!(crate::store::gate::first_control(&md).is_none(), "{md:?}");
     let frame = crate::templates::AGENT_FRAME.trim_end();
     for line in md.lines().filter(|l| !l.is_empty() && !l.starts_with('>')) {
-        let own = line.starts_with("# Context: ") || line == frame || line == "Left out: nothing." || names.iter().any(|n| n == line);
+        let own = line.starts_with("# Context: ")
+            || line == frame
+            || line == "Left out: nothing."
+            || names.iter().any(|n| n == line);
         assert!(own, "a line no part of zo wrote: {line:?}\n{md}");
     }
 }
@@ -394,12 +559,21 @@ pub fn directives(bytes: &[u8]) {
     }
     // Joiners and selectors are allowed beside some characters: a zero-width space beside one
     // would make it forbidden, and removed, which changes the text rather than hiding it.
-    if s.chars().any(|c| matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')) {
+    if s.chars()
+        .any(|c| matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}'))
+    {
         return;
     }
     let hidden: String = s.chars().flat_map(|c| [c, '\u{200B}']).collect();
-    let again: Vec<&str> = crate::store::gate::directives::scan(&hidden).iter().map(|f| f.rule).collect();
+    let again: Vec<&str> = crate::store::gate::directives::scan(&hidden)
+        .iter()
+        .map(|f| f.rule)
+        .collect();
     for f in &flags {
-        assert!(again.contains(&f.rule), "a zero-width space hid rule {}: {s:?}", f.rule);
+        assert!(
+            again.contains(&f.rule),
+            "a zero-width space hid rule {}: {s:?}",
+            f.rule
+        );
     }
 }

@@ -39,7 +39,9 @@ pub const QWEN_HOOKS: &str = include_str!("../templates/qwen/hooks.json");
 /// The section STATE.md starts with: a hint for a person opening the file, not state. The
 /// context bundle leaves it out while it is unchanged.
 pub fn state_placeholder() -> &'static str {
-    STATE.find("## Current Position").map_or("", |i| &STATE[i..])
+    STATE
+        .find("## Current Position")
+        .map_or("", |i| &STATE[i..])
 }
 
 /// `zo site`'s stylesheet and its one script (search, the header's search box).

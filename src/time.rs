@@ -32,7 +32,11 @@ pub fn age_days(s: &str) -> Option<i64> {
     if !starts_with_date(s) {
         return None;
     }
-    let (y, m, d) = (s[..4].parse().ok()?, s[5..7].parse().ok()?, s[8..10].parse().ok()?);
+    let (y, m, d) = (
+        s[..4].parse().ok()?,
+        s[5..7].parse().ok()?,
+        s[8..10].parse().ok()?,
+    );
     Some(unix_now().div_euclid(86_400) - days_from_civil(y, m, d))
 }
 
@@ -48,11 +52,15 @@ pub fn pinned() -> anyhow::Result<Option<i64>> {
         Ok(v) if v.is_empty() => return Ok(None),
         Ok(v) => v,
         Err(std::env::VarError::NotPresent) => return Ok(None),
-        Err(std::env::VarError::NotUnicode(_)) => return Err(usage("ZO_NOW: the value is not UTF-8".into())),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(usage("ZO_NOW: the value is not UTF-8".into()));
+        }
     };
     match v.trim().parse::<i64>() {
         Ok(t) if (0..=MAX_NOW).contains(&t) => Ok(Some(t)),
-        _ => Err(usage(format!("ZO_NOW: {v:?} is not a time (whole unix seconds, 0 to {MAX_NOW})"))),
+        _ => Err(usage(format!(
+            "ZO_NOW: {v:?} is not a time (whole unix seconds, 0 to {MAX_NOW})"
+        ))),
     }
 }
 
@@ -62,14 +70,22 @@ fn unix_now() -> i64 {
     if let Ok(Some(t)) = pinned() {
         return t;
     }
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// RFC 3339 UTC at second precision for a unix time.
 pub fn rfc3339(secs: i64) -> String {
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let s = secs.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", s / 3600, s / 60 % 60, s % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
 }
 
 /// Now, as `2026-11-21T15:04:05Z`.
@@ -79,7 +95,14 @@ pub fn now() -> String {
 
 /// Now with milliseconds, `2026-11-21T15:04:05.123Z`: orders things done within one second.
 pub fn now_millis() -> String {
-    let ms = if std::env::var_os("ZO_NOW").is_some() { 0 } else { SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_millis()).unwrap_or(0) };
+    let ms = if std::env::var_os("ZO_NOW").is_some() {
+        0
+    } else {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.subsec_millis())
+            .unwrap_or(0)
+    };
     format!("{}.{ms:03}Z", now().trim_end_matches('Z'))
 }
 
@@ -104,7 +127,11 @@ pub fn is_date(s: &str) -> bool {
     if s.len() != 10 || !starts_with_date(s) {
         return false;
     }
-    let (y, m, d): (u32, u32, u32) = (s[..4].parse().unwrap_or(0), s[5..7].parse().unwrap_or(0), s[8..10].parse().unwrap_or(0));
+    let (y, m, d): (u32, u32, u32) = (
+        s[..4].parse().unwrap_or(0),
+        s[5..7].parse().unwrap_or(0),
+        s[8..10].parse().unwrap_or(0),
+    );
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     let days = match m {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
@@ -122,7 +149,10 @@ pub fn is_date(s: &str) -> bool {
 /// The digits of `s` in `r` as a number (None when any is not an ASCII digit).
 fn num_at(s: &str, r: std::ops::Range<usize>) -> Option<i64> {
     let t = s.get(r)?;
-    t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok()).flatten()
+    t.bytes()
+        .all(|c| c.is_ascii_digit())
+        .then(|| t.parse().ok())
+        .flatten()
 }
 
 pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
@@ -132,7 +162,11 @@ pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
     if !s.get(..10).is_some_and(is_date) {
         return None;
     }
-    let day = days_from_civil(s[..4].parse().ok()?, s[5..7].parse().ok()?, s[8..10].parse().ok()?) * 86_400;
+    let day = days_from_civil(
+        s[..4].parse().ok()?,
+        s[5..7].parse().ok()?,
+        s[8..10].parse().ok()?,
+    ) * 86_400;
     if s.len() == 10 {
         return Some(if end_of_day { day + 86_399 } else { day });
     }
@@ -143,7 +177,10 @@ pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
     }
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let t = rest.get(r)?;
-        t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok()).flatten()
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())
+            .flatten()
     };
     let (h, m, sec) = (num(0..2)?, num(3..5)?, num(6..8)?);
     if h > 23 || m > 59 || sec > 60 {
@@ -159,7 +196,10 @@ pub fn parse_instant(s: &str, end_of_day: bool) -> Option<i64> {
     }
     let offset = match zone {
         "Z" | "z" => 0,
-        z if z.len() == 6 && (z.starts_with('+') || z.starts_with('-')) && z.as_bytes()[3] == b':' => {
+        z if z.len() == 6
+            && (z.starts_with('+') || z.starts_with('-'))
+            && z.as_bytes()[3] == b':' =>
+        {
             // RFC 3339: two digits each, hours 00-23, minutes 00-59 (`+99:00` is no offset).
             let (oh, om) = (num_at(z, 1..3)?, num_at(z, 4..6)?);
             if oh > 23 || om > 59 {
@@ -194,9 +234,18 @@ mod tests {
 
     #[test]
     fn parses_instants() {
-        assert_eq!(parse_instant("2026-11-21T15:04:05Z", false), Some(1_795_273_445));
-        assert_eq!(parse_instant("2026-11-21T15:04:05.123Z", false), Some(1_795_273_445));
-        assert_eq!(parse_instant("2026-11-21T17:04:05+02:00", false), Some(1_795_273_445));
+        assert_eq!(
+            parse_instant("2026-11-21T15:04:05Z", false),
+            Some(1_795_273_445)
+        );
+        assert_eq!(
+            parse_instant("2026-11-21T15:04:05.123Z", false),
+            Some(1_795_273_445)
+        );
+        assert_eq!(
+            parse_instant("2026-11-21T17:04:05+02:00", false),
+            Some(1_795_273_445)
+        );
         assert_eq!(parse_instant("1970-01-01", true), Some(86_399));
         assert_eq!(parse_instant("1970-01-01", false), Some(0));
         for bad in [
@@ -220,6 +269,11 @@ mod tests {
         assert!(starts_with_date("2026-11-21T15:04:05Z"));
         assert!(!starts_with_date("Use Hono"));
         assert!(is_date("2024-02-29") && is_date("2026-12-31"));
-        assert!(!is_date("2026-13-45") && !is_date("2025-02-29") && !is_date("2026-04-31") && !is_date("2026-11-21T00"));
+        assert!(
+            !is_date("2026-13-45")
+                && !is_date("2025-02-29")
+                && !is_date("2026-04-31")
+                && !is_date("2026-11-21T00")
+        );
     }
 }

@@ -25,17 +25,32 @@ fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The top-level module a file belongs to: `src/store/fsio.rs` → `store`, `src/time.rs` → `time`.
 fn top(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap();
-    let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned();
     first.trim_end_matches(".rs").to_string()
 }
 
 /// Every top-level module `text` names through `crate::` (paths and `use crate::{a, b::c}` groups).
 fn uses(text: &str) -> BTreeSet<String> {
-    let code: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut found = BTreeSet::new();
-    let ident = |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+    let ident = |s: &str| {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<String>()
+    };
     for (i, _) in code.match_indices("crate::") {
-        if i > 0 && code[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+        if i > 0 && code[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+        {
             continue;
         }
         let rest = &code[i + "crate::".len()..];
@@ -75,7 +90,11 @@ fn graph() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
         let shown = f.strip_prefix(&src).unwrap().display().to_string();
         for to in uses(&std::fs::read_to_string(&f).unwrap()) {
             if to != from {
-                g.entry(from.clone()).or_default().entry(to).or_default().insert(shown.clone());
+                g.entry(from.clone())
+                    .or_default()
+                    .entry(to)
+                    .or_default()
+                    .insert(shown.clone());
             }
         }
     }
@@ -95,7 +114,11 @@ fn no_module_outside_a_front_end_imports_a_front_end() {
             }
         }
     }
-    assert!(bad.is_empty(), "the library reaches a front-end:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "the library reaches a front-end:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -114,7 +137,8 @@ fn no_circle_between_folders() {
             match colour.get(m.as_str()) {
                 Some(1) => {
                     let at = path.iter().position(|p| p == m).unwrap();
-                    let mut circle: Vec<String> = path[at..].iter().map(|s| s.to_string()).collect();
+                    let mut circle: Vec<String> =
+                        path[at..].iter().map(|s| s.to_string()).collect();
                     circle.push(m.clone());
                     return Some(circle);
                 }
@@ -135,8 +159,15 @@ fn no_circle_between_folders() {
         if !colour.contains_key(n.as_str())
             && let Some(circle) = visit(n, &g, &mut colour, &mut Vec::new())
         {
-            let why: Vec<String> = circle.windows(2).map(|w| format!("{} → {} in {:?}", w[0], w[1], g[&w[0]][&w[1]])).collect();
-            panic!("a circle between folders: {}\n{}", circle.join(" → "), why.join("\n"));
+            let why: Vec<String> = circle
+                .windows(2)
+                .map(|w| format!("{} → {} in {:?}", w[0], w[1], g[&w[0]][&w[1]]))
+                .collect();
+            panic!(
+                "a circle between folders: {}\n{}",
+                circle.join(" → "),
+                why.join("\n")
+            );
         }
     }
 }
@@ -158,7 +189,15 @@ fn sources(dir: &str) -> Vec<(String, String)> {
     } else {
         files.push(path);
     }
-    files.into_iter().map(|f| (f.strip_prefix(&src).unwrap().display().to_string(), std::fs::read_to_string(&f).unwrap())).collect()
+    files
+        .into_iter()
+        .map(|f| {
+            (
+                f.strip_prefix(&src).unwrap().display().to_string(),
+                std::fs::read_to_string(&f).unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// Clap is the CLI's parser: a library type deriving one of its traits (as `Tier` once derived
@@ -175,9 +214,19 @@ fn no_library_type_derives_a_clap_trait() {
             continue;
         }
         let text = std::fs::read_to_string(&f).unwrap();
-        for needle in ["clap::", "ValueEnum", "#[arg(", "derive(Args", "derive(Parser", "derive(Subcommand"] {
+        for needle in [
+            "clap::",
+            "ValueEnum",
+            "#[arg(",
+            "derive(Args",
+            "derive(Parser",
+            "derive(Subcommand",
+        ] {
             if text.contains(needle) {
-                bad.push(format!("{} names {needle}", f.strip_prefix(&src).unwrap().display()));
+                bad.push(format!(
+                    "{} names {needle}",
+                    f.strip_prefix(&src).unwrap().display()
+                ));
             }
         }
     }
@@ -189,7 +238,10 @@ fn tool_requests() -> Vec<String> {
     let (_, text) = sources("mcp/tools.rs").into_iter().next().unwrap();
     let list = &text[text.find("tools!(\n").expect("the tools! list") + 8..];
     let list = &list[..list.find(");").unwrap()];
-    list.split(',').map(|t| t.trim().rsplit("::").next().unwrap().to_string()).filter(|t| !t.is_empty()).collect()
+    list.split(',')
+        .map(|t| t.trim().rsplit("::").next().unwrap().to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
 }
 
 /// One operation, one request: every MCP tool is a library request that the CLI builds too, so
@@ -201,11 +253,15 @@ fn every_tool_is_a_request_the_cli_builds_too() {
     let cmd: String = sources("cmd").into_iter().map(|(_, t)| t).collect();
     let word = |w: &str| {
         cmd.match_indices(w).any(|(i, _)| {
-            !cmd[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') && !cmd[i + w.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            !cmd[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                && !cmd[i + w.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
         })
     };
     let missing: Vec<&String> = tools.iter().filter(|t| !word(t)).collect();
-    assert!(missing.is_empty(), "tools whose request no CLI command builds: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "tools whose request no CLI command builds: {missing:?}"
+    );
 }
 
 /// The front-ends translate: `mcp/` makes no usage error and matches no argument's value
@@ -218,13 +274,22 @@ fn the_front_ends_validate_nothing_the_library_does() {
     for (file, text) in sources("mcp/tools.rs") {
         // The unit tests below `#[cfg(test)]` may look at values: they are not the front-end.
         let text = &text[..text.find("#[cfg(test)]").unwrap_or(text.len())];
-        for needle in ["Error::usage", "=> bail!", "parse::<", "from_str", "as_str() {"] {
+        for needle in [
+            "Error::usage",
+            "=> bail!",
+            "parse::<",
+            "from_str",
+            "as_str() {",
+        ] {
             if text.contains(needle) {
                 bad.push(format!("{file} holds {needle}"));
             }
         }
     }
-    let translators = ["recall", "context", "decide", "fact", "prior", "log", "show", "history", "status", "stale", "forget", "outcome", "confirm", "session"];
+    let translators = [
+        "recall", "context", "decide", "fact", "prior", "log", "show", "history", "status",
+        "stale", "forget", "outcome", "confirm", "session",
+    ];
     for (file, text) in sources("cmd") {
         let name = file.trim_start_matches("cmd/").trim_end_matches(".rs");
         if translators.contains(&name) && text.contains("Error::usage") {

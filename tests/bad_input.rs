@@ -30,7 +30,13 @@ fn append_log(r: &Repo, text: &str) {
 const BIG: &str = "x";
 
 const CASES: &[Case] = &[
-    Case { name: "empty title", setup: none, args: &["decide", "--title", "", "--decision", "d"], code: 2, says: &["decide needs a title (--title)"] },
+    Case {
+        name: "empty title",
+        setup: none,
+        args: &["decide", "--title", "", "--decision", "d"],
+        code: 2,
+        says: &["decide needs a title (--title)"],
+    },
     Case {
         name: "title over the limit",
         setup: none,
@@ -44,12 +50,36 @@ const CASES: &[Case] = &[
         code: 1,
         says: &["the limit is 200"],
     },
-    Case { name: "title on two lines", setup: none, args: &["decide", "--title", "one\ntwo", "--decision", "d"], code: 1, says: &["one line"] },
-    Case { name: "a secret", setup: none, args: &["decide", "--title", "t", "--decision", "AKIAZ7VRSQ5TJXNBMQ3B"], code: 1, says: &["AWS access key"] },
+    Case {
+        name: "title on two lines",
+        setup: none,
+        args: &["decide", "--title", "one\ntwo", "--decision", "d"],
+        code: 1,
+        says: &["one line"],
+    },
+    Case {
+        name: "a secret",
+        setup: none,
+        args: &[
+            "decide",
+            "--title",
+            "t",
+            "--decision",
+            "AKIAZ7VRSQ5TJXNBMQ3B",
+        ],
+        code: 1,
+        says: &["AWS access key"],
+    },
     Case {
         name: "an identical decision",
         setup: none,
-        args: &["decide", "--title", "Existing", "--decision", "already here"],
+        args: &[
+            "decide",
+            "--title",
+            "Existing",
+            "--decision",
+            "already here",
+        ],
         code: 1,
         says: &["identical decision already exists"],
     },
@@ -60,8 +90,20 @@ const CASES: &[Case] = &[
         code: 1,
         says: &["already has this title", "--supersedes"],
     },
-    Case { name: "missing --decision", setup: none, args: &["decide", "--title", "t"], code: 2, says: &["decide needs a decision (--decision)"] },
-    Case { name: "--file that is missing", setup: none, args: &["decide", "--file", "nope.json"], code: 2, says: &["nope.json"] },
+    Case {
+        name: "missing --decision",
+        setup: none,
+        args: &["decide", "--title", "t"],
+        code: 2,
+        says: &["decide needs a decision (--decision)"],
+    },
+    Case {
+        name: "--file that is missing",
+        setup: none,
+        args: &["decide", "--file", "nope.json"],
+        code: 2,
+        says: &["nope.json"],
+    },
     Case {
         name: "--file with a JSON array",
         setup: |r| write(r, "a.json", br#"["ARCH","T","D"]"#),
@@ -99,14 +141,30 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "--file with an unknown key",
-        setup: |r| write(r, "k.json", br#"{"title": "t", "decision": "d", "colour": "red"}"#),
+        setup: |r| {
+            write(
+                r,
+                "k.json",
+                br#"{"title": "t", "decision": "d", "colour": "red"}"#,
+            )
+        },
         args: &["decide", "--file", "k.json"],
         code: 2,
         says: &["unknown field `colour`"],
     },
     Case {
         name: "a huge decision",
-        setup: |r| write(r, "big.json", format!(r#"{{"title": "Big", "decision": "{}"}}"#, BIG.repeat(70_000)).as_bytes()),
+        setup: |r| {
+            write(
+                r,
+                "big.json",
+                format!(
+                    r#"{{"title": "Big", "decision": "{}"}}"#,
+                    BIG.repeat(70_000)
+                )
+                .as_bytes(),
+            )
+        },
         args: &["decide", "--file", "big.json"],
         code: 1,
         says: &["limit is 65536"],
@@ -114,36 +172,136 @@ const CASES: &[Case] = &[
     Case {
         name: "--supersedes an unknown ID",
         setup: none,
-        args: &["decide", "--title", "t", "--decision", "d", "--supersedes", "D-00000000"],
+        args: &[
+            "decide",
+            "--title",
+            "t",
+            "--decision",
+            "d",
+            "--supersedes",
+            "D-00000000",
+        ],
         code: 1,
         says: &["no decision D-00000000"],
     },
-    Case { name: "outcome for an unknown ID", setup: none, args: &["outcome", "D-00000000", "x"], code: 1, says: &["no decision D-00000000"] },
-    Case { name: "an empty outcome", setup: none, args: &["outcome", "D-0000000a", " "], code: 1, says: &["outcome"] },
-    Case { name: "show an unknown ID", setup: none, args: &["show", "D-deadbeef"], code: 1, says: &["no decision D-deadbeef"] },
-    Case { name: "show an unknown prior", setup: none, args: &["show", "PR-404"], code: 1, says: &["no prior PR-404"] },
-    Case { name: "an impossible --since", setup: none, args: &["log", "--since", "2026-13-45"], code: 2, says: &["--since"] },
-    Case { name: "a count that is not a number", setup: none, args: &["log", "--limit", "many"], code: 2, says: &["many"] },
-    Case { name: "recall of an unknown kind", setup: none, args: &["recall", "--kind", "files", "x"], code: 2, says: &["--kind"] },
+    Case {
+        name: "outcome for an unknown ID",
+        setup: none,
+        args: &["outcome", "D-00000000", "x"],
+        code: 1,
+        says: &["no decision D-00000000"],
+    },
+    Case {
+        name: "an empty outcome",
+        setup: none,
+        args: &["outcome", "D-0000000a", " "],
+        code: 1,
+        says: &["outcome"],
+    },
+    Case {
+        name: "show an unknown ID",
+        setup: none,
+        args: &["show", "D-deadbeef"],
+        code: 1,
+        says: &["no decision D-deadbeef"],
+    },
+    Case {
+        name: "show an unknown prior",
+        setup: none,
+        args: &["show", "PR-404"],
+        code: 1,
+        says: &["no prior PR-404"],
+    },
+    Case {
+        name: "an impossible --since",
+        setup: none,
+        args: &["log", "--since", "2026-13-45"],
+        code: 2,
+        says: &["--since"],
+    },
+    Case {
+        name: "a count that is not a number",
+        setup: none,
+        args: &["log", "--limit", "many"],
+        code: 2,
+        says: &["many"],
+    },
+    Case {
+        name: "recall of an unknown kind",
+        setup: none,
+        args: &["recall", "--kind", "files", "x"],
+        code: 2,
+        says: &["--kind"],
+    },
     Case {
         name: "a root cause outside the list",
         setup: none,
-        args: &["prior", "add", "--title", "t", "--root-cause", "bad_luck", "--failure", "f", "--rule", "r"],
+        args: &[
+            "prior",
+            "add",
+            "--title",
+            "t",
+            "--root-cause",
+            "bad_luck",
+            "--failure",
+            "f",
+            "--rule",
+            "r",
+        ],
         code: 2,
         says: &["root cause must be one of"],
     },
     Case {
         name: "a prior without a rule",
         setup: none,
-        args: &["prior", "add", "--title", "t", "--root-cause", "novel_case", "--failure", "f"],
+        args: &[
+            "prior",
+            "add",
+            "--title",
+            "t",
+            "--root-cause",
+            "novel_case",
+            "--failure",
+            "f",
+        ],
         code: 2,
         says: &["--rule"],
     },
-    Case { name: "supersede an unknown prior", setup: none, args: &["prior", "supersede", "PR-001", "PR-404"], code: 1, says: &["no prior"] },
-    Case { name: "a field name with spaces", setup: none, args: &["state", "set", "--set", "my key=v"], code: 2, says: &["is not a STATE field name"] },
-    Case { name: "a STATE field on two lines", setup: none, args: &["state", "set", "--phase", "a\nb"], code: 2, says: &["one line"] },
-    Case { name: "recall -k 0", setup: none, args: &["recall", "-k", "0", "anything"], code: 2, says: &["k (-k) must be at least 1"] },
-    Case { name: "a phase name with a slash", setup: none, args: &["snapshot", "--phase", "bad/phase"], code: 2, says: &["--phase"] },
+    Case {
+        name: "supersede an unknown prior",
+        setup: none,
+        args: &["prior", "supersede", "PR-001", "PR-404"],
+        code: 1,
+        says: &["no prior"],
+    },
+    Case {
+        name: "a field name with spaces",
+        setup: none,
+        args: &["state", "set", "--set", "my key=v"],
+        code: 2,
+        says: &["is not a STATE field name"],
+    },
+    Case {
+        name: "a STATE field on two lines",
+        setup: none,
+        args: &["state", "set", "--phase", "a\nb"],
+        code: 2,
+        says: &["one line"],
+    },
+    Case {
+        name: "recall -k 0",
+        setup: none,
+        args: &["recall", "-k", "0", "anything"],
+        code: 2,
+        says: &["k (-k) must be at least 1"],
+    },
+    Case {
+        name: "a phase name with a slash",
+        setup: none,
+        args: &["snapshot", "--phase", "bad/phase"],
+        code: 2,
+        says: &["--phase"],
+    },
     Case {
         name: "a session ending of the wrong shape",
         setup: |r| write(r, "e.json", b"[1, 2]"),
@@ -151,8 +309,20 @@ const CASES: &[Case] = &[
         code: 2,
         says: &["got an array"],
     },
-    Case { name: "--repo at a file", setup: |r| write(r, "plain.txt", b"x"), args: &["--repo", "plain.txt", "status"], code: 3, says: &["is not a directory"] },
-    Case { name: "--repo nowhere", setup: none, args: &["--repo", "/nonexistent/zo-nowhere", "status"], code: 3, says: &["not a directory"] },
+    Case {
+        name: "--repo at a file",
+        setup: |r| write(r, "plain.txt", b"x"),
+        args: &["--repo", "plain.txt", "status"],
+        code: 3,
+        says: &["is not a directory"],
+    },
+    Case {
+        name: "--repo nowhere",
+        setup: none,
+        args: &["--repo", "/nonexistent/zo-nowhere", "status"],
+        code: 3,
+        says: &["not a directory"],
+    },
     Case {
         name: "invalid UTF-8 in the log",
         setup: |r| {
@@ -175,7 +345,10 @@ const CASES: &[Case] = &[
         name: "limits that are not numbers",
         setup: |r| {
             let c = r.read(".zo/config.yaml");
-            r.write(".zo/config.yaml", &format!("{c}limits:\n  entry_bytes: -5\n"))
+            r.write(
+                ".zo/config.yaml",
+                &format!("{c}limits:\n  entry_bytes: -5\n"),
+            )
         },
         args: &["decide", "--title", "t", "--decision", "d"],
         code: 2,
@@ -190,7 +363,12 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "unresolved conflict markers",
-        setup: |r| append_log(r, "<<<<<<< HEAD\n## Decision: 2026-01-01T00:00:00Z\n**Title:** a\n**Decision:** x\n=======\n>>>>>>> theirs\n"),
+        setup: |r| {
+            append_log(
+                r,
+                "<<<<<<< HEAD\n## Decision: 2026-01-01T00:00:00Z\n**Title:** a\n**Decision:** x\n=======\n>>>>>>> theirs\n",
+            )
+        },
         args: &["verify"],
         code: 4,
         says: &["unresolved merge conflict marker"],
@@ -224,7 +402,13 @@ const CASES: &[Case] = &[
     Case {
         name: "a missing merge-driver input",
         setup: none,
-        args: &["merge-driver", "nope-base", "nope-ours", "nope-theirs", ".zo/memory/DECISION_LOG.md"],
+        args: &[
+            "merge-driver",
+            "nope-base",
+            "nope-ours",
+            "nope-theirs",
+            ".zo/memory/DECISION_LOG.md",
+        ],
         code: 1,
         says: &["nope-base"],
     },
@@ -261,11 +445,22 @@ fn every_bad_input_gets_its_exit_code_a_clear_message_and_changes_nothing() {
     let mut failures = Vec::new();
     for c in CASES {
         let r = Repo::init();
-        r.write(r.log_path(), &format!("{}{}", r.read(r.log_path()), util::canonical_entry(10, "Existing", "already here")));
+        r.write(
+            r.log_path(),
+            &format!(
+                "{}{}",
+                r.read(r.log_path()),
+                util::canonical_entry(10, "Existing", "already here")
+            ),
+        );
         r.commit_all("base");
         (c.setup)(&r);
         let before = snapshot(&r);
-        let run = if c.args == ["hook", "claude"] { r.run_stdin(c.args, "{ not json") } else { r.run(c.args) };
+        let run = if c.args == ["hook", "claude"] {
+            r.run_stdin(c.args, "{ not json")
+        } else {
+            r.run(c.args)
+        };
         let mut why = Vec::new();
         if run.code != c.code {
             why.push(format!("exit {} (expected {})", run.code, c.code));
@@ -282,10 +477,21 @@ fn every_bad_input_gets_its_exit_code_a_clear_message_and_changes_nothing() {
             why.push("a memory file changed".into());
         }
         if !why.is_empty() {
-            failures.push(format!("{}: {}\n  stderr: {}", c.name, why.join("; "), run.stderr.trim()));
+            failures.push(format!(
+                "{}: {}\n  stderr: {}",
+                c.name,
+                why.join("; "),
+                run.stderr.trim()
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), CASES.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n")
+    );
 }
 
 /// A full disk (here: a file-size limit, which fails the write the same way) leaves the log as
@@ -305,9 +511,18 @@ fn a_full_disk_leaves_the_log_whole() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("could not write") && err.contains("DECISION_LOG.md"), "{err}");
+    assert!(
+        err.contains("could not write") && err.contains("DECISION_LOG.md"),
+        "{err}"
+    );
     assert_eq!(r.read(r.log_path()), before);
-    r.ok(&["decide", "--title", "fits again", "--decision", "after the disk has room"]);
+    r.ok(&[
+        "decide",
+        "--title",
+        "fits again",
+        "--decision",
+        "after the disk has room",
+    ]);
     r.ok(&["verify"]);
 }
 
@@ -317,21 +532,40 @@ fn a_full_disk_leaves_the_log_whole() {
 fn held_and_stale_locks() {
     let r = Repo::init();
     r.write(".zo/memory/.lock", "999999 2020-01-01T00:00:00Z\n");
-    r.ok(&["decide", "--title", "after a stale lock", "--decision", "fine"]);
+    r.ok(&[
+        "decide",
+        "--title",
+        "after a stale lock",
+        "--decision",
+        "fine",
+    ]);
     let mut child = std::process::Command::new("python3")
         .args(["-c", "import fcntl,sys,time; f=open(sys.argv[1],'r+'); fcntl.flock(f, fcntl.LOCK_EX); f.seek(0); f.truncate(); f.write('%d x\\n' % __import__('os').getpid()); f.flush(); print('locked', flush=True); time.sleep(30)", r.path().join(".zo/memory/.lock").to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.as_mut().unwrap()), &mut line).unwrap();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
     assert_eq!(line.trim(), "locked");
     let pid = child.id();
-    let run = util::Run::from(r.cmd(&["decide", "--title", "t", "--decision", "d"]).env("ZO_LOCK_TIMEOUT", "0.3").output().unwrap());
+    let run = util::Run::from(
+        r.cmd(&["decide", "--title", "t", "--decision", "d"])
+            .env("ZO_LOCK_TIMEOUT", "0.3")
+            .output()
+            .unwrap(),
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(run.code, 1);
-    assert!(run.stderr.contains(&format!("held by pid {pid}")), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("held by pid {pid}")),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A model directory with a corrupt model: recall answers lexically and says why.
@@ -339,11 +573,26 @@ fn held_and_stale_locks() {
 fn a_corrupt_model_directory_falls_back_to_lexical() {
     let r = Repo::example();
     let model = tempfile::tempdir().unwrap();
-    for f in ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"] {
+    for f in [
+        "model.onnx",
+        "tokenizer.json",
+        "config.json",
+        "special_tokens_map.json",
+        "tokenizer_config.json",
+    ] {
         std::fs::write(model.path().join(f), "garbage").unwrap();
     }
-    let run = util::Run::from(r.cmd(&["--json", "recall", "why did we leave Express"]).env("ZO_MODEL_DIR", model.path()).output().unwrap());
+    let run = util::Run::from(
+        r.cmd(&["--json", "recall", "why did we leave Express"])
+            .env("ZO_MODEL_DIR", model.path())
+            .output()
+            .unwrap(),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["mode"], "lexical");
-    assert!(run.stderr.contains("semantic search unavailable") && !run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("semantic search unavailable") && !run.stderr.contains("panicked"),
+        "{}",
+        run.stderr
+    );
 }

@@ -22,7 +22,15 @@ fn fresh_clone() -> (Repo, tempfile::TempDir, PathBuf) {
     src.commit_all("memory");
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("clone");
-    git_in(Path::new("/"), &["clone", "-q", src.path().to_str().unwrap(), c.to_str().unwrap()]);
+    git_in(
+        Path::new("/"),
+        &[
+            "clone",
+            "-q",
+            src.path().to_str().unwrap(),
+            c.to_str().unwrap(),
+        ],
+    );
     (src, dir, c)
 }
 
@@ -30,7 +38,13 @@ fn fresh_clone() -> (Repo, tempfile::TempDir, PathBuf) {
 const BY_MEANING: &str = "stop two dispatchers reserving one berth at the same moment";
 
 fn answers_by_meaning(hits: &Value) -> bool {
-    let ids: Vec<&str> = hits.as_array().unwrap().iter().take(2).map(|h| h["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(2)
+        .map(|h| h["id"].as_str().unwrap())
+        .collect();
     ids.contains(&"D-02e4fb86") || ids.contains(&"PR-001")
 }
 
@@ -40,9 +54,26 @@ fn continue_in_a_fresh_clone_embeds_nothing_and_semantic_recall_catches_up_at_th
     let (_src, _dir, c) = fresh_clone();
     let out = m.run(&c, &["--json", "continue"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stderr.contains("20 entries await their embedding") && out.stderr.contains("lexical recall works now"), "{}", out.stderr);
-    assert_eq!(out.json()["semantic"]["pending_embeddings"], 20, "{}", out.stdout);
-    assert!(out.json()["semantic"]["catch_up"].as_str().unwrap().contains("zo index refresh"), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("20 entries await their embedding")
+            && out.stderr.contains("lexical recall works now"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.json()["semantic"]["pending_embeddings"],
+        20,
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.json()["semantic"]["catch_up"]
+            .as_str()
+            .unwrap()
+            .contains("zo index refresh"),
+        "{}",
+        out.stdout
+    );
     assert_eq!(m.entries(), 0, "continue sent texts to the model");
     assert_eq!(m.status(&c), (0, 20));
 
@@ -69,8 +100,19 @@ fn a_session_start_hook_in_a_fresh_clone_embeds_nothing() {
     let m = Machine::new();
     let (_src, _dir, c) = fresh_clone();
     let event = json!({"hook_event_name": "SessionStart", "source": "startup", "cwd": c, "session_id": "s1"}).to_string();
-    let mut child = m.cmd(&c, &["hook", "claude"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    child.stdin.take().unwrap().write_all(event.as_bytes()).unwrap();
+    let mut child = m
+        .cmd(&c, &["hook", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(event.as_bytes())
+        .unwrap();
     let out = Run::from(child.wait_with_output().unwrap());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stdout.trim().is_empty(), "the hook printed no bundle");
@@ -89,7 +131,10 @@ fn server(m: &Machine, dir: &Path) -> Client {
 fn recall(c: &mut Client, args: Value) -> (Value, String) {
     let r = c.request("tools/call", json!({"name": "recall", "arguments": args}));
     let res = &r["result"];
-    let text = res["content"][0]["text"].as_str().unwrap_or_default().to_string();
+    let text = res["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(res["isError"] == false, "{r}");
     (res["structuredContent"].clone(), text)
 }
@@ -103,8 +148,14 @@ fn an_mcp_recall_with_entries_waiting_answers_without_embedding_them_and_the_ser
     // Answered before any entry was embedded: hybrid, with all 20 marked as waiting.
     assert_eq!(v["mode"], "hybrid", "{v}");
     assert_eq!(v["pending_embeddings"], 20, "{v}");
-    assert!(text.contains("semantic recall is catching up: 20 entries await their embedding"), "{text}");
-    assert!(!v["results"].as_array().unwrap().is_empty(), "lexical hits still come back: {v}");
+    assert!(
+        text.contains("semantic recall is catching up: 20 entries await their embedding"),
+        "{text}"
+    );
+    assert!(
+        !v["results"].as_array().unwrap().is_empty(),
+        "lexical hits still come back: {v}"
+    );
 
     // The server embeds them in the background; each later call says how many still wait,
     // until none does. Polled on the condition; the guard only catches a catch-up that never
@@ -112,14 +163,23 @@ fn an_mcp_recall_with_entries_waiting_answers_without_embedding_them_and_the_ser
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1800);
     let mut last = 20;
     let v = loop {
-        let (v, _) = recall(&mut s, json!({"query": BY_MEANING, "k": 2, "mode": "semantic"}));
+        let (v, _) = recall(
+            &mut s,
+            json!({"query": BY_MEANING, "k": 2, "mode": "semantic"}),
+        );
         let waiting = v["pending_embeddings"].as_u64().unwrap_or(0);
-        assert!(waiting <= last, "the count of waiting entries grew: {last} then {waiting}");
+        assert!(
+            waiting <= last,
+            "the count of waiting entries grew: {last} then {waiting}"
+        );
         last = waiting;
         if waiting == 0 {
             break v;
         }
-        assert!(std::time::Instant::now() < deadline, "the server never caught up (hung): {waiting} waiting");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never caught up (hung): {waiting} waiting"
+        );
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
     assert!(answers_by_meaning(&v["results"]), "{v}");
@@ -135,12 +195,19 @@ fn an_mcp_server_closed_while_catching_up_exits_cleanly_and_leaves_a_whole_index
     let mut s = server(&m, &c);
     let (v, _) = recall(&mut s, json!({"query": "berth reservation"}));
     assert_eq!(v["pending_embeddings"], 20, "{v}");
-    assert!(s.close().success(), "the server must exit cleanly while its catch-up runs");
+    assert!(
+        s.close().success(),
+        "the server must exit cleanly while its catch-up runs"
+    );
     // Whatever was embedded is whole; the rest is embedded by the next refresh.
     let (done, waiting) = m.status(&c);
     assert_eq!(done + waiting, 20);
     let r = m.json(&c, &["index", "refresh"]);
-    assert_eq!(r["embedded"].as_u64().unwrap() + r["from_cache"].as_u64().unwrap(), waiting, "{r}");
+    assert_eq!(
+        r["embedded"].as_u64().unwrap() + r["from_cache"].as_u64().unwrap(),
+        waiting,
+        "{r}"
+    );
     assert_eq!(m.status(&c), (20, 0));
 }
 
@@ -152,20 +219,37 @@ fn the_old_index_answers_while_index_rebuild_embeds() {
     let (_src, _dir, c) = fresh_clone();
     assert_eq!(m.json(&c, &["index", "refresh"])["embedded"], 20);
     m.json(Path::new("/"), &["cache", "clear"]);
-    let rebuild = m.cmd(&c, &["--json", "index", "rebuild"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let rebuild = m
+        .cmd(&c, &["--json", "index", "rebuild"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut rebuild = rebuild;
     let mut overlapped = false;
     for _ in 0..3 {
-        let r = m.run(&c, &["--json", "recall", "--mode", "semantic", "-k", "2", BY_MEANING]);
+        let r = m.run(
+            &c,
+            &[
+                "--json", "recall", "--mode", "semantic", "-k", "2", BY_MEANING,
+            ],
+        );
         assert_eq!(r.code, 0, "{}", r.stderr);
         assert!(answers_by_meaning(&r.json()["results"]), "{}", r.stdout);
-        assert!(!r.stderr.contains("embedding"), "the reader embedded: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("embedding"),
+            "the reader embedded: {}",
+            r.stderr
+        );
         overlapped |= rebuild.try_wait().unwrap().is_none();
     }
     let out = Run::from(rebuild.wait_with_output().unwrap());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.json()["embedded"], 20, "{}", out.stdout);
-    assert!(overlapped, "the rebuild ended before any reader ran: nothing was tested");
+    assert!(
+        overlapped,
+        "the rebuild ended before any reader ran: nothing was tested"
+    );
     assert_eq!(m.status(&c), (20, 0));
 }
 
@@ -188,15 +272,36 @@ fn while_catching_up_an_exact_title_match_waiting_for_its_vector_fell_out_of_the
         "Retry webhooks with jitter",
         "Drop the legacy CSV export",
     ];
-    let ids: Vec<String> = titles.iter().map(|t| src.ok(&["decide", "--title", t, "--decision", "as titled"]).trim().to_string()).collect();
+    let ids: Vec<String> = titles
+        .iter()
+        .map(|t| {
+            src.ok(&["decide", "--title", t, "--decision", "as titled"])
+                .trim()
+                .to_string()
+        })
+        .collect();
     src.commit_all("memory");
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("clone");
-    git_in(Path::new("/"), &["clone", "-q", src.path().to_str().unwrap(), c.to_str().unwrap()]);
+    git_in(
+        Path::new("/"),
+        &[
+            "clone",
+            "-q",
+            src.path().to_str().unwrap(),
+            c.to_str().unwrap(),
+        ],
+    );
     let mut s = server(&m, &c);
-    let (v, _) = recall(&mut s, json!({"query": "quarantine flaky integration suites nightly", "k": 3}));
+    let (v, _) = recall(
+        &mut s,
+        json!({"query": "quarantine flaky integration suites nightly", "k": 3}),
+    );
     assert_eq!(v["mode"], "hybrid", "{v}");
-    assert!(v["pending_embeddings"].as_u64().unwrap() > 0, "answered while entries still waited: {v}");
+    assert!(
+        v["pending_embeddings"].as_u64().unwrap() > 0,
+        "answered while entries still waited: {v}"
+    );
     assert_eq!(v["results"][0]["id"], ids[1].as_str(), "{v}");
     assert!(s.close().success());
 }

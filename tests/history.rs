@@ -12,9 +12,20 @@ const APR10: &str = "1775815200";
 
 /// Run zo at a pinned time and expect success; returns stdout.
 fn at(r: &Repo, now: &str, args: &[&str]) -> String {
-    let out = r.cmd(args).env("ZO_NOW", now).stdin(std::process::Stdio::null()).output().unwrap();
-    let (o, e) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "zo {args:?} failed\nstdout: {o}\nstderr: {e}");
+    let out = r
+        .cmd(args)
+        .env("ZO_NOW", now)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success(),
+        "zo {args:?} failed\nstdout: {o}\nstderr: {e}"
+    );
     o.trim().to_string()
 }
 
@@ -23,11 +34,33 @@ fn at(r: &Repo, now: &str, args: &[&str]) -> String {
 fn three_commits() -> (Repo, String, String) {
     let r = Repo::init();
     r.commit_all("zo init");
-    let a = at(&r, MAR1, &["decide", "--title", "Use Postgres", "--decision", "Postgres for the orders service"]);
+    let a = at(
+        &r,
+        MAR1,
+        &[
+            "decide",
+            "--title",
+            "Use Postgres",
+            "--decision",
+            "Postgres for the orders service",
+        ],
+    );
     r.commit_all("decide Postgres");
     at(&r, MAR15, &["outcome", &a, "worked under load"]);
     r.commit_all("outcome for Postgres");
-    let b = at(&r, APR1, &["decide", "--title", "Use CockroachDB", "--decision", "CockroachDB, multi-region", "--supersedes", &a]);
+    let b = at(
+        &r,
+        APR1,
+        &[
+            "decide",
+            "--title",
+            "Use CockroachDB",
+            "--decision",
+            "CockroachDB, multi-region",
+            "--supersedes",
+            &a,
+        ],
+    );
     r.commit_all("move to CockroachDB");
     (r, a, b)
 }
@@ -49,7 +82,12 @@ fn history_names_the_commit_outcome_and_successor() {
     assert_eq!(hb["supersedes"][0]["id"], a.as_str());
     assert_eq!(hb["written"]["commit"]["subject"], "move to CockroachDB");
     let text = r.ok(&["history", &a]);
-    assert!(text.contains("decide Postgres") && text.contains("worked under load") && text.contains(&format!("by {b}")), "{text}");
+    assert!(
+        text.contains("decide Postgres")
+            && text.contains("worked under load")
+            && text.contains(&format!("by {b}")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -65,32 +103,82 @@ fn history_of_an_uncommitted_decision_has_no_commit() {
 fn history_names_the_session_and_agent_that_wrote_it() {
     let r = Repo::init();
     at(&r, MAR1, &["session", "start", "--agent", "claude-test"]);
-    let a = at(&r, MAR1, &["decide", "--title", "Use Redis", "--decision", "Redis for the cache"]);
-    at(&r, MAR1, &["session", "end", "--summary", "cache work", "--agent", "claude-test"]);
+    let a = at(
+        &r,
+        MAR1,
+        &[
+            "decide",
+            "--title",
+            "Use Redis",
+            "--decision",
+            "Redis for the cache",
+        ],
+    );
+    at(
+        &r,
+        MAR1,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "cache work",
+            "--agent",
+            "claude-test",
+        ],
+    );
     let h = r.json(&["history", &a]);
-    assert!(h["written"]["session"].as_str().is_some_and(|s| s.starts_with("session-")), "{h}");
+    assert!(
+        h["written"]["session"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("session-")),
+        "{h}"
+    );
     assert_eq!(h["written"]["agent"], "claude-test");
 }
 
 #[test]
 fn history_of_a_forgotten_decision_shows_the_tombstone_never_the_text() {
     let r = Repo::init();
-    let a = at(&r, MAR1, &["decide", "--title", "Secret plan", "--decision", "the words that were erased"]);
+    let a = at(
+        &r,
+        MAR1,
+        &[
+            "decide",
+            "--title",
+            "Secret plan",
+            "--decision",
+            "the words that were erased",
+        ],
+    );
     r.commit_all("decide");
     at(&r, MAR15, &["forget", &a, "--reason", "asked to"]);
     let h = r.json(&["history", &a]);
     assert_eq!(h["status"], "forgotten");
     assert_eq!(h["forgotten"]["reason"], "asked to");
-    assert!(h["forgotten"]["forgotten"].as_str().unwrap().starts_with("2026-03-15"), "{h}");
+    assert!(
+        h["forgotten"]["forgotten"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-03-15"),
+        "{h}"
+    );
     let all = format!("{h}{}", r.ok(&["history", &a]));
-    assert!(!all.contains("words that were erased") && !all.contains("Secret plan"), "{all}");
+    assert!(
+        !all.contains("words that were erased") && !all.contains("Secret plan"),
+        "{all}"
+    );
 }
 
 #[test]
 fn log_as_of_a_date_leaves_out_later_entries_and_later_supersessions() {
     let (r, a, b) = three_commits();
     let v = r.json(&["log", "--as-of", "2026-03-20"]);
-    let ids: Vec<&str> = v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = v["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, [a.as_str()], "{v}");
     assert_eq!(v["decisions"][0]["status"], "active");
     assert_eq!(v["decisions"][0]["outcome"], "worked under load");
@@ -99,7 +187,12 @@ fn log_as_of_a_date_leaves_out_later_entries_and_later_supersessions() {
     let v = r.json(&["log", "--as-of", "2026-03-01"]);
     assert_eq!(v["decisions"][0]["outcome"], "pending", "{v}");
     // Before anything was written, nothing.
-    assert!(r.json(&["log", "--as-of", "2026-02-28"])["decisions"].as_array().unwrap().is_empty());
+    assert!(
+        r.json(&["log", "--as-of", "2026-02-28"])["decisions"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
     // An RFC 3339 time with an offset: 1 April 12:30 at +02:00 is 10:30 UTC, after B.
     let v = r.json(&["log", "--as-of", "2026-04-01T12:30:00+02:00"]);
     assert_eq!(v["decisions"][0]["id"], b.as_str());
@@ -116,7 +209,10 @@ fn show_as_of_a_date_shows_the_outcome_and_successor_of_then() {
     assert_eq!(v["outcome"], "pending");
     assert!(v["superseded_by"].is_null());
     let text = r.ok(&["show", &a, "--as-of", "2026-03-20"]);
-    assert!(text.contains("worked under load") && !text.contains("Superseded by"), "{text}");
+    assert!(
+        text.contains("worked under load") && !text.contains("Superseded by"),
+        "{text}"
+    );
     let text = r.ok(&["show", &a]);
     assert!(text.contains(&format!("Superseded by {b}")), "{text}");
     // B did not exist yet: exit 1, saying as of when.
@@ -129,7 +225,12 @@ fn as_of_a_commit_reads_the_files_at_that_commit_without_a_checkout() {
     let (r, a, b) = three_commits();
     // HEAD~1 is "outcome for Postgres": A with its outcome, no B.
     let v = r.json(&["log", "--as-of", "HEAD~1"]);
-    let ids: Vec<&str> = v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = v["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, [a.as_str()], "{v}");
     assert_eq!(v["as_of"]["kind"], "commit");
     assert_eq!(v["as_of"]["commit"]["subject"], "outcome for Postgres");
@@ -170,20 +271,42 @@ fn fact_get_and_list_as_of_give_the_version_that_held_then() {
     at(&r, APR10, &["fact", "set", "stack:cache", "Redis"]);
     r.commit_all("db is CockroachDB, cache Redis");
     assert_eq!(r.ok(&["fact", "get", "stack:db"]).trim(), "CockroachDB");
-    assert_eq!(r.ok(&["fact", "get", "stack:db", "--as-of", "2026-03-20"]).trim(), "Postgres");
-    assert_eq!(r.ok(&["fact", "get", "stack:db", "--as-of", "HEAD~1"]).trim(), "Postgres");
+    assert_eq!(
+        r.ok(&["fact", "get", "stack:db", "--as-of", "2026-03-20"])
+            .trim(),
+        "Postgres"
+    );
+    assert_eq!(
+        r.ok(&["fact", "get", "stack:db", "--as-of", "HEAD~1"])
+            .trim(),
+        "Postgres"
+    );
     let err = r.fails(&["fact", "get", "stack:cache", "--as-of", "2026-04-05"], 1);
     assert!(err.contains("as of 2026-04-05"), "{err}");
     let v = r.json(&["fact", "list", "--as-of", "2026-04-05"]);
-    let pairs: Vec<(&str, &str)> = v["facts"].as_array().unwrap().iter().map(|f| (f["key"].as_str().unwrap(), f["value"].as_str().unwrap())).collect();
+    let pairs: Vec<(&str, &str)> = v["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["key"].as_str().unwrap(), f["value"].as_str().unwrap()))
+        .collect();
     assert_eq!(pairs, [("stack:db", "CockroachDB")], "{v}");
-    assert!(r.json(&["fact", "list", "--as-of", "2026-02-01"])["facts"].as_array().unwrap().is_empty());
+    assert!(
+        r.json(&["fact", "list", "--as-of", "2026-02-01"])["facts"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
 fn user_facts_as_of_a_commit_are_read_as_of_its_time() {
     let r = Repo::init();
-    at(&r, MAR1, &["fact", "set", "pref:tabs", "4", "--scope", "user"]);
+    at(
+        &r,
+        MAR1,
+        &["fact", "set", "pref:tabs", "4", "--scope", "user"],
+    );
     r.git(&["add", "-A"]);
     // A commit dated 15 March: the user's version of 1 April had not been set then.
     let c = util::git_command(r.path())
@@ -193,9 +316,17 @@ fn user_facts_as_of_a_commit_are_read_as_of_its_time() {
         .status()
         .unwrap();
     assert!(c.success());
-    at(&r, APR1, &["fact", "set", "pref:tabs", "2", "--scope", "user"]);
+    at(
+        &r,
+        APR1,
+        &["fact", "set", "pref:tabs", "2", "--scope", "user"],
+    );
     assert_eq!(r.ok(&["fact", "get", "pref:tabs"]).trim(), "2");
-    assert_eq!(r.ok(&["fact", "get", "pref:tabs", "--as-of", "HEAD"]).trim(), "4");
+    assert_eq!(
+        r.ok(&["fact", "get", "pref:tabs", "--as-of", "HEAD"])
+            .trim(),
+        "4"
+    );
 }
 
 #[test]
@@ -203,17 +334,45 @@ fn recall_as_of_finds_what_held_then_with_its_status_of_then() {
     let (r, a, b) = three_commits();
     // Now: A is superseded, so default recall leaves it out.
     let now = r.json(&["recall", "Postgres orders service", "--mode", "lexical"]);
-    assert!(now["results"].as_array().unwrap().iter().all(|h| h["id"] != a.as_str()), "{now}");
+    assert!(
+        now["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["id"] != a.as_str()),
+        "{now}"
+    );
     // On 20 March A held, and B did not exist yet.
-    let then = r.json(&["recall", "Postgres orders service", "--mode", "lexical", "--as-of", "2026-03-20"]);
+    let then = r.json(&[
+        "recall",
+        "Postgres orders service",
+        "--mode",
+        "lexical",
+        "--as-of",
+        "2026-03-20",
+    ]);
     let hits = then["results"].as_array().unwrap();
     assert_eq!(hits[0]["id"], a.as_str(), "{then}");
     assert_eq!(hits[0]["status"], "active");
     assert!(hits.iter().all(|h| h["id"] != b.as_str()));
     // At the first commit too; before anything, nothing.
-    let then = r.json(&["recall", "Postgres orders service", "--mode", "lexical", "--as-of", "HEAD~2"]);
+    let then = r.json(&[
+        "recall",
+        "Postgres orders service",
+        "--mode",
+        "lexical",
+        "--as-of",
+        "HEAD~2",
+    ]);
     assert_eq!(then["results"][0]["id"], a.as_str(), "{then}");
-    let before = r.json(&["recall", "Postgres orders service", "--mode", "lexical", "--as-of", "2026-02-01"]);
+    let before = r.json(&[
+        "recall",
+        "Postgres orders service",
+        "--mode",
+        "lexical",
+        "--as-of",
+        "2026-02-01",
+    ]);
     assert!(before["results"].as_array().unwrap().is_empty(), "{before}");
     assert_eq!(before["answered"], false);
 }
@@ -222,7 +381,12 @@ fn recall_as_of_finds_what_held_then_with_its_status_of_then() {
 /// last commit at or before it, by commit time.
 fn commit_at(r: &Repo, msg: &str, when: &str) {
     r.git(&["add", "-A"]);
-    let ok = util::git_command(r.path()).args(["commit", "-q", "-m", msg]).env("GIT_COMMITTER_DATE", when).env("GIT_AUTHOR_DATE", when).status().unwrap();
+    let ok = util::git_command(r.path())
+        .args(["commit", "-q", "-m", msg])
+        .env("GIT_COMMITTER_DATE", when)
+        .env("GIT_AUTHOR_DATE", when)
+        .status()
+        .unwrap();
     assert!(ok.success());
 }
 
@@ -232,7 +396,17 @@ fn commit_at(r: &Repo, msg: &str, when: &str) {
 fn a_memory_that_changed() -> (Repo, String, String) {
     let r = Repo::init();
     commit_at(&r, "zo init", "2026-02-20T10:00:00Z");
-    let a = at(&r, MAR1, &["decide", "--title", "Use Postgres", "--decision", "Postgres for the orders service"]);
+    let a = at(
+        &r,
+        MAR1,
+        &[
+            "decide",
+            "--title",
+            "Use Postgres",
+            "--decision",
+            "Postgres for the orders service",
+        ],
+    );
     at(&r, MAR1, &["state", "set", "--phase", "alpha"]);
     at(
         &r,
@@ -254,7 +428,19 @@ fn a_memory_that_changed() -> (Repo, String, String) {
     commit_at(&r, "decide Postgres", "2026-03-01T11:00:00Z");
     at(&r, MAR15, &["outcome", &a, "worked under load"]);
     commit_at(&r, "outcome for Postgres", "2026-03-15T11:00:00Z");
-    let b = at(&r, APR1, &["decide", "--title", "Use CockroachDB", "--decision", "CockroachDB, multi-region", "--supersedes", &a]);
+    let b = at(
+        &r,
+        APR1,
+        &[
+            "decide",
+            "--title",
+            "Use CockroachDB",
+            "--decision",
+            "CockroachDB, multi-region",
+            "--supersedes",
+            &a,
+        ],
+    );
     at(&r, APR1, &["state", "set", "--phase", "beta"]);
     at(
         &r,
@@ -293,31 +479,64 @@ fn section(v: &serde_json::Value, name: &str) -> String {
 fn context_as_of_a_date_is_the_bundle_of_then() {
     let (r, a, b) = a_memory_that_changed();
     let v = r.json(&["context", "--as-of", "2026-03-10"]);
-    let (state, priors, recent, facts) = (section(&v, "State"), section(&v, "Priors"), section(&v, "Recent"), section(&v, "Facts"));
-    assert!(state.contains("phase: alpha") && !state.contains("beta"), "{state}");
-    assert!(priors.contains("PR-001") && priors.contains("dry-run every migration") && !priors.contains("PR-002"), "{priors}");
+    let (state, priors, recent, facts) = (
+        section(&v, "State"),
+        section(&v, "Priors"),
+        section(&v, "Recent"),
+        section(&v, "Facts"),
+    );
+    assert!(
+        state.contains("phase: alpha") && !state.contains("beta"),
+        "{state}"
+    );
+    assert!(
+        priors.contains("PR-001")
+            && priors.contains("dry-run every migration")
+            && !priors.contains("PR-002"),
+        "{priors}"
+    );
     // A was active then (superseded only in April), and its outcome was not yet written.
-    assert!(recent.contains(&a) && !recent.contains(&b) && !recent.contains("worked under load"), "{recent}");
+    assert!(
+        recent.contains(&a) && !recent.contains(&b) && !recent.contains("worked under load"),
+        "{recent}"
+    );
     assert_eq!(facts.trim(), "- stack:db = Postgres");
     // State and priors have no time of their own: the bundle names the commit they come from.
     assert_eq!(v["as_of"]["at"]["kind"], "date");
-    assert_eq!(v["as_of"]["state_and_priors_from"]["subject"], "decide Postgres", "{v}");
+    assert_eq!(
+        v["as_of"]["state_and_priors_from"]["subject"], "decide Postgres",
+        "{v}"
+    );
     let md = v["markdown"].as_str().unwrap();
-    assert!(md.contains("carry no time of their own") && md.contains("last at or before"), "{md}");
+    assert!(
+        md.contains("carry no time of their own") && md.contains("last at or before"),
+        "{md}"
+    );
     // After the outcome, before the move: the outcome is there, A still active.
     let recent = section(&r.json(&["context", "--as-of", "2026-03-20"]), "Recent");
-    assert!(recent.contains(&a) && recent.contains("worked under load") && !recent.contains(&b), "{recent}");
+    assert!(
+        recent.contains(&a) && recent.contains("worked under load") && !recent.contains(&b),
+        "{recent}"
+    );
     // Now: B, beta, CockroachDB, PR-002 only.
     let now = r.json(&["context"]);
     assert!(now["as_of"].is_null());
     assert!(section(&now, "State").contains("phase: beta"));
-    assert!(section(&now, "Recent").contains(&b) && !section(&now, "Recent").contains(&format!("**ID:** {a}")));
-    assert!(section(&now, "Priors").contains("PR-002") && !section(&now, "Priors").contains("PR-001"));
+    assert!(
+        section(&now, "Recent").contains(&b)
+            && !section(&now, "Recent").contains(&format!("**ID:** {a}"))
+    );
+    assert!(
+        section(&now, "Priors").contains("PR-002") && !section(&now, "Priors").contains("PR-001")
+    );
     assert_eq!(section(&now, "Facts").trim(), "- stack:db = CockroachDB");
     // Before the first commit, nothing says what STATE.md and the priors held: left out, said so.
     let v = r.json(&["context", "--as-of", "2026-02-01"]);
     assert!(v["as_of"]["state_and_priors_from"].is_null(), "{v}");
-    assert!(section(&v, "State").contains("no STATE.md then") && section(&v, "Priors").is_empty(), "{v}");
+    assert!(
+        section(&v, "State").contains("no STATE.md then") && section(&v, "Priors").is_empty(),
+        "{v}"
+    );
     assert!(v["markdown"].as_str().unwrap().contains("left out"));
 }
 
@@ -326,27 +545,66 @@ fn context_as_of_a_commit_reads_that_commits_files() {
     let (r, a, b) = a_memory_that_changed();
     let v = r.json(&["context", "--as-of", "HEAD~1"]);
     assert_eq!(v["as_of"]["at"]["kind"], "commit");
-    assert_eq!(v["as_of"]["at"]["commit"]["subject"], "outcome for Postgres");
+    assert_eq!(
+        v["as_of"]["at"]["commit"]["subject"],
+        "outcome for Postgres"
+    );
     let recent = section(&v, "Recent");
-    assert!(recent.contains(&a) && recent.contains("worked under load") && !recent.contains(&b), "{recent}");
+    assert!(
+        recent.contains(&a) && recent.contains("worked under load") && !recent.contains(&b),
+        "{recent}"
+    );
     assert!(section(&v, "State").contains("phase: alpha"));
     assert!(section(&v, "Priors").contains("PR-001") && !section(&v, "Priors").contains("PR-002"));
     assert_eq!(section(&v, "Facts").trim(), "- stack:db = Postgres");
     let text = r.ok(&["context", "--as-of", "HEAD~2"]);
-    assert!(text.contains("As of commit") && text.contains("decide Postgres") && !text.contains("worked under load"), "{text}");
-    assert!(r.git(&["status", "--porcelain"]).trim().is_empty(), "nothing checked out or written");
+    assert!(
+        text.contains("As of commit")
+            && text.contains("decide Postgres")
+            && !text.contains("worked under load"),
+        "{text}"
+    );
+    assert!(
+        r.git(&["status", "--porcelain"]).trim().is_empty(),
+        "nothing checked out or written"
+    );
 }
 
 #[test]
 fn context_as_of_a_date_keeps_the_sessions_of_then() {
     let r = Repo::init();
     at(&r, MAR1, &["session", "start"]);
-    at(&r, MAR1, &["session", "end", "--summary", "march work", "--next", "ship the March thing"]);
+    at(
+        &r,
+        MAR1,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "march work",
+            "--next",
+            "ship the March thing",
+        ],
+    );
     at(&r, APR1, &["session", "start"]);
-    at(&r, APR1, &["session", "end", "--summary", "april work", "--next", "ship the April thing"]);
+    at(
+        &r,
+        APR1,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "april work",
+            "--next",
+            "ship the April thing",
+        ],
+    );
     r.commit_all("sessions");
     let then = section(&r.json(&["context", "--as-of", "2026-03-20"]), "Next");
-    assert!(then.contains("March thing") && !then.contains("April thing"), "{then}");
+    assert!(
+        then.contains("March thing") && !then.contains("April thing"),
+        "{then}"
+    );
     assert!(section(&r.json(&["context"]), "Next").contains("April thing"));
     assert!(section(&r.json(&["context", "--as-of", "2026-02-20"]), "Next").is_empty());
 }
@@ -354,15 +612,25 @@ fn context_as_of_a_date_keeps_the_sessions_of_then() {
 #[test]
 fn context_as_of_that_is_not_a_moment_of_this_repository_is_a_usage_error() {
     let (r, _, _) = a_memory_that_changed();
-    for (bad, says) in
-        [("no-such-branch", "not a date"), ("2026-02-30x", "not a date"), ("2999-01-01", "in the future"), ("2999-01-01T00:00:00Z", "in the future")]
-    {
+    for (bad, says) in [
+        ("no-such-branch", "not a date"),
+        ("2026-02-30x", "not a date"),
+        ("2999-01-01", "in the future"),
+        ("2999-01-01T00:00:00Z", "in the future"),
+    ] {
         let err = r.fails(&["context", "--as-of", bad], 2);
-        assert!(err.contains("--as-of") && err.contains(says), "{bad}: {err}");
+        assert!(
+            err.contains("--as-of") && err.contains(says),
+            "{bad}: {err}"
+        );
     }
     // Today is not the future, though its last second is; tomorrow is.
     at(&r, MAR15, &["context", "--as-of", "2026-03-15"]);
-    let out = r.cmd(&["context", "--as-of", "2026-03-16"]).env("ZO_NOW", MAR15).output().unwrap();
+    let out = r
+        .cmd(&["context", "--as-of", "2026-03-16"])
+        .env("ZO_NOW", MAR15)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("in the future"));
 }
@@ -376,13 +644,24 @@ fn history_of_a_prior_names_its_commit_and_what_superseded_it() {
     assert_eq!(h["root_cause"], "missing_rule");
     assert_eq!(h["written"]["commit"]["subject"], "decide Postgres", "{h}");
     assert_eq!(h["superseded_by"]["id"], "PR-002");
-    assert_eq!(h["superseded_by"]["commit"]["subject"], "move to CockroachDB");
+    assert_eq!(
+        h["superseded_by"]["commit"]["subject"],
+        "move to CockroachDB"
+    );
     let h2 = r.json(&["history", "pr-2"]);
     assert_eq!(h2["status"], "active");
     assert_eq!(h2["supersedes"][0]["id"], "PR-001");
     let text = r.ok(&["history", "PR-001"]);
-    assert!(text.contains("carry no time of their own") && text.contains("by PR-002") && text.contains("decide Postgres"), "{text}");
-    assert!(r.fails(&["history", "PR-009"], 1).contains("no prior PR-009"));
+    assert!(
+        text.contains("carry no time of their own")
+            && text.contains("by PR-002")
+            && text.contains("decide Postgres"),
+        "{text}"
+    );
+    assert!(
+        r.fails(&["history", "PR-009"], 1)
+            .contains("no prior PR-009")
+    );
 }
 
 #[test]
@@ -392,11 +671,38 @@ fn history_of_a_prior_names_the_session_that_listed_it() {
     at(
         &r,
         MAR1,
-        &["prior", "add", "--title", "Pin the toolchain", "--root-cause", "novel_case", "--failure", "a new compiler broke CI", "--rule", "pin rustc"],
+        &[
+            "prior",
+            "add",
+            "--title",
+            "Pin the toolchain",
+            "--root-cause",
+            "novel_case",
+            "--failure",
+            "a new compiler broke CI",
+            "--rule",
+            "pin rustc",
+        ],
     );
-    at(&r, MAR1, &["session", "end", "--summary", "ci", "--agent", "claude-test"]);
+    at(
+        &r,
+        MAR1,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "ci",
+            "--agent",
+            "claude-test",
+        ],
+    );
     let h = r.json(&["history", "PR-001"]);
-    assert!(h["written"]["session"].as_str().is_some_and(|s| s.starts_with("session-")), "{h}");
+    assert!(
+        h["written"]["session"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("session-")),
+        "{h}"
+    );
     assert_eq!(h["written"]["session_ended"], "2026-03-01T10:00:00Z");
     assert_eq!(h["written"]["agent"], "claude-test");
     assert!(h["written"]["commit"].is_null());
@@ -407,11 +713,37 @@ fn history_of_a_fact_key_lists_every_version() {
     let r = Repo::init();
     r.commit_all("zo init");
     at(&r, MAR1, &["session", "start", "--agent", "claude-test"]);
-    at(&r, MAR1, &["fact", "set", "stack:db", "Postgres", "--source", "kickoff"]);
-    at(&r, MAR1, &["session", "end", "--summary", "db", "--agent", "claude-test"]);
+    at(
+        &r,
+        MAR1,
+        &["fact", "set", "stack:db", "Postgres", "--source", "kickoff"],
+    );
+    at(
+        &r,
+        MAR1,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "db",
+            "--agent",
+            "claude-test",
+        ],
+    );
     r.commit_all("db is Postgres");
     at(&r, APR1, &["fact", "set", "stack:db", "CockroachDB"]);
-    at(&r, APR10, &["fact", "set", "stack:db", "CockroachDB 24", "--confidence", "0.4"]);
+    at(
+        &r,
+        APR10,
+        &[
+            "fact",
+            "set",
+            "stack:db",
+            "CockroachDB 24",
+            "--confidence",
+            "0.4",
+        ],
+    );
     r.commit_all("db moves");
     let h = r.json(&["history", "stack:db"]);
     assert_eq!(h["entry"], "fact");
@@ -425,7 +757,11 @@ fn history_of_a_fact_key_lists_every_version() {
     assert_eq!(v[0]["set"], "2026-03-01T10:00:00.000Z");
     assert_eq!(v[0]["source"], "kickoff");
     assert_eq!(v[0]["agent"], "claude-test", "{h}");
-    assert!(v[0]["session"].as_str().is_some_and(|s| s.starts_with("session-")));
+    assert!(
+        v[0]["session"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("session-"))
+    );
     assert_eq!(v[0]["commit"]["subject"], "db is Postgres");
     assert_eq!(v[0]["superseded_by"][0], v[1]["id"]);
     assert_eq!(v[1]["supersedes"][0], v[0]["id"]);
@@ -443,15 +779,30 @@ fn history_of_a_fact_key_lists_every_version() {
     assert_eq!(v[2]["confirmed_by"], v[3]["id"]);
     assert_eq!(h["holds"], v[3]["id"]);
     let text = r.ok(&["history", "stack:db"]);
-    assert!(text.contains("= Postgres") && text.contains("confirmed by") && text.contains("superseded by"), "{text}");
-    assert!(r.fails(&["history", "stack:nothing"], 1).contains("no fact stack:nothing"));
+    assert!(
+        text.contains("= Postgres")
+            && text.contains("confirmed by")
+            && text.contains("superseded by"),
+        "{text}"
+    );
+    assert!(
+        r.fails(&["history", "stack:nothing"], 1)
+            .contains("no fact stack:nothing")
+    );
 }
 
 #[test]
 fn history_of_a_forgotten_prior_or_fact_shows_the_tombstone_never_the_text() {
     let (r, _, _) = a_memory_that_changed();
-    let old = r.json(&["history", "stack:db"])["versions"][0]["id"].as_str().unwrap().to_string();
-    at(&r, APR10, &["forget", "PR-001", "--reason", "held a hostname"]);
+    let old = r.json(&["history", "stack:db"])["versions"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    at(
+        &r,
+        APR10,
+        &["forget", "PR-001", "--reason", "held a hostname"],
+    );
     at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
     let p = r.json(&["history", "PR-001"]);
     assert_eq!(p["status"], "forgotten");
@@ -459,13 +810,29 @@ fn history_of_a_forgotten_prior_or_fact_shows_the_tombstone_never_the_text() {
     assert!(p["root_cause"].is_null());
     let f = r.json(&["history", "stack:db"]);
     let v0 = &f["versions"][0];
-    assert_eq!(v0["id"], old.as_str(), "the tombstone stays in the key's life: {f}");
+    assert_eq!(
+        v0["id"],
+        old.as_str(),
+        "the tombstone stays in the key's life: {f}"
+    );
     assert_eq!(v0["status"], "forgotten");
     assert_eq!(v0["forgotten"]["reason"], "held a password");
     assert!(v0["value"].is_null() && v0["set"].is_null());
     let by_id = r.json(&["history", &old]);
-    let all = format!("{p}{f}{by_id}{}{}{}", r.ok(&["history", "PR-001"]), r.ok(&["history", "stack:db"]), r.ok(&["history", &old]));
-    for erased in ["Migrations need a dry run\n", "\"Migrations need a dry run\"", "dry-run every migration", "orders table", "Postgres\n", "\"Postgres\""] {
+    let all = format!(
+        "{p}{f}{by_id}{}{}{}",
+        r.ok(&["history", "PR-001"]),
+        r.ok(&["history", "stack:db"]),
+        r.ok(&["history", &old])
+    );
+    for erased in [
+        "Migrations need a dry run\n",
+        "\"Migrations need a dry run\"",
+        "dry-run every migration",
+        "orders table",
+        "Postgres\n",
+        "\"Postgres\"",
+    ] {
         assert!(!all.contains(erased), "{erased:?} came back: {all}");
     }
     assert!(!all.contains("= Postgres"), "{all}");
@@ -476,16 +843,28 @@ fn history_of_a_forgotten_prior_or_fact_shows_the_tombstone_never_the_text() {
 #[test]
 fn as_of_a_commit_does_not_bring_back_forgotten_text() {
     let (r, a, _) = a_memory_that_changed();
-    let old = r.json(&["history", "stack:db"])["versions"][0]["id"].as_str().unwrap().to_string();
+    let old = r.json(&["history", "stack:db"])["versions"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
     at(&r, APR10, &["forget", &a, "--reason", "named a customer"]);
-    at(&r, APR10, &["forget", "PR-001", "--reason", "held a hostname"]);
+    at(
+        &r,
+        APR10,
+        &["forget", "PR-001", "--reason", "held a hostname"],
+    );
     let err = r.fails(&["fact", "get", "stack:db", "--as-of", "HEAD~1"], 1);
     assert!(!err.contains("Postgres"), "{err}");
     let shown = r.json(&["show", &a, "--as-of", "HEAD~1"]);
     assert_eq!(shown["status"], "forgotten", "{shown}");
     let ctx = r.ok(&["--json", "context", "--as-of", "HEAD~1"]);
-    for erased in ["Postgres for the orders service", "worked under load", "dry-run every migration", "= Postgres"] {
+    for erased in [
+        "Postgres for the orders service",
+        "worked under load",
+        "dry-run every migration",
+        "= Postgres",
+    ] {
         assert!(!ctx.contains(erased), "{erased:?} came back: {ctx}");
     }
     let log = r.ok(&["--json", "log", "--as-of", "HEAD~2"]);
@@ -497,11 +876,17 @@ fn mcp_tools_take_as_of_and_history() {
     let (r, a, b) = a_memory_that_changed();
     let calls = [
         ("log", serde_json::json!({"as_of": "2026-03-20"})),
-        ("fact_get", serde_json::json!({"key": "stack:db", "as_of": "HEAD~1"})),
+        (
+            "fact_get",
+            serde_json::json!({"key": "stack:db", "as_of": "HEAD~1"}),
+        ),
         ("fact_list", serde_json::json!({"as_of": "2026-03-20"})),
         ("show", serde_json::json!({"id": a, "as_of": "2026-03-20"})),
         ("context", serde_json::json!({"as_of": "2026-03-10"})),
-        ("recall", serde_json::json!({"query": "Postgres orders service", "mode": "lexical", "as_of": "2026-03-20"})),
+        (
+            "recall",
+            serde_json::json!({"query": "Postgres orders service", "mode": "lexical", "as_of": "2026-03-20"}),
+        ),
         ("history", serde_json::json!({"id": "PR-001"})),
         ("log", serde_json::json!({"as_of": "no-such-branch"})),
         ("context", serde_json::json!({"as_of": "2999-01-01"})),
@@ -533,7 +918,10 @@ fn mcp_tools_take_as_of_and_history() {
     assert_eq!(ok(3)["facts"][0]["value"], "Postgres");
     assert!(ok(4)["superseded_by"].is_null());
     let ctx = ok(5);
-    assert_eq!(ctx["as_of"]["state_and_priors_from"]["subject"], "decide Postgres");
+    assert_eq!(
+        ctx["as_of"]["state_and_priors_from"]["subject"],
+        "decide Postgres"
+    );
     assert!(!ctx["markdown"].as_str().unwrap().contains(&b));
     let hits = ok(6)["results"].as_array().unwrap().clone();
     assert_eq!(hits[0]["id"], a.as_str(), "{hits:?}");
@@ -569,19 +957,34 @@ fn forgetting_a_session_takes_its_text_out_of_state_now_and_as_of() {
     );
     r.commit_all("session");
     assert!(r.read(".zo/memory/STATE.md").contains("quokka-77"));
-    assert!(at(&r, APR1, &["context", "--as-of", "HEAD"]).contains("quokka-77"), "the as-of bundle shows STATE.md's fields");
+    assert!(
+        at(&r, APR1, &["context", "--as-of", "HEAD"]).contains("quokka-77"),
+        "the as-of bundle shows STATE.md's fields"
+    );
     let name = std::fs::read_dir(r.path().join(".zo/memory/sessions"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .find(|n| n.starts_with("session-"))
         .unwrap();
-    let f = r.json(&["forget", name.trim_end_matches(".md"), "--reason", "asked to"]);
+    let f = r.json(&[
+        "forget",
+        name.trim_end_matches(".md"),
+        "--reason",
+        "asked to",
+    ]);
     assert_eq!(f["state_cleared"].as_array().unwrap().len(), 4, "{f}");
     let state = r.read(".zo/memory/STATE.md");
     assert!(!state.contains("quokka"), "{state}");
-    assert!(state.contains("phase:") && state.contains("## Current Position"), "the rest of STATE.md stays: {state}");
+    assert!(
+        state.contains("phase:") && state.contains("## Current Position"),
+        "the rest of STATE.md stays: {state}"
+    );
     // Now, and at the commit before the forget (whose STATE.md still holds the text).
-    for args in [vec!["context"], vec!["context", "--as-of", "HEAD"], vec!["context", "--as-of", "2026-03-02"]] {
+    for args in [
+        vec!["context"],
+        vec!["context", "--as-of", "HEAD"],
+        vec!["context", "--as-of", "2026-03-02"],
+    ] {
         let c = at(&r, APR1, &args);
         assert!(!c.contains("quokka"), "{args:?}: {c}");
     }
@@ -591,19 +994,51 @@ fn forgetting_a_session_takes_its_text_out_of_state_now_and_as_of() {
 fn forgetting_a_session_keeps_state_fields_written_since() {
     let r = Repo::init();
     at(&r, MAR1, &["session", "start"]);
-    at(&r, MAR1, &["session", "end", "--summary", "one", "--next", "first plan quokka", "--blocker", "same blocker"]);
+    at(
+        &r,
+        MAR1,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "one",
+            "--next",
+            "first plan quokka",
+            "--blocker",
+            "same blocker",
+        ],
+    );
     let first = std::fs::read_dir(r.path().join(".zo/memory/sessions"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .find(|n| n.starts_with("session-"))
         .unwrap();
     at(&r, MAR15, &["session", "start"]);
-    at(&r, MAR15, &["session", "end", "--summary", "two", "--next", "second plan"]);
-    r.ok(&["forget", first.trim_end_matches(".md"), "--reason", "asked to"]);
+    at(
+        &r,
+        MAR15,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "two",
+            "--next",
+            "second plan",
+        ],
+    );
+    r.ok(&[
+        "forget",
+        first.trim_end_matches(".md"),
+        "--reason",
+        "asked to",
+    ]);
     let state = r.read(".zo/memory/STATE.md");
     assert!(state.contains("second plan"), "{state}");
     // The blockers were the first session's and nobody changed them: cleared.
-    assert!(!state.contains("same blocker") && !state.contains("quokka"), "{state}");
+    assert!(
+        !state.contains("same blocker") && !state.contains("quokka"),
+        "{state}"
+    );
 }
 
 #[test]
@@ -616,13 +1051,32 @@ fn shallow_clone_says_the_first_commit_is_unknown_not_the_tip() {
     r.commit_all("decide Redis");
     let dir = tempfile::tempdir().unwrap();
     let clone = dir.path().join("c");
-    util::git_in(dir.path(), &["clone", "-q", "--depth", "2", &format!("file://{}", r.path().display()), clone.to_str().unwrap()]);
+    util::git_in(
+        dir.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "2",
+            &format!("file://{}", r.path().display()),
+            clone.to_str().unwrap(),
+        ],
+    );
     // `a` is in the oldest commit here: when it entered history is not here.
     let ha = util::zo_in(&clone, &["history", &a, "--json"]).json();
     assert!(ha["written"]["commit"].is_null(), "{ha}");
-    assert!(ha["written"]["shallow"].as_str().is_some_and(|s| s.starts_with("shallow clone: history before ")), "{ha}");
+    assert!(
+        ha["written"]["shallow"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("shallow clone: history before ")),
+        "{ha}"
+    );
     let text = util::zo_ok(&clone, &["history", &a]);
-    assert!(text.contains("first commit unknown (shallow clone: history before ") && !text.contains("not in any commit"), "{text}");
+    assert!(
+        text.contains("first commit unknown (shallow clone: history before ")
+            && !text.contains("not in any commit"),
+        "{text}"
+    );
     // `b` came in a commit that is here.
     let hb = util::zo_in(&clone, &["history", &b, "--json"]).json();
     assert_eq!(hb["written"]["commit"]["subject"], "decide Redis", "{hb}");
@@ -630,12 +1084,19 @@ fn shallow_clone_says_the_first_commit_is_unknown_not_the_tip() {
     // The site tells the same life.
     util::zo_ok(&clone, &["site"]);
     let page = std::fs::read_to_string(clone.join(format!(".zo/site/d/{a}.html"))).unwrap();
-    assert!(page.contains("first commit unknown (shallow clone: history before ") && !page.contains("first committed in"), "{page}");
+    assert!(
+        page.contains("first commit unknown (shallow clone: history before ")
+            && !page.contains("first committed in"),
+        "{page}"
+    );
     let page = std::fs::read_to_string(clone.join(format!(".zo/site/d/{b}.html"))).unwrap();
     assert!(page.contains("first committed in"), "{page}");
     // A date before the commits here: the history is shallow, not empty.
     let c = util::zo_ok(&clone, &["context", "--as-of", "2020-01-01"]);
-    assert!(c.contains("shallow clone: history before ") && !c.contains("no commit was made"), "{c}");
+    assert!(
+        c.contains("shallow clone: history before ") && !c.contains("no commit was made"),
+        "{c}"
+    );
 }
 
 #[test]
@@ -643,10 +1104,19 @@ fn supersedes_line_is_dated_when_the_supersession_was_recorded() {
     let (r, a, b) = three_commits();
     let hb = r.json(&["history", &b]);
     assert_eq!(hb["supersedes"][0]["id"], a.as_str());
-    assert_eq!(hb["supersedes"][0]["timestamp"], "2026-04-01T10:00:00Z", "{hb}");
+    assert_eq!(
+        hb["supersedes"][0]["timestamp"], "2026-04-01T10:00:00Z",
+        "{hb}"
+    );
     let text = r.ok(&["history", &b]);
-    let line = text.lines().find(|l| l.trim_start().starts_with("supersedes")).unwrap();
-    assert!(line.contains("2026-04-01T10:00:00Z") && !line.contains("2026-03-01"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("supersedes"))
+        .unwrap();
+    assert!(
+        line.contains("2026-04-01T10:00:00Z") && !line.contains("2026-03-01"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -658,14 +1128,23 @@ fn forgotten_is_said_once_in_log_and_history_lines() {
     let line = log.lines().find(|l| l.starts_with(&a)).unwrap();
     assert_eq!(line.matches("[forgotten]").count(), 1, "{line}");
     let h = r.ok(&["history", &a]);
-    assert_eq!(h.lines().next().unwrap().matches("[forgotten]").count(), 1, "{h}");
+    assert_eq!(
+        h.lines().next().unwrap().matches("[forgotten]").count(),
+        1,
+        "{h}"
+    );
 }
 
 #[test]
 fn as_of_offset_beyond_23_59_is_a_usage_error() {
     let r = Repo::init();
     r.commit_all("zo init");
-    for bad in ["2026-10-05T00:00:00+99:00", "2026-10-05T00:00:00+24:00", "2026-10-05T00:00:00-00:60", "2026-10-05T00:00:00++1:00"] {
+    for bad in [
+        "2026-10-05T00:00:00+99:00",
+        "2026-10-05T00:00:00+24:00",
+        "2026-10-05T00:00:00-00:60",
+        "2026-10-05T00:00:00++1:00",
+    ] {
         r.fails(&["log", "--as-of", bad], 2);
     }
     // The edges of the range are offsets.
@@ -684,9 +1163,15 @@ fn log_as_of_a_commit_without_memory_says_so() {
     let out = r.cmd(&["log", "--as-of", "HEAD~1"]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("holds no zo memory") && !err.contains("no decisions match"), "{err}");
+    assert!(
+        err.contains("holds no zo memory") && !err.contains("no decisions match"),
+        "{err}"
+    );
     // A commit with memory and nothing that matches still says so.
-    let out = r.cmd(&["log", "--as-of", "HEAD", "--type", "nonesuch"]).output().unwrap();
+    let out = r
+        .cmd(&["log", "--as-of", "HEAD", "--type", "nonesuch"])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("holds no zo memory"), "{err}");
 }

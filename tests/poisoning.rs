@@ -6,8 +6,13 @@
 use zo::store::gate;
 
 fn corpus() -> Vec<serde_json::Value> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/poisoning/corpus.jsonl");
-    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/poisoning/corpus.jsonl");
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 /// Why an entry would not reach an agent's bundle as it is: a character the gate refuses, or a
@@ -32,14 +37,25 @@ fn the_poisoning_corpus_is_withheld() {
     for e in &entries {
         match caught(e) {
             Some(why) => *by_rule.entry(why).or_default() += 1,
-            None => missed.push(format!("{} ({})", e["id"].as_str().unwrap(), e["style"].as_str().unwrap())),
+            None => missed.push(format!(
+                "{} ({})",
+                e["id"].as_str().unwrap(),
+                e["style"].as_str().unwrap()
+            )),
         }
     }
     let caught_n = entries.len() - missed.len();
-    eprintln!("poisoning corpus: {caught_n} of {} withheld; by reason: {by_rule:?}; missed: {missed:#?}", entries.len());
+    eprintln!(
+        "poisoning corpus: {caught_n} of {} withheld; by reason: {by_rule:?}; missed: {missed:#?}",
+        entries.len()
+    );
     // Measured once, when the rules were first run on the corpus (see the README); a rule
     // change that lets more through fails here.
-    assert!(caught_n >= FLOOR, "{caught_n} of {} withheld, floor {FLOOR}; missed: {missed:#?}", entries.len());
+    assert!(
+        caught_n >= FLOOR,
+        "{caught_n} of {} withheld, floor {FLOOR}; missed: {missed:#?}",
+        entries.len()
+    );
 }
 
 const FLOOR: usize = 48;

@@ -32,7 +32,8 @@ fn memory_text() -> impl Strategy<Value = String> {
         "[ -~]{0,30}",
         "\\PC{0,12}",
     ];
-    prop::collection::vec(line, 0..40).prop_map(|l| l.join(if l.len() % 3 == 0 { "\r\n" } else { "\n" }))
+    prop::collection::vec(line, 0..40)
+        .prop_map(|l| l.join(if l.len() % 3 == 0 { "\r\n" } else { "\n" }))
 }
 
 fn field_text() -> impl Strategy<Value = String> {
@@ -153,9 +154,15 @@ proptest! {
 #[test]
 fn merge_property_flagged_an_unchanged_side_as_a_loss() {
     zo::props::merge_any(b"**Type:** OUTCOME", b"**Type:** OUTCOME", b"");
-    assert_eq!(zo::git::merge::append_only(b"x\n", b"x\n", b"").unwrap(), b"");
+    assert_eq!(
+        zo::git::merge::append_only(b"x\n", b"x\n", b"").unwrap(),
+        b""
+    );
     // Found by the fuzzer: ours rewrote the text, theirs appended. Ours' edit is kept, as git
     // keeps it, with theirs' addition after it; the old check called it a loss by length.
     zo::props::merge_any(b"a\n", b"x\n", b"a\nbb\n");
-    assert_eq!(zo::git::merge::append_only(b"a\n", b"x\n", b"a\nbb\n").unwrap(), b"x\nbb\n");
+    assert_eq!(
+        zo::git::merge::append_only(b"a\n", b"x\n", b"a\nbb\n").unwrap(),
+        b"x\nbb\n"
+    );
 }

@@ -6,7 +6,12 @@ use serde_json::Value;
 use util::Repo;
 
 fn ids(v: &Value) -> Vec<String> {
-    v["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect()
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -16,10 +21,20 @@ fn each_mode_returns_full_entries_with_tiers() {
     let lex = r.json(&["recall", "--mode", "lexical", "exclusion constraint"]);
     assert_eq!(lex["mode"], "lexical");
     assert_eq!(ids(&lex)[0], "D-02e4fb86");
-    let sem = r.json(&["recall", "--mode", "semantic", "-k", "2", "stop two dispatchers reserving one berth at the same moment"]);
+    let sem = r.json(&[
+        "recall",
+        "--mode",
+        "semantic",
+        "-k",
+        "2",
+        "stop two dispatchers reserving one berth at the same moment",
+    ]);
     assert_eq!(sem["mode"], "semantic");
     let found = ids(&sem);
-    assert!(found.contains(&"D-02e4fb86".to_string()) || found.contains(&"PR-001".to_string()), "{found:?}");
+    assert!(
+        found.contains(&"D-02e4fb86".to_string()) || found.contains(&"PR-001".to_string()),
+        "{found:?}"
+    );
     let hyb = r.json(&["recall", "why did we leave Express"]);
     assert_eq!(hyb["mode"], "hybrid");
     let results = hyb["results"].as_array().unwrap();
@@ -31,8 +46,18 @@ fn each_mode_returns_full_entries_with_tiers() {
         }
         assert!(["high", "standard", "low"].contains(&h["tier"].as_str().unwrap()));
     }
-    assert!(results[0]["text"].as_str().unwrap().starts_with("## Decision: "));
-    assert!(results[0]["text"].as_str().unwrap().contains("**Rationale:** Cold starts"));
+    assert!(
+        results[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("## Decision: ")
+    );
+    assert!(
+        results[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("**Rationale:** Cold starts")
+    );
     let text = r.ok(&["recall", "-k", "1", "why did we leave Express"]);
     assert!(text.starts_with("── D-795f9731 · decision · "), "{text}");
     assert!(text.contains("**Title:** Move the API from Express to Hono"));
@@ -41,13 +66,52 @@ fn each_mode_returns_full_entries_with_tiers() {
 #[test]
 fn filters_apply_before_ranking() {
     let r = Repo::example();
-    let v = r.json(&["recall", "--mode", "lexical", "--kind", "prior", "-k", "5", "database concurrency"]);
+    let v = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "--kind",
+        "prior",
+        "-k",
+        "5",
+        "database concurrency",
+    ]);
     assert!(!ids(&v).is_empty());
-    assert!(v["results"].as_array().unwrap().iter().all(|h| h["kind"] == "prior"));
-    let v = r.json(&["recall", "--mode", "lexical", "--kind", "session", "-k", "5", "scheduler"]);
-    assert!(v["results"].as_array().unwrap().iter().all(|h| h["kind"] == "session"));
+    assert!(
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["kind"] == "prior")
+    );
+    let v = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "--kind",
+        "session",
+        "-k",
+        "5",
+        "scheduler",
+    ]);
+    assert!(
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["kind"] == "session")
+    );
     assert!(!ids(&v).is_empty());
-    let v = r.json(&["recall", "--mode", "lexical", "--type", "bugfix", "-k", "5", "times zone"]);
+    let v = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "--type",
+        "bugfix",
+        "-k",
+        "5",
+        "times zone",
+    ]);
     assert_eq!(ids(&v), vec!["D-7440ca3e"]);
     r.fails(&["recall", "--kind", "everything", "x"], 2);
     r.fails(&["recall", "--mode", "telepathy", "x"], 2);
@@ -62,11 +126,32 @@ fn onnx_runtime_telemetry_writes_nothing_to_home_or_tmp() {
     let r = Repo::example();
     // Its cache its own (the model and runtime are named by the harness): this test once named
     // the real user's cache, and wrote its key and vectors into the developer's HOME.
-    let (home, tmp, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let out = r.cmd(&["recall", "why did we leave Express"]).env("HOME", home.path()).env("TMPDIR", tmp.path()).env("ZO_CACHE", cache.path()).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("── D-795f9731"), "the model was used");
-    let written: Vec<_> = std::fs::read_dir(home.path()).unwrap().chain(std::fs::read_dir(tmp.path()).unwrap()).map(|e| e.unwrap().path()).collect();
+    let (home, tmp, cache) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let out = r
+        .cmd(&["recall", "why did we leave Express"])
+        .env("HOME", home.path())
+        .env("TMPDIR", tmp.path())
+        .env("ZO_CACHE", cache.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("── D-795f9731"),
+        "the model was used"
+    );
+    let written: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .chain(std::fs::read_dir(tmp.path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .collect();
     assert!(written.is_empty(), "{written:?}");
 }
 
@@ -76,7 +161,15 @@ fn a_filtered_match_behind_hundreds_of_stronger_ones_is_still_found() {
     // of them must still reach the weaker match behind them.
     let r = Repo::example();
     let log = r.read(r.log_path());
-    let many: String = (0..260).map(|i| util::canonical_entry(0x7000 + i, &format!("Walrus pier {i}"), "walrus walrus walrus pier")).collect();
+    let many: String = (0..260)
+        .map(|i| {
+            util::canonical_entry(
+                0x7000 + i,
+                &format!("Walrus pier {i}"),
+                "walrus walrus walrus pier",
+            )
+        })
+        .collect();
     r.write(r.log_path(), &format!("{log}{many}"));
     r.ok(&[
         "prior",
@@ -90,30 +183,68 @@ fn a_filtered_match_behind_hundreds_of_stronger_ones_is_still_found() {
         "--rule",
         "moor boats away from the harbour wall",
     ]);
-    let v = r.json(&["recall", "--mode", "lexical", "--kind", "prior", "-k", "3", "walrus"]);
+    let v = r.json(&[
+        "recall", "--mode", "lexical", "--kind", "prior", "-k", "3", "walrus",
+    ]);
     let found = v["results"].as_array().unwrap();
     assert_eq!(found.len(), 1, "{v}");
     assert_eq!(found[0]["kind"], "prior");
     let v = r.json(&["recall", "--mode", "lexical", "-k", "3", "walrus"]);
-    assert!(v["results"].as_array().unwrap().iter().all(|h| h["kind"] == "decision"), "{v}");
+    assert!(
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["kind"] == "decision"),
+        "{v}"
+    );
 }
 
 #[test]
 fn superseded_hidden_unless_all_and_outcomes_fold_into_their_decision() {
     let r = Repo::example();
     let v = r.json(&["recall", "--mode", "lexical", "-k", "10", "Express"]);
-    assert!(!ids(&v).contains(&"D-99598e35".to_string()), "superseded entry shown");
+    assert!(
+        !ids(&v).contains(&"D-99598e35".to_string()),
+        "superseded entry shown"
+    );
     assert!(ids(&v).contains(&"D-795f9731".to_string()));
-    let v = r.json(&["recall", "--mode", "lexical", "-k", "10", "--all", "Express"]);
-    let old = v["results"].as_array().unwrap().iter().find(|h| h["id"] == "D-99598e35").expect("--all shows it");
+    let v = r.json(&[
+        "recall", "--mode", "lexical", "-k", "10", "--all", "Express",
+    ]);
+    let old = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == "D-99598e35")
+        .expect("--all shows it");
     assert_eq!(old["status"], "superseded");
     assert_eq!(old["superseded_by"], "D-795f9731");
 
-    let v = r.json(&["recall", "--mode", "lexical", "-k", "10", "41k bookings zero double bookings"]);
-    assert!(!ids(&v).contains(&"D-bd613649".to_string()), "OUTCOME entries are not hits of their own");
-    let pg = v["results"].as_array().unwrap().iter().find(|h| h["id"] == "D-956a2656").expect("the decision");
+    let v = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "-k",
+        "10",
+        "41k bookings zero double bookings",
+    ]);
+    assert!(
+        !ids(&v).contains(&"D-bd613649".to_string()),
+        "OUTCOME entries are not hits of their own"
+    );
+    let pg = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == "D-956a2656")
+        .expect("the decision");
     let text = pg["text"].as_str().unwrap();
-    assert!(text.contains("**Title:** Store bookings in PostgreSQL 16") && text.contains("**Type:** OUTCOME") && text.contains("41k bookings"));
+    assert!(
+        text.contains("**Title:** Store bookings in PostgreSQL 16")
+            && text.contains("**Type:** OUTCOME")
+            && text.contains("41k bookings")
+    );
 }
 
 #[test]
@@ -122,27 +253,67 @@ fn refresh_reembeds_only_what_changed_and_deletes_orphans() {
     let r = Repo::example();
     let first = r.json(&["index", "refresh"]);
     assert_eq!(first["mode"], "hybrid");
-    assert_eq!(first["inserted"], 20, "12 decisions less the outcome, 3 priors, 3 facts, 3 sessions");
+    assert_eq!(
+        first["inserted"], 20,
+        "12 decisions less the outcome, 3 priors, 3 facts, 3 sessions"
+    );
     assert_eq!(first["embedded"], 20);
     let again = r.json(&["index", "refresh"]);
-    assert_eq!((again["inserted"].as_u64(), again["updated"].as_u64(), again["embedded"].as_u64()), (Some(0), Some(0), Some(0)));
+    assert_eq!(
+        (
+            again["inserted"].as_u64(),
+            again["updated"].as_u64(),
+            again["embedded"].as_u64()
+        ),
+        (Some(0), Some(0), Some(0))
+    );
 
-    let id = r.decide("Cache berth lists in the worker", "Keep each port's berth list in memory for 60 s");
+    let id = r.decide(
+        "Cache berth lists in the worker",
+        "Keep each port's berth list in memory for 60 s",
+    );
     let after = r.json(&["index", "refresh"]);
     assert_eq!(after["inserted"], 1);
-    assert_eq!(after["embedded"], 1, "appending one decision re-embeds exactly one entry");
-    let hits = r.json(&["recall", "--mode", "semantic", "-k", "1", "keeping the list of quays around between jobs"]);
+    assert_eq!(
+        after["embedded"], 1,
+        "appending one decision re-embeds exactly one entry"
+    );
+    let hits = r.json(&[
+        "recall",
+        "--mode",
+        "semantic",
+        "-k",
+        "1",
+        "keeping the list of quays around between jobs",
+    ]);
     assert_eq!(ids(&hits), vec![id.clone()]);
 
-    r.ok(&["outcome", &id, "Cut schedule recomputation from 20 s to 4 s"]);
+    r.ok(&[
+        "outcome",
+        &id,
+        "Cut schedule recomputation from 20 s to 4 s",
+    ]);
     let after = r.json(&["index", "refresh"]);
-    assert_eq!((after["inserted"].as_u64(), after["updated"].as_u64(), after["embedded"].as_u64()), (Some(0), Some(1), Some(1)));
+    assert_eq!(
+        (
+            after["inserted"].as_u64(),
+            after["updated"].as_u64(),
+            after["embedded"].as_u64()
+        ),
+        (Some(0), Some(1), Some(1))
+    );
 
-    std::fs::remove_file(r.path().join(".zo/memory/sessions/session-001-2026-10-04.md")).unwrap();
+    std::fs::remove_file(
+        r.path()
+            .join(".zo/memory/sessions/session-001-2026-10-04.md"),
+    )
+    .unwrap();
     let after = r.json(&["index", "refresh"]);
     assert_eq!(after["deleted"], 1);
     assert_eq!(after["embedded"], 0);
-    let v = r.json(&["recall", "--mode", "lexical", "--kind", "session", "-k", "10", "session"]);
+    let v = r.json(&[
+        "recall", "--mode", "lexical", "--kind", "session", "-k", "10", "session",
+    ]);
     assert!(!ids(&v).contains(&"session-001-2026-10-04".to_string()));
     let st = r.json(&["index", "status"]);
     assert_eq!(st["fresh"], true);
@@ -154,9 +325,19 @@ fn refresh_reembeds_only_what_changed_and_deletes_orphans() {
 fn readers_refresh_the_index_themselves() {
     let r = Repo::example();
     r.json(&["recall", "--mode", "lexical", "berth"]);
-    let id = r.decide("Quarantine vessels flagged by customs", "Flagged vessels get no berth until cleared");
+    let id = r.decide(
+        "Quarantine vessels flagged by customs",
+        "Flagged vessels get no berth until cleared",
+    );
     assert_eq!(r.json(&["index", "status"])["fresh"], false);
-    let v = r.json(&["recall", "--mode", "lexical", "-k", "1", "customs quarantine"]);
+    let v = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "-k",
+        "1",
+        "customs quarantine",
+    ]);
     assert_eq!(ids(&v), vec![id]);
     assert_eq!(r.json(&["status"])["index"]["fresh"], true);
 }
@@ -165,7 +346,13 @@ fn readers_refresh_the_index_themselves() {
 fn a_missing_truncated_or_garbage_index_is_rebuilt() {
     let r = Repo::example();
     let db = r.path().join(".zo/memory/index.db");
-    let run = r.run(&["--json", "recall", "--mode", "lexical", "exclusion constraint"]);
+    let run = r.run(&[
+        "--json",
+        "recall",
+        "--mode",
+        "lexical",
+        "exclusion constraint",
+    ]);
     assert_eq!(run.code, 0);
     assert!(run.stderr.contains("it did not exist"), "{}", run.stderr);
     assert_eq!(ids(&run.json())[0], "D-02e4fb86");
@@ -175,11 +362,22 @@ fn a_missing_truncated_or_garbage_index_is_rebuilt() {
             "truncated",
             Box::new(|p: &std::path::Path| {
                 let len = std::fs::metadata(p).unwrap().len();
-                std::fs::OpenOptions::new().write(true).open(p).unwrap().set_len(len / 3).unwrap();
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(p)
+                    .unwrap()
+                    .set_len(len / 3)
+                    .unwrap();
             }) as Box<dyn Fn(&std::path::Path)>,
         ),
-        ("garbage", Box::new(|p: &std::path::Path| std::fs::write(p, vec![0x5a; 64 * 1024]).unwrap())),
-        ("deleted", Box::new(|p: &std::path::Path| std::fs::remove_file(p).unwrap())),
+        (
+            "garbage",
+            Box::new(|p: &std::path::Path| std::fs::write(p, vec![0x5a; 64 * 1024]).unwrap()),
+        ),
+        (
+            "deleted",
+            Box::new(|p: &std::path::Path| std::fs::remove_file(p).unwrap()),
+        ),
     ] {
         // Make sure everything is in the main file before damaging it.
         r.json(&["index", "refresh"]);
@@ -187,10 +385,25 @@ fn a_missing_truncated_or_garbage_index_is_rebuilt() {
             let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
         }
         damage(&db);
-        let run = r.run(&["--json", "recall", "--mode", "lexical", "exclusion constraint"]);
+        let run = r.run(&[
+            "--json",
+            "recall",
+            "--mode",
+            "lexical",
+            "exclusion constraint",
+        ]);
         assert_eq!(run.code, 0, "{what}: {}", run.stderr);
-        assert_eq!(run.stderr.lines().count(), 1, "{what}: one line saying why: {}", run.stderr);
-        assert!(run.stderr.contains("rebuilding") || run.stderr.contains("did not exist"), "{what}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().count(),
+            1,
+            "{what}: one line saying why: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("rebuilding") || run.stderr.contains("did not exist"),
+            "{what}: {}",
+            run.stderr
+        );
         assert_eq!(ids(&run.json())[0], "D-02e4fb86", "{what}");
     }
 }
@@ -199,7 +412,10 @@ fn a_missing_truncated_or_garbage_index_is_rebuilt() {
 fn without(r: &Repo, args: &[&str], env: &[(&str, &std::path::Path)]) -> util::Run {
     let mut c = r.cmd(args);
     // The same user (their key, which signs the index) on a machine without the model.
-    c.env_remove("ZO_MODEL_DIR").env_remove("ORT_DYLIB_PATH").env_remove("XDG_CACHE_HOME").env("ZO_VECTOR_CACHE", r.vector_dir());
+    c.env_remove("ZO_MODEL_DIR")
+        .env_remove("ORT_DYLIB_PATH")
+        .env_remove("XDG_CACHE_HOME")
+        .env("ZO_VECTOR_CACHE", r.vector_dir());
     for (k, v) in env {
         c.env(k, v);
     }
@@ -213,41 +429,88 @@ fn lexical_fallback_when_model_or_runtime_is_missing_or_broken() {
     r.json(&["index", "refresh"]);
     let empty = tempfile::tempdir().unwrap();
     // No model at all.
-    let run = without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", empty.path()), ("HOME", empty.path())]);
+    let run = without(
+        &r,
+        &["--json", "recall", "why did we leave Express"],
+        &[("ZO_CACHE", empty.path()), ("HOME", empty.path())],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["mode"], "lexical");
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains("semantic search unavailable: no embedding model found") && run.stderr.contains("zo model install"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("semantic search unavailable: no embedding model found")
+            && run.stderr.contains("zo model install"),
+        "{}",
+        run.stderr
+    );
     assert!(!ids(&run.json()).is_empty());
 
     // The model but no runtime.
     let cache = zo::search::embedding::cache_dir().unwrap();
     let partial = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(partial.path().join("models")).unwrap();
-    std::os::unix::fs::symlink(cache.join("models/all-MiniLM-L6-v2"), partial.path().join("models/all-MiniLM-L6-v2")).unwrap();
-    let run = without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", partial.path()), ("HOME", empty.path())]);
+    std::os::unix::fs::symlink(
+        cache.join("models/all-MiniLM-L6-v2"),
+        partial.path().join("models/all-MiniLM-L6-v2"),
+    )
+    .unwrap();
+    let run = without(
+        &r,
+        &["--json", "recall", "why did we leave Express"],
+        &[("ZO_CACHE", partial.path()), ("HOME", empty.path())],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["mode"], "lexical");
-    assert!(run.stderr.contains("no ONNX Runtime library found"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no ONNX Runtime library found"),
+        "{}",
+        run.stderr
+    );
 
     // A file that is not ONNX Runtime: an error, never a panic.
     let bogus = partial.path().join("libonnxruntime.so");
     std::fs::write(&bogus, b"not a library").unwrap();
-    let run =
-        without(&r, &["--json", "recall", "why did we leave Express"], &[("ZO_CACHE", partial.path()), ("HOME", empty.path()), ("ORT_DYLIB_PATH", &bogus)]);
+    let run = without(
+        &r,
+        &["--json", "recall", "why did we leave Express"],
+        &[
+            ("ZO_CACHE", partial.path()),
+            ("HOME", empty.path()),
+            ("ORT_DYLIB_PATH", &bogus),
+        ],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["mode"], "lexical");
-    assert!(run.stderr.contains("could not load ONNX Runtime") && !run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("could not load ONNX Runtime") && !run.stderr.contains("panicked"),
+        "{}",
+        run.stderr
+    );
 
     // doctor names what is missing and the command that installs it.
-    let run = without(&r, &["doctor"], &[("ZO_CACHE", empty.path()), ("HOME", empty.path())]);
-    assert_eq!(run.code, 0, "a missing model is a warning: zo works lexically");
-    assert!(run.stdout.contains("WARN model") && run.stdout.contains("zo model install"), "{}", run.stdout);
+    let run = without(
+        &r,
+        &["doctor"],
+        &[("ZO_CACHE", empty.path()), ("HOME", empty.path())],
+    );
+    assert_eq!(
+        run.code, 0,
+        "a missing model is a warning: zo works lexically"
+    );
+    assert!(
+        run.stdout.contains("WARN model") && run.stdout.contains("zo model install"),
+        "{}",
+        run.stdout
+    );
     let d = r.json(&["doctor"]);
     assert_eq!(d["ok"], true, "{d}");
     // Config can switch semantics off.
     let cfg = r.read(".zo/config.yaml");
-    r.write(".zo/config.yaml", &format!("{cfg}index:\n  embedding: off\n"));
+    r.write(
+        ".zo/config.yaml",
+        &format!("{cfg}index:\n  embedding: off\n"),
+    );
     let run = r.run(&["--json", "recall", "why did we leave Express"]);
     assert_eq!(run.json()["mode"], "lexical");
     assert!(run.stderr.contains("off"), "{}", run.stderr);
@@ -263,12 +526,28 @@ fn concurrent_readers_and_writers_never_corrupt_the_index() {
             std::thread::spawn(move || {
                 for j in 0..5 {
                     let args: Vec<String> = if i % 2 == 0 {
-                        vec!["decide".into(), "--title".into(), format!("parallel {i}-{j}"), "--decision".into(), format!("text {i} {j}")]
+                        vec![
+                            "decide".into(),
+                            "--title".into(),
+                            format!("parallel {i}-{j}"),
+                            "--decision".into(),
+                            format!("text {i} {j}"),
+                        ]
                     } else {
-                        vec!["--json".into(), "recall".into(), "--mode".into(), "lexical".into(), "parallel berth".into()]
+                        vec![
+                            "--json".into(),
+                            "recall".into(),
+                            "--mode".into(),
+                            "lexical".into(),
+                            "parallel berth".into(),
+                        ]
                     };
                     let out = util::zo_command(&path).args(&args).output().unwrap();
-                    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+                    assert!(
+                        out.status.success(),
+                        "{args:?}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
                 }
             })
         })
@@ -289,15 +568,31 @@ fn concurrent_readers_and_writers_never_corrupt_the_index() {
 fn not_in_memory_min_tier_and_explain() {
     util::require_model();
     let r = Repo::example();
-    let none = r.run(&["--json", "recall", "how many vacation days do employees get"]);
+    let none = r.run(&[
+        "--json",
+        "recall",
+        "how many vacation days do employees get",
+    ]);
     assert_eq!(none.code, 0, "{}", none.stderr);
     let j = none.json();
     assert_eq!(j["mode"], "hybrid");
     assert_eq!(j["answered"], false, "{j}");
-    assert!(j["results"].as_array().unwrap().iter().all(|h| h["tier"] == "low"), "{j}");
+    assert!(
+        j["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["tier"] == "low"),
+        "{j}"
+    );
     let text = r.run(&["recall", "how many vacation days do employees get"]);
     assert!(text.stderr.contains("not in memory"), "{}", text.stderr);
-    let strict = r.json(&["recall", "--min-tier", "standard", "how many vacation days do employees get"]);
+    let strict = r.json(&[
+        "recall",
+        "--min-tier",
+        "standard",
+        "how many vacation days do employees get",
+    ]);
     assert_eq!(strict["results"].as_array().unwrap().len(), 0, "{strict}");
     assert_eq!(strict["answered"], false);
 
@@ -307,17 +602,38 @@ fn not_in_memory_min_tier_and_explain() {
     assert_eq!(top["id"], "D-795f9731");
     let x = &top["explain"];
     // Both rankings put it first: at least `standard`, whatever its similarity.
-    assert_eq!((x["lexical_rank"].as_u64(), x["semantic_rank"].as_u64()), (Some(1), Some(1)), "{x}");
+    assert_eq!(
+        (x["lexical_rank"].as_u64(), x["semantic_rank"].as_u64()),
+        (Some(1), Some(1)),
+        "{x}"
+    );
     assert_ne!(top["tier"], "low", "{top}");
     assert!(x["similarity"].as_f64().unwrap() > 0.0, "{x}");
-    assert!(x["fused"].is_number() && x.get("lexical_rank").is_some() && x.get("bm25").is_some(), "{x}");
+    assert!(
+        x["fused"].is_number() && x.get("lexical_rank").is_some() && x.get("bm25").is_some(),
+        "{x}"
+    );
     // Without --explain the JSON carries no explanation.
-    assert!(r.json(&["recall", "why did we leave Express"])["results"][0].get("explain").is_none());
+    assert!(
+        r.json(&["recall", "why did we leave Express"])["results"][0]
+            .get("explain")
+            .is_none()
+    );
     let shown = r.ok(&["recall", "--explain", "-k", "1", "why did we leave Express"]);
-    assert!(shown.contains("   why: bm25 #") && shown.contains("similarity #1"), "{shown}");
+    assert!(
+        shown.contains("   why: bm25 #") && shown.contains("similarity #1"),
+        "{shown}"
+    );
 
     let lex = r.json(&["recall", "--mode", "lexical", "-k", "10", "the API"]);
-    assert!(lex["results"].as_array().unwrap().iter().all(|h| h["tier"] != "high"), "{lex}");
+    assert!(
+        lex["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["tier"] != "high"),
+        "{lex}"
+    );
     assert_eq!(r.run(&["recall", "--min-tier", "best", "x"]).code, 2);
 }
 
@@ -332,34 +648,86 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     assert_eq!(j["questions"], 3);
     assert_eq!(j["with_answer"], 2);
     assert_eq!(j["unknown_ids"], serde_json::json!(["D-00000000"]));
-    let modes: Vec<&str> = j["modes"].as_array().unwrap().iter().map(|m| m["mode"].as_str().unwrap()).collect();
+    let modes: Vec<&str> = j["modes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mode"].as_str().unwrap())
+        .collect();
     assert_eq!(modes, ["hybrid", "semantic", "lexical"]);
     let h = &j["modes"][0];
     assert_eq!(h["recall_at_1"], 0.5, "{h}");
     assert_eq!(h["no_answer_flagged"], 1, "{h}");
     let table = r.ok(&["eval", "q.jsonl"]);
-    assert!(table.contains("| hybrid | question alone | 0.500 |"), "{table}");
-    assert!(!table.contains("with phrasings"), "no phrasings, no such rows: {table}");
+    assert!(
+        table.contains("| hybrid | question alone | 0.500 |"),
+        "{table}"
+    );
+    assert!(
+        !table.contains("with phrasings"),
+        "no phrasings, no such rows: {table}"
+    );
     // With `"also"`, each mode is measured alone and with the phrasings, side by side.
     r.write("also.jsonl", "{\"q\": \"why did we stop using the old web framework\", \"relevant\": [\"D-795f9731\"], \"also\": [\"Move the API from Express to Hono\"]}\n{\"q\": \"how many vacation days do employees get\", \"relevant\": [], \"also\": [\"annual leave allowance\"]}\n");
     let j = r.json(&["eval", "also.jsonl"]);
-    let runs: Vec<(&str, bool)> = j["modes"].as_array().unwrap().iter().map(|m| (m["mode"].as_str().unwrap(), m["phrasings"].as_bool().unwrap())).collect();
-    assert_eq!(runs, [("hybrid", false), ("hybrid", true), ("semantic", false), ("semantic", true), ("lexical", false), ("lexical", true)]);
+    let runs: Vec<(&str, bool)> = j["modes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["mode"].as_str().unwrap(),
+                m["phrasings"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        runs,
+        [
+            ("hybrid", false),
+            ("hybrid", true),
+            ("semantic", false),
+            ("semantic", true),
+            ("lexical", false),
+            ("lexical", true)
+        ]
+    );
     let p = &j["modes"][1];
-    assert_eq!((p["recall_at_3"].as_f64(), p["no_answer_flagged"].as_u64()), (Some(1.0), Some(1)), "{p}");
-    assert!(r.ok(&["eval", "also.jsonl"]).contains("| hybrid | with phrasings | "));
-    r.write("six.jsonl", "{\"q\": \"q\", \"also\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"]}\n");
+    assert_eq!(
+        (p["recall_at_3"].as_f64(), p["no_answer_flagged"].as_u64()),
+        (Some(1.0), Some(1)),
+        "{p}"
+    );
+    assert!(
+        r.ok(&["eval", "also.jsonl"])
+            .contains("| hybrid | with phrasings | ")
+    );
+    r.write(
+        "six.jsonl",
+        "{\"q\": \"q\", \"also\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"]}\n",
+    );
     let out = r.run(&["eval", "six.jsonl"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(out.stderr.contains("six.jsonl:1:") && out.stderr.contains("\"also\""), "{}", out.stderr);
-    r.write("bad.jsonl", "{\"q\": \"fine\", \"relevant\": []}\n{\"query\": \"wrong key\"}\n");
+    assert!(
+        out.stderr.contains("six.jsonl:1:") && out.stderr.contains("\"also\""),
+        "{}",
+        out.stderr
+    );
+    r.write(
+        "bad.jsonl",
+        "{\"q\": \"fine\", \"relevant\": []}\n{\"query\": \"wrong key\"}\n",
+    );
     let out = r.run(&["eval", "bad.jsonl"]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("bad.jsonl:2:"), "{}", out.stderr);
     assert!(!out.stderr.contains("panicked"));
     assert_eq!(r.run(&["eval", "missing.jsonl"]).code, 2);
     r.write("empty.jsonl", "\n");
-    assert!(r.run(&["eval", "empty.jsonl"]).stderr.contains("no questions"));
+    assert!(
+        r.run(&["eval", "empty.jsonl"])
+            .stderr
+            .contains("no questions")
+    );
     // Several sets, each reported on its own, with phrasings from a file of their own (joined
     // by question text); a bad phrasings line is named by file and line before any work.
     r.write("plain.jsonl", "{\"q\": \"why did we stop using the old web framework\", \"relevant\": [\"D-795f9731\"]}\n");
@@ -367,11 +735,31 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     let j = r.json(&["eval", "plain.jsonl", "q.jsonl", "--phrasings", "phr.jsonl"]);
     let sets = j["sets"].as_array().unwrap();
     assert_eq!(sets.len(), 2, "{j}");
-    assert!(sets[0]["modes"].as_array().unwrap().iter().any(|m| m["phrasings"] == true), "{j}");
-    assert!(!sets[1]["modes"].as_array().unwrap().iter().any(|m| m["phrasings"] == true), "{j}");
+    assert!(
+        sets[0]["modes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["phrasings"] == true),
+        "{j}"
+    );
+    assert!(
+        !sets[1]["modes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["phrasings"] == true),
+        "{j}"
+    );
     let table = r.ok(&["eval", "plain.jsonl", "q.jsonl", "--phrasings", "phr.jsonl"]);
-    assert!(table.contains("plain.jsonl: 1 questions") && table.contains("q.jsonl: 3 questions"), "{table}");
-    r.write("badphr.jsonl", "{\"q\": \"x\", \"also\": [\"y\"]}\n{\"q\": \"x\"}\n");
+    assert!(
+        table.contains("plain.jsonl: 1 questions") && table.contains("q.jsonl: 3 questions"),
+        "{table}"
+    );
+    r.write(
+        "badphr.jsonl",
+        "{\"q\": \"x\", \"also\": [\"y\"]}\n{\"q\": \"x\"}\n",
+    );
     let out = r.run(&["eval", "plain.jsonl", "--phrasings", "badphr.jsonl"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("badphr.jsonl:2:"), "{}", out.stderr);
@@ -379,12 +767,29 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     // would refuse is refused here too; phrasings that match no question are said.
     let out = r.run(&["--json", "eval", "q.jsonl", "bad.jsonl"]);
     assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{}", out.stderr);
-    r.write("long.jsonl", &format!("{{\"q\": \"{}\", \"relevant\": []}}\n", "word ".repeat(500)));
+    r.write(
+        "long.jsonl",
+        &format!("{{\"q\": \"{}\", \"relevant\": []}}\n", "word ".repeat(500)),
+    );
     let out = r.run(&["eval", "long.jsonl"]);
-    assert!(out.code == 2 && out.stderr.contains("long.jsonl:1:") && out.stderr.contains("at most 2000"), "{}", out.stderr);
-    r.write("stray.jsonl", "{\"q\": \"asked nowhere\", \"also\": [\"x\"]}\n");
+    assert!(
+        out.code == 2
+            && out.stderr.contains("long.jsonl:1:")
+            && out.stderr.contains("at most 2000"),
+        "{}",
+        out.stderr
+    );
+    r.write(
+        "stray.jsonl",
+        "{\"q\": \"asked nowhere\", \"also\": [\"x\"]}\n",
+    );
     let out = r.run(&["eval", "plain.jsonl", "--phrasings", "stray.jsonl"]);
-    assert!(out.stderr.contains("1 of the 1 phrased questions match no question"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("1 of the 1 phrased questions match no question"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// The quick query embedder (no graph optimisation, its own tokenizer call) gives the vector
@@ -392,11 +797,19 @@ fn eval_measures_each_mode_and_names_bad_lines() {
 #[test]
 fn quick_and_full_embedders_agree() {
     util::require_model();
-    let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
+    let paths = zo::search::embedding::locate(&zo::store::config::Config::default())
+        .paths()
+        .unwrap();
     let mut full = zo::search::embedding::Embedder::load(&paths).unwrap();
     let mut quick = zo::search::embedding::QueryEmbedder::load(&paths).unwrap();
-    let long = "the berth scheduler assigns ships to berths by arrival window and draft ".repeat(80);
-    for text in ["why did we leave Express", "Größe und Zeitzone — 時間帯", long.as_str(), "x"] {
+    let long =
+        "the berth scheduler assigns ships to berths by arrival window and draft ".repeat(80);
+    for text in [
+        "why did we leave Express",
+        "Größe und Zeitzone — 時間帯",
+        long.as_str(),
+        "x",
+    ] {
         let a = full.embed(&[text]).unwrap().remove(0);
         let b = quick.embed(text).unwrap();
         let cos: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
@@ -411,31 +824,111 @@ fn quick_and_full_embedders_agree() {
 fn phrasings_are_searched_together_explained_and_judged() {
     util::require_model();
     let r = Repo::example();
-    let also = ["--also", "Express to Hono migration", "--also", "Move the API from Express to Hono"];
-    let j = r.json(&[&["recall", "--explain", "-k", "2", "why did we stop using the old web framework"][..], &also].concat());
-    assert_eq!((j["pass"].as_str(), j["answered"].as_bool()), (Some("phrasings"), Some(true)), "{j}");
-    assert_eq!(j["also"], serde_json::json!(["Express to Hono migration", "Move the API from Express to Hono"]));
+    let also = [
+        "--also",
+        "Express to Hono migration",
+        "--also",
+        "Move the API from Express to Hono",
+    ];
+    let j = r.json(
+        &[
+            &[
+                "recall",
+                "--explain",
+                "-k",
+                "2",
+                "why did we stop using the old web framework",
+            ][..],
+            &also,
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        (j["pass"].as_str(), j["answered"].as_bool()),
+        (Some("phrasings"), Some(true)),
+        "{j}"
+    );
+    assert_eq!(
+        j["also"],
+        serde_json::json!([
+            "Express to Hono migration",
+            "Move the API from Express to Hono"
+        ])
+    );
     let hits = j["results"].as_array().unwrap();
     assert_eq!(hits.len(), 2, "one list of k, not k per phrasing: {j}");
     assert_eq!(hits[0]["id"], "D-795f9731", "{j}");
     assert_ne!(hits[0]["tier"], "low", "{j}");
     let each = hits[0]["explain"]["phrasings"].as_array().unwrap();
     assert_eq!(each.len(), 3, "the question and its two phrasings: {j}");
-    assert!(each.iter().all(|p| p["rank"].as_u64().unwrap() >= 1 && p["similarity"].is_number()), "{j}");
-    let shown = r.ok(&[&["recall", "--explain", "-k", "1", "why did we stop using the old web framework"][..], &also].concat());
-    assert!(shown.contains("each phrasing (question first): #") && shown.contains("phrasings pass"), "{shown}");
+    assert!(
+        each.iter()
+            .all(|p| p["rank"].as_u64().unwrap() >= 1 && p["similarity"].is_number()),
+        "{j}"
+    );
+    let shown = r.ok(&[
+        &[
+            "recall",
+            "--explain",
+            "-k",
+            "1",
+            "why did we stop using the old web framework",
+        ][..],
+        &also,
+    ]
+    .concat());
+    assert!(
+        shown.contains("each phrasing (question first): #") && shown.contains("phrasings pass"),
+        "{shown}"
+    );
     // Without --explain, no explanation; the question alone is ranked as before.
-    assert!(r.json(&[&["recall", "why did we stop using the old web framework"][..], &also].concat())["results"][0].get("explain").is_none());
-    assert_eq!(r.json(&["recall", "why did we leave Express"])["pass"], "first");
+    assert!(
+        r.json(
+            &[
+                &["recall", "why did we stop using the old web framework"][..],
+                &also
+            ]
+            .concat()
+        )["results"][0]
+            .get("explain")
+            .is_none()
+    );
+    assert_eq!(
+        r.json(&["recall", "why did we leave Express"])["pass"],
+        "first"
+    );
 
-    let none =
-        r.run(&["--json", "recall", "how many vacation days do employees get", "--also", "annual leave allowance", "--also", "holiday entitlement policy"]);
+    let none = r.run(&[
+        "--json",
+        "recall",
+        "how many vacation days do employees get",
+        "--also",
+        "annual leave allowance",
+        "--also",
+        "holiday entitlement policy",
+    ]);
     assert_eq!(none.code, 0, "{}", none.stderr);
     let j = none.json();
     assert_eq!(j["answered"], false, "{j}");
-    assert!(j["results"].as_array().unwrap().iter().all(|h| h["tier"] == "low"), "{j}");
-    let text = r.run(&["recall", "how many vacation days do employees get", "--also", "annual leave allowance"]);
-    assert!(text.stderr.contains("not in memory") && text.stderr.contains("the memory holds no answer"), "{}", text.stderr);
+    assert!(
+        j["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["tier"] == "low"),
+        "{j}"
+    );
+    let text = r.run(&[
+        "recall",
+        "how many vacation days do employees get",
+        "--also",
+        "annual leave allowance",
+    ]);
+    assert!(
+        text.stderr.contains("not in memory") && text.stderr.contains("the memory holds no answer"),
+        "{}",
+        text.stderr
+    );
     // The question alone is told to try phrasings that name things.
     let alone = r.run(&["recall", "how many vacation days do employees get"]);
     assert!(alone.stderr.contains("--also"), "{}", alone.stderr);
@@ -455,7 +948,11 @@ fn also_takes_at_most_five_phrasings_and_none_empty() {
     assert!(six.stderr.contains("at most 5"), "{}", six.stderr);
     let empty = r.run(&["recall", "q", "--also", " "]);
     assert_eq!(empty.code, 2, "{}", empty.stderr);
-    assert!(empty.stderr.contains("(--also) needs a phrasing"), "{}", empty.stderr);
+    assert!(
+        empty.stderr.contains("(--also) needs a phrasing"),
+        "{}",
+        empty.stderr
+    );
 }
 
 /// Without a model, phrasings still help: their words join one lexical search.
@@ -463,16 +960,30 @@ fn also_takes_at_most_five_phrasings_and_none_empty() {
 fn phrasings_without_a_model_search_every_phrasing_s_words() {
     let r = Repo::example();
     let run = util::Run::from(
-        r.cmd(&["--json", "recall", "why the new framework", "--also", "Hono", "--kind", "decision", "-k", "1"])
-            .env("ZO_CACHE", "/nonexistent")
-            .env("HOME", "/nonexistent")
-            .env_remove("ZO_MODEL_DIR")
-            .output()
-            .unwrap(),
+        r.cmd(&[
+            "--json",
+            "recall",
+            "why the new framework",
+            "--also",
+            "Hono",
+            "--kind",
+            "decision",
+            "-k",
+            "1",
+        ])
+        .env("ZO_CACHE", "/nonexistent")
+        .env("HOME", "/nonexistent")
+        .env_remove("ZO_MODEL_DIR")
+        .output()
+        .unwrap(),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let j = run.json();
-    assert_eq!((j["mode"].as_str(), j["pass"].as_str()), (Some("lexical"), Some("phrasings")), "{j}");
+    assert_eq!(
+        (j["mode"].as_str(), j["pass"].as_str()),
+        (Some("lexical"), Some("phrasings")),
+        "{j}"
+    );
     assert_eq!(j["results"][0]["id"], "D-795f9731", "{j}");
 }
 
@@ -481,11 +992,21 @@ fn phrasings_without_a_model_search_every_phrasing_s_words() {
 #[test]
 fn batched_phrasings_embed_as_one_at_a_time() {
     util::require_model();
-    let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
+    let paths = zo::search::embedding::locate(&zo::store::config::Config::default())
+        .paths()
+        .unwrap();
     let mut full = zo::search::embedding::Embedder::load(&paths).unwrap();
     let mut quick = zo::search::embedding::QueryEmbedder::load(&paths).unwrap();
-    let texts = ["why did we leave Express", "x", "Größe und Zeitzone — 時間帯", "Use PagerDuty for out-of-hours on-call alerting and escalation"];
-    let (qb, fb) = (quick.embed_batch(&texts).unwrap(), full.embed_batch(&texts).unwrap());
+    let texts = [
+        "why did we leave Express",
+        "x",
+        "Größe und Zeitzone — 時間帯",
+        "Use PagerDuty for out-of-hours on-call alerting and escalation",
+    ];
+    let (qb, fb) = (
+        quick.embed_batch(&texts).unwrap(),
+        full.embed_batch(&texts).unwrap(),
+    );
     assert_eq!((qb.len(), fb.len()), (4, 4));
     for (i, text) in texts.iter().enumerate() {
         let alone = quick.embed(text).unwrap();
@@ -503,18 +1024,45 @@ fn batched_phrasings_embed_as_one_at_a_time() {
 fn not_in_memory_says_which_provisional_entry_would_answer() {
     let r = Repo::init();
     r.decide("Use Postgres for orders", "one database");
-    r.ok(&["decide", "--title", "Store cart sessions in Redis", "--decision", "redis for sessions", "--confidence", "0.4"]);
+    r.ok(&[
+        "decide",
+        "--title",
+        "Store cart sessions in Redis",
+        "--decision",
+        "redis for sessions",
+        "--confidence",
+        "0.4",
+    ]);
     let v = r.json(&["recall", "--mode", "lexical", "redis cart sessions"]);
     // No confirmed entry holds these words: not answered, and the provisional one is named.
     assert_eq!(v["answered"], false, "{v}");
-    let matches = v["provisional_matches"].as_array().cloned().unwrap_or_default();
+    let matches = v["provisional_matches"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(matches.len(), 1, "{v}");
     assert_eq!(matches[0]["title"], "Store cart sessions in Redis");
     let out = r.run(&["recall", "--mode", "lexical", "redis cart sessions"]);
-    assert!(out.stderr.contains("1 provisional entry matches") && out.stderr.contains("--provisional"), "{}", out.stderr);
-    let with = r.json(&["recall", "--mode", "lexical", "--provisional", "redis cart sessions"]);
-    assert_eq!(with["results"][0]["title"], "Store cart sessions in Redis", "{with}");
-    assert!(with.get("provisional_matches").is_none(), "asked for them: no hint");
+    assert!(
+        out.stderr.contains("1 provisional entry matches") && out.stderr.contains("--provisional"),
+        "{}",
+        out.stderr
+    );
+    let with = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "--provisional",
+        "redis cart sessions",
+    ]);
+    assert_eq!(
+        with["results"][0]["title"], "Store cart sessions in Redis",
+        "{with}"
+    );
+    assert!(
+        with.get("provisional_matches").is_none(),
+        "asked for them: no hint"
+    );
 }
 
 /// A question about something no entry mentions came back with its neighbours, and nothing
@@ -524,26 +1072,61 @@ fn not_in_memory_says_which_provisional_entry_would_answer() {
 #[test]
 fn recall_names_the_question_words_no_entry_mentions() {
     let r = Repo::init();
-    r.decide("Use Postgres for orders", "one database for orders and carts");
+    r.decide(
+        "Use Postgres for orders",
+        "one database for orders and carts",
+    );
     r.decide("Deploy with Kubernetes", "helm charts per service");
     let q = "which LaunchDarkly feature flag service do we use for orders";
     let v = r.json(&["recall", "--mode", "lexical", q]);
-    let words = |k: &str| -> Vec<String> { v["terms"][k].as_array().unwrap().iter().map(|w| w.as_str().unwrap().to_string()).collect() };
+    let words = |k: &str| -> Vec<String> {
+        v["terms"][k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect()
+    };
     assert_eq!(words("missing"), ["launchdarkly", "feature", "flag"], "{v}");
     assert_eq!(words("found"), ["service", "orders"], "{v}");
-    assert!(v["why"].as_str().is_some_and(|w| w.contains("lexical")), "{v}");
+    assert!(
+        v["why"].as_str().is_some_and(|w| w.contains("lexical")),
+        "{v}"
+    );
     let holds = v["terms"]["first_hit_holds"].as_f64().unwrap();
-    assert!(holds > 0.0 && holds < 1.0, "the first hit holds orders, not service: {v}");
+    assert!(
+        holds > 0.0 && holds < 1.0,
+        "the first hit holds orders, not service: {v}"
+    );
     let out = r.run(&["recall", "--mode", "lexical", q]);
     // Answered: only the name is news (a plain word of the question's own is not).
-    assert!(out.stderr.contains("no entry mentions \"launchdarkly\": the entries below may not answer that part"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "no entry mentions \"launchdarkly\": the entries below may not answer that part"
+        ),
+        "{}",
+        out.stderr
+    );
     let none = r.run(&["recall", "--mode", "lexical", "which cake recipe"]);
-    assert!(none.stderr.contains("not in memory (no entry mentions \"cake\", \"recipe\"): nothing matches"), "{}", none.stderr);
+    assert!(
+        none.stderr
+            .contains("not in memory (no entry mentions \"cake\", \"recipe\"): nothing matches"),
+        "{}",
+        none.stderr
+    );
     // A name first in the question (a capital inside it), and a version number, are names too.
     let first = r.run(&["recall", "--mode", "lexical", "TimescaleDB for orders"]);
-    assert!(first.stderr.contains("no entry mentions \"timescaledb\""), "{}", first.stderr);
+    assert!(
+        first.stderr.contains("no entry mentions \"timescaledb\""),
+        "{}",
+        first.stderr
+    );
     let version = r.run(&["recall", "--mode", "lexical", "orders in postgres 17"]);
-    assert!(version.stderr.contains("no entry mentions \"17\""), "{}", version.stderr);
+    assert!(
+        version.stderr.contains("no entry mentions \"17\""),
+        "{}",
+        version.stderr
+    );
     // Every word is held somewhere: nothing to say.
     let all = r.run(&["recall", "--mode", "lexical", "postgres orders"]);
     assert!(!all.stderr.contains("mentions"), "{}", all.stderr);
@@ -558,14 +1141,34 @@ fn recall_names_the_question_words_no_entry_mentions() {
 fn a_question_naming_what_no_entry_mentions_was_answered_by_a_neighbour() {
     util::require_model();
     let r = Repo::init();
-    r.decide("Use Postgres for orders", "one database for orders and carts");
-    r.decide("Ship features behind environment switches", "features are switched on per environment in the settings file");
+    r.decide(
+        "Use Postgres for orders",
+        "one database for orders and carts",
+    );
+    r.decide(
+        "Ship features behind environment switches",
+        "features are switched on per environment in the settings file",
+    );
     let q = "which feature switch tool, Flipper or LaunchDarkly, do we use per environment";
     let v = r.json(&["recall", q]);
     assert_eq!(v["answered"], false, "{v}");
-    assert_eq!(v["terms"]["names_missing"], serde_json::json!(["flipper", "launchdarkly"]), "{v}");
-    assert!(v["results"].as_array().unwrap().iter().all(|h| h["tier"] == "low"), "{v}");
-    assert_eq!(v["results"][0]["title"], "Ship features behind environment switches", "the neighbour is still shown: {v}");
+    assert_eq!(
+        v["terms"]["names_missing"],
+        serde_json::json!(["flipper", "launchdarkly"]),
+        "{v}"
+    );
+    assert!(
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["tier"] == "low"),
+        "{v}"
+    );
+    assert_eq!(
+        v["results"][0]["title"], "Ship features behind environment switches",
+        "the neighbour is still shown: {v}"
+    );
     let text = r.run(&["recall", q]);
     assert!(
         text.stderr
@@ -574,16 +1177,45 @@ fn a_question_naming_what_no_entry_mentions_was_answered_by_a_neighbour() {
         text.stderr
     );
     // Its names are held: answered as before.
-    let held = r.json(&["recall", "how are features switched on per environment in Postgres"]);
-    assert_eq!((held["answered"].as_bool(), held["terms"]["names_missing"].as_array().map(Vec::len)), (Some(true), Some(0)), "{held}");
+    let held = r.json(&[
+        "recall",
+        "how are features switched on per environment in Postgres",
+    ]);
+    assert_eq!(
+        (
+            held["answered"].as_bool(),
+            held["terms"]["names_missing"].as_array().map(Vec::len)
+        ),
+        (Some(true), Some(0)),
+        "{held}"
+    );
     // Title case: a capital opening each word marks no name.
-    let title = r.json(&["recall", "--mode", "lexical", "Which Feature Switch Tool Do We Use Per Environment Today"]);
-    assert_eq!(title["terms"]["names_missing"], serde_json::json!([]), "{title}");
+    let title = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "Which Feature Switch Tool Do We Use Per Environment Today",
+    ]);
+    assert_eq!(
+        title["terms"]["names_missing"],
+        serde_json::json!([]),
+        "{title}"
+    );
     // zo eval judges the question alone as recall does.
     let set = r.path().join("q.jsonl");
-    std::fs::write(&set, format!("{}\n", serde_json::json!({"q": q, "relevant": []}))).unwrap();
+    std::fs::write(
+        &set,
+        format!("{}\n", serde_json::json!({"q": q, "relevant": []})),
+    )
+    .unwrap();
     let e = r.json(&["eval", set.to_str().unwrap()]);
-    let hybrid = e["modes"].as_array().unwrap().iter().find(|m| m["mode"] == "hybrid" && m["phrasings"] == false).unwrap().clone();
+    let hybrid = e["modes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["mode"] == "hybrid" && m["phrasings"] == false)
+        .unwrap()
+        .clone();
     assert_eq!(hybrid["no_answer_flagged"], 1, "{e}");
 }
 
@@ -601,18 +1233,41 @@ fn the_names_rule_refused_questions_the_memory_answers() {
     util::require_model();
     let r = Repo::init();
     for (t, d) in [
-        ("ADR047: Compute submission status from delivery timestamps", "status comes from timestamps"),
+        (
+            "ADR047: Compute submission status from delivery timestamps",
+            "status comes from timestamps",
+        ),
         ("Deploy with ArgoCD", "GitOps deployments for every service"),
-        ("Lame Duck notification", "servers announce lame duck mode before shutting down"),
-        ("Deprecate old TLS versions", "TLS 1.1 and below are refused on ingress"),
+        (
+            "Lame Duck notification",
+            "servers announce lame duck mode before shutting down",
+        ),
+        (
+            "Deprecate old TLS versions",
+            "TLS 1.1 and below are refused on ingress",
+        ),
         ("Use python for scripts", "bash and python for tooling"),
-        ("Swap the JS test framework to Vitest", "Vitest replaces Jest for speed"),
+        (
+            "Swap the JS test framework to Vitest",
+            "Vitest replaces Jest for speed",
+        ),
     ] {
         r.decide(t, d);
     }
     let mocha = r.decide("Use Mocha for browser tests", "in the browser");
-    r.ok(&["decide", "--title", "Use Cypress for browser tests", "--decision", "end to end in a real browser", "--supersedes", &mocha]);
-    r.decide("Host EU data in Zurich", "one region for European customers");
+    r.ok(&[
+        "decide",
+        "--title",
+        "Use Cypress for browser tests",
+        "--decision",
+        "end to end in a real browser",
+        "--supersedes",
+        &mocha,
+    ]);
+    r.decide(
+        "Host EU data in Zurich",
+        "one region for European customers",
+    );
     r.commit_all("decisions");
     for q in [
         "What replaced Mocha for browser tests?",
@@ -627,33 +1282,98 @@ fn the_names_rule_refused_questions_the_memory_answers() {
         "WHY DID WE SWAP THE JS TEST FRAMEWORK",
     ] {
         let v = r.json(&["recall", q]);
-        assert_eq!(v["terms"]["names_missing"], serde_json::json!([]), "{q}: {v}");
+        assert_eq!(
+            v["terms"]["names_missing"],
+            serde_json::json!([]),
+            "{q}: {v}"
+        );
     }
     // A name only a provisional entry holds: not in memory, and the hint names that entry.
-    r.ok(&["decide", "--title", "Adopt Unleash for feature flags", "--decision", "self-hosted flags", "--confidence", "0.5"]);
+    r.ok(&[
+        "decide",
+        "--title",
+        "Adopt Unleash for feature flags",
+        "--decision",
+        "self-hosted flags",
+        "--confidence",
+        "0.5",
+    ]);
     let p = r.json(&["recall", "Do we use Unleash for feature flags?"]);
-    assert_eq!((p["answered"].as_bool(), p["terms"]["names_missing"].clone()), (Some(false), serde_json::json!(["unleash"])), "{p}");
-    assert_eq!(p["provisional_matches"][0]["title"], "Adopt Unleash for feature flags", "{p}");
+    assert_eq!(
+        (p["answered"].as_bool(), p["terms"]["names_missing"].clone()),
+        (Some(false), serde_json::json!(["unleash"])),
+        "{p}"
+    );
+    assert_eq!(
+        p["provisional_matches"][0]["title"], "Adopt Unleash for feature flags",
+        "{p}"
+    );
     // --as-of: a name an entry of now holds, but none of then.
-    r.ok(&["decide", "--title", "Adopt Flipper for feature flags", "--decision", "Flipper gates features per environment"]);
+    r.ok(&[
+        "decide",
+        "--title",
+        "Adopt Flipper for feature flags",
+        "--decision",
+        "Flipper gates features per environment",
+    ]);
     let now = r.json(&["recall", "Do we use Flipper for feature flags?"]);
     assert_eq!(now["answered"], true, "{now}");
-    let then = r.json(&["recall", "--as-of", "HEAD", "Do we use Flipper for feature flags?"]);
-    assert_eq!((then["answered"].as_bool(), then["terms"]["names_missing"].clone()), (Some(false), serde_json::json!(["flipper"])), "{then}");
+    let then = r.json(&[
+        "recall",
+        "--as-of",
+        "HEAD",
+        "Do we use Flipper for feature flags?",
+    ]);
+    assert_eq!(
+        (
+            then["answered"].as_bool(),
+            then["terms"]["names_missing"].clone()
+        ),
+        (Some(false), serde_json::json!(["flipper"])),
+        "{then}"
+    );
     // Judged as the index judges words (accents, stems), then as now.
-    let zurich = r.json(&["recall", "--as-of", "HEAD", "Is the EU data hosted in Zürich?"]);
-    assert_eq!(zurich["terms"]["names_missing"], serde_json::json!([]), "{zurich}");
+    let zurich = r.json(&[
+        "recall",
+        "--as-of",
+        "HEAD",
+        "Is the EU data hosted in Zürich?",
+    ]);
+    assert_eq!(
+        zurich["terms"]["names_missing"],
+        serde_json::json!([]),
+        "{zurich}"
+    );
     // A name tied to the question by "of" is no alternative: still not in memory.
     let ttl = r.json(&["recall", "What is the retention of LaunchDarkly flags?"]);
-    assert_eq!((ttl["answered"].as_bool(), ttl["terms"]["names_missing"].clone()), (Some(false), serde_json::json!(["launchdarkly"])), "{ttl}");
+    assert_eq!(
+        (
+            ttl["answered"].as_bool(),
+            ttl["terms"]["names_missing"].clone()
+        ),
+        (Some(false), serde_json::json!(["launchdarkly"])),
+        "{ttl}"
+    );
     // Every way of reading the verdict names the names.
     let q = "Do we use LaunchDarkly for feature flags?";
     let min = r.run(&["recall", "--min-tier", "standard", q]);
-    assert!(min.stderr.contains("nothing at or above the standard tier") && min.stderr.contains("\"launchdarkly\""), "{}", min.stderr);
+    assert!(
+        min.stderr.contains("nothing at or above the standard tier")
+            && min.stderr.contains("\"launchdarkly\""),
+        "{}",
+        min.stderr
+    );
     let explained = r.ok(&["recall", "--explain", q]);
     assert!(explained.contains("(found by the first pass: one ranking; not answered: the question names \"launchdarkly\""), "{explained}");
-    let low = r.run(&["recall", "Which bakery, Greggs or Gails, supplies the birthday cakes?"]);
-    assert!(low.stderr.contains("\"greggs\", \"gails\""), "hits already low still name them: {}", low.stderr);
+    let low = r.run(&[
+        "recall",
+        "Which bakery, Greggs or Gails, supplies the birthday cakes?",
+    ]);
+    assert!(
+        low.stderr.contains("\"greggs\", \"gails\""),
+        "hits already low still name them: {}",
+        low.stderr
+    );
 }
 
 /// A question the memory answers at `standard`, asked for `high` only, left no entry and said
@@ -662,10 +1382,20 @@ fn the_names_rule_refused_questions_the_memory_answers() {
 #[test]
 fn min_tier_leaving_no_entry_said_answered() {
     let r = Repo::example();
-    let high = r.json(&["recall", "--mode", "lexical", "--min-tier", "high", "Express"]);
+    let high = r.json(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "--min-tier",
+        "high",
+        "Express",
+    ]);
     assert_eq!(high["results"].as_array().unwrap().len(), 0, "{high}");
     assert_eq!(high["answered"], false, "{high}");
-    assert_eq!(r.json(&["recall", "--mode", "lexical", "Express"])["answered"], true);
+    assert_eq!(
+        r.json(&["recall", "--mode", "lexical", "Express"])["answered"],
+        true
+    );
 }
 
 /// A 2 MB query (under the MCP line cap) held `zo mcp` for minutes, its one request at a time:
@@ -678,7 +1408,14 @@ fn a_huge_recall_query_held_the_server_for_minutes() {
     let out = r.run(&["recall", "--mode", "lexical", &long[..100_000]]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("at most 2000"), "{}", out.stderr);
-    let out = r.run(&["recall", "--mode", "lexical", "Express", "--also", &long[..3000]]);
+    let out = r.run(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "Express",
+        "--also",
+        &long[..3000],
+    ]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     let mut c = util::mcp::Client::start(r.path());
     c.initialize();
@@ -697,16 +1434,31 @@ fn answerability_misjudged_catch_up_as_of_and_all_words_missing() {
     util::require_model();
     // (1) Whatever the catch-up has done when the call lands, the verdict is the tiers'.
     let r = Repo::init();
-    for (t, d) in
-        [("Use Stripe for payments", "card payments"), ("Use Postgres", "db"), ("Deploy on Fridays", "d"), ("Use Next.js", "web"), ("Use Redis for carts", "c")]
-    {
+    for (t, d) in [
+        ("Use Stripe for payments", "card payments"),
+        ("Use Postgres", "db"),
+        ("Deploy on Fridays", "d"),
+        ("Use Next.js", "web"),
+        ("Use Redis for carts", "c"),
+    ] {
         r.decide(t, d);
     }
     let cache = tempfile::tempdir().unwrap();
-    let mut c = util::mcp::Client::start_with(util::zo_command(r.path()).env("ZO_VECTOR_CACHE", cache.path()).args(["mcp"]));
+    let mut c = util::mcp::Client::start_with(
+        util::zo_command(r.path())
+            .env("ZO_VECTOR_CACHE", cache.path())
+            .args(["mcp"]),
+    );
     c.initialize();
-    let (v, _) = c.ok("recall", serde_json::json!({"query": "which payment provider do we use, Stripe?"}));
-    let standard = v["results"].as_array().unwrap().iter().any(|h| h["tier"] != "low");
+    let (v, _) = c.ok(
+        "recall",
+        serde_json::json!({"query": "which payment provider do we use, Stripe?"}),
+    );
+    let standard = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["tier"] != "low");
     assert_eq!(v["answered"].as_bool(), Some(standard), "{v}");
     assert!(c.close().success());
     // (2) The example's Kysely decision is dated 2026-10-10: before it, nothing answers.
@@ -714,7 +1466,14 @@ fn answerability_misjudged_catch_up_as_of_and_all_words_missing() {
     let then = ex.json(&["recall", "--as-of", "2026-10-05", "do we use Kysely"]);
     assert_eq!(then["answered"], false, "{then}");
     // (3) Phrasings naming only what no entry mentions: taken back.
-    let out = r.json(&["recall", "shopping basket storage", "--also", "Memcached", "--also", "Hazelcast baskets"]);
+    let out = r.json(&[
+        "recall",
+        "shopping basket storage",
+        "--also",
+        "Memcached",
+        "--also",
+        "Hazelcast baskets",
+    ]);
     assert_eq!(out["terms"]["found"].as_array().unwrap().len(), 0, "{out}");
     assert_eq!(out["terms"]["first_hit_holds_all"], 0.0, "{out}");
     assert_eq!(out["answered"], false, "{out}");

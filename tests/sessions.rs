@@ -4,7 +4,14 @@ mod util;
 use util::Repo;
 
 fn no_model(r: &Repo, args: &[&str]) -> util::Run {
-    util::Run::from(r.cmd(args).env("ZO_CACHE", "/nonexistent").env("HOME", "/nonexistent").env_remove("ZO_MODEL_DIR").output().unwrap())
+    util::Run::from(
+        r.cmd(args)
+            .env("ZO_CACHE", "/nonexistent")
+            .env("HOME", "/nonexistent")
+            .env_remove("ZO_MODEL_DIR")
+            .output()
+            .unwrap(),
+    )
 }
 
 #[test]
@@ -13,26 +20,54 @@ fn context_respects_the_budget_and_says_what_was_left_out() {
     for budget in [800usize, 1200, 4000] {
         let v = r.json(&["context", "--budget", &budget.to_string()]);
         let md = v["markdown"].as_str().unwrap();
-        assert!(md.len().div_ceil(4) <= budget, "budget {budget}: {} tokens", md.len().div_ceil(4));
+        assert!(
+            md.len().div_ceil(4) <= budget,
+            "budget {budget}: {} tokens",
+            md.len().div_ceil(4)
+        );
         let last = md.trim_end().lines().last().unwrap();
         assert!(last.starts_with("Left out"), "{last}");
-        assert!(md.contains("## State") && md.contains("phase: phase_2"), "STATE is always there");
+        assert!(
+            md.contains("## State") && md.contains("phase: phase_2"),
+            "STATE is always there"
+        );
         assert!(md.contains("PR-001"), "priors are always there");
         // Whole entries only: every decision heading shown comes with its closing field.
-        assert_eq!(md.matches("## Decision: ").count(), md.matches("**Outcome:**").count(), "an entry was cut");
+        assert_eq!(
+            md.matches("## Decision: ").count(),
+            md.matches("**Outcome:**").count(),
+            "an entry was cut"
+        );
     }
     let small = r.ok(&["context", "--budget", "800"]);
-    assert!(small.contains("older decisions (`zo log`, `zo show ID`)"), "{small}");
+    assert!(
+        small.contains("older decisions (`zo log`, `zo show ID`)"),
+        "{small}"
+    );
     // Below what STATE's fields and the compact priors need, only they are given.
     let tiny = r.ok(&["context", "--budget", "100"]);
-    assert!(tiny.contains("phase: phase_2") && tiny.contains("PR-003") && !tiny.contains("## Decision:"), "{tiny}");
-    assert!(tiny.contains("sections of STATE.md") && tiny.contains("the priors' full rules"), "{tiny}");
+    assert!(
+        tiny.contains("phase: phase_2")
+            && tiny.contains("PR-003")
+            && !tiny.contains("## Decision:"),
+        "{tiny}"
+    );
+    assert!(
+        tiny.contains("sections of STATE.md") && tiny.contains("the priors' full rules"),
+        "{tiny}"
+    );
     let big = r.ok(&["context", "--budget", "20000"]);
     assert!(big.contains("## Handoff (\"phase_1_2026-10-13T16-05-00\")"));
     assert!(big.contains("## Next, from \"session-003-2026-10-22\""));
     assert!(big.contains("**Title:** Berth scheduler as a separate worker"));
-    assert!(big.contains("latest outcome, D-bd613649"), "outcomes show with their decision");
-    assert!(!big.contains("**Title:** Serve the API with Express"), "superseded decisions are not recent context");
+    assert!(
+        big.contains("latest outcome, D-bd613649"),
+        "outcomes show with their decision"
+    );
+    assert!(
+        !big.contains("**Title:** Serve the API with Express"),
+        "superseded decisions are not recent context"
+    );
 }
 
 #[test]
@@ -40,10 +75,18 @@ fn context_without_task_never_loads_the_model() {
     let r = Repo::example();
     let run = no_model(&r, &["context"]);
     assert_eq!(run.code, 0);
-    assert!(run.stderr.is_empty(), "no model lookup expected: {}", run.stderr);
+    assert!(
+        run.stderr.is_empty(),
+        "no model lookup expected: {}",
+        run.stderr
+    );
     let run = no_model(&r, &["context", "--task", "double booking in the database"]);
     assert_eq!(run.code, 0);
-    assert!(run.stderr.contains("semantic search unavailable"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("semantic search unavailable"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -52,12 +95,24 @@ fn context_with_task_adds_older_matches() {
     let r = Repo::example();
     // Bury the old decision under ten new ones so it is no longer "recent".
     for i in 0..10 {
-        r.decide(&format!("Invoice template {i}"), &format!("Layout choice {i} for the invoice PDF"));
+        r.decide(
+            &format!("Invoice template {i}"),
+            &format!("Layout choice {i} for the invoice PDF"),
+        );
     }
     let plain = r.ok(&["context", "--budget", "20000"]);
     assert!(!plain.contains("**Title:** Prevent double-booking with an exclusion constraint"));
-    let task = r.ok(&["context", "--budget", "20000", "--task", "two dispatchers reserved the same quay at once"]);
-    assert!(task.contains("## Related to the task: two dispatchers reserved the same quay at once"), "{task}");
+    let task = r.ok(&[
+        "context",
+        "--budget",
+        "20000",
+        "--task",
+        "two dispatchers reserved the same quay at once",
+    ]);
+    assert!(
+        task.contains("## Related to the task: two dispatchers reserved the same quay at once"),
+        "{task}"
+    );
     assert!(task.contains("**Title:** Prevent double-booking with an exclusion constraint"));
 }
 
@@ -69,23 +124,48 @@ fn fixture_bundle_is_sane_under_the_default_budget() {
     let md = v["markdown"].as_str().unwrap();
     assert!(md.len().div_ceil(4) <= 4000);
     assert!(md.contains("project: zero-operators-build"));
-    assert!(md.contains("PR-001") && md.contains("PR-045"), "every active prior, compact");
-    assert!(md.contains("**Title:** CLI command-set test asserts subset"), "the newest decision");
+    assert!(
+        md.contains("PR-001") && md.contains("PR-045"),
+        "every active prior, compact"
+    );
+    assert!(
+        md.contains("**Title:** CLI command-set test asserts subset"),
+        "the newest decision"
+    );
     assert!(md.contains("## Next, from \"session-039-2026-06-11\""));
-    assert!(md.trim_end().lines().last().unwrap().contains("older decisions"));
+    assert!(
+        md.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .contains("older decisions")
+    );
 }
 
 #[test]
 fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     let r = Repo::init();
-    let state =
-        "# STATE\nproject: test\nphase: phase_1\nactive_blockers: []\nnext_steps: []\n\n## Current Position\nKept *byte for byte*.\n\n## Other\n- keep: me\n";
+    let state = "# STATE\nproject: test\nphase: phase_1\nactive_blockers: []\nnext_steps: []\n\n## Current Position\nKept *byte for byte*.\n\n## Other\n- keep: me\n";
     r.write(".zo/memory/STATE.md", state);
     r.commit_all("base");
     let out = r.ok(&["session", "start", "--agent", "claude", "--task", "first"]);
     assert!(out.starts_with("# Context: \"test\""), "{out}");
     let d = r.decide("During the session", "d");
-    let p = r.ok(&["prior", "add", "--title", "Learned", "--root-cause", "novel_case", "--failure", "f", "--rule", "r"]).trim().to_string();
+    let p = r
+        .ok(&[
+            "prior",
+            "add",
+            "--title",
+            "Learned",
+            "--root-cause",
+            "novel_case",
+            "--failure",
+            "f",
+            "--rule",
+            "r",
+        ])
+        .trim()
+        .to_string();
     let j = r.json(&[
         "session",
         "end",
@@ -104,7 +184,10 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     ]);
     let today = &zo::time::today();
     let file = j["file"].as_str().unwrap().to_string();
-    assert!(file.starts_with(&format!(".zo/memory/sessions/session-{today}T")) && file.ends_with(".md"), "{file}");
+    assert!(
+        file.starts_with(&format!(".zo/memory/sessions/session-{today}T")) && file.ends_with(".md"),
+        "{file}"
+    );
     assert_eq!(j["number"], 1);
     assert_eq!(j["decisions"][0]["id"], d.as_str());
     assert_eq!(j["priors"][0]["id"], p.as_str());
@@ -113,14 +196,31 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     assert!(text.contains("**Agent:** claude") && text.contains("**Phase:** phase_2"));
     assert!(text.contains(&format!("## Decisions\n- {d} — During the session\n")));
     // The prior's line carries its fingerprint, so a merge that renumbers it cannot falsify it.
-    assert!(text.contains(&format!("## Priors\n- {p} — Learned <!-- zo:prior ")), "{text}");
-    assert!(text.contains("## Next\n- next a\n- next b\n") && text.contains("## Blockers\n- quota\n"));
+    assert!(
+        text.contains(&format!("## Priors\n- {p} — Learned <!-- zo:prior ")),
+        "{text}"
+    );
+    assert!(
+        text.contains("## Next\n- next a\n- next b\n") && text.contains("## Blockers\n- quota\n")
+    );
     let st = r.read(".zo/memory/STATE.md");
     // zo's line on where the work stands comes first; what a person wrote stays below it.
-    let (_, position) = st.split_once("\n## Current Position\nLatest: Session 001 ended ").unwrap_or_else(|| panic!("{st}"));
-    assert!(position.ends_with("\nKept *byte for byte*.\n\n## Other\n- keep: me\n"), "{st}");
-    assert!(st.contains("phase: phase_2\n") && st.contains("next_steps: [next a, next b]\n") && st.contains("last_completed_subtask: thing one\n"));
-    assert!(st.contains(&format!("git_head: {}", &r.git(&["rev-parse", "--short=7", "HEAD"]).trim())));
+    let (_, position) = st
+        .split_once("\n## Current Position\nLatest: Session 001 ended ")
+        .unwrap_or_else(|| panic!("{st}"));
+    assert!(
+        position.ends_with("\nKept *byte for byte*.\n\n## Other\n- keep: me\n"),
+        "{st}"
+    );
+    assert!(
+        st.contains("phase: phase_2\n")
+            && st.contains("next_steps: [next a, next b]\n")
+            && st.contains("last_completed_subtask: thing one\n")
+    );
+    assert!(st.contains(&format!(
+        "git_head: {}",
+        &r.git(&["rev-parse", "--short=7", "HEAD"]).trim()
+    )));
     assert!(!r.path().join(".zo/memory/.session").exists());
 
     // Ending with no session started still works, and numbering continues.
@@ -128,15 +228,34 @@ fn session_start_end_writes_numbered_files_and_keeps_state_sections() {
     let j = r.json(&["session", "end", "--summary", "no start"]);
     assert_eq!(j["number"], 2);
     assert_eq!(j["decisions"][0]["id"], d2.as_str());
-    let run = r.run_stdin(&["-q", "session", "end", "--file", "-"], r#"{"summary": "from stdin", "next": ["n"]}"#);
+    let run = r.run_stdin(
+        &["-q", "session", "end", "--file", "-"],
+        r#"{"summary": "from stdin", "next": ["n"]}"#,
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let last = r.json(&["session", "show", "last"]);
-    assert!(last["text"].as_str().unwrap().starts_with("# Session 003"), "{last}");
-    assert!(last["text"].as_str().unwrap().contains("## Attempted\nfrom stdin\n"));
+    assert!(
+        last["text"].as_str().unwrap().starts_with("# Session 003"),
+        "{last}"
+    );
+    assert!(
+        last["text"]
+            .as_str()
+            .unwrap()
+            .contains("## Attempted\nfrom stdin\n")
+    );
     assert_eq!(r.json(&["status"])["counts"]["sessions"], 3);
-    let titles: Vec<String> =
-        r.json(&["session", "list"])["sessions"].as_array().unwrap().iter().map(|s| s["title"].as_str().unwrap()[..11].to_string()).collect();
-    assert_eq!(titles, ["Session 001", "Session 002", "Session 003"], "listed in the order they ended, even within a second");
+    let titles: Vec<String> = r.json(&["session", "list"])["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["title"].as_str().unwrap()[..11].to_string())
+        .collect();
+    assert_eq!(
+        titles,
+        ["Session 001", "Session 002", "Session 003"],
+        "listed in the order they ended, even within a second"
+    );
 }
 
 #[test]
@@ -156,7 +275,12 @@ fn snapshot_has_front_matter_decisions_and_handoff() {
     let file = j["file"].as_str().unwrap();
     assert!(file.starts_with(".zo/memory/snapshots/phase_1_") && file.ends_with(".md"));
     let text = r.read(file);
-    assert!(text.starts_with("---\nschema_version: 1\nphase: phase_1\ngate_outcome: proceed\ncompleted_at: "), "{text}");
+    assert!(
+        text.starts_with(
+            "---\nschema_version: 1\nphase: phase_1\ngate_outcome: proceed\ncompleted_at: "
+        ),
+        "{text}"
+    );
     assert!(text.contains(&format!("decisions: [{a}]\n")));
     assert!(text.contains(&format!("## Decisions\n- {a} — Phase one choice\n")));
     assert!(text.contains("## Handoff\nNext steps:\n- start phase two\n"));
@@ -186,7 +310,11 @@ fn continue_twice_changes_nothing_the_second_time() {
     assert_eq!(second.code, 0);
     assert_eq!(snapshot(&r), before, "the second continue changed files");
     assert_eq!(first.stdout, second.stdout);
-    assert_eq!(r.git(&["status", "--porcelain"]), "", "local and derived files are ignored");
+    assert_eq!(
+        r.git(&["status", "--porcelain"]),
+        "",
+        "local and derived files are ignored"
+    );
 }
 
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -214,13 +342,28 @@ fn init_agent_claude_merges_settings_and_is_idempotent() {
     assert_eq!(starts.len(), 2, "the existing hook is kept");
     assert_eq!(starts[0]["hooks"][0]["command"], "echo hi");
     assert_eq!(starts[1]["hooks"][0]["command"], "zo hook claude");
-    assert_eq!(s["hooks"]["SessionEnd"][0]["hooks"][0]["command"], "zo -q hook claude");
+    assert_eq!(
+        s["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+        "zo -q hook claude"
+    );
     let md = r.read("CLAUDE.md");
-    assert!(md.starts_with("# My project\n\nHouse rules.\n\n<!-- zo:begin"), "{md}");
-    assert!(md.contains("zo decide --type") && md.contains("zo prior add") && md.contains("zo session end"), "{md}");
+    assert!(
+        md.starts_with("# My project\n\nHouse rules.\n\n<!-- zo:begin"),
+        "{md}"
+    );
+    assert!(
+        md.contains("zo decide --type")
+            && md.contains("zo prior add")
+            && md.contains("zo session end"),
+        "{md}"
+    );
     let before = (r.read(".claude/settings.json"), r.read("CLAUDE.md"));
     r.ok(&["init", "--agent", "claude"]);
-    assert_eq!((r.read(".claude/settings.json"), r.read("CLAUDE.md")), before, "running it twice adds nothing twice");
+    assert_eq!(
+        (r.read(".claude/settings.json"), r.read("CLAUDE.md")),
+        before,
+        "running it twice adds nothing twice"
+    );
     // Removable: exactly what zo added goes, the rest stays.
     r.ok(&["init", "--agent", "claude", "--remove"]);
     assert_eq!(r.read("CLAUDE.md"), "# My project\n\nHouse rules.\n");
@@ -243,12 +386,25 @@ fn older_claude_wiring_is_replaced_not_doubled() {
     let r = Repo::init();
     let old = r#"{"hooks": {"SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "zo session start --agent claude"}]}], "SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "zo -q session end --agent claude"}]}]}}"#;
     r.write(".claude/settings.json", old);
-    r.write(".claude/commands/memory/recall.md", "!`zo recall \"$ARGUMENTS\"`\n");
+    r.write(
+        ".claude/commands/memory/recall.md",
+        "!`zo recall \"$ARGUMENTS\"`\n",
+    );
     r.ok(&["init", "--agent", "claude"]);
     let s: serde_json::Value = serde_json::from_str(&r.read(".claude/settings.json")).unwrap();
-    assert_eq!(s["hooks"]["SessionStart"].as_array().unwrap().len(), 1, "{s}");
-    assert_eq!(s["hooks"]["SessionStart"][0]["hooks"][0]["command"], "zo hook claude");
-    assert!(!r.path().join(".claude/commands/memory").exists(), "the command that never ran is gone");
+    assert_eq!(
+        s["hooks"]["SessionStart"].as_array().unwrap().len(),
+        1,
+        "{s}"
+    );
+    assert_eq!(
+        s["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "zo hook claude"
+    );
+    assert!(
+        !r.path().join(".claude/commands/memory").exists(),
+        "the command that never ran is gone"
+    );
 }
 
 #[test]
@@ -260,37 +416,70 @@ fn slash_command_has_a_name_that_works_and_quotes_safely() {
     assert!(!r.path().join(".claude/commands/memory").exists());
     // No shell line with the question pasted into it: `$` and quotes in a question stay text.
     assert!(!cmd.contains("!`"), "{cmd}");
-    assert!(cmd.contains("$ARGUMENTS") && cmd.contains("single-quoted"), "{cmd}");
+    assert!(
+        cmd.contains("$ARGUMENTS") && cmd.contains("single-quoted"),
+        "{cmd}"
+    );
     assert!(cmd.contains("allowed-tools: Bash(zo recall:*)"));
     // What the agent is told to run works for a question with quotes and `$`.
-    let run = r.run(&["--json", "recall", "--mode", "lexical", "why \"Express\" $HOME `ls` it's"]);
+    let run = r.run(&[
+        "--json",
+        "recall",
+        "--mode",
+        "lexical",
+        "why \"Express\" $HOME `ls` it's",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 fn hook(r: &Repo, event: &str) -> util::Run {
-    r.run_stdin(&["hook", "claude"], &format!(r#"{{"session_id": "abc", "transcript_path": "/tmp/t.jsonl", "cwd": "{}", {event}}}"#, r.path().display()))
+    r.run_stdin(
+        &["hook", "claude"],
+        &format!(
+            r#"{{"session_id": "abc", "transcript_path": "/tmp/t.jsonl", "cwd": "{}", {event}}}"#,
+            r.path().display()
+        ),
+    )
 }
 
 #[test]
 fn claude_session_start_on_resume_or_compact_keeps_the_baseline() {
     let r = Repo::init();
     r.ok(&["init", "--agent", "claude"]);
-    let start = hook(&r, r#""hook_event_name": "SessionStart", "source": "startup""#);
+    let start = hook(
+        &r,
+        r#""hook_event_name": "SessionStart", "source": "startup""#,
+    );
     assert_eq!(start.code, 0, "{}", start.stderr);
-    assert!(start.stdout.starts_with("# Context: \"test\""), "the bundle becomes the agent's context");
+    assert!(
+        start.stdout.starts_with("# Context: \"test\""),
+        "the bundle becomes the agent's context"
+    );
     let before = r.decide("Made before the compaction", "kept");
     for source in ["compact", "resume"] {
-        let again = hook(&r, &format!(r#""hook_event_name": "SessionStart", "source": "{source}""#));
+        let again = hook(
+            &r,
+            &format!(r#""hook_event_name": "SessionStart", "source": "{source}""#),
+        );
         assert_eq!(again.code, 0);
-        assert!(again.stdout.starts_with("# Context: \"test\""), "the bundle is printed again after {source}");
+        assert!(
+            again.stdout.starts_with("# Context: \"test\""),
+            "the bundle is printed again after {source}"
+        );
     }
     let after = r.decide("Made after it", "kept too");
     let end = hook(&r, r#""hook_event_name": "SessionEnd", "reason": "exit""#);
     assert_eq!(end.code, 0, "{}", end.stderr);
     let list = r.json(&["session", "list"]);
     assert_eq!(list["sessions"].as_array().unwrap().len(), 1);
-    let text = r.json(&["session", "show", "last"])["text"].as_str().unwrap().to_string();
-    assert!(text.contains(&before) && text.contains(&after), "decisions before a compaction stay in the record: {text}");
+    let text = r.json(&["session", "show", "last"])["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains(&before) && text.contains(&after),
+        "decisions before a compaction stay in the record: {text}"
+    );
     // Unknown events are not an error for the agent.
     assert_eq!(hook(&r, r#""hook_event_name": "Stop""#).code, 0);
 }
@@ -300,12 +489,26 @@ fn claude_session_end_writes_nothing_when_nothing_happened() {
     let r = Repo::init();
     r.ok(&["init", "--agent", "claude"]);
     r.commit_all("base");
-    hook(&r, r#""hook_event_name": "SessionStart", "source": "startup""#);
+    hook(
+        &r,
+        r#""hook_event_name": "SessionStart", "source": "startup""#,
+    );
     let end = hook(&r, r#""hook_event_name": "SessionEnd", "reason": "exit""#);
     assert_eq!(end.code, 0, "{}", end.stderr);
-    assert_eq!(r.json(&["status"])["counts"]["sessions"], 0, "an empty session leaves no file");
-    assert_eq!(r.git(&["status", "--porcelain"]), "", "nothing written at all");
-    assert!(!r.path().join(".zo/memory/index.db").exists(), "the SessionEnd path never touches the index or the model");
+    assert_eq!(
+        r.json(&["status"])["counts"]["sessions"],
+        0,
+        "an empty session leaves no file"
+    );
+    assert_eq!(
+        r.git(&["status", "--porcelain"]),
+        "",
+        "nothing written at all"
+    );
+    assert!(
+        !r.path().join(".zo/memory/index.db").exists(),
+        "the SessionEnd path never touches the index or the model"
+    );
     // Ending without a start (a crashed agent, a fresh clone) is quiet too.
     assert_eq!(hook(&r, r#""hook_event_name": "SessionEnd""#).code, 0);
     assert_eq!(r.json(&["status"])["counts"]["sessions"], 0);
@@ -323,17 +526,40 @@ fn end_to_end_across_machines() {
     let remote = world.path().join("remote.git");
     let git = |dir: &std::path::Path, args: &[&str]| {
         let out = util::git_command(dir).args(args).output().unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let zo = |dir: &std::path::Path, args: &[&str]| -> util::Run {
-        let run = util::Run::from(util::zo_command(dir).args(args).env_remove("ZO_REPO").output().unwrap());
+        let run = util::Run::from(
+            util::zo_command(dir)
+                .args(args)
+                .env_remove("ZO_REPO")
+                .output()
+                .unwrap(),
+        );
         assert_eq!(run.code, 0, "zo {args:?}: {}", run.stderr);
         run
     };
-    git(world.path(), &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
+    git(
+        world.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            remote.to_str().unwrap(),
+        ],
+    );
     let a = world.path().join("a");
-    git(world.path(), &["clone", "-q", remote.to_str().unwrap(), a.to_str().unwrap()]);
+    git(
+        world.path(),
+        &["clone", "-q", remote.to_str().unwrap(), a.to_str().unwrap()],
+    );
     git(&a, &["config", "user.email", "a@example.com"]);
     git(&a, &["config", "user.name", "A"]);
     zo(&a, &["init", "--project", "shared"]);
@@ -353,34 +579,92 @@ fn end_to_end_across_machines() {
     .stdout
     .trim()
     .to_string();
-    zo(&a, &["decide", "--title", "Deploy with blue-green releases", "--decision", "Two identical environments; switch the router after smoke tests"]);
-    zo(&a, &["session", "end", "--summary", "Data model", "--next", "payments"]);
+    zo(
+        &a,
+        &[
+            "decide",
+            "--title",
+            "Deploy with blue-green releases",
+            "--decision",
+            "Two identical environments; switch the router after smoke tests",
+        ],
+    );
+    zo(
+        &a,
+        &[
+            "session",
+            "end",
+            "--summary",
+            "Data model",
+            "--next",
+            "payments",
+        ],
+    );
     zo(&a, &["snapshot", "--phase", "phase_1"]);
     git(&a, &["add", "-A"]);
     git(&a, &["commit", "-q", "-m", "memory from A"]);
     git(&a, &["push", "-q", "origin", "main"]);
-    assert!(!git(&a, &["ls-files"]).contains("index.db"), "the index is never committed");
+    assert!(
+        !git(&a, &["ls-files"]).contains("index.db"),
+        "the index is never committed"
+    );
 
     // Machine B: a fresh clone and nothing else.
     let b = world.path().join("b");
-    git(world.path(), &["clone", "-q", remote.to_str().unwrap(), b.to_str().unwrap()]);
+    git(
+        world.path(),
+        &["clone", "-q", remote.to_str().unwrap(), b.to_str().unwrap()],
+    );
     git(&b, &["config", "user.email", "b@example.com"]);
     git(&b, &["config", "user.name", "B"]);
     let cont = zo(&b, &["continue"]);
-    assert!(cont.stderr.contains("building") && cont.stderr.contains("index.db"), "{}", cont.stderr);
+    assert!(
+        cont.stderr.contains("building") && cont.stderr.contains("index.db"),
+        "{}",
+        cont.stderr
+    );
     assert!(cont.stdout.contains("Store orders in PostgreSQL"));
     assert!(b.join(".zo/local.yaml").is_file());
     git(&b, &["check-ignore", "-q", ".zo/local.yaml"]);
     let v: serde_json::Value = serde_json::from_str(
-        &zo(&b, &["--json", "recall", "--mode", "semantic", "--kind", "decision", "-k", "1", "which database holds the purchases customers make"]).stdout,
+        &zo(
+            &b,
+            &[
+                "--json",
+                "recall",
+                "--mode",
+                "semantic",
+                "--kind",
+                "decision",
+                "-k",
+                "1",
+                "which database holds the purchases customers make",
+            ],
+        )
+        .stdout,
     )
     .unwrap();
     assert_eq!(v["mode"], "semantic");
     assert_eq!(v["results"][0]["id"], pg.as_str());
-    let idx: serde_json::Value = serde_json::from_str(&zo(&b, &["--json", "index", "status"]).stdout).unwrap();
-    assert_eq!((idx["fresh"].as_bool(), idx["pending_embeddings"].as_u64()), (Some(true), Some(0)));
-    let cache =
-        zo(&b, &["decide", "--title", "Cache product pages at the edge", "--decision", "CDN caches product pages for 60 seconds"]).stdout.trim().to_string();
+    let idx: serde_json::Value =
+        serde_json::from_str(&zo(&b, &["--json", "index", "status"]).stdout).unwrap();
+    assert_eq!(
+        (idx["fresh"].as_bool(), idx["pending_embeddings"].as_u64()),
+        (Some(true), Some(0))
+    );
+    let cache = zo(
+        &b,
+        &[
+            "decide",
+            "--title",
+            "Cache product pages at the edge",
+            "--decision",
+            "CDN caches product pages for 60 seconds",
+        ],
+    )
+    .stdout
+    .trim()
+    .to_string();
     zo(&b, &["session", "end", "--summary", "Caching"]);
     git(&b, &["add", "-A"]);
     git(&b, &["commit", "-q", "-m", "memory from B"]);
@@ -388,11 +672,25 @@ fn end_to_end_across_machines() {
 
     git(&a, &["pull", "-q", "--no-rebase", "origin", "main"]);
     zo(&a, &["continue"]);
-    let v: serde_json::Value =
-        serde_json::from_str(&zo(&a, &["--json", "recall", "--kind", "decision", "-k", "1", "keeping storefront html near shoppers for a minute"]).stdout)
-            .unwrap();
+    let v: serde_json::Value = serde_json::from_str(
+        &zo(
+            &a,
+            &[
+                "--json",
+                "recall",
+                "--kind",
+                "decision",
+                "-k",
+                "1",
+                "keeping storefront html near shoppers for a minute",
+            ],
+        )
+        .stdout,
+    )
+    .unwrap();
     assert_eq!(v["results"][0]["id"], cache.as_str());
-    let st: serde_json::Value = serde_json::from_str(&zo(&a, &["--json", "status"]).stdout).unwrap();
+    let st: serde_json::Value =
+        serde_json::from_str(&zo(&a, &["--json", "status"]).stdout).unwrap();
     assert_eq!(st["counts"]["sessions"], 2);
     assert_eq!(st["counts"]["decisions"], 3);
 }
@@ -405,13 +703,25 @@ fn current_position_said_just_initialised_after_sessions_and_snapshots() {
     r.commit_all("init");
     r.ok(&["session", "start"]);
     r.decide("Use Postgres", "one database");
-    r.ok(&["session", "end", "--summary", "Chose the database", "--next", "write the schema"]);
+    r.ok(&[
+        "session",
+        "end",
+        "--summary",
+        "Chose the database",
+        "--next",
+        "write the schema",
+    ]);
     let head = r.git(&["rev-parse", "--short", "HEAD"]).trim().to_string();
     let state = r.read(".zo/memory/STATE.md");
-    let position = state.split("## Current Position\n").nth(1).unwrap_or_default();
+    let position = state
+        .split("## Current Position\n")
+        .nth(1)
+        .unwrap_or_default();
     assert!(!position.contains("Just initialised"), "{state}");
     assert!(
-        position.starts_with("Latest: Session 001 ended") && position.contains("Chose the database") && position.contains("Next: write the schema."),
+        position.starts_with("Latest: Session 001 ended")
+            && position.contains("Chose the database")
+            && position.contains("Next: write the schema."),
         "{state}"
     );
     assert!(state.contains(&format!("git_head: {head}")), "{state}");
@@ -419,8 +729,16 @@ fn current_position_said_just_initialised_after_sessions_and_snapshots() {
     r.ok(&["snapshot", "--phase", "phase_1", "--outcome", "passed"]);
     let head = r.git(&["rev-parse", "--short", "HEAD"]).trim().to_string();
     let state = r.read(".zo/memory/STATE.md");
-    assert!(state.contains("## Current Position\nLatest: Phase phase_1 closed") && state.contains("(passed)"), "{state}");
-    assert_eq!(state.matches("Latest: ").count(), 1, "one line of zo's: {state}");
+    assert!(
+        state.contains("## Current Position\nLatest: Phase phase_1 closed")
+            && state.contains("(passed)"),
+        "{state}"
+    );
+    assert_eq!(
+        state.matches("Latest: ").count(),
+        1,
+        "one line of zo's: {state}"
+    );
     assert!(state.contains(&format!("git_head: {head}")), "{state}");
 }
 
@@ -430,13 +748,24 @@ fn current_position_said_just_initialised_after_sessions_and_snapshots() {
 fn session_end_wrote_state_over_unresolved_conflict_markers() {
     let r = Repo::init();
     let state = r.read(".zo/memory/STATE.md");
-    let conflicted = state.replacen("mode: build\n", "mode: build\n<<<<<<< HEAD\nphase: testing\n=======\nphase: building\n>>>>>>> other\n", 1);
+    let conflicted = state.replacen(
+        "mode: build\n",
+        "mode: build\n<<<<<<< HEAD\nphase: testing\n=======\nphase: building\n>>>>>>> other\n",
+        1,
+    );
     assert_ne!(conflicted, state);
     r.write(".zo/memory/STATE.md", &conflicted);
     r.ok(&["session", "start"]);
     let e = r.fails(&["session", "end", "--summary", "x"], 1);
-    assert!(e.contains("STATE.md:") && e.contains("resolve the merge"), "{e}");
-    assert_eq!(r.read(".zo/memory/STATE.md"), conflicted, "STATE.md untouched");
+    assert!(
+        e.contains("STATE.md:") && e.contains("resolve the merge"),
+        "{e}"
+    );
+    assert_eq!(
+        r.read(".zo/memory/STATE.md"),
+        conflicted,
+        "STATE.md untouched"
+    );
 }
 
 /// `zo forget` erased a decision but its title stayed in the session file that listed it and
@@ -459,8 +788,15 @@ fn forget_left_the_title_in_session_and_snapshot_lists() {
         }
     }
     let all = files.join("\n");
-    assert!(!all.contains("Jane Doe") && !all.contains("555-0100"), "{all}");
-    assert!(all.contains(&format!("- {id} — [forgotten]")) && all.contains(&format!("- {kept} — Use Postgres for orders")), "{all}");
+    assert!(
+        !all.contains("Jane Doe") && !all.contains("555-0100"),
+        "{all}"
+    );
+    assert!(
+        all.contains(&format!("- {id} — [forgotten]"))
+            && all.contains(&format!("- {kept} — Use Postgres for orders")),
+        "{all}"
+    );
     r.ok(&["verify"]);
 }
 
@@ -471,7 +807,22 @@ fn session_end_wrote_an_empty_session_each_time() {
     let r = Repo::init();
     let e = r.fails(&["session", "end"], 1);
     assert!(e.contains("nothing to record"), "{e}");
-    assert_eq!(std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().count(), 0);
-    r.ok(&["session", "end", "--summary", "a summary is something to record"]);
-    assert_eq!(std::fs::read_dir(r.path().join(".zo/memory/sessions")).unwrap().count(), 1);
+    assert_eq!(
+        std::fs::read_dir(r.path().join(".zo/memory/sessions"))
+            .unwrap()
+            .count(),
+        0
+    );
+    r.ok(&[
+        "session",
+        "end",
+        "--summary",
+        "a summary is something to record",
+    ]);
+    assert_eq!(
+        std::fs::read_dir(r.path().join(".zo/memory/sessions"))
+            .unwrap()
+            .count(),
+        1
+    );
 }

@@ -28,7 +28,12 @@ fn hook_path_outputs(r: &Repo, show: &[String]) -> Vec<(String, String)> {
         vec!["--json".into(), "log".into(), "--all".into()],
         vec!["log".into(), "--type".into(), "OUTCOME".into()],
         vec!["context".into()],
-        vec!["--json".into(), "context".into(), "--budget".into(), "600".into()],
+        vec![
+            "--json".into(),
+            "context".into(),
+            "--budget".into(),
+            "600".into(),
+        ],
     ];
     for id in show {
         cmds.push(vec!["show".into(), id.clone()]);
@@ -38,7 +43,10 @@ fn hook_path_outputs(r: &Repo, show: &[String]) -> Vec<(String, String)> {
         .map(|c| {
             let args: Vec<&str> = c.iter().map(String::as_str).collect();
             let run = r.run(&args);
-            (c.join(" "), format!("{}\n{}\n{}", run.code, run.stdout, run.stderr))
+            (
+                c.join(" "),
+                format!("{}\n{}\n{}", run.code, run.stdout, run.stderr),
+            )
         })
         .collect()
 }
@@ -51,14 +59,21 @@ fn assert_summary_agrees(r: &Repo, show: &[String]) {
     assert!(has_summary(r), "the full read writes the summary");
     let quick = hook_path_outputs(r, show);
     for ((cmd, a), (_, b)) in full.iter().zip(&quick) {
-        assert_eq!(a, b, "zo {cmd}: the summary's answer differs from the full read's");
+        assert_eq!(
+            a, b,
+            "zo {cmd}: the summary's answer differs from the full read's"
+        );
     }
     // And once more with the hook an agent runs at session start.
     drop_summary(r);
     let event = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"s1"}"#;
     let a = r.run_stdin(&["hook", "claude"], event);
     let b = r.run_stdin(&["hook", "claude"], event);
-    assert_eq!((a.code, &a.stdout), (b.code, &b.stdout), "SessionStart from the summary");
+    assert_eq!(
+        (a.code, &a.stdout),
+        (b.code, &b.stdout),
+        "SessionStart from the summary"
+    );
 }
 
 /// A memory with every kind of link the statuses depend on: outcomes, a supersession, a
@@ -67,31 +82,100 @@ fn generated() -> (Repo, Vec<String>) {
     let r = Repo::init();
     let mut log = r.read(r.log_path());
     for i in 0..30 {
-        log.push_str(&canonical_entry(i, &format!("hand written {i}"), &format!("body {i}\n\n```\n## Decision: not an entry\n```")));
+        log.push_str(&canonical_entry(
+            i,
+            &format!("hand written {i}"),
+            &format!("body {i}\n\n```\n## Decision: not an entry\n```"),
+        ));
     }
     // Links written by hand: a supersede cycle (neither member reads as superseded), an entry
     // superseding an old one by its heading time, a duplicate ID, two outcomes for one entry.
     let hand = |id: &str, extra: &str| {
-        let kind = if extra.contains("**Outcome:**") { "OUTCOME" } else { "ARCHITECTURE" };
-        format!("## Decision: 2026-02-01T00:00:00Z\n**ID:** {id}\n**Type:** {kind}\n**Title:** hand {id}\n**Decision:** d\n{extra}\n---\n\n")
+        let kind = if extra.contains("**Outcome:**") {
+            "OUTCOME"
+        } else {
+            "ARCHITECTURE"
+        };
+        format!(
+            "## Decision: 2026-02-01T00:00:00Z\n**ID:** {id}\n**Type:** {kind}\n**Title:** hand {id}\n**Decision:** d\n{extra}\n---\n\n"
+        )
     };
     log.push_str(&hand("D-000000a0", "**Supersedes:** D-000000a1\n"));
     log.push_str(&hand("D-000000a1", "**Supersedes:** D-000000a0\n"));
-    log.push_str(&hand("D-000000a2", "**Supersedes:** 2026-01-01T00:00:00Z\n"));
+    log.push_str(&hand(
+        "D-000000a2",
+        "**Supersedes:** 2026-01-01T00:00:00Z\n",
+    ));
     log.push_str(&hand("D-00000005", "**Refs:** D-00000006\n"));
-    log.push_str(&hand("D-000000a3", "**Refs:** D-00000007\n**Outcome:** first\n"));
-    log.push_str(&hand("D-000000a4", "**Refs:** D-00000007, D-00000008\n**Outcome:** second\n"));
+    log.push_str(&hand(
+        "D-000000a3",
+        "**Refs:** D-00000007\n**Outcome:** first\n",
+    ));
+    log.push_str(&hand(
+        "D-000000a4",
+        "**Refs:** D-00000007, D-00000008\n**Outcome:** second\n",
+    ));
     r.write(r.log_path(), &log);
     let a = r.decide("use postgres", "yes");
-    let b = r.ok(&["decide", "--title", "use sqlite", "--decision", "smaller", "--supersedes", &a]).trim().to_string();
+    let b = r
+        .ok(&[
+            "decide",
+            "--title",
+            "use sqlite",
+            "--decision",
+            "smaller",
+            "--supersedes",
+            &a,
+        ])
+        .trim()
+        .to_string();
     r.ok(&["outcome", &b, "shipped, fine"]);
     r.ok(&["outcome", "D-00000003", "worked"]);
-    let p = r.ok(&["decide", "--title", "maybe caching", "--decision", "try it", "--type", "PROPOSAL"]).trim().to_string();
-    let q = r.ok(&["decide", "--title", "unsure thing", "--decision", "perhaps", "--confidence", "0.3"]).trim().to_string();
+    let p = r
+        .ok(&[
+            "decide",
+            "--title",
+            "maybe caching",
+            "--decision",
+            "try it",
+            "--type",
+            "PROPOSAL",
+        ])
+        .trim()
+        .to_string();
+    let q = r
+        .ok(&[
+            "decide",
+            "--title",
+            "unsure thing",
+            "--decision",
+            "perhaps",
+            "--confidence",
+            "0.3",
+        ])
+        .trim()
+        .to_string();
     r.ok(&["confirm", &q]);
     r.decide("the last one", "is newest");
-    let hand_ids = ["D-000000a0", "D-000000a1", "D-000000a2", "D-00000005", "D-00000007", "D-00000008"].map(String::from);
-    let mut show = vec![a, b, p, q, "D-00000003".into(), "D-0000000".into(), "2026-01-01T00:00:00Z".into(), "nope".into()];
+    let hand_ids = [
+        "D-000000a0",
+        "D-000000a1",
+        "D-000000a2",
+        "D-00000005",
+        "D-00000007",
+        "D-00000008",
+    ]
+    .map(String::from);
+    let mut show = vec![
+        a,
+        b,
+        p,
+        q,
+        "D-00000003".into(),
+        "D-0000000".into(),
+        "2026-01-01T00:00:00Z".into(),
+        "nope".into(),
+    ];
     show.extend(hand_ids);
     (r, show)
 }
@@ -104,7 +188,12 @@ fn ids_of(r: &Repo) -> Vec<String> {
 fn summary_answers_like_the_full_read_on_the_example_memory() {
     let r = Repo::example();
     let ids = ids_of(&r);
-    let show: Vec<String> = ids.iter().step_by(3).cloned().chain(["PR-".to_string()]).collect();
+    let show: Vec<String> = ids
+        .iter()
+        .step_by(3)
+        .cloned()
+        .chain(["PR-".to_string()])
+        .collect();
     assert_summary_agrees(&r, &show);
 }
 
@@ -132,8 +221,15 @@ fn summary_stale_after_an_entry_appended_by_hand() {
     let (r, _) = generated();
     r.ok(&["status"]);
     assert!(has_summary(&r));
-    let mut f = std::fs::OpenOptions::new().append(true).open(r.path().join(r.log_path())).unwrap();
-    std::io::Write::write_all(&mut f, canonical_entry(0xabc, "appended by hand", "later").as_bytes()).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(r.path().join(r.log_path()))
+        .unwrap();
+    std::io::Write::write_all(
+        &mut f,
+        canonical_entry(0xabc, "appended by hand", "later").as_bytes(),
+    )
+    .unwrap();
     drop(f);
     let log = r.ok(&["log", "--limit", "1"]);
     assert!(log.contains("appended by hand"), "{log}");
@@ -168,7 +264,18 @@ fn summary_stale_after_an_outcome_and_a_supersede_written_later() {
     r.ok(&["status"]);
     assert!(has_summary(&r));
     r.ok(&["outcome", &c, "too slow"]);
-    let d = r.ok(&["decide", "--title", "cache in process", "--decision", "lru", "--supersedes", &c]).trim().to_string();
+    let d = r
+        .ok(&[
+            "decide",
+            "--title",
+            "cache in process",
+            "--decision",
+            "lru",
+            "--supersedes",
+            &c,
+        ])
+        .trim()
+        .to_string();
     let shown = r.json(&["show", &c]);
     assert_eq!(shown["status"], "superseded");
     assert_eq!(shown["superseded_by"], d.as_str());
@@ -223,7 +330,13 @@ fn summary_deleted_corrupt_or_not_a_file_is_ignored() {
     std::fs::remove_dir(&path).unwrap();
     std::os::unix::fs::symlink(r.path().join(".zo/memory/STATE.md"), &path).unwrap();
     assert_eq!(hook_path_outputs(&r, &show), want);
-    assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink(), "the link is left alone");
+    assert!(
+        std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is left alone"
+    );
 }
 
 /// A summary of another log of the same length (copied from elsewhere, or the log replaced
@@ -231,8 +344,12 @@ fn summary_deleted_corrupt_or_not_a_file_is_ignored() {
 #[test]
 fn summary_of_another_log_with_the_same_length_is_not_used() {
     let r = Repo::init();
-    let one: String = (0..8).map(|i| canonical_entry(i, &format!("title {i}"), "aaaa")).collect();
-    let two: String = (0..8).map(|i| canonical_entry(i, &format!("other {i}"), "bbbb")).collect();
+    let one: String = (0..8)
+        .map(|i| canonical_entry(i, &format!("title {i}"), "aaaa"))
+        .collect();
+    let two: String = (0..8)
+        .map(|i| canonical_entry(i, &format!("other {i}"), "bbbb"))
+        .collect();
     assert_eq!(one.len(), two.len());
     r.write(r.log_path(), &one);
     r.ok(&["log"]);
@@ -251,12 +368,18 @@ fn assert_grown_agrees(r: &Repo, show: &[String]) {
     drop_summary(r);
     let full = hook_path_outputs(r, show);
     for ((cmd, a), (_, b)) in full.iter().zip(&grown) {
-        assert_eq!(a, b, "zo {cmd}: the grown summary's answer differs from the full read's");
+        assert_eq!(
+            a, b,
+            "zo {cmd}: the grown summary's answer differs from the full read's"
+        );
     }
 }
 
 fn append(r: &Repo, text: &str) {
-    let mut f = std::fs::OpenOptions::new().append(true).open(r.path().join(r.log_path())).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(r.path().join(r.log_path()))
+        .unwrap();
     std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
 }
 
@@ -275,10 +398,32 @@ fn summary_grown_by_appends_answers_like_the_full_read() {
     assert_grown_agrees(&r, &show);
     r.ok(&["outcome", &old, "aged well"]);
     assert_grown_agrees(&r, &show);
-    let sup = r.ok(&["decide", "--title", "replaces the new one", "--decision", "d", "--supersedes", &new]).trim().to_string();
+    let sup = r
+        .ok(&[
+            "decide",
+            "--title",
+            "replaces the new one",
+            "--decision",
+            "d",
+            "--supersedes",
+            &new,
+        ])
+        .trim()
+        .to_string();
     show.push(sup);
     assert_grown_agrees(&r, &show);
-    let p = r.ok(&["decide", "--title", "tentative", "--decision", "maybe", "--confidence", "0.2"]).trim().to_string();
+    let p = r
+        .ok(&[
+            "decide",
+            "--title",
+            "tentative",
+            "--decision",
+            "maybe",
+            "--confidence",
+            "0.2",
+        ])
+        .trim()
+        .to_string();
     r.ok(&["status"]);
     r.ok(&["confirm", &p]);
     show.push(p);
@@ -298,18 +443,27 @@ fn summary_grown_by_appends_answers_like_the_full_read() {
         ),
     );
     let ctx = r.ok(&["context"]);
-    assert!(ctx.contains("(stale: 1 commit, 301 lines changed"), "the grown summary knows the log names paths: {ctx}");
+    assert!(
+        ctx.contains("(stale: 1 commit, 301 lines changed"),
+        "the grown summary knows the log names paths: {ctx}"
+    );
     show.push("D-0000a7a5".into());
     assert_grown_agrees(&r, &show);
     // The last entry continued by hand: no new heading.
     let log = r.read(r.log_path());
-    r.write(r.log_path(), log.trim_end().trim_end_matches("---").trim_end());
+    r.write(
+        r.log_path(),
+        log.trim_end().trim_end_matches("---").trim_end(),
+    );
     r.ok(&["status"]);
     append(&r, "\nA line added to the last entry.\n");
     assert_grown_agrees(&r, &show);
     // Conflict markers only in the appended text.
     r.ok(&["status"]);
-    append(&r, "\n<<<<<<< ours\n## Decision: 2026-03-01T00:00:00Z\n**ID:** D-0000c0f1\n**Title:** ours\n=======\n>>>>>>> theirs\n");
+    append(
+        &r,
+        "\n<<<<<<< ours\n## Decision: 2026-03-01T00:00:00Z\n**ID:** D-0000c0f1\n**Title:** ours\n=======\n>>>>>>> theirs\n",
+    );
     show.push("D-0000c0f1".into());
     assert_grown_agrees(&r, &show);
 
@@ -320,7 +474,10 @@ fn summary_grown_by_appends_answers_like_the_full_read() {
     }
     r.write(r.log_path(), &log.replace('\n', "\r\n"));
     r.ok(&["status"]);
-    append(&r, &canonical_entry(0x77, "crlf appended", "y").replace('\n', "\r\n"));
+    append(
+        &r,
+        &canonical_entry(0x77, "crlf appended", "y").replace('\n', "\r\n"),
+    );
     assert_grown_agrees(&r, &["D-00000005".into(), "D-00000077".into()]);
 }
 
@@ -330,9 +487,14 @@ fn summary_grown_by_appends_answers_like_the_full_read() {
 fn summary_of_a_file_that_changed_before_its_end_and_grew_is_not_used() {
     let (r, show) = generated();
     r.ok(&["status"]);
-    let log = r.read(r.log_path()).replace("hand written 3\n", "HAND WRITTEN 3 and longer\n");
+    let log = r
+        .read(r.log_path())
+        .replace("hand written 3\n", "HAND WRITTEN 3 and longer\n");
     r.write(r.log_path(), &log);
-    assert!(r.ok(&["show", "D-00000003"]).contains("HAND WRITTEN 3 and longer"));
+    assert!(
+        r.ok(&["show", "D-00000003"])
+            .contains("HAND WRITTEN 3 and longer")
+    );
     r.ok(&["status"]);
     let log = r.read(r.log_path());
     r.write(r.log_path(), &log[..log.len() / 2]);
@@ -345,7 +507,11 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &b in bytes {
         c ^= u32::from(b);
         for _ in 0..8 {
-            c = if c & 1 != 0 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 };
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0xEDB8_8320
+            } else {
+                c >> 1
+            };
         }
     }
     !c
@@ -403,7 +569,9 @@ fn forge_crc(text: &mut [u8], letters: &[usize], target: u32) {
 #[test]
 fn a_same_length_edit_crafted_to_keep_the_crc_kept_the_old_summary() {
     let r = Repo::init();
-    let mut log = String::from("# DECISION_LOG\n\nDecisions, newest last. Never edit or delete an entry by hand; append instead.\n\n---\n\n");
+    let mut log = String::from(
+        "# DECISION_LOG\n\nDecisions, newest last. Never edit or delete an entry by hand; append instead.\n\n---\n\n",
+    );
     for i in 0..5 {
         log.push_str(&canonical_entry(i, &format!("entry {i}"), "d"));
     }
@@ -411,13 +579,24 @@ fn a_same_length_edit_crafted_to_keep_the_crc_kept_the_old_summary() {
     assert!(r.ok(&["log"]).contains("entry 3"));
     assert!(has_summary(&r));
     let before = log.as_bytes().to_vec();
-    let mut forged = log.replacen("**ID:** D-00000003\n**Type:** ARCHITECTURE", "**ID:** D-00000003\n**Type:** PROPOSAL    ", 1).into_bytes();
+    let mut forged = log
+        .replacen(
+            "**ID:** D-00000003\n**Type:** ARCHITECTURE",
+            "**ID:** D-00000003\n**Type:** PROPOSAL    ",
+            1,
+        )
+        .into_bytes();
     assert_eq!(forged.len(), before.len());
     let preamble = log.find("---").unwrap();
-    let letters: Vec<usize> = (0..preamble).filter(|&i| forged[i].is_ascii_alphabetic()).collect();
+    let letters: Vec<usize> = (0..preamble)
+        .filter(|&i| forged[i].is_ascii_alphabetic())
+        .collect();
     forge_crc(&mut forged, &letters, crc32(&before));
     // Written in place: the same file, the same length, the same CRC-32.
-    let f = std::fs::OpenOptions::new().write(true).open(r.path().join(r.log_path())).unwrap();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(r.path().join(r.log_path()))
+        .unwrap();
     std::os::unix::fs::FileExt::write_at(&f, &forged, 0).unwrap();
     drop(f);
     let shown = r.json(&["show", "D-00000003"]);
@@ -438,7 +617,12 @@ fn a_summary_committed_to_the_repository_was_trusted_by_a_clone() {
     r.commit_all("memory, with a summary");
     let clone = tempfile::tempdir().unwrap();
     let dest = clone.path().join("c");
-    let out = util::git_anywhere().args(["clone", "-q"]).arg(r.path()).arg(&dest).output().unwrap();
+    let out = util::git_anywhere()
+        .args(["clone", "-q"])
+        .arg(r.path())
+        .arg(&dest)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let committed = std::fs::read(dest.join(SUMMARY)).unwrap();
     // The clone's zo: another user (its own key, in its own vector cache directory).
@@ -454,9 +638,17 @@ fn a_summary_committed_to_the_repository_was_trusted_by_a_clone() {
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
     let first = run(&["--json", "log", "--all"]);
-    assert_ne!(std::fs::read(dest.join(SUMMARY)).unwrap(), committed, "the committed summary was used, not replaced");
+    assert_ne!(
+        std::fs::read(dest.join(SUMMARY)).unwrap(),
+        committed,
+        "the committed summary was used, not replaced"
+    );
     std::fs::remove_file(dest.join(SUMMARY)).unwrap();
-    assert_eq!(first, run(&["--json", "log", "--all"]), "the answer is the full read's");
+    assert_eq!(
+        first,
+        run(&["--json", "log", "--all"]),
+        "the answer is the full read's"
+    );
 }
 
 /// The key that seals summaries lives in the machine's vector cache directory: a FIFO there
@@ -471,18 +663,30 @@ fn the_summary_key_is_never_read_through_a_link_or_from_a_fifo() {
     let fifo = std::ffi::CString::new(key.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     let outputs = hook_path_outputs(&r, &show);
-    assert!(!has_summary(&r), "a summary was sealed with a key read from a FIFO");
+    assert!(
+        !has_summary(&r),
+        "a summary was sealed with a key read from a FIFO"
+    );
     std::fs::remove_file(&key).unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
     std::fs::write(elsewhere.path().join("k"), [7u8; 32]).unwrap();
     std::os::unix::fs::symlink(elsewhere.path().join("k"), &key).unwrap();
     assert_eq!(hook_path_outputs(&r, &show), outputs);
-    assert!(!has_summary(&r), "a summary was sealed with a key read through a link");
-    assert_eq!(std::fs::read(elsewhere.path().join("k")).unwrap(), [7u8; 32]);
+    assert!(
+        !has_summary(&r),
+        "a summary was sealed with a key read through a link"
+    );
+    assert_eq!(
+        std::fs::read(elsewhere.path().join("k")).unwrap(),
+        [7u8; 32]
+    );
     // Once the link is gone, a key of its own is made (0600) and the summary is back.
     std::fs::remove_file(&key).unwrap();
     assert_eq!(hook_path_outputs(&r, &show), outputs);
     assert!(has_summary(&r));
     use std::os::unix::fs::PermissionsExt;
-    assert_eq!(std::fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
 }

@@ -19,7 +19,10 @@ pub fn corpus() -> Vec<Record> {
     text.lines()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            Record { title: v["title"].as_str().unwrap().to_string(), body: v["body"].as_str().unwrap().to_string() }
+            Record {
+                title: v["title"].as_str().unwrap().to_string(),
+                body: v["body"].as_str().unwrap().to_string(),
+            }
         })
         .collect()
 }
@@ -51,12 +54,27 @@ pub fn build_log(n: usize, records: &[Record]) -> String {
 }
 
 pub fn run(dir: &Path, args: &[&str]) {
-    let out = Command::new(ZO).args(args).current_dir(dir).env_remove("ZO_REPO").output().unwrap();
-    assert!(out.status.success(), "zo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(ZO)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ZO_REPO")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "zo {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 pub fn git(dir: &Path, args: &[&str]) {
-    let ok = Command::new("git").args(args).current_dir(dir).output().unwrap().status.success();
+    let ok = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+        .status
+        .success();
     assert!(ok, "git {args:?}");
 }
 
@@ -83,8 +101,14 @@ pub fn repo_with_log(n: usize, records: &[Record]) -> (Option<tempfile::TempDir>
 /// The 326 ADR records whole, with the IDs the labelled questions use (what the issue's
 /// targets are stated on, and what `cargo run --example adr_memory` writes).
 pub fn repo_with_adr_corpus() -> (Option<tempfile::TempDir>, PathBuf, usize) {
-    let corpus = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adr-corpus.jsonl")).unwrap();
-    repo_with_text(format!("# DECISION_LOG\n\n---\n\n{}", zo::fixtures::adr_entries(&corpus)))
+    let corpus = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adr-corpus.jsonl"),
+    )
+    .unwrap();
+    repo_with_text(format!(
+        "# DECISION_LOG\n\n---\n\n{}",
+        zo::fixtures::adr_entries(&corpus)
+    ))
 }
 
 fn repo_with_text(log: String) -> (Option<tempfile::TempDir>, PathBuf, usize) {
@@ -118,7 +142,10 @@ pub fn bench_id(i: usize) -> String {
 
 /// Whether the command-line filter (`cargo bench --bench x -- 1000`) selects size `n`.
 pub fn selected(n: usize) -> bool {
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     filter.is_empty() || filter.iter().any(|f| f == &n.to_string())
 }
 
@@ -139,7 +166,10 @@ pub fn own_vector_cache() -> tempfile::TempDir {
 /// Wall seconds and peak RSS (MB) of one zo run, measured with GNU time.
 pub fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
     let mut c = std::process::Command::new("/usr/bin/time");
-    c.args(["-f", "%M", ZO]).args(args).current_dir(dir).env_remove("ZO_REPO");
+    c.args(["-f", "%M", ZO])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ZO_REPO");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -148,7 +178,11 @@ pub fn measured(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (f64, f64) {
     let secs = t.elapsed().as_secs_f64();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "zo {args:?}: {err}");
-    let kb: f64 = err.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
+    let kb: f64 = err
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0.0);
     (secs, kb / 1024.0)
 }
 
@@ -178,23 +212,51 @@ pub type M = (f64, f64, f64);
 
 /// One fresh process of `program` in `d` under GNU time, `input` on stdin and `env` set (the
 /// caller's HOME and cache: none, or a bench's own).
-pub fn run_measured(d: &Path, program: &str, args: &[&str], input: Option<&str>, env: &[(&str, &str)]) -> M {
+pub fn run_measured(
+    d: &Path,
+    program: &str,
+    args: &[&str],
+    input: Option<&str>,
+    env: &[(&str, &str)],
+) -> M {
     use std::process::Stdio;
     let cpu0 = children_cpu();
     let t = Instant::now();
     let mut c = Command::new("/usr/bin/time");
-    c.arg("-f").arg("%M").arg(program).args(args).current_dir(d).env_remove("ZO_REPO");
+    c.arg("-f")
+        .arg("%M")
+        .arg(program)
+        .args(args)
+        .current_dir(d)
+        .env_remove("ZO_REPO");
     for (k, v) in env {
         c.env(k, v);
     }
-    let mut child = c.stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() }).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = c
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     if let Some(i) = input {
         std::io::Write::write_all(&mut child.stdin.take().unwrap(), i.as_bytes()).unwrap();
     }
     let out = child.wait_with_output().unwrap();
     let secs = t.elapsed().as_secs_f64();
     let cpu = children_cpu() - cpu0;
-    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    let kb: f64 = String::from_utf8_lossy(&out.stderr).lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0.0);
+    assert!(
+        out.status.success(),
+        "{program} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kb: f64 = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0.0);
     (secs, cpu, kb / 1024.0)
 }

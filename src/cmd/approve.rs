@@ -19,25 +19,46 @@ pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
         ))
         .into());
     }
-    let rules: Vec<String> = p.flags.iter().map(|f| format!("{} (rule {}, line {})", f.what, f.rule, f.line)).collect();
+    let rules: Vec<String> = p
+        .flags
+        .iter()
+        .map(|f| format!("{} (rule {}, line {})", f.what, f.rule, f.line))
+        .collect();
     super::say(&format!(
         "{}\n\n{} reads as an instruction to an agent: {}.\nApproved, agents on this machine get it in their bundle and recall without a warning{}.\nType {} to approve it, anything else to leave it withheld: ",
         crate::store::gate::frame::quote(&p.text),
         p.id,
         rules.join("; "),
-        if p.approved { " (it is approved here already)" } else { "" },
+        if p.approved {
+            " (it is approved here already)"
+        } else {
+            ""
+        },
         p.id
     ));
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     if line.trim() != p.id {
-        let now = if p.approved { "it stays approved, as it was" } else { "it stays withheld" };
+        let now = if p.approved {
+            "it stays approved, as it was"
+        } else {
+            "it stays withheld"
+        };
         return Err(Error::Failed(format!("{} was not approved now; {now}", p.id)).into());
     }
     let r = crate::ops::approve::approve(p)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    ctx.note(format!("{} {} (kept in {})", r.id, if r.new { "approved" } else { "was approved already" }, r.file));
+    ctx.note(format!(
+        "{} {} (kept in {})",
+        r.id,
+        if r.new {
+            "approved"
+        } else {
+            "was approved already"
+        },
+        r.file
+    ));
     ctx.print(&format!("{}\n", r.id))
 }

@@ -55,5 +55,12 @@ fn report(ctx: &Ctx, p: &vectors::Pruned, what: &str) -> Result<()> {
     if ctx.quiet {
         return Ok(());
     }
-    ctx.print(&format!("{what} {}: {} vectors removed, {} left ({} of {} bound)\n", p.path, p.removed, p.entries, size(p.bytes), size(p.max_bytes)))
+    ctx.print(&format!(
+        "{what} {}: {} vectors removed, {} left ({} of {} bound)\n",
+        p.path,
+        p.removed,
+        p.entries,
+        size(p.bytes),
+        size(p.max_bytes)
+    ))
 }

@@ -12,7 +12,10 @@ pub fn completions(ctx: &Ctx, shell: clap_complete::Shell) -> Result<()> {
     let name = shell.to_string();
     let shells = clap_complete::env::Shells::builtins();
     let Some(completer) = shells.completer(&name) else {
-        return Err(crate::error::Error::usage(format!("no completions for {name}; zo completes bash, elvish, fish, powershell and zsh")).into());
+        return Err(crate::error::Error::usage(format!(
+            "no completions for {name}; zo completes bash, elvish, fish, powershell and zsh"
+        ))
+        .into());
     };
     let mut out = Vec::new();
     completer.write_registration("COMPLETE", "zo", "zo", "zo", &mut out)?;
@@ -35,23 +38,36 @@ pub fn man(ctx: &Ctx, dir: Option<&std::path::Path>) -> Result<()> {
     // Made when missing, as `mkdir -p` would; a path that is there and not a directory is not
     // replaced.
     if !dir.is_dir() {
-        std::fs::create_dir_all(dir).map_err(|e| crate::error::Error::usage(format!("{} is not a directory and could not be made one: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            crate::error::Error::usage(format!(
+                "{} is not a directory and could not be made one: {e}",
+                dir.display()
+            ))
+        })?;
     }
     let mut written = Vec::new();
     let mut page = |name: String, c: clap::Command| -> Result<()> {
         let mut out = Vec::new();
         clap_mangen::Man::new(c).render(&mut out)?;
         let path = dir.join(format!("{name}.1"));
-        std::fs::write(&path, out).map_err(|e| anyhow::anyhow!("could not write {}: {e}", path.display()))?;
+        std::fs::write(&path, out)
+            .map_err(|e| anyhow::anyhow!("could not write {}: {e}", path.display()))?;
         written.push(path.display().to_string());
         Ok(())
     };
     // Every command at every depth: zo-prior(1) names its commands as zo-prior-add(1), so
     // `man zo-prior-add` finds a page too.
-    let mut todo: Vec<(String, clap::Command)> =
-        cmd.get_subcommands().filter(|s| !s.is_hide_set()).map(|s| (format!("zo-{}", s.get_name()), s.clone())).collect();
+    let mut todo: Vec<(String, clap::Command)> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(|s| (format!("zo-{}", s.get_name()), s.clone()))
+        .collect();
     while let Some((name, sub)) = todo.pop() {
-        todo.extend(sub.get_subcommands().filter(|s| !s.is_hide_set()).map(|s| (format!("{name}-{}", s.get_name()), s.clone())));
+        todo.extend(
+            sub.get_subcommands()
+                .filter(|s| !s.is_hide_set())
+                .map(|s| (format!("{name}-{}", s.get_name()), s.clone())),
+        );
         // clap names are &'static str; a page per command, once per process.
         let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
         page(name, sub.name(leaked).version(env!("CARGO_PKG_VERSION")))?;
@@ -60,13 +76,20 @@ pub fn man(ctx: &Ctx, dir: Option<&std::path::Path>) -> Result<()> {
     if ctx.json {
         return ctx.print_json(&serde_json::json!({ "pages": written }));
     }
-    ctx.note(format!("wrote {} man pages into {}", written.len(), dir.display()));
+    ctx.note(format!(
+        "wrote {} man pages into {}",
+        written.len(),
+        dir.display()
+    ));
     Ok(())
 }
 
 /// A command and those below it without clap's `help` subcommand.
 fn no_help_below(c: clap::Command) -> clap::Command {
-    let names: Vec<String> = c.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    let names: Vec<String> = c
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
     let mut c = c.disable_help_subcommand(true);
     for n in names {
         c = c.mut_subcommand(n, no_help_below);

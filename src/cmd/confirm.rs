@@ -8,6 +8,12 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: ConfirmArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let r = ctx.run(&memory, Confirm { id: a.id, compatible_with: a.compatible_with })?;
+    let r = ctx.run(
+        &memory,
+        Confirm {
+            id: a.id,
+            compatible_with: a.compatible_with,
+        },
+    )?;
     ctx.report_or(&r, |r| format!("{}\n", r.id))
 }

@@ -8,9 +8,24 @@ use crate::store::memory::Memory;
 use anyhow::Result;
 
 /// The bundle now, for the hook (which shapes it further for its agent).
-pub fn bundle(ctx: &Ctx, memory: &Memory, task: Option<&str>, budget: Option<usize>) -> Result<Bundle> {
+pub fn bundle(
+    ctx: &Ctx,
+    memory: &Memory,
+    task: Option<&str>,
+    budget: Option<usize>,
+) -> Result<Bundle> {
     let note = |m: &str| ctx.note(m);
-    context::bundle(&mut Env { memory, search: Searcher::OneShot, note: &note, agent: None }, task, budget, None)
+    context::bundle(
+        &mut Env {
+            memory,
+            search: Searcher::OneShot,
+            note: &note,
+            agent: None,
+        },
+        task,
+        budget,
+        None,
+    )
 }
 
 pub fn print(ctx: &Ctx, b: Bundle) -> Result<()> {
@@ -19,6 +34,13 @@ pub fn print(ctx: &Ctx, b: Bundle) -> Result<()> {
 
 pub fn run(ctx: &Ctx, a: crate::cli::ContextArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let r = ctx.run(&memory, context::Context { task: a.task, budget: a.budget, as_of: a.as_of })?;
+    let r = ctx.run(
+        &memory,
+        context::Context {
+            task: a.task,
+            budget: a.budget,
+            as_of: a.as_of,
+        },
+    )?;
     ctx.report(&r)
 }

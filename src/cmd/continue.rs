@@ -15,7 +15,10 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             ctx.note(format!("could not update .zo/.gitignore: {e:#}"));
         }
         if let Err(e) = crate::lifecycle::init::write_local(layout) {
-            ctx.note(format!("could not write {}: {e:#}", layout.show(&layout.local_file())));
+            ctx.note(format!(
+                "could not write {}: {e:#}",
+                layout.show(&layout.local_file())
+            ));
         }
     }
     if crate::git::Repo::discover(&layout.root).is_some() {
@@ -35,7 +38,11 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         ctx.note(p.to_string());
     }
     for (file, new) in crate::lifecycle::session::split_merged(&memory)? {
-        ctx.note(format!("{file} held {} sessions (merged by an older zo); split into {}", new.len() + 1, new.join(", ")));
+        ctx.note(format!(
+            "{file} held {} sessions (merged by an older zo); split into {}",
+            new.len() + 1,
+            new.join(", ")
+        ));
     }
     let note = |m: &str| ctx.note(m);
     let mut waiting = 0;
@@ -49,7 +56,10 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             // cores, outlive the checkout it serves, and have no one to tell when it fails. The
             // next semantic query embeds them (with progress on a terminal), the MCP server in a
             // thread of its own, `zo index refresh` at once.
-            if crate::search::embedding::locate(&layout.config).paths().is_ok() {
+            if crate::search::embedding::locate(&layout.config)
+                .paths()
+                .is_ok()
+            {
                 waiting = index.pending_embeddings()?;
             }
         }

@@ -12,7 +12,11 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     let mut input = match &a.file {
         Some(path) => {
             let text = read_input(path)?;
-            let name = if path.as_os_str() == "-" { "<stdin>".to_string() } else { path.display().to_string() };
+            let name = if path.as_os_str() == "-" {
+                "<stdin>".to_string()
+            } else {
+                path.display().to_string()
+            };
             super::parse_json_object::<Decide>(
                 &name,
                 &text,
@@ -22,14 +26,28 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
         }
         // Nothing given, a person at a terminal, an editor named: fill in a template, as `git
         // commit` does for its message.
-        None if a.title.is_none() && a.decision.is_none() && super::editor::available().is_some() => {
+        None if a.title.is_none()
+            && a.decision.is_none()
+            && super::editor::available().is_some() =>
+        {
             let editor = super::editor::available().unwrap_or_default();
-            let names = ["Title", "Type", "Decision", "Rationale", "Alternatives", "Tags", "Paths"];
+            let names = [
+                "Title",
+                "Type",
+                "Decision",
+                "Rationale",
+                "Alternatives",
+                "Tags",
+                "Paths",
+            ];
             let f = super::editor::fill(&editor, crate::templates::EDIT_DECISION, &names)?;
             let v = |n: &str| super::editor::value(&f, n);
             let opt = |n: &str| Some(v(n)).filter(|x| !x.is_empty());
             if v("Title").is_empty() || v("Decision").is_empty() {
-                return Err(Error::Failed("the Title or Decision was left empty: nothing was written".into()).into());
+                return Err(Error::Failed(
+                    "the Title or Decision was left empty: nothing was written".into(),
+                )
+                .into());
             }
             Decide {
                 r#type: opt("Type"),
@@ -75,11 +93,24 @@ pub fn run(ctx: &Ctx, a: DecideArgs) -> Result<()> {
     if let Some(t) = a.tags {
         input.tags = Some(StringOrList::One(t));
     }
-    input.allow = crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive };
+    input.allow = crate::store::gate::Allow {
+        secret: a.allow_secret,
+        directive: a.allow_directive,
+    };
     let memory = ctx.memory()?;
     // Where the fields can come from besides flags: the CLI's to say.
-    let hint = if from_file { "or their keys in the --file JSON" } else { "or --file FILE; at a terminal with $EDITOR set, no flags opens a template" };
+    let hint = if from_file {
+        "or their keys in the --file JSON"
+    } else {
+        "or --file FILE; at a terminal with $EDITOR set, no flags opens a template"
+    };
     let missing = input.title.is_empty() || input.decision.is_empty();
-    let r = ctx.run(&memory, input).map_err(|e| if missing { super::usage_hint(e, &format!("{hint}; see `zo decide --help`")) } else { e })?;
+    let r = ctx.run(&memory, input).map_err(|e| {
+        if missing {
+            super::usage_hint(e, &format!("{hint}; see `zo decide --help`"))
+        } else {
+            e
+        }
+    })?;
     ctx.report_or(&r, |r| format!("{}\n", r.id))
 }

@@ -12,7 +12,9 @@ pub fn available() -> Option<String> {
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
         return None;
     }
-    ["VISUAL", "EDITOR"].iter().find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
+    ["VISUAL", "EDITOR"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
 }
 
 /// Open `editor` on `template` and read back its fields: (name, value) in order, a field
@@ -24,7 +26,11 @@ pub fn fill(editor: &str, template: &str, names: &[&str]) -> Result<Vec<(String,
 
 /// Open `editor` on `template`; the text as the person saved it.
 pub fn edit(editor: &str, template: &str) -> Result<String> {
-    let mut file = tempfile::Builder::new().prefix("zo-edit-").suffix(".md").tempfile().context("could not create the file to edit")?;
+    let mut file = tempfile::Builder::new()
+        .prefix("zo-edit-")
+        .suffix(".md")
+        .tempfile()
+        .context("could not create the file to edit")?;
     std::io::Write::write_all(&mut file, template.as_bytes())?;
     let path = file.path().to_path_buf();
     // As git runs it: through the shell, so `code --wait` or `vim -u NONE` work.
@@ -36,9 +42,14 @@ pub fn edit(editor: &str, template: &str) -> Result<String> {
         .status()
         .with_context(|| format!("could not run the editor {editor:?} ($VISUAL / $EDITOR)"))?;
     if !status.success() {
-        return Err(Error::Failed(format!("the editor {editor:?} exited with {status}; nothing was written")).into());
+        return Err(Error::Failed(format!(
+            "the editor {editor:?} exited with {status}; nothing was written"
+        ))
+        .into());
     }
-    Ok(crate::store::fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default())
+    Ok(crate::store::fsio::read_text(&path)?
+        .map(|t| t.as_str().to_string())
+        .unwrap_or_default())
 }
 
 /// The fields of an edited template (see `fill`).
@@ -48,8 +59,12 @@ pub fn parse(text: &str, names: &[&str]) -> Vec<(String, String)> {
         if line.starts_with('#') {
             continue;
         }
-        let field =
-            line.split_once(':').and_then(|(n, v)| names.iter().find(|k| k.eq_ignore_ascii_case(n.trim())).map(|k| (k.to_string(), v.trim().to_string())));
+        let field = line.split_once(':').and_then(|(n, v)| {
+            names
+                .iter()
+                .find(|k| k.eq_ignore_ascii_case(n.trim()))
+                .map(|k| (k.to_string(), v.trim().to_string()))
+        });
         match (field, out.last_mut()) {
             (Some(f), _) => out.push(f),
             (None, Some((_, v))) => {
@@ -67,12 +82,20 @@ pub fn parse(text: &str, names: &[&str]) -> Vec<(String, String)> {
 
 /// The first value of `name` (empty when absent).
 pub fn value(fields: &[(String, String)], name: &str) -> String {
-    fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or_default()
+    fields
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default()
 }
 
 /// Every non-empty value of `name`, in order (a prior's `Rule:` lines).
 pub fn values(fields: &[(String, String)], name: &str) -> Vec<String> {
-    fields.iter().filter(|(n, v)| n == name && !v.is_empty()).map(|(_, v)| v.clone()).collect()
+    fields
+        .iter()
+        .filter(|(n, v)| n == name && !v.is_empty())
+        .map(|(_, v)| v.clone())
+        .collect()
 }
 
 #[cfg(test)]
@@ -82,8 +105,15 @@ mod tests {
         let text = "# a comment\nTitle: Use Postgres\nDecision: One database\nfor everything.\n# not this\nRule: one\nRule: two\nNot a field: stays text\n";
         let f = super::parse(text, &["Title", "Decision", "Rule"]);
         assert_eq!(super::value(&f, "Title"), "Use Postgres");
-        assert_eq!(super::value(&f, "Decision"), "One database\nfor everything.");
-        let rules: Vec<&str> = f.iter().filter(|(n, _)| n == "Rule").map(|(_, v)| v.as_str()).collect();
+        assert_eq!(
+            super::value(&f, "Decision"),
+            "One database\nfor everything."
+        );
+        let rules: Vec<&str> = f
+            .iter()
+            .filter(|(n, _)| n == "Rule")
+            .map(|(_, v)| v.as_str())
+            .collect();
         assert_eq!(rules, ["one", "two\nNot a field: stays text"]);
     }
 }

@@ -7,6 +7,13 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: ForgetArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let r = ctx.run(&memory, Forget { id: a.id, reason: a.reason, replace_text: a.replace_text })?;
+    let r = ctx.run(
+        &memory,
+        Forget {
+            id: a.id,
+            reason: a.reason,
+            replace_text: a.replace_text,
+        },
+    )?;
     ctx.report(&r)
 }

@@ -68,20 +68,32 @@ impl Event {
             // not a string: no event zo knows — taken for a start, it ended the open session.
             hook_event_name: match v.get("hook_event_name") {
                 None | Some(serde_json::Value::Null) => String::new(),
-                Some(n) => n.as_str().map_or_else(|| "(not a name)".to_string(), str::to_string),
+                Some(n) => n
+                    .as_str()
+                    .map_or_else(|| "(not a name)".to_string(), str::to_string),
             },
             source: s("source"),
             cwd: s("cwd").map(PathBuf::from),
             session_id: s("session_id"),
-            stop_hook_active: v.get("stop_hook_active").and_then(|x| x.as_bool()).unwrap_or(false),
+            stop_hook_active: v
+                .get("stop_hook_active")
+                .and_then(|x| x.as_bool())
+                .unwrap_or(false),
             conversation_id: s("conversation_id"),
             workspace_roots: v
                 .get("workspace_roots")
                 .and_then(|x| x.as_array())
-                .map(|a| a.iter().filter_map(|r| r.as_str().map(PathBuf::from)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|r| r.as_str().map(PathBuf::from))
+                        .collect()
+                })
                 .unwrap_or_default(),
             status: s("status"),
-            loop_count: v.get("loop_count").and_then(|x| x.as_u64().or_else(|| x.as_f64().map(|f| f.max(0.0) as u64))).unwrap_or(0),
+            loop_count: v
+                .get("loop_count")
+                .and_then(|x| x.as_u64().or_else(|| x.as_f64().map(|f| f.max(0.0) as u64)))
+                .unwrap_or(0),
         }
     }
 }
@@ -92,15 +104,28 @@ impl Event {
 /// have `cd`'d out of the project, and the Stop reminder and the PreCompact save would be lost),
 /// else the `cwd` as it is, else the process directory.
 fn project_dir(ctx: &Ctx, event: &Event) -> (Option<PathBuf>, Result<Memory>) {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(given) = ctx.repo.clone().or_else(|| env("ZO_REPO")) {
         let opened = Memory::open(Some(&given));
         return (Some(given), opened);
     }
     // In order: the event's cwd (a multi-root Cursor workspace: each root), then the project
     // directories the agent names; the first that holds memory is opened once, and kept.
-    let primary: Vec<PathBuf> = event.cwd.clone().map_or_else(|| event.workspace_roots.clone(), |c| vec![c]);
-    let named = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"].into_iter().filter_map(env);
+    let primary: Vec<PathBuf> = event
+        .cwd
+        .clone()
+        .map_or_else(|| event.workspace_roots.clone(), |c| vec![c]);
+    let named = [
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "QWEN_PROJECT_DIR",
+    ]
+    .into_iter()
+    .filter_map(env);
     for dir in primary.iter().cloned().chain(named) {
         if dir.is_dir() {
             if let Ok(memory) = Memory::open(Some(&dir)) {
@@ -115,14 +140,25 @@ fn project_dir(ctx: &Ctx, event: &Event) -> (Option<PathBuf>, Result<Memory>) {
 
 pub fn run(ctx: &Ctx, a: HookArgs) -> Result<()> {
     let agent = a.agent.as_str();
-    if !matches!(agent, "claude" | "codex" | "cursor" | "gemini" | "qwen" | "copilot") {
-        return Err(Error::usage(format!("zo hook supports claude, codex, cursor, gemini, qwen and copilot, not {agent:?}")).into());
+    if !matches!(
+        agent,
+        "claude" | "codex" | "cursor" | "gemini" | "qwen" | "copilot"
+    ) {
+        return Err(Error::usage(format!(
+            "zo hook supports claude, codex, cursor, gemini, qwen and copilot, not {agent:?}"
+        ))
+        .into());
     }
     // Exit 2 is "block" to Claude Code and Codex: a Stop hook failing with it would keep the
     // agent from stopping and feed it the message, and any committer could cause one with a
     // bad config value. Whatever goes wrong in a hook is a plain failure (exit 1): the agent
     // shows it to the person and goes on.
-    handle(ctx, &a).map_err(|e| Error::Failed(format!("zo hook {agent} failed; the agent goes on without it: {e:#}")).into())
+    handle(ctx, &a).map_err(|e| {
+        Error::Failed(format!(
+            "zo hook {agent} failed; the agent goes on without it: {e:#}"
+        ))
+        .into()
+    })
 }
 
 /// The event on stdin, and why it could not be read (reported only where there is memory).
@@ -131,8 +167,18 @@ fn read_event() -> (Event, Option<String>) {
         Ok(input) if input.trim().is_empty() => (Event::default(), None),
         Ok(input) => match serde_json::from_str::<serde_json::Value>(&input) {
             Ok(v) if v.is_object() => (Event::from_json(&v), None),
-            Ok(_) => (Event::default(), Some("<stdin>: not a hook event (a JSON object)".to_string())),
-            Err(e) => (Event::default(), Some(format!("<stdin>:{}:{}: not a hook event: {e}", e.line(), e.column()))),
+            Ok(_) => (
+                Event::default(),
+                Some("<stdin>: not a hook event (a JSON object)".to_string()),
+            ),
+            Err(e) => (
+                Event::default(),
+                Some(format!(
+                    "<stdin>:{}:{}: not a hook event: {e}",
+                    e.line(),
+                    e.column()
+                )),
+            ),
         },
         Err(e) => (Event::default(), Some(format!("{e:#}"))),
     }
@@ -140,11 +186,26 @@ fn read_event() -> (Event, Option<String>) {
 
 /// Claude Code merges identical hooks from settings files but runs a plugin's copy as well
 /// (anthropics/claude-code#76297): the plugin's hook steps aside where settings run zo.
-fn plugin_steps_aside(project: Option<&std::path::Path>, event: &Event, opened: &Result<Memory>) -> bool {
+fn plugin_steps_aside(
+    project: Option<&std::path::Path>,
+    event: &Event,
+    opened: &Result<Memory>,
+) -> bool {
     let cwd = std::env::current_dir().ok();
-    let env_dir = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env_dir = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
     let root = opened.as_ref().ok().map(|m| m.layout.root.clone());
-    let dirs: Vec<&std::path::Path> = [project, event.cwd.as_deref(), env_dir.as_deref(), root.as_deref(), cwd.as_deref()].into_iter().flatten().collect();
+    let dirs: Vec<&std::path::Path> = [
+        project,
+        event.cwd.as_deref(),
+        env_dir.as_deref(),
+        root.as_deref(),
+        cwd.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let home = std::env::var_os("HOME").map(PathBuf::from);
     crate::wiring::agents::settings_run_hook(&dirs, home.as_deref(), &event.hook_event_name)
 }
@@ -178,7 +239,9 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
         "PreCompact" | "PreCompress" => record::save_progress(&memory),
         // Gemini CLI's AfterAgent: "deny" (alias "block") sends the reason as a new prompt.
         "Stop" | "AfterAgent" => match reminder(&memory, &event)? {
-            Some(reason) => ctx.print_json_line(&serde_json::json!({ "decision": "block", "reason": reason })),
+            Some(reason) => {
+                ctx.print_json_line(&serde_json::json!({ "decision": "block", "reason": reason }))
+            }
             None => Ok(()),
         },
         "beforeSubmitPrompt" if agent == "cursor" => {
@@ -202,7 +265,13 @@ fn handle(ctx: &Ctx, a: &HookArgs) -> Result<()> {
 
 /// SessionEnd: the session's file, only when something happened. Another session's record (a
 /// second window, another agent in this project) is not this one's to end.
-fn session_end(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str, verbose: bool) -> Result<()> {
+fn session_end(
+    ctx: &Ctx,
+    memory: &Memory,
+    event: &Event,
+    agent: &str,
+    verbose: bool,
+) -> Result<()> {
     if let Some(rec) = record::current(memory) {
         if !same_session(&rec, event) {
             if verbose {
@@ -211,7 +280,10 @@ fn session_end(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str, verbose: 
             return Ok(());
         }
     }
-    let ending = Ending { agent: Some(agent.into()), ..Default::default() };
+    let ending = Ending {
+        agent: Some(agent.into()),
+        ..Default::default()
+    };
     if let Some(ended) = session::end(memory, &ending, true)? {
         ctx.note(format!("{} written", ended.file));
     }
@@ -227,7 +299,8 @@ fn session_start(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str) -> Resu
     let starting = match open {
         Some(_) => None,
         None => {
-            let (starting, ended) = session::open(memory, Some(agent.into()), None, event.session_id.clone())?;
+            let (starting, ended) =
+                session::open(memory, Some(agent.into()), None, event.session_id.clone())?;
             if let Some(ended) = ended {
                 ctx.note(format!("{} written for the session left open", ended.file));
             }
@@ -266,13 +339,20 @@ fn session_start(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str) -> Resu
 
 /// `agents.bundle_chars` from config (checked when the config was read), else `BUNDLE_CHARS`.
 fn bundle_chars(memory: &Memory) -> usize {
-    memory.layout.config.u64(&["agents", "bundle_chars"]).map_or(BUNDLE_CHARS, |n| n as usize)
+    memory
+        .layout
+        .config
+        .u64(&["agents", "bundle_chars"])
+        .map_or(BUNDLE_CHARS, |n| n as usize)
 }
 
 /// Whether the open record is the event's session: the same agent session ID, or either side
 /// without one (a record started by hand, an event without an ID).
 fn same_session(rec: &record::Record, event: &Event) -> bool {
-    let theirs = event.session_id.as_deref().or(event.conversation_id.as_deref());
+    let theirs = event
+        .session_id
+        .as_deref()
+        .or(event.conversation_id.as_deref());
     match (rec.session_id.as_deref(), theirs) {
         (Some(a), Some(b)) => a == b,
         _ => true,
@@ -284,12 +364,18 @@ fn same_session(rec: &record::Record, event: &Event) -> bool {
 /// something happened); a record someone opened by hand (`zo session start`) or another agent
 /// opened is left as it is and serves this conversation too.
 fn cursor_conversation(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> {
-    let Some(id) = event.conversation_id.clone() else { return Ok(()) };
+    let Some(id) = event.conversation_id.clone() else {
+        return Ok(());
+    };
     if let Some(rec) = record::current(memory) {
-        if rec.session_id.as_deref() == Some(id.as_str()) || rec.agent.as_deref() != Some("cursor") {
+        if rec.session_id.as_deref() == Some(id.as_str()) || rec.agent.as_deref() != Some("cursor")
+        {
             return Ok(());
         }
-        let ending = Ending { agent: Some("cursor".into()), ..Default::default() };
+        let ending = Ending {
+            agent: Some("cursor".into()),
+            ..Default::default()
+        };
         if let Some(ended) = session::end(memory, &ending, true)? {
             ctx.note(format!("{} written", ended.file));
         }
@@ -303,14 +389,29 @@ fn cursor_conversation(ctx: &Ctx, memory: &Memory, event: &Event) -> Result<()> 
 /// files but recorded nothing (None: nothing to ask). Marks the record as asked.
 fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     // Checked when the config was read (settings).
-    let on = memory.layout.config.get(&["agents", "stop_reminder"]).and_then(|v| v.as_bool()) != Some(false);
-    if !on || event.stop_hook_active || event.loop_count > 0 || event.status.as_deref().is_some_and(|s| s != "completed") {
+    let on = memory
+        .layout
+        .config
+        .get(&["agents", "stop_reminder"])
+        .and_then(|v| v.as_bool())
+        != Some(false);
+    if !on
+        || event.stop_hook_active
+        || event.loop_count > 0
+        || event.status.as_deref().is_some_and(|s| s != "completed")
+    {
         return Ok(None);
     }
-    let Some(files) = record::claim_stop(memory, |rec| same_session(rec, event))? else { return Ok(None) };
+    let Some(files) = record::claim_stop(memory, |rec| same_session(rec, event))? else {
+        return Ok(None);
+    };
     // A file name is anyone's text (a pulled commit names its files): each is quoted, with
     // every quote, newline and invisible character escaped, so none reads as zo's words.
-    let shown: Vec<String> = files.iter().take(8).map(|f| crate::store::gate::frame::name(f)).collect();
+    let shown: Vec<String> = files
+        .iter()
+        .take(8)
+        .map(|f| crate::store::gate::frame::name(f))
+        .collect();
     let more = files.len().saturating_sub(shown.len());
     let mut list = shown.join(", ");
     if more > 0 {
@@ -318,12 +419,24 @@ fn reminder(memory: &Memory, event: &Event) -> Result<Option<String>> {
     }
     // A folder of untracked files is one entry (`dir/`, as git status lists it).
     let folders = files.iter().filter(|f| f.ends_with('/')).count();
-    let n = |k: usize, one: &str, many: &str| if k == 1 { format!("1 {one}") } else { format!("{k} {many}") };
+    let n = |k: usize, one: &str, many: &str| {
+        if k == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{k} {many}")
+        }
+    };
     let count = match (files.len() - folders, folders) {
         (f, 0) => n(f, "file", "files"),
         (0, d) => n(d, "folder", "folders"),
-        (f, d) => format!("{} and {}", n(f, "file", "files"), n(d, "folder", "folders")),
+        (f, d) => format!(
+            "{} and {}",
+            n(f, "file", "files"),
+            n(d, "folder", "folders")
+        ),
     };
-    let reason = crate::templates::STOP_REMINDER.replace("{count}", &count).replace("{files}", &list);
+    let reason = crate::templates::STOP_REMINDER
+        .replace("{count}", &count)
+        .replace("{files}", &list);
     Ok(Some(reason.trim_end().to_string()))
 }

@@ -37,10 +37,20 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
             format!("{:<14} {}{}{lost}\n", h.hook, if h.installed { "zo" } else { "-" }, if h.other_content { " (+ your own commands)" } else { "" })
         })
         .collect();
-    s.push_str(&format!("merge driver   {}\n", if driver { "registered" } else { "not registered (zo continue registers it)" }));
+    s.push_str(&format!(
+        "merge driver   {}\n",
+        if driver {
+            "registered"
+        } else {
+            "not registered (zo continue registers it)"
+        }
+    ));
     if let Ok(hp) = hooks::hooks_path(root) {
-        let shared =
-            if hp.shared { " (core.hooksPath outside this repository: shared with every repository that uses it; zo does not install there)" } else { "" };
+        let shared = if hp.shared {
+            " (core.hooksPath outside this repository: shared with every repository that uses it; zo does not install there)"
+        } else {
+            ""
+        };
         s.push_str(&format!("hooks dir      {}{shared}\n", hp.dir));
     }
     ctx.print(&s)?;
@@ -50,9 +60,17 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
 /// A hook that is installed but cannot find zo checks nothing at every merge, checkout and
 /// rebase: `status` (and `install`, should zo still not be found) fail so scripts see it.
 fn lost(states: &[hooks::HookState]) -> Result<()> {
-    let lost: Vec<&str> = states.iter().filter(|h| h.installed && h.zo.is_none()).map(|h| h.hook.as_str()).collect();
+    let lost: Vec<&str> = states
+        .iter()
+        .filter(|h| h.installed && h.zo.is_none())
+        .map(|h| h.hook.as_str())
+        .collect();
     if lost.is_empty() {
         return Ok(());
     }
-    Err(crate::error::Error::Failed(format!("{} cannot find zo (fix: zo hooks install)", lost.join(", "))).into())
+    Err(crate::error::Error::Failed(format!(
+        "{} cannot find zo (fix: zo hooks install)",
+        lost.join(", ")
+    ))
+    .into())
 }

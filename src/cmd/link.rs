@@ -18,9 +18,19 @@ pub fn link(ctx: &Ctx, a: LinkArgs) -> Result<()> {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }
     if let Some(old) = &r.replaced {
-        ctx.note(format!("{} led to {}; it now leads to {}", r.link.name, old.display(), r.link.path.display()));
+        ctx.note(format!(
+            "{} led to {}; it now leads to {}",
+            r.link.name,
+            old.display(),
+            r.link.path.display()
+        ));
     }
-    ctx.note(format!("linked {} → {} (in {})", r.link.name, r.link.path.display(), r.file.display()));
+    ctx.note(format!(
+        "linked {} → {} (in {})",
+        r.link.name,
+        r.link.path.display(),
+        r.file.display()
+    ));
     Ok(())
 }
 
@@ -30,14 +40,21 @@ pub fn unlink(ctx: &Ctx, name: &str) -> Result<()> {
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&l)?);
     }
-    ctx.note(format!("unlinked {} ({} is left as it is)", l.name, l.path.display()));
+    ctx.note(format!(
+        "unlinked {} ({} is left as it is)",
+        l.name,
+        l.path.display()
+    ));
     // The same name in the user's file takes over from a local one.
     if let Some(still) = crate::store::links::load(&memory.layout).find(name) {
         let from = match still.source {
             crate::store::links::Source::User => "your links.yaml (every project)",
             crate::store::links::Source::Local => ".zo/local.yaml",
         };
-        ctx.note(format!("{name} is still linked, to {}, from {from}: `zo unlink {name}` again removes that one", still.path.display()));
+        ctx.note(format!(
+            "{name} is still linked, to {}, from {from}: `zo unlink {name}` again removes that one",
+            still.path.display()
+        ));
     }
     Ok(())
 }

@@ -25,7 +25,11 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
                 // Two clones that decided one subject differently: both entries are kept, and
                 // said.
                 let (text, mut notes) = merge::decisions(&b, &o, &t);
-                notes.extend(crate::lifecycle::contradictions::introduced(&o, &text).iter().map(|c| format!("{} (zo verify names it)", c.describe())));
+                notes.extend(
+                    crate::lifecycle::contradictions::introduced(&o, &text)
+                        .iter()
+                        .map(|c| format!("{} (zo verify names it)", c.describe())),
+                );
                 Some((text, notes))
             }
             Some(FileKind::Priors) => Some(merge::priors(&b, &o, &t)),
@@ -50,7 +54,8 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
     // Not readable as memory. One side only appended: keep both sides' text, theirs' additions
     // after ours. Otherwise a conflict with both sides between markers, for a person to
     // resolve. Never git's line union: it interleaves entries that share lines.
-    let bytes = |p: &Path| std::fs::read(p).with_context(|| format!("could not read {}", p.display()));
+    let bytes =
+        |p: &Path| std::fs::read(p).with_context(|| format!("could not read {}", p.display()));
     let (b, o, t) = (bytes(&a.base)?, bytes(&a.ours)?, bytes(&a.theirs)?);
     // A path outside the memory (an attribute routed it here by mistake) is git's own merge:
     // its text merge, conflict markers and exit status, nothing of zo's.
@@ -58,10 +63,17 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
         if git_merge_file(&a)?.success() {
             return Ok(());
         }
-        return Err(Error::Failed(format!("{}: not a memory file, so git's own merge ran; it left conflict markers", a.path)).into());
+        return Err(Error::Failed(format!(
+            "{}: not a memory file, so git's own merge ran; it left conflict markers",
+            a.path
+        ))
+        .into());
     }
     if let Some(m) = merge::append_only(&b, &o, &t) {
-        say(&format!("zo merge-driver: could not read {} as memory; kept both sides' text (each side's additions in turn), check it with zo verify\n", a.path));
+        say(&format!(
+            "zo merge-driver: could not read {} as memory; kept both sides' text (each side's additions in turn), check it with zo verify\n",
+            a.path
+        ));
         return fsio::write_atomic(&a.ours, &m);
     }
     let out = git_merge_file(&a)?;
@@ -79,7 +91,16 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
 /// its own, passed after `--`).
 fn git_merge_file(a: &MergeDriverArgs) -> Result<std::process::ExitStatus> {
     std::process::Command::new("git")
-        .args(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", "--"])
+        .args([
+            "merge-file",
+            "-L",
+            "ours",
+            "-L",
+            "base",
+            "-L",
+            "theirs",
+            "--",
+        ])
         .arg(&a.ours)
         .arg(&a.base)
         .arg(&a.theirs)

@@ -17,7 +17,12 @@ pub fn run(ctx: &Ctx, a: MigrateArgs) -> Result<()> {
     let mut s = String::new();
     for mv in &m.moves {
         let did = if m.applied { "moved" } else { "would move" };
-        s.push_str(&format!("{did} {} -> {}{}\n", mv.from, mv.to, if mv.git_mv { " (git mv)" } else { "" }));
+        s.push_str(&format!(
+            "{did} {} -> {}{}\n",
+            mv.from,
+            mv.to,
+            if mv.git_mv { " (git mv)" } else { "" }
+        ));
     }
     if m.applied {
         s.push_str("created .zo/config.yaml, .zo/.gitignore and .zo/.gitattributes; review and commit: git add .zo && git commit\n");

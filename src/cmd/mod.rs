@@ -89,7 +89,8 @@ impl Ctx {
         // Whatever reads it — a terminal, an agent's shell tool, a script — sees no character
         // memory may not hold (SPEC §3a, "What reaches an agent"): each is shown as an escape.
         let text = crate::store::gate::visible(text);
-        out.write_all(text.as_bytes()).context("could not write to stdout")?;
+        out.write_all(text.as_bytes())
+            .context("could not write to stdout")?;
         out.flush().context("could not write to stdout")?;
         Ok(())
     }
@@ -116,7 +117,12 @@ impl Ctx {
     /// path), notes on stderr.
     pub fn run<T: Operation>(&self, memory: &Memory, request: T) -> Result<T::Report> {
         let note = |m: &str| self.note(m);
-        let mut env = Env { memory, search: Searcher::OneShot, note: &note, agent: None };
+        let mut env = Env {
+            memory,
+            search: Searcher::OneShot,
+            note: &note,
+            agent: None,
+        };
         request.run(&mut env)
     }
 
@@ -155,7 +161,11 @@ pub fn say(text: &str) {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
-    let ctx = Ctx { repo: cli.repo, json: cli.json, quiet: cli.quiet };
+    let ctx = Ctx {
+        repo: cli.repo,
+        json: cli.json,
+        quiet: cli.quiet,
+    };
     crate::store::settings::check_env()?;
     crate::progress::enable(!ctx.quiet && !ctx.json);
     match cli.command {
@@ -206,7 +216,9 @@ pub fn run(cli: Cli) -> Result<()> {
 /// (`--file`, a template in `$EDITOR`); any other error as it is.
 pub fn usage_hint(e: anyhow::Error, hint: &str) -> anyhow::Error {
     match crate::error::kind(&e) {
-        Some(crate::error::Error::Usage(why)) => crate::error::Error::usage(format!("{why} ({hint})")).into(),
+        Some(crate::error::Error::Usage(why)) => {
+            crate::error::Error::usage(format!("{why} ({hint})")).into()
+        }
         _ => e,
     }
 }
@@ -222,7 +234,8 @@ pub fn read_input(path: &std::path::Path) -> Result<String> {
         let p = std::path::Path::new("<stdin>");
         (p, read_bounded(std::io::stdin().lock(), p, MAX_INPUT_BYTES))
     } else {
-        let file = std::fs::File::open(path).map_err(|e| Error::usage(format!("could not read {}: {e}", path.display())))?;
+        let file = std::fs::File::open(path)
+            .map_err(|e| Error::usage(format!("could not read {}: {e}", path.display())))?;
         (path, read_bounded(file, path, MAX_INPUT_BYTES))
     };
     let bytes = bytes.map_err(|e| Error::usage(format!("{e:#}")))?;
@@ -231,9 +244,20 @@ pub fn read_input(path: &std::path::Path) -> Result<String> {
 
 /// Parse `--file` JSON that must be one object of type `T`. The wrong shape (an array, a
 /// string, a number) is named as such, with the keys expected; errors carry file:line:col.
-pub fn parse_json_object<T: serde::de::DeserializeOwned>(name: &str, text: &str, what: &str, keys: &str) -> Result<T> {
+pub fn parse_json_object<T: serde::de::DeserializeOwned>(
+    name: &str,
+    text: &str,
+    what: &str,
+    keys: &str,
+) -> Result<T> {
     use crate::error::Error;
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::usage(format!("{name}:{}:{}: not valid JSON: {e}", e.line(), e.column())))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        Error::usage(format!(
+            "{name}:{}:{}: not valid JSON: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
     let shape = match &value {
         serde_json::Value::Object(_) => None,
         serde_json::Value::Array(_) => Some("an array"),
@@ -243,10 +267,17 @@ pub fn parse_json_object<T: serde::de::DeserializeOwned>(name: &str, text: &str,
         serde_json::Value::Null => Some("null"),
     };
     if let Some(shape) = shape {
-        return Err(Error::usage(format!("{name}:1:1: expected {what} as one JSON object with the keys {keys}; got {shape}")).into());
+        return Err(Error::usage(format!(
+            "{name}:1:1: expected {what} as one JSON object with the keys {keys}; got {shape}"
+        ))
+        .into());
     }
     if text.contains("\\u0000") {
-        return Err(Error::usage(format!("{name}: a value holds a NUL byte, which memory files cannot carry")).into());
+        return Err(Error::usage(format!(
+            "{name}: a value holds a NUL byte, which memory files cannot carry"
+        ))
+        .into());
     }
-    serde_json::from_value(value).map_err(|e| Error::usage(format!("{name}: not {what}: {e} (keys: {keys})")).into())
+    serde_json::from_value(value)
+        .map_err(|e| Error::usage(format!("{name}: not {what}: {e} (keys: {keys})")).into())
 }

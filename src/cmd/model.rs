@@ -20,13 +20,21 @@ pub fn run(ctx: &Ctx, c: ModelCommand) -> Result<()> {
                 .stdout(Stdio::null())
                 .spawn()
                 .context("could not run bash for the installer")?;
-            child.stdin.take().expect("piped").write_all(INSTALLER.as_bytes())?;
+            child
+                .stdin
+                .take()
+                .expect("piped")
+                .write_all(INSTALLER.as_bytes())?;
             let status = child.wait()?;
             if !status.success() {
-                bail!("the model was not installed (see the lines above); nothing half-installed is used");
+                bail!(
+                    "the model was not installed (see the lines above); nothing half-installed is used"
+                );
             }
             let search = crate::search::embedding::locate(&crate::store::config::Config::default());
-            let paths = search.paths().map_err(|why| anyhow::anyhow!("installed, but zo still cannot find it: {why}"))?;
+            let paths = search
+                .paths()
+                .map_err(|why| anyhow::anyhow!("installed, but zo still cannot find it: {why}"))?;
             if ctx.json {
                 return ctx.print_json(&serde_json::json!({
                     "model": paths.model_dir.display().to_string(),
@@ -34,7 +42,11 @@ pub fn run(ctx: &Ctx, c: ModelCommand) -> Result<()> {
                 }));
             }
             if !ctx.quiet {
-                ctx.print(&format!("model ready: {}\nruntime ready: {}\n", paths.model_dir.display(), paths.runtime.display()))?;
+                ctx.print(&format!(
+                    "model ready: {}\nruntime ready: {}\n",
+                    paths.model_dir.display(),
+                    paths.runtime.display()
+                ))?;
             }
             Ok(())
         }

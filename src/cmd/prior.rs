@@ -11,17 +11,33 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
     let file = memory.layout.show(&memory.layout.priors());
     match c {
         PriorCommand::Add(a) => {
-            let allow = crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive };
-            let nothing = a.title.is_none() && a.root_cause.is_none() && a.failure.is_none() && a.rules.is_empty();
+            let allow = crate::store::gate::Allow {
+                secret: a.allow_secret,
+                directive: a.allow_directive,
+            };
+            let nothing = a.title.is_none()
+                && a.root_cause.is_none()
+                && a.failure.is_none()
+                && a.rules.is_empty();
             let request = match super::editor::available().filter(|_| nothing) {
                 // As `git commit`: a template in the person's editor.
                 Some(editor) => {
-                    let names = ["Title", "Root cause", "Failure", "Rule", "Source", "Solution"];
+                    let names = [
+                        "Title",
+                        "Root cause",
+                        "Failure",
+                        "Rule",
+                        "Source",
+                        "Solution",
+                    ];
                     let f = super::editor::fill(&editor, crate::templates::EDIT_PRIOR, &names)?;
                     let v = |n: &str| super::editor::value(&f, n);
                     let rules = super::editor::values(&f, "Rule");
                     if v("Title").is_empty() || v("Failure").is_empty() || rules.is_empty() {
-                        return Err(crate::error::Error::Failed("the Title, Failure or Rule was left empty: nothing was written".into()).into());
+                        return Err(crate::error::Error::Failed(
+                            "the Title, Failure or Rule was left empty: nothing was written".into(),
+                        )
+                        .into());
                     }
                     let some = |s: String| Some(s).filter(|s| !s.is_empty());
                     PriorAdd {
@@ -55,7 +71,12 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
             }
             let mut s = String::new();
             for p in &pf.entries {
-                s.push_str(&format!("{}  {:<15}  {}", p.id, p.root_cause().unwrap_or("-"), p.title));
+                s.push_str(&format!(
+                    "{}  {:<15}  {}",
+                    p.id,
+                    p.root_cause().unwrap_or("-"),
+                    p.title
+                ));
                 if let Some(by) = p.superseded_by() {
                     s.push_str(&format!("  [superseded by {by}]"));
                 }
@@ -67,11 +88,17 @@ pub fn run(ctx: &Ctx, c: PriorCommand) -> Result<()> {
             ctx.print(&s)
         }
         PriorCommand::Show { id } => {
-            let id = if id.to_ascii_uppercase().starts_with("PR-") { id } else { format!("PR-{id}") };
+            let id = if id.to_ascii_uppercase().starts_with("PR-") {
+                id
+            } else {
+                format!("PR-{id}")
+            };
             super::show::print(ctx, crate::ops::show(&memory, &id)?)
         }
         PriorCommand::Supersede { old, new } => {
-            let (o, n) = memory.supersede_prior(&old, &new).with_context(|| format!("{file} was not changed"))?;
+            let (o, n) = memory
+                .supersede_prior(&old, &new)
+                .with_context(|| format!("{file} was not changed"))?;
             if ctx.json {
                 return ctx.print_json(&json!({ "id": o, "superseded_by": n }));
             }

@@ -9,7 +9,11 @@ use anyhow::Result;
 pub fn run(ctx: &Ctx, a: PromoteArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let source = promote::source(&memory, &a.id)?;
-    let draft = if a.edit { edit(&source.draft)? } else { source.draft.clone() };
+    let draft = if a.edit {
+        edit(&source.draft)?
+    } else {
+        source.draft.clone()
+    };
     let r = promote::promote(&memory, &a.to, &source, draft)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
@@ -22,12 +26,18 @@ pub fn run(ctx: &Ctx, a: PromoteArgs) -> Result<()> {
 fn edit(draft: &Draft) -> Result<Draft> {
     use crate::error::Error;
     let Some(editor) = super::editor::available() else {
-        return Err(Error::usage("--edit needs a person at a terminal with $VISUAL or $EDITOR set").into());
+        return Err(Error::usage(
+            "--edit needs a person at a terminal with $VISUAL or $EDITOR set",
+        )
+        .into());
     };
     let mut text = crate::templates::EDIT_PROMOTE.to_string();
     let names: &[&str] = match draft {
         Draft::Prior(p) => {
-            text.push_str(&format!("Title: {}\nRoot cause: {}\nFailure: {}\n", p.title, p.root_cause, p.failure));
+            text.push_str(&format!(
+                "Title: {}\nRoot cause: {}\nFailure: {}\n",
+                p.title, p.root_cause, p.failure
+            ));
             for r in &p.rules {
                 text.push_str(&format!("Rule: {r}\n"));
             }

@@ -13,8 +13,17 @@ fn ending(a: SessionEndArgs) -> Result<SessionEnd> {
     let mut e = match &a.file {
         Some(p) => {
             let text = read_input(p)?;
-            let name = if p.as_os_str() == "-" { "<stdin>".to_string() } else { p.display().to_string() };
-            super::parse_json_object::<SessionEnd>(&name, &text, "a session ending", "summary, shipped, next, blockers, phase, subtask, agent")?
+            let name = if p.as_os_str() == "-" {
+                "<stdin>".to_string()
+            } else {
+                p.display().to_string()
+            };
+            super::parse_json_object::<SessionEnd>(
+                &name,
+                &text,
+                "a session ending",
+                "summary, shipped, next, blockers, phase, subtask, agent",
+            )?
         }
         None => SessionEnd::default(),
     };
@@ -32,7 +41,11 @@ fn ending(a: SessionEndArgs) -> Result<SessionEnd> {
     }
     e.allow_secret = a.allow_secret;
     e.allow_directive = a.allow_directive;
-    for (slot, v) in [(&mut e.shipped, a.shipped), (&mut e.next, a.next), (&mut e.blockers, a.blockers)] {
+    for (slot, v) in [
+        (&mut e.shipped, a.shipped),
+        (&mut e.next, a.next),
+        (&mut e.blockers, a.blockers),
+    ] {
         if !v.is_empty() {
             *slot = v;
         }
@@ -44,15 +57,30 @@ pub fn run(ctx: &Ctx, c: SessionCommand) -> Result<()> {
     let memory = ctx.memory()?;
     match c {
         SessionCommand::Start(a) => {
-            let r = ctx.run(&memory, SessionStart { task: a.task, agent: a.agent, budget: a.budget })?;
+            let r = ctx.run(
+                &memory,
+                SessionStart {
+                    task: a.task,
+                    agent: a.agent,
+                    budget: a.budget,
+                },
+            )?;
             ctx.report(&r)
         }
         SessionCommand::List => list(ctx, &memory),
-        SessionCommand::Show { name } => super::show::print(ctx, crate::ops::show_session(&memory, &name)?),
+        SessionCommand::Show { name } => {
+            super::show::print(ctx, crate::ops::show_session(&memory, &name)?)
+        }
         SessionCommand::End(a) => {
             let ended = ctx.run(&memory, ending(a)?)?;
             // Quiet: the exit code says it; --json still prints the record.
-            ctx.report_or(&ended, |r| if ctx.quiet { String::new() } else { format!("{}\n", r.text()) })
+            ctx.report_or(&ended, |r| {
+                if ctx.quiet {
+                    String::new()
+                } else {
+                    format!("{}\n", r.text())
+                }
+            })
         }
     }
 }
@@ -66,6 +94,9 @@ fn list(ctx: &Ctx, memory: &crate::store::memory::Memory) -> Result<()> {
     if sessions.is_empty() {
         ctx.note("no sessions yet; `zo session end --summary …` records one");
     }
-    let s: String = sessions.iter().map(|s| format!("{}  {}\n", s.name, s.title)).collect();
+    let s: String = sessions
+        .iter()
+        .map(|s| format!("{}  {}\n", s.name, s.title))
+        .collect();
     ctx.print(&s)
 }

@@ -18,7 +18,8 @@ pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
         crate::wiring::hooks::register_global(&here)?;
     }
     if ctx.json {
-        return ctx.print_json(&json!({ "merge_driver": if a.undo { "removed" } else { "global" } }));
+        return ctx
+            .print_json(&json!({ "merge_driver": if a.undo { "removed" } else { "global" } }));
     }
     if !ctx.quiet {
         let mut text = String::from(if a.undo {
@@ -27,8 +28,15 @@ pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
             "registered zo's merge driver in your global git config (every clone on this machine)\n"
         });
         // Only when it is missing: the model is found like every command finds it.
-        if !a.undo && crate::search::embedding::locate(&crate::store::config::Config::default()).paths().is_err() {
-            text.push_str(&format!("semantic recall also needs the model: {}\n", crate::search::embedding::INSTALL_HINT));
+        if !a.undo
+            && crate::search::embedding::locate(&crate::store::config::Config::default())
+                .paths()
+                .is_err()
+        {
+            text.push_str(&format!(
+                "semantic recall also needs the model: {}\n",
+                crate::search::embedding::INSTALL_HINT
+            ));
         }
         ctx.print(&text)?;
     }
@@ -38,13 +46,18 @@ pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
 /// `zo setup --agent claude [--undo]`: zo's project server approved in the user's Claude Code
 /// settings (shown; `--undo` takes it out).
 fn approve(ctx: &Ctx, undo: bool) -> Result<()> {
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(std::path::PathBuf::from);
-    let home = home.ok_or_else(|| crate::error::Error::usage("HOME is not set: there are no user settings to change"))?;
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from);
+    let home = home.ok_or_else(|| {
+        crate::error::Error::usage("HOME is not set: there are no user settings to change")
+    })?;
     let changed = crate::wiring::agents::approve_claude_server(&home, undo)?;
     let file = home.join(".claude/settings.json").display().to_string();
     if ctx.json {
         // What the file says now, whether or not this run changed it.
-        return ctx.print_json(&json!({ "file": file, "changed": changed.is_some(), "approved": !undo }));
+        return ctx
+            .print_json(&json!({ "file": file, "changed": changed.is_some(), "approved": !undo }));
     }
     if !ctx.quiet {
         let said = match (changed.is_some(), undo) {

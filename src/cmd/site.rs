@@ -13,11 +13,21 @@ pub fn run(ctx: &Ctx, a: SiteArgs) -> Result<()> {
             ))
             .into());
         }
-        memory = crate::ops::request::open_link(&crate::store::links::load(&memory.layout), &name)?.1;
-        let dir = a.dir.as_deref().map(|d| std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf())).unwrap_or_default();
+        memory =
+            crate::ops::request::open_link(&crate::store::links::load(&memory.layout), &name)?.1;
+        let dir = a
+            .dir
+            .as_deref()
+            .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf()))
+            .unwrap_or_default();
         let dir = dir
             .canonicalize()
-            .or_else(|_| dir.parent().map_or(Ok(dir.clone()), |p| p.canonicalize().map(|p| p.join(dir.file_name().unwrap_or_default()))))
+            .or_else(|_| {
+                dir.parent().map_or(Ok(dir.clone()), |p| {
+                    p.canonicalize()
+                        .map(|p| p.join(dir.file_name().unwrap_or_default()))
+                })
+            })
             .unwrap_or(dir);
         if dir.starts_with(&memory.layout.root) {
             return Err(crate::error::Error::usage(format!(

@@ -11,13 +11,20 @@ pub fn run(ctx: &Ctx, a: SnapshotArgs) -> Result<()> {
         &a.phase,
         &a.outcome,
         a.handoff.as_deref(),
-        crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive },
+        crate::store::gate::Allow {
+            secret: a.allow_secret,
+            directive: a.allow_directive,
+        },
     )?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&w)?);
     }
     if !ctx.quiet {
-        ctx.print(&format!("{} written ({})\n", w.file, crate::ops::text::count(w.decisions.len(), "decision", "decisions")))?;
+        ctx.print(&format!(
+            "{} written ({})\n",
+            w.file,
+            crate::ops::text::count(w.decisions.len(), "decision", "decisions")
+        ))?;
     }
     Ok(())
 }

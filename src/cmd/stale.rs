@@ -7,6 +7,13 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: StaleArgs) -> Result<()> {
     let memory = ctx.memory()?;
-    let r = ctx.run(&memory, Stale { commits: Some(a.commits), lines: Some(a.lines as u64), all: a.all })?;
+    let r = ctx.run(
+        &memory,
+        Stale {
+            commits: Some(a.commits),
+            lines: Some(a.lines as u64),
+            all: a.all,
+        },
+    )?;
     ctx.report(&r)
 }

@@ -37,7 +37,11 @@ fn show(ctx: &Ctx, state: &State) -> Result<()> {
 
 fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
     let mut updates: Vec<(String, Value)> = Vec::new();
-    for (key, v) in [("phase", a.phase), ("mode", a.mode), ("last_completed_subtask", a.subtask)] {
+    for (key, v) in [
+        ("phase", a.phase),
+        ("mode", a.mode),
+        ("last_completed_subtask", a.subtask),
+    ] {
         if let Some(v) = v {
             updates.push((key.into(), Value::Scalar(v)));
         }
@@ -62,7 +66,14 @@ fn set(ctx: &Ctx, a: StateSetArgs) -> Result<()> {
     updates.push(("timestamp".into(), Value::Scalar(crate::time::now())));
     let memory = ctx.memory()?;
     let state = memory
-        .set_state(updates, &[], crate::store::gate::Allow { secret: a.allow_secret, directive: a.allow_directive })
+        .set_state(
+            updates,
+            &[],
+            crate::store::gate::Allow {
+                secret: a.allow_secret,
+                directive: a.allow_directive,
+            },
+        )
         .context("STATE.md was not changed")?;
     if ctx.json || !ctx.quiet {
         show(ctx, &state)?;

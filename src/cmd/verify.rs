@@ -21,7 +21,14 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         } else {
             super::say(&r.render());
         }
-        return if r.ok { Ok(()) } else { Err(Error::VerifyFailed("the range adds or changes memory entries with flags (above)".into()).into()) };
+        return if r.ok {
+            Ok(())
+        } else {
+            Err(Error::VerifyFailed(
+                "the range adds or changes memory entries with flags (above)".into(),
+            )
+            .into())
+        };
     }
     let r = crate::ops::verify(&memory, a.staged, a.history)?;
     if !ctx.json {
@@ -41,7 +48,10 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
         }
         if a.history {
             for e in &r.erasures {
-                ctx.note(format!("{}:{}: {} ({}) forgotten {}: {}", e.file, e.line, e.id, e.kind, e.forgotten, e.reason));
+                ctx.note(format!(
+                    "{}:{}: {} ({}) forgotten {}: {}",
+                    e.file, e.line, e.id, e.kind, e.forgotten, e.reason
+                ));
             }
         }
     }
@@ -54,14 +64,28 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
                 ctx.note("a merge is in progress: the result keeps every entry of both sides");
             }
             let base = match r.against {
-                Some("parents") => format!(", {} each extending its parents", crate::ops::text::count(r.commits_checked, "commit", "commits")),
+                Some("parents") => format!(
+                    ", {} each extending its parents",
+                    crate::ops::text::count(r.commits_checked, "commit", "commits")
+                ),
                 Some(b) => format!(", append-only against {b}"),
                 None => String::new(),
             };
             use crate::ops::text::count;
-            let facts = if r.facts > 0 { format!(", {}", count(r.facts, "fact version", "fact versions")) } else { String::new() };
-            let erased = if r.erasures.is_empty() { String::new() } else { format!(", {} erased", r.erasures.len()) };
-            let (d, p) = (count(r.decisions, "decision", "decisions"), count(r.priors, "prior", "priors"));
+            let facts = if r.facts > 0 {
+                format!(", {}", count(r.facts, "fact version", "fact versions"))
+            } else {
+                String::new()
+            };
+            let erased = if r.erasures.is_empty() {
+                String::new()
+            } else {
+                format!(", {} erased", r.erasures.len())
+            };
+            let (d, p) = (
+                count(r.decisions, "decision", "decisions"),
+                count(r.priors, "prior", "priors"),
+            );
             ctx.print(&format!("ok: {what}{d}, {p}{facts}{erased}{base}\n"))?;
         }
     } else {
@@ -71,6 +95,10 @@ pub fn run(ctx: &Ctx, a: VerifyArgs) -> Result<()> {
     if r.ok {
         Ok(())
     } else {
-        Err(Error::VerifyFailed(format!("verification failed: {}", crate::ops::text::count(r.problems.len(), "problem", "problems"))).into())
+        Err(Error::VerifyFailed(format!(
+            "verification failed: {}",
+            crate::ops::text::count(r.problems.len(), "problem", "problems")
+        ))
+        .into())
     }
 }

@@ -32,13 +32,23 @@ pub fn is_heading(line: &str) -> bool {
 /// entity on one line. Returns the reason when it is not.
 pub fn check_key(key: &str) -> Result<(), String> {
     let Some((cat, entity)) = key.split_once(':') else {
-        return Err(format!("the key {key:?} has no category: write it as category:entity (e.g. stack:web-framework)"));
+        return Err(format!(
+            "the key {key:?} has no category: write it as category:entity (e.g. stack:web-framework)"
+        ));
     };
-    if cat.is_empty() || !cat.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.')) {
-        return Err(format!("the key {key:?} needs a one-word category before the colon (letters, digits, _ - .)"));
+    if cat.is_empty()
+        || !cat
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        return Err(format!(
+            "the key {key:?} needs a one-word category before the colon (letters, digits, _ - .)"
+        ));
     }
     if entity.trim().is_empty() || entity.contains(['\n', '\r']) || entity.trim() != entity {
-        return Err(format!("the key {key:?} needs an entity after the colon, on one line, without surrounding spaces"));
+        return Err(format!(
+            "the key {key:?} needs an entity after the colon, on one line, without surrounding spaces"
+        ));
     }
     Ok(())
 }
@@ -48,11 +58,22 @@ impl Fact {
         let raw = &text[span.start..span.end];
         let mut lines = raw.split_inclusive('\n');
         let head = fields::strip_eol(lines.next().unwrap_or(""));
-        let key = fields::heading(head, 2).map(|(_, t)| t[5..].trim()).unwrap_or("");
+        let key = fields::heading(head, 2)
+            .map(|(_, t)| t[5..].trim())
+            .unwrap_or("");
         let body = fields::parse_body(lines, span.line + 1, false);
         let id = body.get("ID").map(str::trim).unwrap_or("").to_string();
-        let key = if key == FORGOTTEN && body.get("Forgotten").is_some() { String::new() } else { key.to_string() };
-        Fact { span, id, key, body }
+        let key = if key == FORGOTTEN && body.get("Forgotten").is_some() {
+            String::new()
+        } else {
+            key.to_string()
+        };
+        Fact {
+            span,
+            id,
+            key,
+            body,
+        }
     }
 
     pub fn raw<'a>(&self, file: &'a FactsFile) -> &'a str {
@@ -81,20 +102,28 @@ impl Fact {
 
     /// The confidence the writer gave (1 when none was given, or it does not read as a number).
     pub fn confidence(&self) -> f64 {
-        self.field("Confidence").and_then(|c| c.parse::<f64>().ok()).filter(|c| c.is_finite()).unwrap_or(1.0)
+        self.field("Confidence")
+            .and_then(|c| c.parse::<f64>().ok())
+            .filter(|c| c.is_finite())
+            .unwrap_or(1.0)
     }
 }
 
 impl FactsFile {
     pub fn parse(text: Text) -> FactsFile {
         let spans = split_entries(text.as_str(), is_heading);
-        let entries = spans.into_iter().map(|s| Fact::parse(text.as_str(), s)).collect();
+        let entries = spans
+            .into_iter()
+            .map(|s| Fact::parse(text.as_str(), s))
+            .collect();
         FactsFile { text, entries }
     }
 
     pub fn find(&self, id: &str) -> Option<usize> {
         let q = id.trim();
-        self.entries.iter().position(|f| f.id.eq_ignore_ascii_case(q))
+        self.entries
+            .iter()
+            .position(|f| f.id.eq_ignore_ascii_case(q))
     }
 
     pub fn last_separated(&self) -> Option<bool> {
@@ -104,15 +133,24 @@ impl FactsFile {
     /// The versions of `key` (compared without regard to ASCII case), oldest first by `Set`
     /// time then ID: the last one holds.
     pub fn versions(&self, key: &str) -> Vec<usize> {
-        let mut v: Vec<usize> = (0..self.entries.len()).filter(|&i| self.entries[i].key.eq_ignore_ascii_case(key.trim())).collect();
-        v.sort_by(|&a, &b| (self.entries[a].set(), &self.entries[a].id).cmp(&(self.entries[b].set(), &self.entries[b].id)));
+        let mut v: Vec<usize> = (0..self.entries.len())
+            .filter(|&i| self.entries[i].key.eq_ignore_ascii_case(key.trim()))
+            .collect();
+        v.sort_by(|&a, &b| {
+            (self.entries[a].set(), &self.entries[a].id)
+                .cmp(&(self.entries[b].set(), &self.entries[b].id))
+        });
         v
     }
 
     /// Every key, in order of first appearance.
     pub fn keys(&self) -> Vec<&str> {
         let mut seen = std::collections::HashSet::new();
-        self.entries.iter().filter(|f| !f.key.is_empty() && seen.insert(f.key.to_ascii_lowercase())).map(|f| f.key.as_str()).collect()
+        self.entries
+            .iter()
+            .filter(|f| !f.key.is_empty() && seen.insert(f.key.to_ascii_lowercase()))
+            .map(|f| f.key.as_str())
+            .collect()
     }
 }
 
@@ -174,7 +212,10 @@ pub fn format_confidence(c: f64) -> String {
 
 /// A forgotten fact version's tombstone: the ID, when and why.
 pub fn tombstone(f: &Fact, when: &str, reason: &str) -> String {
-    super::tombstone(&format!("## Fact: {FORGOTTEN}"), &[("ID", &f.id), ("Forgotten", when), ("Reason", reason)])
+    super::tombstone(
+        &format!("## Fact: {FORGOTTEN}"),
+        &[("ID", &f.id), ("Forgotten", when), ("Reason", reason)],
+    )
 }
 
 #[cfg(test)]
@@ -198,7 +239,15 @@ mod tests {
         let file = FactsFile::parse(Text::new(text.clone()));
         assert_eq!(file.entries.len(), 1);
         let e = &file.entries[0];
-        assert_eq!((e.id.as_str(), e.key.as_str(), e.value(), e.set()), ("F-0a1b2c3d", "stack:web-framework", f.value.as_str(), "2026-11-23T14:00:00Z"));
+        assert_eq!(
+            (e.id.as_str(), e.key.as_str(), e.value(), e.set()),
+            (
+                "F-0a1b2c3d",
+                "stack:web-framework",
+                f.value.as_str(),
+                "2026-11-23T14:00:00Z"
+            )
+        );
         assert_eq!(e.confidence(), 0.5);
         assert_eq!(e.field("Supersedes"), Some("F-00000001"));
         assert_eq!(e.raw(&file), text);
@@ -208,18 +257,36 @@ mod tests {
     #[test]
     fn latest_version_by_set_time_holds_and_tombstones_have_no_key() {
         let v = |id: &str, set: &str, value: &str| {
-            NewFact { id: id.into(), key: "fmt:dates".into(), value: value.into(), set: set.into(), ..Default::default() }.render()
+            NewFact {
+                id: id.into(),
+                key: "fmt:dates".into(),
+                value: value.into(),
+                set: set.into(),
+                ..Default::default()
+            }
+            .render()
         };
         let text = format!(
             "# Facts\n\n{}{}{}{}",
             v("F-2", "2026-11-23T10:00:00Z", "DD/MM/YYYY"),
             v("F-1", "2026-11-22T10:00:00Z", "MM/DD"),
-            super::super::tombstone("## Fact: [forgotten]", &[("ID", "F-3"), ("Forgotten", "2026-11-23T11:00:00Z"), ("Reason", "leaked")]),
+            super::super::tombstone(
+                "## Fact: [forgotten]",
+                &[
+                    ("ID", "F-3"),
+                    ("Forgotten", "2026-11-23T11:00:00Z"),
+                    ("Reason", "leaked")
+                ]
+            ),
             v("F-4", "2026-11-23T10:00:00Z", "ISO")
         );
         let file = FactsFile::parse(Text::new(text));
         assert_eq!(file.entries.len(), 4);
-        let order: Vec<&str> = file.versions("FMT:dates").iter().map(|&i| file.entries[i].id.as_str()).collect();
+        let order: Vec<&str> = file
+            .versions("FMT:dates")
+            .iter()
+            .map(|&i| file.entries[i].id.as_str())
+            .collect();
         assert_eq!(order, ["F-1", "F-2", "F-4"]);
         assert!(file.entries[2].is_forgotten());
         assert_eq!(file.keys(), ["fmt:dates"]);
@@ -229,7 +296,14 @@ mod tests {
     fn keys_are_category_and_entity() {
         assert!(check_key("stack:web").is_ok());
         assert!(check_key("pref:date format").is_ok());
-        for bad in ["web", ":web", "my stack:web", "stack:", "stack: web", "stack:a\nb"] {
+        for bad in [
+            "web",
+            ":web",
+            "my stack:web",
+            "stack:",
+            "stack: web",
+            "stack:a\nb",
+        ] {
             assert!(check_key(bad).is_err(), "{bad}");
         }
     }

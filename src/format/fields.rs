@@ -23,7 +23,11 @@ pub fn parse_field_line(line: &str) -> Option<(&str, &str)> {
     let close = body.find("**")?;
     let inner = &body[..close];
     let after = &body[close + 2..];
-    let (name, rest) = if let Some(name) = inner.strip_suffix(':') { (name, after) } else { (inner, after.strip_prefix(':')?) };
+    let (name, rest) = if let Some(name) = inner.strip_suffix(':') {
+        (name, after)
+    } else {
+        (inner, after.strip_prefix(':')?)
+    };
     let name = name.trim_end();
     if name.is_empty() || name.starts_with(' ') || name.len() > 80 {
         return None;
@@ -95,7 +99,9 @@ impl Fence {
     pub fn feed(&mut self, line: &str) -> bool {
         let was_open = self.open.is_some();
         match (self.open, fence_marker(line)) {
-            (Some((ch, n)), Some((c, m, info))) if c == ch && m >= n && info.trim().is_empty() => self.open = None,
+            (Some((ch, n)), Some((c, m, info))) if c == ch && m >= n && info.trim().is_empty() => {
+                self.open = None
+            }
             (None, Some((c, m, _))) => self.open = Some((c, m)),
             _ => {}
         }
@@ -154,8 +160,19 @@ pub fn escape_value(value: &str) -> String {
     let mut fence = Fence::default();
     let mut out = String::with_capacity(value.len() + 16);
     for (i, l) in lines.iter().enumerate() {
-        let in_fence = if forced[i] { fence.is_open() } else { fence.feed(l) };
-        let needs = escapable(l, in_fence) && (l.starts_with('\\') || forced[i] || if in_fence { heading(l, 3).is_some() } else { is_structural(l) });
+        let in_fence = if forced[i] {
+            fence.is_open()
+        } else {
+            fence.feed(l)
+        };
+        let needs = escapable(l, in_fence)
+            && (l.starts_with('\\')
+                || forced[i]
+                || if in_fence {
+                    heading(l, 3).is_some()
+                } else {
+                    is_structural(l)
+                });
         if i > 0 {
             out.push('\n');
         }
@@ -169,14 +186,21 @@ pub fn escape_value(value: &str) -> String {
 
 /// Undo `escape_value` on one written line, given the fence state before it.
 pub fn unescape_line(line: &str, in_fence: bool) -> &str {
-    if line.starts_with('\\') && escapable(line, in_fence) { &line[1..] } else { line }
+    if line.starts_with('\\') && escapable(line, in_fence) {
+        &line[1..]
+    } else {
+        line
+    }
 }
 
 /// Whether a value can start on its field line (`**Name:** value`); otherwise it starts on
 /// the next line so its first line gets the same treatment as the rest.
 pub fn fits_on_field_line(value: &str) -> bool {
     let first = value.split('\n').next().unwrap_or("");
-    !first.is_empty() && !first.starts_with(char::is_whitespace) && !first.starts_with('\\') && !escapable(first, false)
+    !first.is_empty()
+        && !first.starts_with(char::is_whitespace)
+        && !first.starts_with('\\')
+        && !escapable(first, false)
 }
 
 /// Normalise a value the way the reader will see it: `\n` line ends (a lone `\r` is one too,
@@ -237,7 +261,10 @@ pub struct Body {
 
 impl Body {
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.fields.iter().find(|f| f.name.eq_ignore_ascii_case(name)).map(|f| f.value.as_str())
+        self.fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(name))
+            .map(|f| f.value.as_str())
     }
 }
 
@@ -250,7 +277,11 @@ enum Slot {
 /// Parse the lines of an entry after its heading. `first_line` is the 1-based number of the
 /// first of `lines`. With `sections`, `### ` headings open sections (priors); otherwise they
 /// are content.
-pub fn parse_body<'a>(lines: impl Iterator<Item = &'a str>, first_line: usize, sections: bool) -> Body {
+pub fn parse_body<'a>(
+    lines: impl Iterator<Item = &'a str>,
+    first_line: usize,
+    sections: bool,
+) -> Body {
     let mut body = Body::default();
     let mut fence = Fence::default();
     let mut slot = Slot::None;
@@ -259,8 +290,16 @@ pub fn parse_body<'a>(lines: impl Iterator<Item = &'a str>, first_line: usize, s
     fn close(body: &mut Body, slot: &mut Slot) {
         match std::mem::replace(slot, Slot::None) {
             Slot::None => {}
-            Slot::Field(name, line, value) => body.fields.push(Field { name, value: normalize_value(&value), line }),
-            Slot::Section(heading, line, text) => body.sections.push(Section { heading, body: normalize_value(&text), line }),
+            Slot::Field(name, line, value) => body.fields.push(Field {
+                name,
+                value: normalize_value(&value),
+                line,
+            }),
+            Slot::Section(heading, line, text) => body.sections.push(Section {
+                heading,
+                body: normalize_value(&text),
+                line,
+            }),
         }
     }
 
@@ -336,8 +375,14 @@ mod tests {
 
     #[test]
     fn field_lines_both_colon_styles() {
-        assert_eq!(parse_field_line("**Title:** Use Hono"), Some(("Title", "Use Hono")));
-        assert_eq!(parse_field_line("**Timestamp**: 2026"), Some(("Timestamp", "2026")));
+        assert_eq!(
+            parse_field_line("**Title:** Use Hono"),
+            Some(("Title", "Use Hono"))
+        );
+        assert_eq!(
+            parse_field_line("**Timestamp**: 2026"),
+            Some(("Timestamp", "2026"))
+        );
         assert_eq!(parse_field_line("**Keep stderr.** text"), None);
         assert_eq!(parse_field_line("  **Title:** x"), None);
     }

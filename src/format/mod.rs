@@ -28,7 +28,9 @@ pub mod state;
 /// What an entry is now: the one that holds (`active`), written below the promotion threshold
 /// or as a proposal and not yet confirmed (`provisional`), replaced by a later one
 /// (`superseded`), or erased (`forgotten`: its tombstone).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     #[default]
@@ -65,7 +67,11 @@ impl Text {
             text.drain(..3);
         }
         let crlf = detect_crlf(&text);
-        Text { buf: text, bom, crlf }
+        Text {
+            buf: text,
+            bom,
+            crlf,
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -74,7 +80,11 @@ impl Text {
 
     /// The same file style (BOM, line ends) around other text.
     pub fn with_text(&self, text: String) -> Text {
-        Text { buf: text, bom: self.bom, crlf: self.crlf }
+        Text {
+            buf: text,
+            bom: self.bom,
+            crlf: self.crlf,
+        }
     }
 
     /// The file's bytes with `addition` (written with `\n`) appended in the file's own style.
@@ -98,8 +108,16 @@ impl Text {
     pub fn appended_parts<'a>(&'a self, addition: &str) -> [std::borrow::Cow<'a, [u8]>; 3] {
         use std::borrow::Cow;
         let bom: &[u8] = if self.bom { "\u{feff}".as_bytes() } else { b"" };
-        let add = if self.crlf { addition.replace('\n', "\r\n") } else { addition.to_string() };
-        [Cow::Borrowed(bom), Cow::Borrowed(self.as_str().as_bytes()), Cow::Owned(add.into_bytes())]
+        let add = if self.crlf {
+            addition.replace('\n', "\r\n")
+        } else {
+            addition.to_string()
+        };
+        [
+            Cow::Borrowed(bom),
+            Cow::Borrowed(self.as_str().as_bytes()),
+            Cow::Owned(add.into_bytes()),
+        ]
     }
 
     /// What must go between the current text and a new entry: a line end, a blank line, and
@@ -120,7 +138,8 @@ impl Text {
 }
 
 fn detect_crlf(text: &str) -> bool {
-    text.find('\n').is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
+    text.find('\n')
+        .is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
 }
 
 /// One entry's place in its file.
@@ -141,13 +160,28 @@ pub struct Span {
 pub fn display_line(entry: &str) -> Option<String> {
     let mut lines = entry.lines();
     let head = lines.next()?.trim_end();
-    let field =
-        |name: &str| entry.lines().find_map(|l| fields::parse_field_line(l).filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string()));
+    let field = |name: &str| {
+        entry.lines().find_map(|l| {
+            fields::parse_field_line(l)
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.trim().to_string())
+        })
+    };
     if let Some(key) = head.strip_prefix("## Fact: ") {
-        return Some(format!("- {} = {}", key.trim(), field("Value").unwrap_or_default()));
+        return Some(format!(
+            "- {} = {}",
+            key.trim(),
+            field("Value").unwrap_or_default()
+        ));
     }
-    let (id, title) = head.strip_prefix("## PR-").and_then(|r| r.split_once(':'))?;
-    Some(format!("- PR-{id} {} ({})", title.trim(), field("Root cause category").unwrap_or_default()))
+    let (id, title) = head
+        .strip_prefix("## PR-")
+        .and_then(|r| r.split_once(':'))?;
+    Some(format!(
+        "- PR-{id} {} ({})",
+        title.trim(),
+        field("Root cause category").unwrap_or_default()
+    ))
 }
 
 /// A count with its noun in the right number: "1 outcome", "2 outcomes", "0 outcomes".
@@ -157,7 +191,11 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 
 /// How far a decision's paths moved: "3 commits, 1 line".
 pub fn moved(commits: usize, lines: u64) -> String {
-    format!("{}, {}", count(commits, "commit", "commits"), count(lines as usize, "line", "lines"))
+    format!(
+        "{}, {}",
+        count(commits, "commit", "commits"),
+        count(lines as usize, "line", "lines")
+    )
 }
 
 pub fn line_starts<'a>(text: &'a str, prefix: &str) -> impl Iterator<Item = usize> + 'a {
@@ -192,13 +230,26 @@ const FENCE_LOOKAHEAD: usize = 500;
 /// A fence that never closes is broken, and the heading starts an entry, so a broken fence
 /// never hides the entries after it. Both the key scan and `split_entries` decide with this
 /// one function.
-pub fn fenced_heading(text: &str, entry: usize, at: usize, is_heading: &dyn Fn(&str) -> bool) -> bool {
+pub fn fenced_heading(
+    text: &str,
+    entry: usize,
+    at: usize,
+    is_heading: &dyn Fn(&str) -> bool,
+) -> bool {
     let before = &text[entry..at];
     // Most entries hold no fence at all: nothing to replay.
-    if memchr::memmem::find(before.as_bytes(), b"```").is_none() && memchr::memmem::find(before.as_bytes(), b"~~~").is_none() {
+    if memchr::memmem::find(before.as_bytes(), b"```").is_none()
+        && memchr::memmem::find(before.as_bytes(), b"~~~").is_none()
+    {
         return false;
     }
-    if before.lines().rev().map(fields::strip_eol).find(|l| !l.trim().is_empty()).is_some_and(fields::is_separator) {
+    if before
+        .lines()
+        .rev()
+        .map(fields::strip_eol)
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(fields::is_separator)
+    {
         return false;
     }
     let mut fence = fields::Fence::default();
@@ -210,7 +261,12 @@ pub fn fenced_heading(text: &str, entry: usize, at: usize, is_heading: &dyn Fn(&
     if !fence.is_open() {
         return false;
     }
-    for l in text[at..].split_inclusive('\n').skip(1).take(FENCE_LOOKAHEAD).map(fields::strip_eol) {
+    for l in text[at..]
+        .split_inclusive('\n')
+        .skip(1)
+        .take(FENCE_LOOKAHEAD)
+        .map(fields::strip_eol)
+    {
         // Any later heading ends the search, so text appended after the end (a new entry
         // always starts with a heading) never changes how the entries before it split.
         if is_heading(l) {
@@ -236,7 +292,10 @@ pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span>
         if !is_heading(line_at(text, start)) {
             continue;
         }
-        if spans.last().is_some_and(|s| fenced_heading(text, s.start, start, &is_heading)) {
+        if spans
+            .last()
+            .is_some_and(|s| fenced_heading(text, s.start, start, &is_heading))
+        {
             continue;
         }
         line += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
@@ -244,7 +303,11 @@ pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span>
         if let Some(last) = spans.last_mut() {
             last.end = start;
         }
-        spans.push(Span { start, end: text.len(), line });
+        spans.push(Span {
+            start,
+            end: text.len(),
+            line,
+        });
     }
     spans
 }
@@ -255,8 +318,12 @@ pub fn split_entries(text: &str, is_heading: impl Fn(&str) -> bool) -> Vec<Span>
 /// `PR-h1a2b3c4d`, `F-…`): a prefix and up to 16 letters and digits. What a hand-written
 /// `**ID:**` holds beyond that is not shown where zo names entries on lines of its own.
 pub fn is_entry_id(id: &str) -> bool {
-    let Some((prefix, rest)) = id.split_once('-') else { return false };
-    matches!(prefix, "D" | "PR" | "F") && (1..=16).contains(&rest.len()) && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+    let Some((prefix, rest)) = id.split_once('-') else {
+        return false;
+    };
+    matches!(prefix, "D" | "PR" | "F")
+        && (1..=16).contains(&rest.len())
+        && rest.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 pub fn content_of(raw: &str) -> String {
@@ -279,7 +346,12 @@ pub fn content_of(raw: &str) -> String {
 /// detection. Compares without allocating, since it runs against every entry of a large log.
 pub fn same_folded(a: &str, b: &str) -> bool {
     fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
-        s.split_whitespace().enumerate().flat_map(|(i, w)| (i > 0).then_some(' ').into_iter().chain(w.chars().flat_map(char::to_lowercase)))
+        s.split_whitespace().enumerate().flat_map(|(i, w)| {
+            (i > 0)
+                .then_some(' ')
+                .into_iter()
+                .chain(w.chars().flat_map(char::to_lowercase))
+        })
     }
     folded(a).eq(folded(b))
 }
@@ -319,32 +391,58 @@ mod tests {
     use super::*;
 
     fn heads(text: &str) -> Vec<usize> {
-        split_entries(text, |l| l.starts_with("## Decision")).iter().map(|s| s.line).collect()
+        split_entries(text, |l| l.starts_with("## Decision"))
+            .iter()
+            .map(|s| s.line)
+            .collect()
     }
 
     #[test]
     fn a_heading_in_a_closed_code_block_is_text_and_a_broken_fence_hides_nothing() {
         let e = "## Decision: t\n";
         // Closed before the entry ends: one entry.
-        assert_eq!(heads(&format!("{e}a\n```md\n{e}**ID:** x\n---\n```\nmore\n---\n\n{e}b\n")), vec![1, 11]);
+        assert_eq!(
+            heads(&format!(
+                "{e}a\n```md\n{e}**ID:** x\n---\n```\nmore\n---\n\n{e}b\n"
+            )),
+            vec![1, 11]
+        );
         // Never closed: every heading starts an entry.
-        assert_eq!(heads(&format!("{e}a\n```\n---\n\n{e}b\n---\n\n{e}c\n")), vec![1, 6, 10]);
+        assert_eq!(
+            heads(&format!("{e}a\n```\n---\n\n{e}b\n---\n\n{e}c\n")),
+            vec![1, 6, 10]
+        );
         // Closed only after the next heading: broken, so split.
-        assert_eq!(heads(&format!("{e}a\n```\n---\n{e}b\n---\n\n{e}c\n```\n")), vec![1, 5, 9]);
-        assert_eq!(heads(&format!("{e}a\n```\n{e}b\n{e}c\n```\n")), vec![1, 4, 6]);
+        assert_eq!(
+            heads(&format!("{e}a\n```\n---\n{e}b\n---\n\n{e}c\n```\n")),
+            vec![1, 5, 9]
+        );
+        assert_eq!(
+            heads(&format!("{e}a\n```\n{e}b\n{e}c\n```\n")),
+            vec![1, 4, 6]
+        );
         // Tildes, and a longer closing run.
         assert_eq!(heads(&format!("{e}~~~~\n{e}~~~~~\n---\n")), vec![1]);
         // The end of the file ends the entry: an unclosed fence there is broken.
         assert_eq!(heads(&format!("{e}```\n{e}x\n")), vec![1, 3]);
         // Where zo appends after a broken fence: after a `---`, or after the entry's fields
         // ended; the new entry's own code block does not hide it (found by proptest).
-        assert_eq!(heads(&format!("{e}```\n---\n\n{e}x\n```\n```\n---\n")), vec![1, 5]);
-        assert_eq!(heads(&format!("{e}a\n---\n```\n{e}x\n```\n```\n---\n")), vec![1, 5]);
+        assert_eq!(
+            heads(&format!("{e}```\n---\n\n{e}x\n```\n```\n---\n")),
+            vec![1, 5]
+        );
+        assert_eq!(
+            heads(&format!("{e}a\n---\n```\n{e}x\n```\n```\n---\n")),
+            vec![1, 5]
+        );
     }
 
     #[test]
     fn folding_ignores_case_and_whitespace_runs_only() {
-        assert!(same_folded("Use  Hono\tfor the API ", "use hono FOR the\napi"));
+        assert!(same_folded(
+            "Use  Hono\tfor the API ",
+            "use hono FOR the\napi"
+        ));
         assert!(same_folded("", "  "));
         assert!(!same_folded("Use Hono", "Use Honor"));
         assert!(!same_folded("a b", "ab"));

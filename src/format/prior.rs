@@ -3,7 +3,13 @@
 use super::fields::{self, Body};
 use super::{Span, Text, content_of, sha256_hex, split_entries};
 
-pub const ROOT_CAUSES: [&str; 5] = ["missing_rule", "incomplete_rule", "ignored_rule", "novel_case", "regression"];
+pub const ROOT_CAUSES: [&str; 5] = [
+    "missing_rule",
+    "incomplete_rule",
+    "ignored_rule",
+    "novel_case",
+    "regression",
+];
 
 #[derive(Debug, Clone)]
 pub struct Prior {
@@ -26,7 +32,10 @@ pub struct PriorsFile {
 /// `## PR-NNN: title` or `## Prior: category` at column 0.
 pub fn is_heading(line: &str) -> bool {
     match fields::heading(line, 2) {
-        Some((2, t)) => parse_number(t).is_some() || t.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("prior:")),
+        Some((2, t)) => {
+            parse_number(t).is_some()
+                || t.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("prior:"))
+        }
         _ => false,
     }
 }
@@ -52,17 +61,40 @@ impl Prior {
         let head_text = fields::heading(head, 2).map(|(_, t)| t).unwrap_or("");
         let body = fields::parse_body(lines, span.line + 1, true);
         match parse_number(head_text) {
-            Some((n, title)) => Prior { span, id: format_id(n), number: Some(n), title: title.to_string(), body, category: None },
+            Some((n, title)) => Prior {
+                span,
+                id: format_id(n),
+                number: Some(n),
+                title: title.to_string(),
+                body,
+                category: None,
+            },
             None => {
                 let category = head_text.get(6..).unwrap_or("").trim().to_string();
                 let statement = body.get("Statement").unwrap_or("");
-                let title = statement.lines().next().unwrap_or(&category).chars().take(120).collect();
-                let mut p = Prior { span, id: String::new(), number: None, title, body, category: Some(category) };
+                let title = statement
+                    .lines()
+                    .next()
+                    .unwrap_or(&category)
+                    .chars()
+                    .take(120)
+                    .collect();
+                let mut p = Prior {
+                    span,
+                    id: String::new(),
+                    number: None,
+                    title,
+                    body,
+                    category: Some(category),
+                };
                 // Hash without the supersession line so `prior supersede` keeps the ID; a
                 // tombstone carries the ID of the prior it replaced.
                 p.id = match p.body.get("ID").map(str::trim).filter(|v| !v.is_empty()) {
                     Some(id) => id.to_string(),
-                    None => format!("PR-h{}", &sha256_hex(&without_supersession(&content_of(raw)))[..8]),
+                    None => format!(
+                        "PR-h{}",
+                        &sha256_hex(&without_supersession(&content_of(raw)))[..8]
+                    ),
                 };
                 if p.is_forgotten() {
                     p.title = super::fact::FORGOTTEN.to_string();
@@ -74,11 +106,16 @@ impl Prior {
 
     /// A tombstone left by `zo forget`.
     pub fn is_forgotten(&self) -> bool {
-        self.body.get("Forgotten").is_some() && self.body.get("Reason").is_some() && self.rules_section().is_none()
+        self.body.get("Forgotten").is_some()
+            && self.body.get("Reason").is_some()
+            && self.rules_section().is_none()
     }
 
     fn rules_section(&self) -> Option<&fields::Section> {
-        self.body.sections.iter().find(|s| s.heading.eq_ignore_ascii_case("rules"))
+        self.body
+            .sections
+            .iter()
+            .find(|s| s.heading.eq_ignore_ascii_case("rules"))
     }
 
     /// This prior's tombstone: its number (or ID) and supersession kept, its text gone.
@@ -87,11 +124,20 @@ impl Prior {
         match self.number {
             Some(n) => super::tombstone(
                 &format!("## {}: {}", format_id(n), super::fact::FORGOTTEN),
-                &[("Superseded by", &by), ("Forgotten", when), ("Reason", reason)],
+                &[
+                    ("Superseded by", &by),
+                    ("Forgotten", when),
+                    ("Reason", reason),
+                ],
             ),
             None => super::tombstone(
                 &format!("## Prior: {}", super::fact::FORGOTTEN),
-                &[("ID", &self.id), ("Superseded by", &by), ("Forgotten", when), ("Reason", reason)],
+                &[
+                    ("ID", &self.id),
+                    ("Superseded by", &by),
+                    ("Forgotten", when),
+                    ("Reason", reason),
+                ],
             ),
         }
     }
@@ -109,23 +155,34 @@ impl Prior {
     }
 
     pub fn root_cause(&self) -> Option<&str> {
-        self.field("Root cause category").or(self.category.as_deref())
+        self.field("Root cause category")
+            .or(self.category.as_deref())
     }
 
     /// The `### Verified Solution` section's text, unless empty.
     pub fn solution(&self) -> Option<String> {
-        self.body.sections.iter().find(|s| s.heading.eq_ignore_ascii_case("Verified Solution")).map(|s| s.body.trim().to_string()).filter(|s| !s.is_empty())
+        self.body
+            .sections
+            .iter()
+            .find(|s| s.heading.eq_ignore_ascii_case("Verified Solution"))
+            .map(|s| s.body.trim().to_string())
+            .filter(|s| !s.is_empty())
     }
 
     /// `Superseded by` (or `Superseded By`), unless null.
     pub fn superseded_by(&self) -> Option<&str> {
-        self.field("Superseded by").map(str::trim).filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("null") && !v.eq_ignore_ascii_case("none"))
+        self.field("Superseded by").map(str::trim).filter(|v| {
+            !v.is_empty() && !v.eq_ignore_ascii_case("null") && !v.eq_ignore_ascii_case("none")
+        })
     }
 
     /// The rules, one string each, from the `### Rules` section's numbered list.
     pub fn rules(&self) -> Vec<String> {
         let Some(sec) = self.rules_section() else {
-            return self.field("Statement").map(|s| vec![s.to_string()]).unwrap_or_default();
+            return self
+                .field("Statement")
+                .map(|s| vec![s.to_string()])
+                .unwrap_or_default();
         };
         // Rules are list items: the first line after `N. `, the rest indented three spaces.
         // zo escaped each rule before indenting it, so undo that on the de-indented lines.
@@ -190,31 +247,61 @@ fn without_supersession(content: &str) -> String {
 impl PriorsFile {
     pub fn parse(text: Text) -> PriorsFile {
         let spans = split_entries(text.as_str(), is_heading);
-        let entries = spans.into_iter().map(|s| Prior::parse(text.as_str(), s)).collect();
+        let entries = spans
+            .into_iter()
+            .map(|s| Prior::parse(text.as_str(), s))
+            .collect();
         PriorsFile { text, entries }
     }
 
     pub fn find(&self, id: &str) -> Option<usize> {
         let q = id.trim();
-        self.entries.iter().position(|p| p.id.eq_ignore_ascii_case(q)).or_else(|| {
-            // `46`, `PR-46` and `PR-046` all name PR-046.
-            let n: u32 = q.trim_start_matches("PR-").trim_start_matches("pr-").parse().ok()?;
-            self.entries.iter().position(|p| p.number == Some(n))
-        })
+        self.entries
+            .iter()
+            .position(|p| p.id.eq_ignore_ascii_case(q))
+            .or_else(|| {
+                // `46`, `PR-46` and `PR-046` all name PR-046.
+                let n: u32 = q
+                    .trim_start_matches("PR-")
+                    .trim_start_matches("pr-")
+                    .parse()
+                    .ok()?;
+                self.entries.iter().position(|p| p.number == Some(n))
+            })
     }
 
     /// Supersede cycles written by hand (PR-1 superseded by PR-2 superseded by PR-1), each in
     /// chain order. Their members are read as holding (`superseded`), or all would vanish.
     pub fn cycles(&self) -> Vec<Vec<usize>> {
-        let by_id: std::collections::HashMap<String, usize> = self.entries.iter().enumerate().rev().map(|(i, p)| (p.id.to_ascii_lowercase(), i)).collect();
-        let next: Vec<Option<usize>> =
-            self.entries.iter().map(|p| p.superseded_by().and_then(|id| by_id.get(&id.to_ascii_lowercase()).copied().or_else(|| self.find(id)))).collect();
+        let by_id: std::collections::HashMap<String, usize> = self
+            .entries
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, p)| (p.id.to_ascii_lowercase(), i))
+            .collect();
+        let next: Vec<Option<usize>> = self
+            .entries
+            .iter()
+            .map(|p| {
+                p.superseded_by().and_then(|id| {
+                    by_id
+                        .get(&id.to_ascii_lowercase())
+                        .copied()
+                        .or_else(|| self.find(id))
+                })
+            })
+            .collect();
         super::decision::supersede_cycles(&next)
     }
 
     /// Which priors are superseded: a `Superseded by` outside a cycle.
     pub fn superseded(&self) -> Vec<bool> {
-        let mut out: Vec<bool> = self.entries.iter().map(|p| p.superseded_by().is_some()).collect();
+        let mut out: Vec<bool> = self
+            .entries
+            .iter()
+            .map(|p| p.superseded_by().is_some())
+            .collect();
         for i in self.cycles().into_iter().flatten() {
             out[i] = false;
         }
@@ -222,7 +309,12 @@ impl PriorsFile {
     }
 
     pub fn next_number(&self) -> u32 {
-        self.entries.iter().filter_map(|p| p.number).max().unwrap_or(0) + 1
+        self.entries
+            .iter()
+            .filter_map(|p| p.number)
+            .max()
+            .unwrap_or(0)
+            + 1
     }
 
     pub fn last_separated(&self) -> Option<bool> {
@@ -292,7 +384,10 @@ mod tests {
             source: "session-041 (2026-11-21), launcher debugging".into(),
             root_cause: "missing_rule".into(),
             failure: "the agent pane stayed blank".into(),
-            rules: vec!["**Keep stderr on the terminal for TUIs.** Always.".into(), "Second rule".into()],
+            rules: vec![
+                "**Keep stderr on the terminal for TUIs.** Always.".into(),
+                "Second rule".into(),
+            ],
             solution: "Run it in tmux.\n\n```\ntmux new-window\n```".into(),
             allowed: vec![],
         };
@@ -305,7 +400,12 @@ mod tests {
         assert_eq!(e.root_cause(), Some("missing_rule"));
         assert_eq!(e.superseded_by(), None);
         assert_eq!(e.rules(), p.rules);
-        let solution = e.body.sections.iter().find(|s| s.heading == "Verified Solution").unwrap();
+        let solution = e
+            .body
+            .sections
+            .iter()
+            .find(|s| s.heading == "Verified Solution")
+            .unwrap();
         assert_eq!(solution.body, p.solution);
         assert_eq!(e.raw(&f), text);
     }
@@ -327,7 +427,10 @@ mod tests {
         let text = p.render();
         let renumbered = text.replace("PR-001", "PR-012");
         assert_eq!(fp(&text), fp(&renumbered));
-        assert_eq!(fp(&text), fp(&text.replace("**Superseded by:** null", "**Superseded by:** PR-002")));
+        assert_eq!(
+            fp(&text),
+            fp(&text.replace("**Superseded by:** null", "**Superseded by:** PR-002"))
+        );
         assert_ne!(fp(&text), fp(&text.replace("A lesson", "Another lesson")));
     }
 

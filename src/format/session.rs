@@ -30,12 +30,24 @@ pub struct SessionName {
 pub fn parse_file_name(name: &str) -> Option<SessionName> {
     let rest = name.strip_prefix("session-")?.strip_suffix(".md")?;
     if crate::time::starts_with_date(rest) {
-        let time = rest.get(10..).and_then(|t| t.strip_prefix('T')).and_then(|t| t.split_once('Z')).map(|(t, _)| t.to_string());
-        return Some(SessionName { date: rest[..10].to_string(), time, number: None });
+        let time = rest
+            .get(10..)
+            .and_then(|t| t.strip_prefix('T'))
+            .and_then(|t| t.split_once('Z'))
+            .map(|(t, _)| t.to_string());
+        return Some(SessionName {
+            date: rest[..10].to_string(),
+            time,
+            number: None,
+        });
     }
     let (num, date) = rest.split_once('-')?;
     let n = num.parse().ok()?;
-    crate::time::starts_with_date(date).then(|| SessionName { date: date[..10].to_string(), time: None, number: Some(n) })
+    crate::time::starts_with_date(date).then(|| SessionName {
+        date: date[..10].to_string(),
+        time: None,
+        number: Some(n),
+    })
 }
 
 /// The name of a session ended at `now` (RFC 3339 UTC, e.g. with milliseconds): time-ordered,
@@ -54,7 +66,10 @@ pub fn sort_key(name: &str) -> (Option<SessionName>, String) {
 pub fn title_number(text: &str) -> Option<u32> {
     let first = text.trim_start_matches('\u{feff}').lines().next()?;
     let rest = first.strip_prefix("# Session ")?;
-    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Where each session of a file starts: top-level `# Session` headings outside code fences.
@@ -105,12 +120,22 @@ impl SessionFile {
         for (_, b) in &mut sections {
             *b = fields::normalize_value(b);
         }
-        SessionFile { file_name: file_name.to_string(), number, date, title, ended, sections }
+        SessionFile {
+            file_name: file_name.to_string(),
+            number,
+            date,
+            title,
+            ended,
+            sections,
+        }
     }
 
     /// The body of the first section whose heading starts with one of `names` (any case).
     pub fn section(&self, names: &[&str]) -> Option<&str> {
-        self.sections.iter().find(|(h, _)| names.iter().any(|n| h.to_ascii_lowercase().starts_with(n))).map(|(_, b)| b.as_str())
+        self.sections
+            .iter()
+            .find(|(h, _)| names.iter().any(|n| h.to_ascii_lowercase().starts_with(n)))
+            .map(|(_, b)| b.as_str())
     }
 }
 
@@ -140,16 +165,33 @@ pub struct Rendered {
 impl Rendered {
     pub fn render(&self) -> String {
         let one = |s: &str| s.replace('\n', " ");
-        let bullets = |v: &[String]| if v.is_empty() { "none".into() } else { v.iter().map(|i| format!("- {}", one(i))).collect::<Vec<_>>().join("\n") };
+        let bullets = |v: &[String]| {
+            if v.is_empty() {
+                "none".into()
+            } else {
+                v.iter()
+                    .map(|i| format!("- {}", one(i)))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+        };
         let decisions = if self.decisions.is_empty() {
             "none".to_string()
         } else {
-            self.decisions.iter().map(|(id, t)| format!("- {id} — {t}")).collect::<Vec<_>>().join("\n")
+            self.decisions
+                .iter()
+                .map(|(id, t)| format!("- {id} — {t}"))
+                .collect::<Vec<_>>()
+                .join("\n")
         };
         let priors = if self.priors.is_empty() {
             "none".to_string()
         } else {
-            self.priors.iter().map(|(id, t, m)| format!("- {id} — {t} {m}")).collect::<Vec<_>>().join("\n")
+            self.priors
+                .iter()
+                .map(|(id, t, m)| format!("- {id} — {t} {m}"))
+                .collect::<Vec<_>>()
+                .join("\n")
         };
         format!(
             "# Session {:03} — {}\n\n**Started:** {}\n**Ended:** {}\n**Machine:** {}\n**Phase:** {}\n**Agent:** {}\n{}\n\
@@ -181,14 +223,21 @@ pub fn prior_marker(fingerprint: &str) -> String {
 /// A line of a session's list, `- ID — title` with an optional `prior_marker` after the title:
 /// (ID, title, fingerprint). Older lists may hold the ID alone.
 pub fn parse_listed(line: &str) -> Option<(&str, &str, Option<&str>)> {
-    let rest = fields::strip_eol(line).trim().strip_prefix("- ")?.trim_start();
+    let rest = fields::strip_eol(line)
+        .trim()
+        .strip_prefix("- ")?
+        .trim_start();
     let (id, title) = match rest.split_once(" — ") {
         Some((id, title)) if !id.contains(char::is_whitespace) => (id, title),
         _ => (rest.split_whitespace().next()?, ""),
     };
-    let marked = title.strip_suffix(" -->").and_then(|t| t.rsplit_once(" <!-- zo:prior "));
+    let marked = title
+        .strip_suffix(" -->")
+        .and_then(|t| t.rsplit_once(" <!-- zo:prior "));
     Some(match marked {
-        Some((title, fp)) if !fp.is_empty() && fp.bytes().all(|b| b.is_ascii_hexdigit()) => (id, title, Some(fp)),
+        Some((title, fp)) if !fp.is_empty() && fp.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            (id, title, Some(fp))
+        }
         _ => (id, title, None),
     })
 }
@@ -198,12 +247,16 @@ pub const FORGOTTEN_HEADING: &str = "# Session: [forgotten]";
 
 /// A forgotten session file: its heading, when and why; the session's text is gone.
 pub fn tombstone(when: &str, reason: &str) -> String {
-    super::tombstone(FORGOTTEN_HEADING, &[("Forgotten", when), ("Reason", reason)])
+    super::tombstone(
+        FORGOTTEN_HEADING,
+        &[("Forgotten", when), ("Reason", reason)],
+    )
 }
 
 /// Whether a session file's text is a tombstone.
 pub fn is_forgotten(text: &str) -> bool {
-    text.trim_start_matches('\u{feff}').starts_with(FORGOTTEN_HEADING)
+    text.trim_start_matches('\u{feff}')
+        .starts_with(FORGOTTEN_HEADING)
 }
 
 #[cfg(test)]
@@ -222,7 +275,11 @@ mod tests {
             attempted: "Ship the thing\n\n## not a heading".into(),
             shipped: vec!["a".into()],
             decisions: vec![("D-20261125-001".into(), "Use Postgres".into())],
-            priors: vec![("PR-001".into(), "Pin the toolchain".into(), prior_marker("abc"))],
+            priors: vec![(
+                "PR-001".into(),
+                "Pin the toolchain".into(),
+                prior_marker("abc"),
+            )],
             next: vec!["b".into(), "c".into()],
             ..Default::default()
         };
@@ -231,21 +288,40 @@ mod tests {
         assert_eq!(f.ended.as_deref(), Some("2026-11-25T20:00:00Z"));
         // A heading in the text is escaped: it starts no section of its own.
         assert_eq!(f.sections.len(), 6, "{:?}", f.sections);
-        assert!(f.section(&["attempted"]).unwrap().starts_with("Ship the thing\n"));
-        assert_eq!(f.section(&["decisions"]), Some("- D-20261125-001 — Use Postgres"));
+        assert!(
+            f.section(&["attempted"])
+                .unwrap()
+                .starts_with("Ship the thing\n")
+        );
+        assert_eq!(
+            f.section(&["decisions"]),
+            Some("- D-20261125-001 — Use Postgres")
+        );
         let (id, title, marker) = parse_listed(f.section(&["priors"]).unwrap()).unwrap();
-        assert_eq!((id, title, marker), ("PR-001", "Pin the toolchain", Some("abc")));
+        assert_eq!(
+            (id, title, marker),
+            ("PR-001", "Pin the toolchain", Some("abc"))
+        );
         assert_eq!(f.section(&["next"]), Some("- b\n- c"));
         assert_eq!(f.section(&["blockers"]), Some("none"));
     }
 
     #[test]
     fn listed_lines_parse_with_and_without_a_marker() {
-        assert_eq!(parse_listed("- PR-001 — A lesson <!-- zo:prior 0a1b2c3d4e5f -->\n"), Some(("PR-001", "A lesson", Some("0a1b2c3d4e5f"))));
-        assert_eq!(parse_listed("- PR-001 — A lesson"), Some(("PR-001", "A lesson", None)));
+        assert_eq!(
+            parse_listed("- PR-001 — A lesson <!-- zo:prior 0a1b2c3d4e5f -->\n"),
+            Some(("PR-001", "A lesson", Some("0a1b2c3d4e5f")))
+        );
+        assert_eq!(
+            parse_listed("- PR-001 — A lesson"),
+            Some(("PR-001", "A lesson", None))
+        );
         assert_eq!(parse_listed("- PR-001"), Some(("PR-001", "", None)));
         // A title that only looks like a marker keeps its text.
-        assert_eq!(parse_listed("- PR-001 — x <!-- zo:prior not hex -->"), Some(("PR-001", "x <!-- zo:prior not hex -->", None)));
+        assert_eq!(
+            parse_listed("- PR-001 — x <!-- zo:prior not hex -->"),
+            Some(("PR-001", "x <!-- zo:prior not hex -->", None))
+        );
         assert_eq!(parse_listed("none"), None);
     }
 }

@@ -29,23 +29,45 @@ pub struct Snapshot {
 impl Snapshot {
     /// The file name for a snapshot of `phase` completed at `now`.
     pub fn file_name(&self) -> String {
-        format!("{}_{}.md", self.phase, self.completed_at.trim_end_matches('Z').replace(':', "-"))
+        format!(
+            "{}_{}.md",
+            self.phase,
+            self.completed_at.trim_end_matches('Z').replace(':', "-")
+        )
     }
 
     /// The STATE section's lines, rendered as STATE.md renders its fields (one renderer).
     pub fn state_lines(&self) -> String {
-        self.state.iter().map(|(k, v)| crate::format::state::State::render_value(k, v)).collect()
+        self.state
+            .iter()
+            .map(|(k, v)| crate::format::state::State::render_value(k, v))
+            .collect()
     }
 
     pub fn render(&self) -> String {
         let list = |v: &[String]| format!("[{}]", v.join(", "));
-        let allowed: String = self.allowed.iter().map(|line| format!("{line}\n")).collect();
-        let allowed = if allowed.is_empty() { allowed } else { format!("{allowed}\n") };
+        let allowed: String = self
+            .allowed
+            .iter()
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let allowed = if allowed.is_empty() {
+            allowed
+        } else {
+            format!("{allowed}\n")
+        };
         let decisions: String = if self.decision_lines.is_empty() {
             "none\n".into()
         } else {
-            let by = |b: &Option<String>| b.as_ref().map(|b| format!(" (superseded by {b})")).unwrap_or_default();
-            self.decision_lines.iter().map(|(id, title, b)| format!("- {id} — {title}{}\n", by(b))).collect()
+            let by = |b: &Option<String>| {
+                b.as_ref()
+                    .map(|b| format!(" (superseded by {b})"))
+                    .unwrap_or_default()
+            };
+            self.decision_lines
+                .iter()
+                .map(|(id, title, b)| format!("- {id} — {title}{}\n", by(b)))
+                .collect()
         };
         format!(
             "---\nschema_version: 1\nphase: {}\ngate_outcome: {}\ncompleted_at: {}\ngit_head: {}\ndecisions: {}\npriors: {}\nsessions: {}\n---\n\n\
@@ -67,7 +89,13 @@ impl Snapshot {
     /// A front-matter list of a snapshot's text (what an earlier snapshot covered).
     pub fn front_list(text: &str, key: &str) -> Vec<String> {
         Self::front(text, key)
-            .map(|v| v.trim_matches(|c| c == '[' || c == ']').split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+            .map(|v| {
+                v.trim_matches(|c| c == '[' || c == ']')
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -75,7 +103,10 @@ impl Snapshot {
     pub fn front(text: &str, key: &str) -> Option<String> {
         let body = text.strip_prefix("---\n")?;
         let end = body.find("\n---\n")?;
-        body[..end].lines().find_map(|l| l.strip_prefix(key)?.strip_prefix(": ")).map(str::to_string)
+        body[..end]
+            .lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix(": "))
+            .map(str::to_string)
     }
 
     /// What a snapshot's front matter says (the parts a later snapshot and the readers use).
@@ -108,8 +139,18 @@ mod tests {
             priors: vec!["PR-003".into()],
             sessions: vec![],
             allowed: vec![],
-            state: vec![("phase".into(), Value::Scalar("phase_2".into())), ("next_steps".into(), Value::List(vec!["a, with a comma".into(), "b".into()]))],
-            decision_lines: vec![("D-20261125-001".into(), "Use Postgres".into(), Some("D-20261125-002".into()))],
+            state: vec![
+                ("phase".into(), Value::Scalar("phase_2".into())),
+                (
+                    "next_steps".into(),
+                    Value::List(vec!["a, with a comma".into(), "b".into()]),
+                ),
+            ],
+            decision_lines: vec![(
+                "D-20261125-001".into(),
+                "Use Postgres".into(),
+                Some("D-20261125-002".into()),
+            )],
             handoff: "Next steps:\n- a".into(),
         }
     }
@@ -120,9 +161,17 @@ mod tests {
         let back = Snapshot::parse_front(&s.render());
         assert_eq!(
             (back.phase, back.outcome, back.completed_at, back.git_head),
-            (s.phase.clone(), s.outcome.clone(), s.completed_at.clone(), s.git_head.clone())
+            (
+                s.phase.clone(),
+                s.outcome.clone(),
+                s.completed_at.clone(),
+                s.git_head.clone()
+            )
         );
-        assert_eq!((back.decisions, back.priors, back.sessions), (s.decisions, s.priors, s.sessions));
+        assert_eq!(
+            (back.decisions, back.priors, back.sessions),
+            (s.decisions, s.priors, s.sessions)
+        );
     }
 
     /// The snapshot's STATE section listed `[a, with a comma, b]`: three items read back where
@@ -130,9 +179,15 @@ mod tests {
     #[test]
     fn a_state_list_with_a_comma_reads_back_whole() {
         let text = sample().render();
-        let section = &text[text.find("## STATE\n").unwrap() + 9..text.find("\n## Decisions").unwrap()];
-        let state = crate::format::state::State::parse(crate::format::Text::new(format!("# STATE\n{section}")));
-        assert_eq!(state.list("next_steps"), vec!["a, with a comma".to_string(), "b".to_string()]);
+        let section =
+            &text[text.find("## STATE\n").unwrap() + 9..text.find("\n## Decisions").unwrap()];
+        let state = crate::format::state::State::parse(crate::format::Text::new(format!(
+            "# STATE\n{section}"
+        )));
+        assert_eq!(
+            state.list("next_steps"),
+            vec!["a, with a comma".to_string(), "b".to_string()]
+        );
         assert_eq!(state.scalar("phase").as_deref(), Some("phase_2"));
     }
 

@@ -50,7 +50,8 @@ fn parse_key(line: &str) -> Option<(&str, &str)> {
     let ok = !k.is_empty()
         && k.len() <= 64
         && k.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
-        && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        && k.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     ok.then(|| (k, v.trim()))
 }
 
@@ -77,7 +78,11 @@ const INITIALISED: &str = "Just initialised.";
 
 impl State {
     pub fn parse(text: Text) -> State {
-        let lines: Vec<String> = text.as_str().split_inclusive('\n').map(str::to_string).collect();
+        let lines: Vec<String> = text
+            .as_str()
+            .split_inclusive('\n')
+            .map(str::to_string)
+            .collect();
         let mut keys: Vec<KeyLines> = Vec::new();
         let mut header_end = lines.len();
         let mut i = 0;
@@ -103,13 +108,23 @@ impl State {
                         value = Value::List(items);
                     }
                 }
-                keys.push(KeyLines { key: k.to_string(), value, first: i, last: j });
+                keys.push(KeyLines {
+                    key: k.to_string(),
+                    value,
+                    first: i,
+                    last: j,
+                });
                 i = j;
                 continue;
             }
             i += 1;
         }
-        State { text, lines, keys, header_end }
+        State {
+            text,
+            lines,
+            keys,
+            header_end,
+        }
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
@@ -126,7 +141,10 @@ impl State {
 
     /// All `key: value` fields in file order.
     pub fn fields(&self) -> Vec<(&str, &Value)> {
-        self.keys.iter().map(|k| (k.key.as_str(), &k.value)).collect()
+        self.keys
+            .iter()
+            .map(|k| (k.key.as_str(), &k.value))
+            .collect()
     }
 
     /// The sections after the fields, verbatim.
@@ -178,9 +196,16 @@ impl State {
     /// The lines of `## {name}`: its heading's index and the end of its text (the next `## `
     /// heading or the end of the file).
     fn section_lines(&self, name: &str) -> Option<(usize, usize)> {
-        let level2 = |l: &str| fields::heading(fields::strip_eol(l), 2).filter(|(level, _)| *level == 2).map(|(_, h)| h.trim().to_string());
-        let at = (self.header_end..self.lines.len()).find(|&i| level2(&self.lines[i]).is_some_and(|h| h.eq_ignore_ascii_case(name)))?;
-        let end = (at + 1..self.lines.len()).find(|&i| level2(&self.lines[i]).is_some()).unwrap_or(self.lines.len());
+        let level2 = |l: &str| {
+            fields::heading(fields::strip_eol(l), 2)
+                .filter(|(level, _)| *level == 2)
+                .map(|(_, h)| h.trim().to_string())
+        };
+        let at = (self.header_end..self.lines.len())
+            .find(|&i| level2(&self.lines[i]).is_some_and(|h| h.eq_ignore_ascii_case(name)))?;
+        let end = (at + 1..self.lines.len())
+            .find(|&i| level2(&self.lines[i]).is_some())
+            .unwrap_or(self.lines.len());
         Some((at, end))
     }
 
@@ -195,10 +220,18 @@ impl State {
     /// line; whatever a person wrote there stays below it.
     pub fn set_position(&mut self, latest: &str) {
         let old = self.section(POSITION).unwrap_or_default();
-        let kept: Vec<&str> =
-            old.lines().enumerate().filter(|(i, l)| !(l.starts_with(INITIALISED) || (*i == 0 && l.starts_with(LATEST)))).map(|(_, l)| l).collect();
+        let kept: Vec<&str> = old
+            .lines()
+            .enumerate()
+            .filter(|(i, l)| !(l.starts_with(INITIALISED) || (*i == 0 && l.starts_with(LATEST))))
+            .map(|(_, l)| l)
+            .collect();
         let kept = kept.join("\n");
-        let body = if kept.trim().is_empty() { format!("{LATEST}{latest}") } else { format!("{LATEST}{latest}\n{}", kept.trim_end()) };
+        let body = if kept.trim().is_empty() {
+            format!("{LATEST}{latest}")
+        } else {
+            format!("{LATEST}{latest}\n{}", kept.trim_end())
+        };
         self.set_section(POSITION, &body);
     }
 
@@ -206,7 +239,11 @@ impl State {
     /// the section at the end. The heading and every other line stay byte for byte.
     pub fn set_section(&mut self, name: &str, body: &str) {
         let eol = if self.text.crlf { "\r\n" } else { "\n" };
-        let body: Vec<String> = body.trim_end().split('\n').map(|l| format!("{}{eol}", l.trim_end_matches('\r'))).collect();
+        let body: Vec<String> = body
+            .trim_end()
+            .split('\n')
+            .map(|l| format!("{}{eol}", l.trim_end_matches('\r')))
+            .collect();
         match self.section_lines(name) {
             Some((at, end)) => {
                 // A blank line before the next section stays.
@@ -258,7 +295,13 @@ pub fn session_values(session: &str) -> Vec<(&'static str, Value)> {
             items.push(item.trim().to_string());
         }
     }
-    let items = |name: &str| sections.iter().find(|(h, _)| h == name).map(|(_, v)| v.clone()).unwrap_or_default();
+    let items = |name: &str| {
+        sections
+            .iter()
+            .find(|(h, _)| h == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
     let mut out = Vec::new();
     if let Some(last) = items("shipped").pop() {
         out.push(("last_completed_subtask", Value::Scalar(last)));
@@ -271,9 +314,21 @@ pub fn session_values(session: &str) -> Vec<(&'static str, Value)> {
     }
     // The `Latest:` line its end wrote into `## Current Position` starts with its title's
     // number and date (`# Session 001 — 2026-03-01`).
-    let title = session.lines().next().unwrap_or("").strip_prefix("# Session ").and_then(|t| t.split_once(" — "));
+    let title = session
+        .lines()
+        .next()
+        .unwrap_or("")
+        .strip_prefix("# Session ")
+        .and_then(|t| t.split_once(" — "));
     if let Some((n, date)) = title {
-        out.push((POSITION_KEY, Value::Scalar(format!("{LATEST}Session {} ended {}", n.trim(), date.trim()))));
+        out.push((
+            POSITION_KEY,
+            Value::Scalar(format!(
+                "{LATEST}Session {} ended {}",
+                n.trim(),
+                date.trim()
+            )),
+        ));
     }
     out
 }
@@ -285,14 +340,26 @@ const POSITION_KEY: &str = "current_position";
 /// `session_values`); a field changed since is someone else's and stays. Returns the
 /// keys cleared.
 pub fn clear_session_values(state: &mut State, values: &[(&'static str, Value)]) -> Vec<String> {
-    let norm = |v: &[String]| v.iter().map(|s| s.replace('\n', " ").trim().to_string()).collect::<Vec<_>>();
+    let norm = |v: &[String]| {
+        v.iter()
+            .map(|s| s.replace('\n', " ").trim().to_string())
+            .collect::<Vec<_>>()
+    };
     let mut cleared = Vec::new();
     for (key, wrote) in values {
         if *key == POSITION_KEY {
             // zo's line, when it is this session's, goes; a person's lines stay.
-            let Value::Scalar(prefix) = wrote else { continue };
-            let Some(body) = state.section(POSITION) else { continue };
-            if body.lines().next().is_some_and(|l| l.starts_with(&format!("{prefix} ("))) {
+            let Value::Scalar(prefix) = wrote else {
+                continue;
+            };
+            let Some(body) = state.section(POSITION) else {
+                continue;
+            };
+            if body
+                .lines()
+                .next()
+                .is_some_and(|l| l.starts_with(&format!("{prefix} (")))
+            {
                 let rest: Vec<&str> = body.lines().skip(1).collect();
                 state.set_section(POSITION, rest.join("\n").trim());
                 cleared.push(POSITION.to_string());
@@ -301,7 +368,9 @@ pub fn clear_session_values(state: &mut State, values: &[(&'static str, Value)])
         }
         let Some(now) = state.get(key) else { continue };
         let same = match (wrote, now) {
-            (Value::Scalar(w), now) => now.as_str().replace('\n', " ").trim() == w.replace('\n', " ").trim(),
+            (Value::Scalar(w), now) => {
+                now.as_str().replace('\n', " ").trim() == w.replace('\n', " ").trim()
+            }
             (Value::List(w), now) => norm(&now.as_list()) == norm(w),
         };
         if same {
@@ -324,12 +393,24 @@ mod tests {
     fn set_section_replaces_one_section_and_keeps_the_rest() {
         let mut s = State::parse(Text::new(CANON.into()));
         s.set_section("Current Position", "Session 3 ended: shipped the API.");
-        assert_eq!(s.sections(), "## Current Position\nSession 3 ended: shipped the API.\n\n## Other\n- not: a key\n");
+        assert_eq!(
+            s.sections(),
+            "## Current Position\nSession 3 ended: shipped the API.\n\n## Other\n- not: a key\n"
+        );
         s.set_section("Other", "replaced");
-        assert!(s.render().ends_with("## Current Position\nSession 3 ended: shipped the API.\n\n## Other\nreplaced\n"), "{}", s.render());
+        assert!(
+            s.render().ends_with(
+                "## Current Position\nSession 3 ended: shipped the API.\n\n## Other\nreplaced\n"
+            ),
+            "{}",
+            s.render()
+        );
         let mut bare = State::parse(Text::new("# STATE\nproject: x\n".into()));
         bare.set_section("Current Position", "new");
-        assert_eq!(bare.render(), "# STATE\nproject: x\n\n## Current Position\nnew\n");
+        assert_eq!(
+            bare.render(),
+            "# STATE\nproject: x\n\n## Current Position\nnew\n"
+        );
         assert_eq!(bare.scalar("project").as_deref(), Some("x"));
     }
 
@@ -339,8 +420,14 @@ mod tests {
     fn reads_scalars_and_both_list_forms() {
         let s = State::parse(Text::new(CANON.into()));
         assert_eq!(s.scalar("phase").as_deref(), Some("phase_3"));
-        assert_eq!(s.list("active_blockers"), vec!["GPU quota on the training host"]);
-        assert_eq!(s.list("next_steps"), vec!["run ablation B, carefully", "write report"]);
+        assert_eq!(
+            s.list("active_blockers"),
+            vec!["GPU quota on the training host"]
+        );
+        assert_eq!(
+            s.list("next_steps"),
+            vec!["run ablation B, carefully", "write report"]
+        );
         assert_eq!(s.render(), CANON);
     }
 

@@ -39,15 +39,29 @@ struct Item {
 
 /// Union by ID. Entries of the ancestor come first, in its order; then the entries either side
 /// added, in timestamp order (ties by ID), so both sides of a merge converge.
-fn union(base: &[Item], ours: &[Item], theirs: &[Item], notes: &mut Vec<String>) -> Vec<(String, bool)> {
-    let by_id = |v: &[Item]| -> HashMap<String, usize> { v.iter().enumerate().rev().map(|(i, e)| (e.id.clone(), i)).collect() };
+fn union(
+    base: &[Item],
+    ours: &[Item],
+    theirs: &[Item],
+    notes: &mut Vec<String>,
+) -> Vec<(String, bool)> {
+    let by_id = |v: &[Item]| -> HashMap<String, usize> {
+        v.iter()
+            .enumerate()
+            .rev()
+            .map(|(i, e)| (e.id.clone(), i))
+            .collect()
+    };
     let (oi, ti) = (by_id(ours), by_id(theirs));
     let entry = |e: &Item| (e.raw.clone(), e.separated);
     let mut seen = HashSet::new();
     let mut out: Vec<(String, bool)> = Vec::new();
     for e in base {
         seen.insert(e.id.clone());
-        let (o, t) = (oi.get(&e.id).map(|&i| &ours[i]), ti.get(&e.id).map(|&i| &theirs[i]));
+        let (o, t) = (
+            oi.get(&e.id).map(|&i| &ours[i]),
+            ti.get(&e.id).map(|&i| &theirs[i]),
+        );
         // A side that changed an old entry (it should not, but for a tombstone) wins over one
         // that did not; when both did, ours is kept and the difference reported.
         let o_changed = o.map(|x| x.content != e.content);
@@ -84,7 +98,11 @@ fn union(base: &[Item], ours: &[Item], theirs: &[Item], notes: &mut Vec<String>)
 
 /// Union of decisions by ID (see `union`).
 pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
-    let (b, o, t) = (DecisionLog::parse(Text::new(base.into())), DecisionLog::parse(Text::new(ours.into())), DecisionLog::parse(Text::new(theirs.into())));
+    let (b, o, t) = (
+        DecisionLog::parse(Text::new(base.into())),
+        DecisionLog::parse(Text::new(ours.into())),
+        DecisionLog::parse(Text::new(theirs.into())),
+    );
     let items = |log: &DecisionLog| -> Vec<Item> {
         log.entries
             .iter()
@@ -100,19 +118,30 @@ pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) 
     };
     let mut notes = Vec::new();
     let out = union(&items(&b), &items(&o), &items(&t), &mut notes);
-    let preamble_end = o.entries.first().map_or(o.text.as_str().len(), |e| e.span.start);
+    let preamble_end = o
+        .entries
+        .first()
+        .map_or(o.text.as_str().len(), |e| e.span.start);
     (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
 }
 
 /// Union of fact versions by ID (see `union`): the same key set on both sides keeps both
 /// versions, and the later one holds; `zo verify` names the pair.
 pub fn facts(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
-    let (b, o, t) = (FactsFile::parse(Text::new(base.into())), FactsFile::parse(Text::new(ours.into())), FactsFile::parse(Text::new(theirs.into())));
+    let (b, o, t) = (
+        FactsFile::parse(Text::new(base.into())),
+        FactsFile::parse(Text::new(ours.into())),
+        FactsFile::parse(Text::new(theirs.into())),
+    );
     let items = |f: &FactsFile| -> Vec<Item> {
         f.entries
             .iter()
             .map(|e| Item {
-                id: if e.id.is_empty() { crate::format::sha256_hex(&e.content(f)) } else { e.id.clone() },
+                id: if e.id.is_empty() {
+                    crate::format::sha256_hex(&e.content(f))
+                } else {
+                    e.id.clone()
+                },
                 order: e.set().to_string(),
                 raw: e.raw(f).to_string(),
                 separated: e.body.separated,
@@ -123,22 +152,36 @@ pub fn facts(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
     };
     let mut notes = Vec::new();
     let out = union(&items(&b), &items(&o), &items(&t), &mut notes);
-    let (ko, kt): (HashSet<&str>, HashSet<&str>) = (o.keys().into_iter().collect(), t.keys().into_iter().collect());
+    let (ko, kt): (HashSet<&str>, HashSet<&str>) = (
+        o.keys().into_iter().collect(),
+        t.keys().into_iter().collect(),
+    );
     let kb: HashSet<String> = b.entries.iter().map(|e| e.id.clone()).collect();
     for key in ko.intersection(&kt) {
-        let new_on = |f: &FactsFile| f.versions(key).iter().any(|&i| !kb.contains(&f.entries[i].id));
+        let new_on = |f: &FactsFile| {
+            f.versions(key)
+                .iter()
+                .any(|&i| !kb.contains(&f.entries[i].id))
+        };
         if new_on(&o) && new_on(&t) {
             notes.push(format!("{key} was set on both sides; both versions are kept and the later one holds (zo verify names them)"));
         }
     }
-    let preamble_end = o.entries.first().map_or(o.text.as_str().len(), |e| e.span.start);
+    let preamble_end = o
+        .entries
+        .first()
+        .map_or(o.text.as_str().len(), |e| e.span.start);
     (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
 }
 
 /// Union of priors by ID. Two different priors that got the same number on two machines: theirs
 /// is renumbered to the next free number, and references to it in their entries follow.
 pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
-    let (b, o, t) = (PriorsFile::parse(Text::new(base.into())), PriorsFile::parse(Text::new(ours.into())), PriorsFile::parse(Text::new(theirs.into())));
+    let (b, o, t) = (
+        PriorsFile::parse(Text::new(base.into())),
+        PriorsFile::parse(Text::new(ours.into())),
+        PriorsFile::parse(Text::new(theirs.into())),
+    );
     let mut notes = Vec::new();
     let content = |f: &PriorsFile, i: usize| f.entries[i].content_without_supersession(f);
     let base_ids: HashSet<&str> = b.entries.iter().map(|p| p.id.as_str()).collect();
@@ -150,7 +193,12 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
         let oi = o.find(&p.id);
         let ti = t.find(&p.id);
         let pick: String = match (oi, ti) {
-            (Some(i), Some(j)) if o.entries[i].superseded_by().is_none() && t.entries[j].superseded_by().is_some() => t.entries[j].raw(&t).to_string(),
+            (Some(i), Some(j))
+                if o.entries[i].superseded_by().is_none()
+                    && t.entries[j].superseded_by().is_some() =>
+            {
+                t.entries[j].raw(&t).to_string()
+            }
             (Some(i), _) => o.entries[i].raw(&o).to_string(),
             (None, Some(j)) => t.entries[j].raw(&t).to_string(),
             // Deleted on both sides: not brought back from the ancestor.
@@ -159,13 +207,20 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
         out.push((pick, true));
     }
     let mut next = o.next_number().max(t.next_number()).max(b.next_number());
-    let ours_new: Vec<usize> = (0..o.entries.len()).filter(|&i| !base_ids.contains(o.entries[i].id.as_str())).collect();
+    let ours_new: Vec<usize> = (0..o.entries.len())
+        .filter(|&i| !base_ids.contains(o.entries[i].id.as_str()))
+        .collect();
     for &i in &ours_new {
         seen.insert(o.entries[i].id.clone());
-        out.push((o.entries[i].raw(&o).to_string(), o.entries[i].body.separated));
+        out.push((
+            o.entries[i].raw(&o).to_string(),
+            o.entries[i].body.separated,
+        ));
     }
     let mut renames: Vec<(String, String)> = Vec::new();
-    let theirs_new: Vec<usize> = (0..t.entries.len()).filter(|&j| !base_ids.contains(t.entries[j].id.as_str())).collect();
+    let theirs_new: Vec<usize> = (0..t.entries.len())
+        .filter(|&j| !base_ids.contains(t.entries[j].id.as_str()))
+        .collect();
     for &j in &theirs_new {
         let p = &t.entries[j];
         if let Some(i) = o.find(&p.id).filter(|_| seen.contains(&p.id)) {
@@ -174,7 +229,10 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
             }
             if let Some(n) = p.number {
                 let new_id = prior::format_id(next);
-                notes.push(format!("{} was added on both sides; theirs is now {new_id}", p.id));
+                notes.push(format!(
+                    "{} was added on both sides; theirs is now {new_id}",
+                    p.id
+                ));
                 renames.push((prior::format_id(n), new_id));
                 next += 1;
             }
@@ -191,7 +249,10 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
             }
         }
     }
-    let preamble_end = o.entries.first().map_or(o.text.as_str().len(), |e| e.span.start);
+    let preamble_end = o
+        .entries
+        .first()
+        .map_or(o.text.as_str().len(), |e| e.span.start);
     (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
 }
 
@@ -218,7 +279,10 @@ fn replace_id(text: &str, old: &str, new: &str) -> String {
 /// both clones merging the same two sides agree (the local side won, and each clone kept its
 /// own phase).
 pub fn state(ours: &str, theirs: &str) -> String {
-    let (o, t) = (State::parse(Text::new(ours.into())), State::parse(Text::new(theirs.into())));
+    let (o, t) = (
+        State::parse(Text::new(ours.into())),
+        State::parse(Text::new(theirs.into())),
+    );
     let ts = |s: &State| s.scalar("timestamp").unwrap_or_default();
     let theirs_win = match ts(&t).cmp(&ts(&o)) {
         std::cmp::Ordering::Equal => theirs > ours,
@@ -227,7 +291,11 @@ pub fn state(ours: &str, theirs: &str) -> String {
     let (mut win, lose) = if theirs_win { (t, o) } else { (o, t) };
     for key in ["active_blockers", "next_steps"] {
         let mut items = win.list(key);
-        let extra: Vec<String> = lose.list(key).into_iter().filter(|i| !items.contains(i)).collect();
+        let extra: Vec<String> = lose
+            .list(key)
+            .into_iter()
+            .filter(|i| !items.contains(i))
+            .collect();
         if !extra.is_empty() {
             items.extend(extra);
             win.set(key, Value::List(items));
@@ -244,7 +312,10 @@ pub fn session(base: &str, ours: &str, theirs: &str) -> String {
     if crate::format::session::is_forgotten(theirs) && !crate::format::session::is_forgotten(ours) {
         return theirs.to_string();
     }
-    if crate::format::session::is_forgotten(ours) || ours.trim() == theirs.trim() || theirs.trim() == base.trim() {
+    if crate::format::session::is_forgotten(ours)
+        || ours.trim() == theirs.trim()
+        || theirs.trim() == base.trim()
+    {
         return ours.to_string();
     }
     if ours.trim() == base.trim() {
@@ -291,11 +362,20 @@ mod tests {
     #[test]
     fn append_only_keeps_both_sides_additions_whole() {
         let base = b"head\n---\n";
-        assert_eq!(append_only(base, b"head\n---\nA\n---\n", b"head\n---\nB\n---\n").unwrap(), b"head\n---\nA\n---\nB\n---\n");
+        assert_eq!(
+            append_only(base, b"head\n---\nA\n---\n", b"head\n---\nB\n---\n").unwrap(),
+            b"head\n---\nA\n---\nB\n---\n"
+        );
         // Ours was reordered (a zo merge), theirs only appended: theirs' additions follow ours.
-        assert_eq!(append_only(b"x\n", b"y\nx\n", b"x\nz\n").unwrap(), b"y\nx\nz\n");
+        assert_eq!(
+            append_only(b"x\n", b"y\nx\n", b"x\nz\n").unwrap(),
+            b"y\nx\nz\n"
+        );
         // Theirs reordered, ours only appended.
-        assert_eq!(append_only(b"x\n", b"x\nz\n", b"y\nx\n").unwrap(), b"y\nx\nz\n");
+        assert_eq!(
+            append_only(b"x\n", b"x\nz\n", b"y\nx\n").unwrap(),
+            b"y\nx\nz\n"
+        );
         // Neither side only appended.
         assert!(append_only(b"x\n", b"y\n", b"z\n").is_none());
     }

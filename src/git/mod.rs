@@ -38,7 +38,9 @@ impl Repo {
         // gix does not by default on Linux, so every file written in the same second as the
         // git index counts as "racily clean" and is hashed on each status: all 15 MB of a
         // 10,000-decision log, on every `zo status`, until something rewrites the index.
-        let _ = repo.config_snapshot_mut().set_value(&gix::config::tree::gitoxide::Core::USE_NSEC, "true");
+        let _ = repo
+            .config_snapshot_mut()
+            .set_value(&gix::config::tree::gitoxide::Core::USE_NSEC, "true");
         Some(Repo { repo })
     }
 
@@ -47,7 +49,10 @@ impl Repo {
     /// gix did not load that file); callers that must know then ask git.
     pub fn local_config(&self, key: &str) -> Option<String> {
         let snapshot = self.repo.config_snapshot();
-        snapshot.plumbing().string_filter(key, |m| m.source == gix::config::Source::Local).map(|v| v.to_string())
+        snapshot
+            .plumbing()
+            .string_filter(key, |m| m.source == gix::config::Source::Local)
+            .map(|v| v.to_string())
     }
 
     pub fn workdir(&self) -> Option<&Path> {
@@ -55,8 +60,17 @@ impl Repo {
     }
 
     pub fn head(&self) -> HeadInfo {
-        let branch = self.repo.head_name().ok().flatten().map(|n| n.shorten().to_string());
-        let head = self.repo.head_id().ok().map(|id| id.to_hex_with_len(7).to_string());
+        let branch = self
+            .repo
+            .head_name()
+            .ok()
+            .flatten()
+            .map(|n| n.shorten().to_string());
+        let head = self
+            .repo
+            .head_id()
+            .ok()
+            .map(|id| id.to_hex_with_len(7).to_string());
         HeadInfo { branch, head }
     }
 
@@ -80,18 +94,36 @@ impl Repo {
     /// upstream or a readable walk.
     pub fn behind_upstream(&self) -> Option<usize> {
         let head = self.repo.head_name().ok()??;
-        let tracking = self.repo.branch_remote_tracking_ref_name(head.as_ref(), gix::remote::Direction::Fetch)?.ok()?;
-        let upstream = self.repo.find_reference(tracking.as_ref()).ok()?.into_fully_peeled_id().ok()?.detach();
+        let tracking = self
+            .repo
+            .branch_remote_tracking_ref_name(head.as_ref(), gix::remote::Direction::Fetch)?
+            .ok()?;
+        let upstream = self
+            .repo
+            .find_reference(tracking.as_ref())
+            .ok()?
+            .into_fully_peeled_id()
+            .ok()?
+            .detach();
         let here = self.repo.head_id().ok()?.detach();
-        let walk = self.repo.rev_walk([upstream]).with_hidden([here]).all().ok()?;
+        let walk = self
+            .repo
+            .rev_walk([upstream])
+            .with_hidden([here])
+            .all()
+            .ok()?;
         Some(walk.take_while(Result::is_ok).count())
     }
 
     /// Every remote's fetch URL (`remote.*.url`), as configured.
     pub fn remote_urls(&self) -> Vec<String> {
         let snapshot = self.repo.config_snapshot();
-        let Some(sections) = snapshot.plumbing().sections_by_name("remote") else { return Vec::new() };
-        sections.flat_map(|s| s.values("url").into_iter().map(|v| v.to_string())).collect()
+        let Some(sections) = snapshot.plumbing().sections_by_name("remote") else {
+            return Vec::new();
+        };
+        sections
+            .flat_map(|s| s.values("url").into_iter().map(|v| v.to_string()))
+            .collect()
     }
 
     /// HEAD's full commit id, None when unborn.
@@ -102,18 +134,31 @@ impl Repo {
     /// The bytes of `path` (relative to the work tree) in HEAD's tree; None when HEAD is unborn
     /// or the file is not there.
     pub fn file_at_head(&self, path: &Path) -> Result<Option<Vec<u8>>> {
-        let Ok(commit) = self.repo.head_commit() else { return Ok(None) };
-        let tree = commit.tree().context("could not read HEAD's tree")?;
-        let Some(entry) = tree.lookup_entry_by_path(path).context("could not look up a path in HEAD")? else {
+        let Ok(commit) = self.repo.head_commit() else {
             return Ok(None);
         };
-        Ok(Some(self.blob(entry.object_id(), path).context("could not read a blob at HEAD")?))
+        let tree = commit.tree().context("could not read HEAD's tree")?;
+        let Some(entry) = tree
+            .lookup_entry_by_path(path)
+            .context("could not look up a path in HEAD")?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(
+            self.blob(entry.object_id(), path)
+                .context("could not read a blob at HEAD")?,
+        ))
     }
 
     /// The commits a shallow clone's history stops at (`.git/shallow`), None for a whole clone.
     pub fn shallow_boundary(&self) -> Option<Vec<String>> {
         let text = std::fs::read_to_string(self.repo.common_dir().join("shallow")).ok()?;
-        let ids: Vec<String> = text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect();
+        let ids: Vec<String> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
         (!ids.is_empty()).then_some(ids)
     }
 
@@ -123,7 +168,10 @@ impl Repo {
     pub fn shallow_note(&self) -> Option<String> {
         let ids = self.shallow_boundary()?;
         let at: Vec<String> = ids.iter().map(|id| id.chars().take(12).collect()).collect();
-        Some(format!("shallow clone: history before {} is not here", at.join(", ")))
+        Some(format!(
+            "shallow clone: history before {} is not here",
+            at.join(", ")
+        ))
     }
 
     /// A "first commit holding it" answer, checked against a shallow clone's boundary: a
@@ -144,12 +192,17 @@ impl Repo {
 
     /// HEAD's parents when HEAD is a merge commit (empty otherwise).
     pub fn head_merge_parents(&self) -> Vec<(gix::ObjectId, String)> {
-        let Ok(commit) = self.repo.head_commit() else { return vec![] };
+        let Ok(commit) = self.repo.head_commit() else {
+            return vec![];
+        };
         let parents: Vec<gix::ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
         if parents.len() < 2 {
             return vec![];
         }
-        parents.into_iter().map(|p| (p, p.to_hex_with_len(7).to_string())).collect()
+        parents
+            .into_iter()
+            .map(|p| (p, p.to_hex_with_len(7).to_string()))
+            .collect()
     }
 
     /// The bytes of `path` in a commit's tree, None when absent.
@@ -158,10 +211,16 @@ impl Repo {
     }
 
     /// The blob of `path` in a commit's tree (by commit id), None when absent.
-    fn blob_in_commit(&self, commit: gix::ObjectId, path: &Path) -> Result<Option<(gix::ObjectId, Vec<u8>)>> {
+    fn blob_in_commit(
+        &self,
+        commit: gix::ObjectId,
+        path: &Path,
+    ) -> Result<Option<(gix::ObjectId, Vec<u8>)>> {
         let commit = self.repo.find_object(commit)?.try_into_commit()?;
         let tree = commit.tree()?;
-        let Some(entry) = tree.lookup_entry_by_path(path)? else { return Ok(None) };
+        let Some(entry) = tree.lookup_entry_by_path(path)? else {
+            return Ok(None);
+        };
         let id = entry.object_id();
         Ok(Some((id, self.blob(id, path)?)))
     }
@@ -169,13 +228,21 @@ impl Repo {
     /// Every path git's index holds (relative to the work tree, `/`-separated), lowercased:
     /// what `zo promote` looks a path-like word up in.
     pub fn tracked_paths(&self) -> Vec<String> {
-        let Ok(index) = self.repo.index_or_empty() else { return Vec::new() };
-        index.entries().iter().map(|e| e.path(&index).to_string().to_lowercase()).collect()
+        let Ok(index) = self.repo.index_or_empty() else {
+            return Vec::new();
+        };
+        index
+            .entries()
+            .iter()
+            .map(|e| e.path(&index).to_string().to_lowercase())
+            .collect()
     }
 
     /// Whether git's index holds `path` (relative to the work tree): it is tracked.
     pub fn is_tracked(&self, path: &Path) -> bool {
-        let Ok(index) = self.repo.index_or_empty() else { return false };
+        let Ok(index) = self.repo.index_or_empty() else {
+            return false;
+        };
         let key = path.to_string_lossy().replace('\\', "/");
         index.entry_by_path(key.as_str().into()).is_some()
     }
@@ -183,7 +250,9 @@ impl Repo {
     pub fn file_staged(&self, path: &Path) -> Result<Option<Vec<u8>>> {
         let index = self.repo.index_or_empty()?;
         let key = path.to_string_lossy().replace('\\', "/");
-        let Some(entry) = index.entry_by_path(key.as_str().into()) else { return Ok(None) };
+        let Some(entry) = index.entry_by_path(key.as_str().into()) else {
+            return Ok(None);
+        };
         Ok(Some(self.blob(entry.id, path)?))
     }
 
@@ -191,7 +260,9 @@ impl Repo {
     /// parents': (commit, short id, subject, [(parent version)…], this version). Versions are
     /// the file's bytes or None where it did not exist.
     pub fn history_of(&self, path: &Path) -> Result<Vec<Change>> {
-        let Ok(head) = self.repo.head_id() else { return Ok(vec![]) };
+        let Ok(head) = self.repo.head_id() else {
+            return Ok(vec![]);
+        };
         let mut out = Vec::new();
         for info in self.repo.rev_walk([head.detach()]).all()? {
             let info = info?;
@@ -208,8 +279,19 @@ impl Repo {
             }
             if changed {
                 let commit = self.repo.find_object(info.id)?.try_into_commit()?;
-                let subject = commit.message_raw_sloppy().to_string().lines().next().unwrap_or("").to_string();
-                out.push(Change { short: info.id.to_hex_with_len(7).to_string(), subject, parents: parent_versions, this: this.map(|x| x.1) });
+                let subject = commit
+                    .message_raw_sloppy()
+                    .to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                out.push(Change {
+                    short: info.id.to_hex_with_len(7).to_string(),
+                    subject,
+                    parents: parent_versions,
+                    this: this.map(|x| x.1),
+                });
             }
         }
         Ok(out)
@@ -218,20 +300,34 @@ impl Repo {
     /// The commit a revision names (anything `git rev-parse` takes: a hash or a prefix of
     /// one, a branch, a tag, `HEAD~2`), None when it names none.
     pub fn resolve_commit(&self, spec: &str) -> Option<CommitRef> {
-        let id = self.repo.rev_parse_single(spec).ok()?.object().ok()?.peel_to_commit().ok()?.id;
+        let id = self
+            .repo
+            .rev_parse_single(spec)
+            .ok()?
+            .object()
+            .ok()?
+            .peel_to_commit()
+            .ok()?
+            .id;
         self.commit_ref(id).ok()
     }
 
     /// The best common ancestor of two commits (where a branch left its base), if any.
     pub fn merge_base(&self, a: &CommitRef, b: &CommitRef) -> Option<CommitRef> {
-        let (x, y) = (gix::ObjectId::from_hex(a.id.as_bytes()).ok()?, gix::ObjectId::from_hex(b.id.as_bytes()).ok()?);
+        let (x, y) = (
+            gix::ObjectId::from_hex(a.id.as_bytes()).ok()?,
+            gix::ObjectId::from_hex(b.id.as_bytes()).ok()?,
+        );
         let id = self.repo.merge_base(x, y).ok()??;
         self.commit_ref(id.detach()).ok()
     }
 
     /// The commits reachable from `to` and not from `from` (`git log from..to`), oldest first.
     pub fn range(&self, from: &CommitRef, to: &CommitRef) -> Result<Vec<CommitRef>> {
-        let (a, b) = (gix::ObjectId::from_hex(from.id.as_bytes())?, gix::ObjectId::from_hex(to.id.as_bytes())?);
+        let (a, b) = (
+            gix::ObjectId::from_hex(from.id.as_bytes())?,
+            gix::ObjectId::from_hex(to.id.as_bytes())?,
+        );
         let mut out = Vec::new();
         for info in self.repo.rev_walk([b]).with_hidden([a]).all()? {
             out.push(self.commit_ref(info?.id)?);
@@ -242,11 +338,28 @@ impl Repo {
 
     fn commit_ref(&self, id: gix::ObjectId) -> Result<CommitRef> {
         let commit = self.repo.find_object(id)?.try_into_commit()?;
-        let subject = commit.message_raw_sloppy().to_string().lines().next().unwrap_or("").to_string();
+        let subject = commit
+            .message_raw_sloppy()
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
         let time = commit.time().map(|t| t.seconds).unwrap_or(0);
-        let (author, email) = commit.author().map(|a| (a.name.to_string(), a.email.to_string())).unwrap_or_default();
+        let (author, email) = commit
+            .author()
+            .map(|a| (a.name.to_string(), a.email.to_string()))
+            .unwrap_or_default();
         let signed = commit.signature().ok().flatten().is_some();
-        Ok(CommitRef { id: id.to_string(), short: id.to_hex_with_len(7).to_string(), subject, time: crate::time::rfc3339(time), author, email, signed })
+        Ok(CommitRef {
+            id: id.to_string(),
+            short: id.to_hex_with_len(7).to_string(),
+            subject,
+            time: crate::time::rfc3339(time),
+            author,
+            email,
+            signed,
+        })
     }
 
     /// The bytes of `path` at the commit `c` names.
@@ -257,13 +370,21 @@ impl Repo {
     /// Every commit reachable from HEAD whose tree has `path`, in walk order: (commit time,
     /// commit, the blob of that version). The two "first commit holding" searches share it.
     fn versions_of(&self, path: &Path) -> Result<Vec<(i64, gix::ObjectId, gix::ObjectId)>> {
-        let Ok(head) = self.repo.head_id() else { return Ok(Vec::new()) };
+        let Ok(head) = self.repo.head_id() else {
+            return Ok(Vec::new());
+        };
         let mut out = Vec::new();
         for info in self.repo.rev_walk([head.detach()]).all()? {
             let info = info?;
             let commit = self.repo.find_object(info.id)?.try_into_commit()?;
-            let Some(entry) = commit.tree()?.lookup_entry_by_path(path)? else { continue };
-            out.push((commit.time().map(|t| t.seconds).unwrap_or(0), info.id, entry.object_id()));
+            let Some(entry) = commit.tree()?.lookup_entry_by_path(path)? else {
+                continue;
+            };
+            out.push((
+                commit.time().map(|t| t.seconds).unwrap_or(0),
+                info.id,
+                entry.object_id(),
+            ));
         }
         Ok(out)
     }
@@ -272,9 +393,15 @@ impl Repo {
     /// (`**ID:** ` → each entry's ID) in one walk: the earliest commit (by commit time)
     /// reachable from HEAD whose version holds `prefix` + token, by token. Each distinct
     /// version is read once, so a site of 1,000 entries walks history once, not 1,000 times.
-    pub fn first_commits_holding(&self, path: &Path, prefix: &str) -> Result<std::collections::HashMap<String, CommitRef>> {
-        let mut tokens: std::collections::HashMap<gix::ObjectId, std::rc::Rc<Vec<String>>> = std::collections::HashMap::new();
-        let mut best: std::collections::HashMap<String, (i64, gix::ObjectId)> = std::collections::HashMap::new();
+    pub fn first_commits_holding(
+        &self,
+        path: &Path,
+        prefix: &str,
+    ) -> Result<std::collections::HashMap<String, CommitRef>> {
+        let mut tokens: std::collections::HashMap<gix::ObjectId, std::rc::Rc<Vec<String>>> =
+            std::collections::HashMap::new();
+        let mut best: std::collections::HashMap<String, (i64, gix::ObjectId)> =
+            std::collections::HashMap::new();
         for (t, id, blob) in self.versions_of(path)? {
             let held = match tokens.get(&blob) {
                 Some(t) => t.clone(),
@@ -282,14 +409,18 @@ impl Repo {
                     // A version too large to read holds nothing: one bad commit in history does
                     // not stop every entry's life from being told.
                     let data = self.blob(blob, path).unwrap_or_default();
-                    let mut found: Vec<String> = memchr::memmem::find_iter(&data, prefix.as_bytes())
-                        .map(|i| {
-                            let rest = &data[i + prefix.len()..];
-                            let end = rest.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(rest.len());
-                            String::from_utf8_lossy(&rest[..end]).into_owned()
-                        })
-                        .filter(|t| !t.is_empty())
-                        .collect();
+                    let mut found: Vec<String> =
+                        memchr::memmem::find_iter(&data, prefix.as_bytes())
+                            .map(|i| {
+                                let rest = &data[i + prefix.len()..];
+                                let end = rest
+                                    .iter()
+                                    .position(|b| b.is_ascii_whitespace())
+                                    .unwrap_or(rest.len());
+                                String::from_utf8_lossy(&rest[..end]).into_owned()
+                            })
+                            .filter(|t| !t.is_empty())
+                            .collect();
                     found.sort_unstable();
                     found.dedup();
                     let found = std::rc::Rc::new(found);
@@ -308,7 +439,8 @@ impl Repo {
                 }
             }
         }
-        let mut refs: std::collections::HashMap<gix::ObjectId, CommitRef> = std::collections::HashMap::new();
+        let mut refs: std::collections::HashMap<gix::ObjectId, CommitRef> =
+            std::collections::HashMap::new();
         let mut out = std::collections::HashMap::with_capacity(best.len());
         for (token, (_, id)) in best {
             let r = match refs.get(&id) {
@@ -327,7 +459,8 @@ impl Repo {
     /// The earliest commit (by commit time) reachable from HEAD whose version of `path` holds
     /// `needle`: where an entry entered history. Each distinct version is searched once.
     pub fn first_commit_holding(&self, path: &Path, needle: &str) -> Result<Option<CommitRef>> {
-        let mut seen: std::collections::HashMap<gix::ObjectId, bool> = std::collections::HashMap::new();
+        let mut seen: std::collections::HashMap<gix::ObjectId, bool> =
+            std::collections::HashMap::new();
         let mut best: Option<(i64, gix::ObjectId)> = None;
         for (t, id, blob) in self.versions_of(path)? {
             let holds = *seen.entry(blob).or_insert_with(|| {
@@ -346,11 +479,19 @@ impl Repo {
     /// `secs`: what the repository held at that moment, for files that carry no time of
     /// their own. None without commits then.
     pub fn last_commit_until(&self, secs: i64) -> Result<Option<CommitRef>> {
-        let Ok(head) = self.repo.head_id() else { return Ok(None) };
+        let Ok(head) = self.repo.head_id() else {
+            return Ok(None);
+        };
         let mut best: Option<(i64, gix::ObjectId)> = None;
         for info in self.repo.rev_walk([head.detach()]).all()? {
             let info = info?;
-            let t = self.repo.find_object(info.id)?.try_into_commit()?.time().map(|t| t.seconds).unwrap_or(0);
+            let t = self
+                .repo
+                .find_object(info.id)?
+                .try_into_commit()?
+                .time()
+                .map(|t| t.seconds)
+                .unwrap_or(0);
             // Strictly later only: among commits of one second, the walk meets descendants first.
             if t <= secs && best.is_none_or(|(bt, _)| t > bt) {
                 best = Some((t, info.id));
@@ -361,9 +502,14 @@ impl Repo {
 
     /// The names of the files directly in directory `dir` at commit `c` (none when absent).
     pub fn names_at(&self, c: &CommitRef, dir: &Path) -> Result<Vec<String>> {
-        let commit = self.repo.find_object(gix::ObjectId::from_hex(c.id.as_bytes())?)?.try_into_commit()?;
+        let commit = self
+            .repo
+            .find_object(gix::ObjectId::from_hex(c.id.as_bytes())?)?
+            .try_into_commit()?;
         let tree = commit.tree()?;
-        let Some(entry) = tree.lookup_entry_by_path(dir)? else { return Ok(vec![]) };
+        let Some(entry) = tree.lookup_entry_by_path(dir)? else {
+            return Ok(vec![]);
+        };
         if !entry.mode().is_tree() {
             return Ok(vec![]);
         }
@@ -383,8 +529,12 @@ impl Repo {
     pub fn is_dirty_under(&self, dir: &str) -> Result<bool> {
         use gix::status::UntrackedFiles;
         let pattern: gix::bstr::BString = format!("{}/", dir.trim_end_matches('/')).into();
-        let mut iter =
-            self.repo.status(gix::progress::Discard)?.untracked_files(UntrackedFiles::Files).index_worktree_rewrites(None).into_iter(Some(pattern))?;
+        let mut iter = self
+            .repo
+            .status(gix::progress::Discard)?
+            .untracked_files(UntrackedFiles::Files)
+            .index_worktree_rewrites(None)
+            .into_iter(Some(pattern))?;
         Ok(iter.next().transpose()?.is_some())
     }
 }
@@ -396,16 +546,30 @@ impl Repo {
     /// first parent's), and the lines added plus removed between the two trees. None when
     /// `since` is not in this repository (a shallow clone, a rewritten history).
     pub fn changes_since(&self, since: &str, paths: &[String]) -> Result<Option<Movement>> {
-        let Ok(since) = gix::ObjectId::from_hex(since.trim().as_bytes()) else { return Ok(None) };
+        let Ok(since) = gix::ObjectId::from_hex(since.trim().as_bytes()) else {
+            return Ok(None);
+        };
         if self.repo.find_object(since).is_err() {
             return Ok(None);
         }
-        let Ok(head) = self.repo.head_id() else { return Ok(None) };
-        let tree_of = |id: gix::ObjectId| -> Result<gix::Tree<'_>> { Ok(self.repo.find_object(id)?.try_into_commit()?.tree()?) };
-        let entry_id =
-            |tree: &gix::Tree<'_>, path: &str| -> Result<Option<gix::ObjectId>> { Ok(tree.lookup_entry_by_path(Path::new(path))?.map(|e| e.object_id())) };
+        let Ok(head) = self.repo.head_id() else {
+            return Ok(None);
+        };
+        let tree_of = |id: gix::ObjectId| -> Result<gix::Tree<'_>> {
+            Ok(self.repo.find_object(id)?.try_into_commit()?.tree()?)
+        };
+        let entry_id = |tree: &gix::Tree<'_>, path: &str| -> Result<Option<gix::ObjectId>> {
+            Ok(tree
+                .lookup_entry_by_path(Path::new(path))?
+                .map(|e| e.object_id()))
+        };
         let mut commits = 0;
-        for info in self.repo.rev_walk([head.detach()]).with_hidden([since]).all()? {
+        for info in self
+            .repo
+            .rev_walk([head.detach()])
+            .with_hidden([since])
+            .all()?
+        {
             let info = info?;
             let this = tree_of(info.id)?;
             let parent = match info.parent_ids.first() {
@@ -441,17 +605,28 @@ impl Repo {
                 };
                 let (x, y) = (data(x)?, data(y)?);
                 let input = gix::diff::blob::InternedInput::new(x.as_slice(), y.as_slice());
-                let diff = gix::diff::blob::Diff::compute(gix::diff::blob::Algorithm::Histogram, &input);
+                let diff =
+                    gix::diff::blob::Diff::compute(gix::diff::blob::Algorithm::Histogram, &input);
                 lines += u64::from(diff.count_additions()) + u64::from(diff.count_removals());
             }
         }
-        Ok(Some(Movement { commits, lines, since_short: since.to_hex_with_len(7).to_string() }))
+        Ok(Some(Movement {
+            commits,
+            lines,
+            since_short: since.to_hex_with_len(7).to_string(),
+        }))
     }
 
     /// The blobs at `path` in a tree: the file itself, or every file under the directory.
-    fn blobs_under(&self, tree: &gix::Tree<'_>, path: &str) -> Result<std::collections::HashMap<String, gix::ObjectId>> {
+    fn blobs_under(
+        &self,
+        tree: &gix::Tree<'_>,
+        path: &str,
+    ) -> Result<std::collections::HashMap<String, gix::ObjectId>> {
         let mut out = std::collections::HashMap::new();
-        let Some(entry) = tree.lookup_entry_by_path(Path::new(path))? else { return Ok(out) };
+        let Some(entry) = tree.lookup_entry_by_path(Path::new(path))? else {
+            return Ok(out);
+        };
         if entry.mode().is_tree() {
             let sub = entry.object()?.try_into_tree()?;
             for f in sub.traverse().breadthfirst.files()? {
@@ -495,7 +670,13 @@ impl CommitRef {
     /// (the name and address quoted on one line: they are anyone's text).
     pub fn by(&self) -> String {
         let one = |s: &str| s.replace(['\n', '\r'], " ");
-        format!("{} by {} <{}>, {}", self.short, one(&self.author), one(&self.email), if self.signed { "signed" } else { "unsigned" })
+        format!(
+            "{} by {} <{}>, {}",
+            self.short,
+            one(&self.author),
+            one(&self.email),
+            if self.signed { "signed" } else { "unsigned" }
+        )
     }
 }
 
@@ -537,7 +718,9 @@ pub fn head_id_fast(root: &Path) -> Option<String> {
     if !r.starts_with("refs/") || r.contains("..") {
         return None;
     }
-    let common = std::fs::read_to_string(git_dir.join("commondir")).ok().map_or_else(|| git_dir.clone(), |c| git_dir.join(c.trim()));
+    let common = std::fs::read_to_string(git_dir.join("commondir"))
+        .ok()
+        .map_or_else(|| git_dir.clone(), |c| git_dir.join(c.trim()));
     for dir in [&git_dir, &common] {
         if let Ok(id) = std::fs::read_to_string(dir.join(r)) {
             let id = id.trim();
@@ -545,14 +728,27 @@ pub fn head_id_fast(root: &Path) -> Option<String> {
         }
     }
     let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
-    packed.lines().find_map(|l| l.strip_suffix(r).and_then(|id| id.strip_suffix(' ')).filter(|id| is_commit_id(id)).map(str::to_string))
+    packed.lines().find_map(|l| {
+        l.strip_suffix(r)
+            .and_then(|id| id.strip_suffix(' '))
+            .filter(|id| is_commit_id(id))
+            .map(str::to_string)
+    })
 }
 
 /// Run the `git` binary in `dir` (for writes: config, commits). Returns stdout.
 pub fn run(dir: &Path, args: &[&str]) -> Result<String> {
-    let out = std::process::Command::new("git").args(args).current_dir(dir).output().with_context(|| "could not run git; is it installed?")?;
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .with_context(|| "could not run git; is it installed?")?;
     if !out.status.success() {
-        anyhow::bail!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim());
+        anyhow::bail!(
+            "git {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

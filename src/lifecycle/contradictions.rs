@@ -21,17 +21,30 @@ pub struct Contradiction {
     pub choices: [String; 2],
 }
 
-const FILLER: &[&str] = &["a", "an", "the", "for", "in", "on", "of", "to", "and", "or", "with", "as", "by", "at", "from", "use", "using", "we", "our"];
+const FILLER: &[&str] = &[
+    "a", "an", "the", "for", "in", "on", "of", "to", "and", "or", "with", "as", "by", "at", "from",
+    "use", "using", "we", "our",
+];
 /// Words after which the next words name what was chosen: "Use X", "Adopt X", "Move to X".
-const CHOOSE: &[&str] = &["use", "using", "adopt", "choose", "pick", "prefer", "select", "switch", "migrate", "move", "to"];
+const CHOOSE: &[&str] = &[
+    "use", "using", "adopt", "choose", "pick", "prefer", "select", "switch", "migrate", "move",
+    "to",
+];
 /// Words after which a run at the end (or before another of them) names a place or a means:
 /// "… in X", "… with X", "… via X".
 const PLACE: &[&str] = &["in", "with", "on", "via", "through", "into", "onto", "by"];
 
 /// A title's words, lower case, without leading numbering.
 fn words(title: &str) -> Vec<String> {
-    let mut w: Vec<String> = title.split(|c: char| !c.is_alphanumeric() && c != '.' && c != '-').filter(|s| !s.is_empty()).map(str::to_lowercase).collect();
-    let numbered = w.iter().take_while(|s| s.chars().any(|c| c.is_ascii_digit())).count();
+    let mut w: Vec<String> = title
+        .split(|c: char| !c.is_alphanumeric() && c != '.' && c != '-')
+        .filter(|s| !s.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let numbered = w
+        .iter()
+        .take_while(|s| s.chars().any(|c| c.is_ascii_digit()))
+        .count();
     w.drain(..numbered);
     w
 }
@@ -41,9 +54,17 @@ fn words(title: &str) -> Vec<String> {
 /// or before another such word): (a's run, b's run, shared). "Store cart sessions in Redis" /
 /// "… in Postgres" is a choice; "Store cart sessions in Redis" / "Store user profiles in
 /// Redis" are two subjects; "Architecture Decision Record: X" / "…: Y" two records.
-fn differ<'a>(a: &'a [String], b: &'a [String]) -> Option<(&'a [String], &'a [String], Vec<&'a String>)> {
+fn differ<'a>(
+    a: &'a [String],
+    b: &'a [String],
+) -> Option<(&'a [String], &'a [String], Vec<&'a String>)> {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
     let (ra, rb) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
     if ra.is_empty() || rb.is_empty() || ra.len() > 3 || rb.len() > 3 {
         return None;
@@ -53,7 +74,11 @@ fn differ<'a>(a: &'a [String], b: &'a [String]) -> Option<(&'a [String], &'a [St
     if !slot(before, after) {
         return None;
     }
-    Some((ra, rb, a[..prefix].iter().chain(&a[a.len() - suffix..]).collect()))
+    Some((
+        ra,
+        rb,
+        a[..prefix].iter().chain(&a[a.len() - suffix..]).collect(),
+    ))
 }
 
 /// Every pair of active decisions of the log that reads as one subject, two choices. Each
@@ -65,31 +90,57 @@ fn differ<'a>(a: &'a [String], b: &'a [String]) -> Option<(&'a [String], &'a [St
 pub fn find(log: &DecisionLog) -> Vec<Contradiction> {
     const TEMPLATE: usize = 4;
     let compatible = log.compatible_pairs();
-    let active: Vec<usize> = (0..log.entries.len()).filter(|&i| !log.entries[i].is_annotation() && log.status(i) == Status::Active).collect();
-    let titles: Vec<Vec<String>> = active.iter().map(|&i| words(&log.entries[i].title)).collect();
-    let mut skeletons: std::collections::HashMap<(&[String], &[String]), Vec<usize>> = std::collections::HashMap::new();
+    let active: Vec<usize> = (0..log.entries.len())
+        .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == Status::Active)
+        .collect();
+    let titles: Vec<Vec<String>> = active
+        .iter()
+        .map(|&i| words(&log.entries[i].title))
+        .collect();
+    let mut skeletons: std::collections::HashMap<(&[String], &[String]), Vec<usize>> =
+        std::collections::HashMap::new();
     for (x, w) in titles.iter().enumerate() {
         for start in 1..w.len() {
             for len in 1..=3.min(w.len() - start) {
                 let (p, rest) = (&w[..start], &w[start + len..]);
-                let shared = p.iter().chain(rest).filter(|x| !FILLER.contains(&x.as_str())).count();
-                if p.len() + rest.len() >= 3 && shared >= 2 && slot(p.last().map(String::as_str), rest.first().map(String::as_str)) {
+                let shared = p
+                    .iter()
+                    .chain(rest)
+                    .filter(|x| !FILLER.contains(&x.as_str()))
+                    .count();
+                if p.len() + rest.len() >= 3
+                    && shared >= 2
+                    && slot(
+                        p.last().map(String::as_str),
+                        rest.first().map(String::as_str),
+                    )
+                {
                     skeletons.entry((p, rest)).or_default().push(x);
                 }
             }
         }
     }
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for members in skeletons.values().filter(|m| m.len() > 1 && m.len() <= TEMPLATE) {
+    for members in skeletons
+        .values()
+        .filter(|m| m.len() > 1 && m.len() <= TEMPLATE)
+    {
         for (n, &x) in members.iter().enumerate() {
-            pairs.extend(members[n + 1..].iter().filter(|&&y| titles[x] != titles[y]).map(|&y| (x.min(y), x.max(y))));
+            pairs.extend(
+                members[n + 1..]
+                    .iter()
+                    .filter(|&&y| titles[x] != titles[y])
+                    .map(|&y| (x.min(y), x.max(y))),
+            );
         }
     }
     pairs.sort_unstable();
     pairs.dedup();
     let mut out = Vec::new();
     for (x, y) in pairs {
-        let Some((ra, rb, _)) = differ(&titles[x], &titles[y]) else { continue };
+        let Some((ra, rb, _)) = differ(&titles[x], &titles[y]) else {
+            continue;
+        };
         let (ea, eb) = (&log.entries[active[x]], &log.entries[active[y]]);
         if compatible.contains(&crate::format::decision::pair(&ea.id, &eb.id)) {
             continue;
@@ -116,12 +167,16 @@ pub fn cached(layout: &crate::store::layout::Layout, log: &DecisionLog) -> Vec<C
         threshold: f64,
         pairs: Vec<Contradiction>,
     }
-    let kept: Option<Kept> = crate::store::summary::derived(layout, CACHE).and_then(|b| serde_json::from_slice(&b).ok());
+    let kept: Option<Kept> =
+        crate::store::summary::derived(layout, CACHE).and_then(|b| serde_json::from_slice(&b).ok());
     if let Some(k) = kept.filter(|k| k.threshold == log.threshold()) {
         return k.pairs;
     }
     let pairs = find(log);
-    if let Ok(bytes) = serde_json::to_vec(&Kept { threshold: log.threshold(), pairs: pairs.clone() }) {
+    if let Ok(bytes) = serde_json::to_vec(&Kept {
+        threshold: log.threshold(),
+        pairs: pairs.clone(),
+    }) {
         crate::store::summary::keep_derived(layout, CACHE, &bytes);
     }
     pairs
@@ -132,7 +187,9 @@ const CACHE: &str = crate::store::summary::CONTRADICTIONS;
 
 /// Whether `find` names decisions `a` and `b` (their IDs, either way round) as a pair.
 pub fn names(log: &DecisionLog, a: &str, b: &str) -> bool {
-    find(log).iter().any(|c| (c.a == a && c.b == b) || (c.a == b && c.b == a))
+    find(log)
+        .iter()
+        .any(|c| (c.a == a && c.b == b) || (c.a == b && c.b == a))
 }
 
 impl Contradiction {
@@ -140,7 +197,12 @@ impl Contradiction {
     pub fn describe(&self) -> String {
         // The titles are the repository's text, and verify and the merge driver print to an
         // agent too: a title the directive rules flag is withheld, as in `log` and `status`.
-        let title = |t: &str| crate::store::screened::title_or(t, "(title withheld: it reads as an instruction to an agent)");
+        let title = |t: &str| {
+            crate::store::screened::title_or(
+                t,
+                "(title withheld: it reads as an instruction to an agent)",
+            )
+        };
         format!(
             "{} and {} decide one subject differently ({} / {}): \"{}\" and \"{}\". To settle it: zo decide … --supersedes the one that no longer holds, or, if both hold, zo confirm {} --compatible-with {}",
             self.a,
@@ -159,14 +221,19 @@ impl Contradiction {
 /// merge driver says so, as it does for a fact set on both sides).
 pub fn introduced(ours: &str, merged: &str) -> Vec<Contradiction> {
     let parse = |t: &str| DecisionLog::parse(crate::format::Text::new(t.to_string()));
-    let before: std::collections::HashSet<(String, String)> = find(&parse(ours)).into_iter().map(|c| (c.a, c.b)).collect();
-    find(&parse(merged)).into_iter().filter(|c| !before.contains(&(c.a.clone(), c.b.clone()))).collect()
+    let before: std::collections::HashSet<(String, String)> =
+        find(&parse(ours)).into_iter().map(|c| (c.a, c.b)).collect();
+    find(&parse(merged))
+        .into_iter()
+        .filter(|c| !before.contains(&(c.a.clone(), c.b.clone())))
+        .collect()
 }
 
 /// Whether a run between `before` and `after` stands where a title names its choice.
 fn slot(before: Option<&str>, after: Option<&str>) -> bool {
     let chosen = before.is_some_and(|w| CHOOSE.contains(&w));
-    let placed = before.is_some_and(|w| PLACE.contains(&w)) && after.is_none_or(|w| PLACE.contains(&w) || w == "for");
+    let placed = before.is_some_and(|w| PLACE.contains(&w))
+        && after.is_none_or(|w| PLACE.contains(&w) || w == "for");
     chosen || placed
 }
 
@@ -176,25 +243,62 @@ mod tests {
 
     fn pair(a: &str, b: &str) -> bool {
         let (wa, wb) = (words(a), words(b));
-        differ(&wa, &wb).is_some_and(|(_, _, shared)| shared.len() >= 3 && shared.iter().filter(|w| !FILLER.contains(&w.as_str())).count() >= 2)
+        differ(&wa, &wb).is_some_and(|(_, _, shared)| {
+            shared.len() >= 3
+                && shared
+                    .iter()
+                    .filter(|w| !FILLER.contains(&w.as_str()))
+                    .count()
+                    >= 2
+        })
     }
 
     #[test]
     fn one_subject_two_choices_is_a_pair() {
-        assert!(pair("Store cart sessions in Redis", "Store cart sessions in Postgres"));
-        assert!(pair("Use Postgres for the orders database", "Use MySQL for the orders database"));
-        assert!(pair("ADR012: Send email with Amazon SES", "ADR031: Send email with GOV.UK Notify"));
-        assert!(pair("Move the frontend tests to Vitest", "Move the frontend tests to Jest"));
+        assert!(pair(
+            "Store cart sessions in Redis",
+            "Store cart sessions in Postgres"
+        ));
+        assert!(pair(
+            "Use Postgres for the orders database",
+            "Use MySQL for the orders database"
+        ));
+        assert!(pair(
+            "ADR012: Send email with Amazon SES",
+            "ADR031: Send email with GOV.UK Notify"
+        ));
+        assert!(pair(
+            "Move the frontend tests to Vitest",
+            "Move the frontend tests to Jest"
+        ));
     }
 
     #[test]
     fn different_subjects_or_too_little_in_common_are_not() {
         assert!(!pair("Use Postgres for orders", "Use Redis for sessions"));
-        assert!(!pair("Use Terraform", "Use Puppet"), "no subject beyond filler words");
-        assert!(!pair("Record architecture decisions", "Record architecture decisions"), "the same title chooses nothing");
-        assert!(!pair("Store cart sessions in Redis", "Store user profiles in Redis"));
-        assert!(!pair("Architecture Decision Record: Enhanced Validation", "Architecture Decision Record: Error Reporting"));
-        assert!(!pair("JetStream based Object Stores", "JetStream based Key-Value Stores"));
+        assert!(
+            !pair("Use Terraform", "Use Puppet"),
+            "no subject beyond filler words"
+        );
+        assert!(
+            !pair(
+                "Record architecture decisions",
+                "Record architecture decisions"
+            ),
+            "the same title chooses nothing"
+        );
+        assert!(!pair(
+            "Store cart sessions in Redis",
+            "Store user profiles in Redis"
+        ));
+        assert!(!pair(
+            "Architecture Decision Record: Enhanced Validation",
+            "Architecture Decision Record: Error Reporting"
+        ));
+        assert!(!pair(
+            "JetStream based Object Stores",
+            "JetStream based Key-Value Stores"
+        ));
     }
 }
 
@@ -205,8 +309,13 @@ mod corpus {
     /// change that floods a real memory with pairs.
     #[test]
     fn the_adr_corpus_pairs_are_few() {
-        let corpus = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/adr-corpus.jsonl")).unwrap();
-        let text = crate::templates::DECISION_LOG.to_string() + &crate::fixtures::adr_entries(&corpus);
+        let corpus = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/adr-corpus.jsonl"
+        ))
+        .unwrap();
+        let text =
+            crate::templates::DECISION_LOG.to_string() + &crate::fixtures::adr_entries(&corpus);
         let log = crate::format::decision::DecisionLog::parse(crate::format::Text::new(text));
         let found = super::find(&log);
         for c in &found {
@@ -222,19 +331,51 @@ mod corpus {
     #[test]
     fn every_planted_pair_is_found_among_the_adrs_and_nothing_else() {
         const PLANTED: &[(&str, &str)] = &[
-            ("Store cart sessions in Redis", "Store cart sessions in Postgres"),
-            ("Use Postgres for the orders database", "Use MySQL for the orders database"),
-            ("Send notification email with Amazon SES", "Send notification email with GOV.UK Notify"),
-            ("Move the frontend tests to Vitest", "Move the frontend tests to Jest"),
+            (
+                "Store cart sessions in Redis",
+                "Store cart sessions in Postgres",
+            ),
+            (
+                "Use Postgres for the orders database",
+                "Use MySQL for the orders database",
+            ),
+            (
+                "Send notification email with Amazon SES",
+                "Send notification email with GOV.UK Notify",
+            ),
+            (
+                "Move the frontend tests to Vitest",
+                "Move the frontend tests to Jest",
+            ),
             ("Deploy review apps on Heroku", "Deploy review apps on ECS"),
-            ("Adopt Kotlin for the build scripts", "Adopt Groovy for the build scripts"),
-            ("Serve static assets via CloudFront", "Serve static assets via Fastly"),
-            ("Use Sentry for error tracking", "Use Rollbar for error tracking"),
-            ("Run background jobs with Sidekiq", "Run background jobs with GoodJob"),
-            ("Store deploy secrets in AWS Secrets Manager", "Store deploy secrets in HashiCorp Vault"),
+            (
+                "Adopt Kotlin for the build scripts",
+                "Adopt Groovy for the build scripts",
+            ),
+            (
+                "Serve static assets via CloudFront",
+                "Serve static assets via Fastly",
+            ),
+            (
+                "Use Sentry for error tracking",
+                "Use Rollbar for error tracking",
+            ),
+            (
+                "Run background jobs with Sidekiq",
+                "Run background jobs with GoodJob",
+            ),
+            (
+                "Store deploy secrets in AWS Secrets Manager",
+                "Store deploy secrets in HashiCorp Vault",
+            ),
         ];
-        let corpus = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/adr-corpus.jsonl")).unwrap();
-        let mut text = crate::templates::DECISION_LOG.to_string() + &crate::fixtures::adr_entries(&corpus);
+        let corpus = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/adr-corpus.jsonl"
+        ))
+        .unwrap();
+        let mut text =
+            crate::templates::DECISION_LOG.to_string() + &crate::fixtures::adr_entries(&corpus);
         for (n, (a, b)) in PLANTED.iter().enumerate() {
             for (side, title) in [(0, a), (1, b)] {
                 let d = crate::format::decision::NewDecision {
@@ -250,9 +391,17 @@ mod corpus {
             }
         }
         let log = crate::format::decision::DecisionLog::parse(crate::format::Text::new(text));
-        let found: Vec<(String, String)> = super::find(&log).into_iter().map(|c| (c.a_title, c.b_title)).collect();
+        let found: Vec<(String, String)> = super::find(&log)
+            .into_iter()
+            .map(|c| (c.a_title, c.b_title))
+            .collect();
         for (a, b) in PLANTED {
-            assert!(found.iter().any(|(x, y)| (x == a && y == b) || (x == b && y == a)), "missed {a:?} / {b:?}: {found:?}");
+            assert!(
+                found
+                    .iter()
+                    .any(|(x, y)| (x == a && y == b) || (x == b && y == a)),
+                "missed {a:?} / {b:?}: {found:?}"
+            );
         }
         assert_eq!(found.len(), PLANTED.len(), "{found:?}");
     }

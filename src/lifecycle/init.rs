@@ -55,19 +55,34 @@ fn create(layout: &Layout, path: &Path, content: &str, created: &mut Vec<String>
 
 pub fn init(req: &Init) -> Result<Initialised> {
     // Checked before anything is made: a misspelt agent, or a removal, never creates memory.
-    if let Some(agent) = req.agent.as_deref().filter(|a| !crate::wiring::agents::AGENTS.contains(a)) {
-        return Err(crate::error::Error::usage(format!("unknown agent {agent:?}; supported: {}", crate::wiring::agents::AGENTS.join(", "))).into());
+    if let Some(agent) = req
+        .agent
+        .as_deref()
+        .filter(|a| !crate::wiring::agents::AGENTS.contains(a))
+    {
+        return Err(crate::error::Error::usage(format!(
+            "unknown agent {agent:?}; supported: {}",
+            crate::wiring::agents::AGENTS.join(", ")
+        ))
+        .into());
     }
     let root = Layout::root_for_init(req.repo.as_deref())?;
     let (layout, mut created, notes) = if req.remove {
         if req.agent.is_none() {
-            return Err(crate::error::Error::usage("--remove takes out an agent's wiring: name it with --agent").into());
+            return Err(crate::error::Error::usage(
+                "--remove takes out an agent's wiring: name it with --agent",
+            )
+            .into());
         }
         (Layout::at(&root)?, Vec::new(), Vec::new())
     } else {
         if let Ok(l) = Layout::discover(Some(&root)) {
             if l.legacy && l.root == root {
-                bail!("{} already holds zo memory in the older layout ({}); zo reads it as it is", root.display(), l.show(&l.memory));
+                bail!(
+                    "{} already holds zo memory in the older layout ({}); zo reads it as it is",
+                    root.display(),
+                    l.show(&l.memory)
+                );
             }
         }
         let (layout, mut created, notes) = create_memory(&root, req.project.as_deref())?;
@@ -107,14 +122,26 @@ fn create_memory(root: &Path, project: Option<&str>) -> Result<(Layout, Vec<Stri
     let pre = Layout::at(root)?;
     fsio::create_dir(&pre.zo_dir)?;
     let mut created = Vec::new();
-    let name = project.map(str::to_string).unwrap_or_else(|| root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into()));
+    let name = project.map(str::to_string).unwrap_or_else(|| {
+        root.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "project".into())
+    });
     let name_yaml = serde_json::to_string(&name)?; // a JSON string is valid YAML
-    create(&pre, &pre.config_file(), &templates::CONFIG.replace("{project}", &name_yaml), &mut created)?;
+    create(
+        &pre,
+        &pre.config_file(),
+        &templates::CONFIG.replace("{project}", &name_yaml),
+        &mut created,
+    )?;
     let layout = Layout::at(root)?;
     let named = layout.project();
     let mut notes = Vec::new();
     if project.is_some_and(|p| p != named) {
-        notes.push(format!("{} already names the project {named:?}; left unchanged", layout.show(&layout.config_file())));
+        notes.push(format!(
+            "{} already names the project {named:?}; left unchanged",
+            layout.show(&layout.config_file())
+        ));
     }
     for dir in [layout.memory.clone(), layout.sessions(), layout.snapshots()] {
         if !dir.is_dir() {
@@ -125,9 +152,16 @@ fn create_memory(root: &Path, project: Option<&str>) -> Result<(Layout, Vec<Stri
     {
         // Another zo writing meanwhile (a hook in a second window) sees whole files or none.
         let _lock = fsio::Lock::acquire(&layout.memory)?;
-        let state = templates::STATE.replace("{project}", &named).replace("{timestamp}", &crate::time::now());
+        let state = templates::STATE
+            .replace("{project}", &named)
+            .replace("{timestamp}", &crate::time::now());
         create(&layout, &layout.state(), &state, &mut created)?;
-        create(&layout, &layout.decision_log(), templates::DECISION_LOG, &mut created)?;
+        create(
+            &layout,
+            &layout.decision_log(),
+            templates::DECISION_LOG,
+            &mut created,
+        )?;
         create(&layout, &layout.priors(), templates::PRIORS, &mut created)?;
     }
     if ensure_gitignore(&layout)? {
@@ -161,7 +195,9 @@ fn wire_git(layout: &Layout, hooks: bool, created: &mut Vec<String>) -> Result<(
             if !text.ends_with('\n') && !text.is_empty() {
                 text.push('\n');
             }
-            text.push_str("hooks: true        # `zo continue` installs zo's git hooks on every clone\n");
+            text.push_str(
+                "hooks: true        # `zo continue` installs zo's git hooks on every clone\n",
+            );
             fsio::write_atomic(&cfg, text.as_bytes())?;
         }
         created.push("git hooks".into());
@@ -190,7 +226,10 @@ pub fn write_local(layout: &Layout) -> Result<()> {
     if layout.local_file().exists() && same.map == old.map {
         return Ok(());
     }
-    let text = format!("# Detected by zo on this machine; not committed.\n{}", local.to_yaml()?);
+    let text = format!(
+        "# Detected by zo on this machine; not committed.\n{}",
+        local.to_yaml()?
+    );
     fsio::write_atomic(&layout.local_file(), text.as_bytes())
 }
 
@@ -225,14 +264,28 @@ pub struct Migration {
 pub fn migrate(repo: Option<&Path>, apply: bool) -> Result<Migration> {
     let layout = Layout::discover(repo)?;
     if !layout.legacy {
-        let note = format!("{} is already in the .zo/ layout; nothing to migrate", layout.show(&layout.memory));
-        return Ok(Migration { moves: vec![], applied: false, note: Some(note) });
+        let note = format!(
+            "{} is already in the .zo/ layout; nothing to migrate",
+            layout.show(&layout.memory)
+        );
+        return Ok(Migration {
+            moves: vec![],
+            applied: false,
+            note: Some(note),
+        });
     }
     let root = layout.root.clone();
     let target = root.join(".zo/memory");
-    let new = Layout { memory: target.clone(), ..layout.clone() };
+    let new = Layout {
+        memory: target.clone(),
+        ..layout.clone()
+    };
     if new.decision_log().exists() || new.state().exists() {
-        bail!("{} already holds memory; move {} by hand", layout.show(&target), layout.show(&layout.memory));
+        bail!(
+            "{} already holds memory; move {} by hand",
+            layout.show(&target),
+            layout.show(&layout.memory)
+        );
     }
     let root_memory = root.join("memory");
     if layout.memory != root_memory {
@@ -241,7 +294,11 @@ pub fn migrate(repo: Option<&Path>, apply: bool) -> Result<Migration> {
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| e.path() != layout.memory && (e.path().join("DECISION_LOG.md").exists() || e.path().join("STATE.md").exists()))
+            .filter(|e| {
+                e.path() != layout.memory
+                    && (e.path().join("DECISION_LOG.md").exists()
+                        || e.path().join("STATE.md").exists())
+            })
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         if !others.is_empty() {
@@ -256,19 +313,39 @@ pub fn migrate(repo: Option<&Path>, apply: bool) -> Result<Migration> {
     if apply {
         apply_moves(&layout, &target, &moves)?;
         // memory/<project>/ names the project; memory/ alone takes the directory's name.
-        let project = if layout.memory != root.join("memory") { layout.memory.file_name().map(|n| n.to_string_lossy().into_owned()) } else { None };
-        init(&Init { repo: Some(root), project, ..Default::default() })?;
+        let project = if layout.memory != root.join("memory") {
+            layout
+                .memory
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        } else {
+            None
+        };
+        init(&Init {
+            repo: Some(root),
+            project,
+            ..Default::default()
+        })?;
     }
-    Ok(Migration { moves, applied: apply, note: None })
+    Ok(Migration {
+        moves,
+        applied: apply,
+        note: None,
+    })
 }
 
 /// Every file of the older memory directory but derived ones, with its new place.
 fn plan(layout: &Layout, target: &Path) -> Result<Vec<Move>> {
     let root = &layout.root;
     let repo = crate::git::Repo::discover(root);
-    let tracked = |rel: &str| repo.is_some() && crate::git::run(root, &["ls-files", "--error-unmatch", "--", rel]).is_ok();
+    let tracked = |rel: &str| {
+        repo.is_some() && crate::git::run(root, &["ls-files", "--error-unmatch", "--", rel]).is_ok()
+    };
     let mut names: Vec<String> = Vec::new();
-    for e in std::fs::read_dir(&layout.memory).with_context(|| format!("could not list {}", layout.show(&layout.memory)))?.flatten() {
+    for e in std::fs::read_dir(&layout.memory)
+        .with_context(|| format!("could not list {}", layout.show(&layout.memory)))?
+        .flatten()
+    {
         let name = e.file_name().to_string_lossy().into_owned();
         // Derived and local files are rebuilt, not moved.
         if Layout::is_derived(&name) {
@@ -276,10 +353,15 @@ fn plan(layout: &Layout, target: &Path) -> Result<Vec<Move>> {
         }
         // What every command refuses to read is refused here, before anything moves: a link
         // (it could lead anywhere), a FIFO or a device.
-        let t = e.file_type().with_context(|| format!("could not read {}", layout.show(&e.path())))?;
+        let t = e
+            .file_type()
+            .with_context(|| format!("could not read {}", layout.show(&e.path())))?;
         if !(t.is_file() || t.is_dir()) {
             let what = fsio::special_kind(&t).unwrap_or("a symbolic link");
-            bail!("{} is {what}; zo moves only files and folders: replace it, then migrate (nothing was moved)", layout.show(&e.path()));
+            bail!(
+                "{} is {what}; zo moves only files and folders: replace it, then migrate (nothing was moved)",
+                layout.show(&e.path())
+            );
         }
         names.push(name);
     }
@@ -288,7 +370,11 @@ fn plan(layout: &Layout, target: &Path) -> Result<Vec<Move>> {
         .iter()
         .map(|n| {
             let from = layout.rel(&layout.memory.join(n));
-            Move { git_mv: tracked(&from), to: layout.rel(&target.join(n)), from }
+            Move {
+                git_mv: tracked(&from),
+                to: layout.rel(&target.join(n)),
+                from,
+            }
         })
         .collect())
 }
@@ -306,11 +392,16 @@ fn apply_moves(layout: &Layout, target: &Path, moves: &[Move]) -> Result<()> {
             if m.git_mv {
                 crate::git::run(root, &["mv", "--", &m.from, &m.to])?;
             } else {
-                fsio::rename(&root.join(&m.from), &root.join(&m.to)).with_context(|| format!("could not move {} to {}", m.from, m.to))?;
+                fsio::rename(&root.join(&m.from), &root.join(&m.to))
+                    .with_context(|| format!("could not move {} to {}", m.from, m.to))?;
             }
         }
     }
-    for n in std::fs::read_dir(&layout.memory).into_iter().flatten().flatten() {
+    for n in std::fs::read_dir(&layout.memory)
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
         if Layout::is_derived(&n.file_name().to_string_lossy()) {
             let _ = fsio::remove_file(&n.path());
         }

@@ -72,20 +72,39 @@ impl Progress {
         // IDs and titles are memory text: one line each, and a title the directive rules flag
         // is not repeated here (the bundle lists it as withheld).
         let title = |t: &str| {
-            if crate::store::screened::flags(t).is_empty() { crate::store::gate::frame::one_line(t) } else { "its title is withheld: the rules flag it".into() }
+            if crate::store::screened::flags(t).is_empty() {
+                crate::store::gate::frame::one_line(t)
+            } else {
+                "its title is withheld: the rules flag it".into()
+            }
         };
         let list = |v: &[Listed]| {
             if v.is_empty() {
                 "none".to_string()
             } else {
-                v.iter().map(|l| format!("{} ({})", crate::store::gate::frame::one_line(&l.id), title(&l.title))).collect::<Vec<_>>().join(", ")
+                v.iter()
+                    .map(|l| {
+                        format!(
+                            "{} ({})",
+                            crate::store::gate::frame::one_line(&l.id),
+                            title(&l.title)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         };
         let files = if self.files.is_empty() {
             "none".to_string()
         } else {
             // File names are anyone's text: quoted, one line each (`gate::frame::name`).
-            let mut f = self.files.iter().take(30).map(|f| crate::store::gate::frame::name(f)).collect::<Vec<_>>().join(", ");
+            let mut f = self
+                .files
+                .iter()
+                .take(30)
+                .map(|f| crate::store::gate::frame::name(f))
+                .collect::<Vec<_>>()
+                .join(", ");
             if self.files.len() > 30 {
                 f.push_str(&format!(" and {} more", self.files.len() - 30));
             }
@@ -129,7 +148,12 @@ pub fn start(memory: &Memory, agent: Option<String>, task: Option<String>) -> Re
 
 /// `start`, with the agent's own session ID recorded in the same write (a hook starts
 /// sessions on every agent start: one durable write, not two).
-pub fn start_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Record> {
+pub fn start_as(
+    memory: &Memory,
+    agent: Option<String>,
+    task: Option<String>,
+    session_id: Option<String>,
+) -> Result<Record> {
     begin_as(memory, agent, task, session_id)?.finish(memory)
 }
 
@@ -143,12 +167,22 @@ pub struct Starting {
 
 /// The first half of `start_as`: everything but the work tree's state, whose `git diff` is
 /// started here and read by `Starting::finish`.
-pub fn begin_as(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<Starting> {
+pub fn begin_as(
+    memory: &Memory,
+    agent: Option<String>,
+    task: Option<String>,
+    session_id: Option<String>,
+) -> Result<Starting> {
     // The task becomes the session file's "Attempted" when the end says nothing: gate it now.
     // zo's own agent names (what its hooks pass) hold no secret: checking them alone built the
     // secret scanner, about a millisecond of every agent start.
     let own = |a: &&String| matches!(a.as_str(), "claude" | "codex" | "cursor");
-    let fields: Vec<(&str, &str)> = agent.iter().filter(|a| !own(a)).map(|a| ("Agent", a.as_str())).chain(task.iter().map(|t| ("Task", t.as_str()))).collect();
+    let fields: Vec<(&str, &str)> = agent
+        .iter()
+        .filter(|a| !own(a))
+        .map(|a| ("Agent", a.as_str()))
+        .chain(task.iter().map(|t| ("Task", t.as_str())))
+        .collect();
     if !fields.is_empty() {
         gate::check_fields(&fields, false).context("no session was started")?;
     }
@@ -171,7 +205,12 @@ impl Starting {
     /// Read the work tree's state and write the record.
     pub fn finish(self, memory: &Memory) -> Result<Record> {
         let (head, dirty, untracked) = self.baseline.finish(&memory.layout.root);
-        let rec = Record { head, dirty, untracked, ..self.rec };
+        let rec = Record {
+            head,
+            dirty,
+            untracked,
+            ..self.rec
+        };
         save(memory, &rec)?;
         // The next bundle says what arrived since this start (`store::provenance`).
         if let Some(h) = &rec.head {
@@ -188,9 +227,14 @@ impl Starting {
 pub fn save(memory: &Memory, rec: &Record) -> Result<()> {
     let mut v = serde_json::to_value(rec)?;
     if !crate::store::trust::seal_json(MAC_DOMAIN, &mut v) {
-        anyhow::bail!("no session record was written: zo has no key to sign it with (its cache directory, see `zo doctor`, cannot be made)");
+        anyhow::bail!(
+            "no session record was written: zo has no key to sign it with (its cache directory, see `zo doctor`, cannot be made)"
+        );
     }
-    fsio::write_atomic_unsynced(&record_path(memory), serde_json::to_string_pretty(&v)?.as_bytes())
+    fsio::write_atomic_unsynced(
+        &record_path(memory),
+        serde_json::to_string_pretty(&v)?.as_bytes(),
+    )
 }
 
 /// Sizes of the append-only files (0 when missing).
@@ -213,7 +257,9 @@ pub fn wrote_since(memory: &Memory, rec: &Record) -> bool {
 /// its to claim — that session's own Stop asks, for its own work.
 pub fn claim_stop(memory: &Memory, ours: impl Fn(&Record) -> bool) -> Result<Option<Vec<String>>> {
     let _lock = memory.lock()?;
-    let Some(mut rec) = current(memory) else { return Ok(None) };
+    let Some(mut rec) = current(memory) else {
+        return Ok(None);
+    };
     if !ours(&rec) || rec.stop_asked || wrote_since(memory, &rec) {
         return Ok(None);
     }
@@ -254,7 +300,13 @@ fn paths_of(child: Option<std::process::Child>) -> Vec<String> {
     child
         .and_then(|c| c.wait_with_output().ok())
         .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect())
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .split('\0')
+                .filter(|p| !p.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -266,22 +318,46 @@ impl Baseline {
             Some(h) => (Some(h), String::new()),
             None => {
                 let repo = crate::git::Repo::discover(root);
-                let top = repo.as_ref().and_then(|r| r.workdir()).and_then(|w| w.canonicalize().ok());
-                let rel = top.and_then(|t| root.canonicalize().ok()?.strip_prefix(t).ok().map(|p| p.to_string_lossy().into_owned()));
-                (repo.and_then(|r| r.head_full()), rel.filter(|r| !r.is_empty()).map(|r| format!("{r}/")).unwrap_or_default())
+                let top = repo
+                    .as_ref()
+                    .and_then(|r| r.workdir())
+                    .and_then(|w| w.canonicalize().ok());
+                let rel = top.and_then(|t| {
+                    root.canonicalize()
+                        .ok()?
+                        .strip_prefix(t)
+                        .ok()
+                        .map(|p| p.to_string_lossy().into_owned())
+                });
+                (
+                    repo.and_then(|r| r.head_full()),
+                    rel.filter(|r| !r.is_empty())
+                        .map(|r| format!("{r}/"))
+                        .unwrap_or_default(),
+                )
             }
         };
         let head = head.filter(|h| crate::store::trust::is_commit_id(h));
         let status = head.as_ref().and_then(|_| spawn_git(root, &STATUS_ARGS));
-        Baseline { head, prefix, status }
+        Baseline {
+            head,
+            prefix,
+            status,
+        }
     }
 
     #[allow(clippy::type_complexity)]
     fn finish(
         self,
         root: &std::path::Path,
-    ) -> (Option<String>, std::collections::BTreeMap<String, String>, Option<std::collections::BTreeMap<String, String>>) {
-        let Some(head) = self.head else { return (None, Default::default(), None) };
+    ) -> (
+        Option<String>,
+        std::collections::BTreeMap<String, String>,
+        Option<std::collections::BTreeMap<String, String>>,
+    ) {
+        let Some(head) = self.head else {
+            return (None, Default::default(), None);
+        };
         let (changed, others) = status_paths(self.status, &self.prefix);
         let dirty = hashes(root, &changed);
         let untracked = (others.len() <= MAX_UNTRACKED).then(|| signatures(root, &others));
@@ -292,21 +368,51 @@ impl Baseline {
 /// `commit` is a full commit ID (`trust::is_commit_id`, checked by every caller), and
 /// `--end-of-options` ends git's options before it whatever it holds.
 fn diff_args(commit: &str) -> [&str; 10] {
-    ["diff", "--name-only", "--relative", "-z", "--no-renames", "--end-of-options", commit, "--", ".", ":(exclude).zo"]
+    [
+        "diff",
+        "--name-only",
+        "--relative",
+        "-z",
+        "--no-renames",
+        "--end-of-options",
+        commit,
+        "--",
+        ".",
+        ":(exclude).zo",
+    ]
 }
 
 /// Untracked files that are not ignored, outside `.zo/`; a directory holding only such files
 /// is listed once (`dir/`) and not walked, and an empty one not at all, as `git status` shows
 /// them (the start's baseline is read from `STATUS_ARGS`, and the two must list alike).
-const OTHERS_ARGS: [&str; 9] = ["ls-files", "-z", "--others", "--exclude-standard", "--directory", "--no-empty-directory", "--", ".", ":(exclude).zo"];
+const OTHERS_ARGS: [&str; 9] = [
+    "ls-files",
+    "-z",
+    "--others",
+    "--exclude-standard",
+    "--directory",
+    "--no-empty-directory",
+    "--",
+    ".",
+    ":(exclude).zo",
+];
 
 /// At a session's start, one process for both halves of the baseline: tracked files that
 /// differ from HEAD (staged or not) and the untracked ones as `OTHERS_ARGS` lists them. One
 /// `git status` costs about two thirds of the CPU of a `git diff` and a `git ls-files`, which on
 /// a two-core machine compete with the hook itself. `--no-optional-locks`: no index refresh is
 /// written by a command that only looks.
-const STATUS_ARGS: [&str; 9] =
-    ["--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=normal", "--", ".", ":(exclude).zo"];
+const STATUS_ARGS: [&str; 9] = [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--no-renames",
+    "--untracked-files=normal",
+    "--",
+    ".",
+    ":(exclude).zo",
+];
 
 /// The changed and the untracked paths of a `git status --porcelain=v1 -z` (`XY path` each,
 /// from the top of the work tree; `??` untracked), from the memory root (`prefix` removed);
@@ -314,7 +420,12 @@ const STATUS_ARGS: [&str; 9] =
 fn status_paths(child: Option<std::process::Child>, prefix: &str) -> (Vec<String>, Vec<String>) {
     let (mut changed, mut others) = (Vec::new(), Vec::new());
     for item in paths_of(child) {
-        let (Some(code), Some(path)) = (item.get(..2), item.get(3..).and_then(|p| p.strip_prefix(prefix))) else { continue };
+        let (Some(code), Some(path)) = (
+            item.get(..2),
+            item.get(3..).and_then(|p| p.strip_prefix(prefix)),
+        ) else {
+            continue;
+        };
         if path.is_empty() {
             continue;
         }
@@ -333,12 +444,19 @@ const MAX_UNTRACKED: usize = 5_000;
 
 /// Size and mtime of work-tree files, as a cheap "changed since" for untracked files (hashing
 /// every untracked file at every agent start could read large build leftovers).
-fn signatures(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMap<String, String> {
+fn signatures(
+    root: &std::path::Path,
+    paths: &[String],
+) -> std::collections::BTreeMap<String, String> {
     paths
         .iter()
         .filter_map(|p| {
             let m = std::fs::symlink_metadata(root.join(p)).ok()?;
-            let mtime = m.modified().ok()?.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+            let mtime = m
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
             Some((p.clone(), format!("{}:{mtime}", m.len())))
         })
         .collect()
@@ -358,9 +476,17 @@ fn hashes(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMa
     let mut args = vec!["hash-object", "--"];
     let present: Vec<&String> = paths.iter().filter(|p| root.join(p).is_file()).collect();
     args.extend(present.iter().map(|p| p.as_str()));
-    let ids: Vec<String> =
-        if present.is_empty() { vec![] } else { crate::git::run(root, &args).map(|o| o.lines().map(str::to_string).collect()).unwrap_or_default() };
-    let mut out: std::collections::BTreeMap<String, String> = paths.iter().map(|p| (p.clone(), "deleted".to_string())).collect();
+    let ids: Vec<String> = if present.is_empty() {
+        vec![]
+    } else {
+        crate::git::run(root, &args)
+            .map(|o| o.lines().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    let mut out: std::collections::BTreeMap<String, String> = paths
+        .iter()
+        .map(|p| (p.clone(), "deleted".to_string()))
+        .collect();
     for (p, id) in present.iter().zip(ids) {
         out.insert((*p).clone(), id);
     }
@@ -372,20 +498,48 @@ fn hashes(root: &std::path::Path, paths: &[String]) -> std::collections::BTreeMa
 /// since its start.
 pub fn touched(memory: &Memory, rec: &Record) -> Vec<String> {
     let root = &memory.layout.root;
-    let Some(head) = rec.head.as_ref().filter(|h| crate::store::trust::is_commit_id(h)) else { return vec![] };
+    let Some(head) = rec
+        .head
+        .as_ref()
+        .filter(|h| crate::store::trust::is_commit_id(h))
+    else {
+        return vec![];
+    };
     // Both git processes run at once.
-    let others = rec.untracked.as_ref().map(|_| spawn_git(root, &OTHERS_ARGS));
+    let others = rec
+        .untracked
+        .as_ref()
+        .map(|_| spawn_git(root, &OTHERS_ARGS));
     let changed = changed_since(root, head);
-    let was_dirty: Vec<String> = changed.iter().filter(|p| rec.dirty.contains_key(*p)).cloned().collect();
+    let was_dirty: Vec<String> = changed
+        .iter()
+        .filter(|p| rec.dirty.contains_key(*p))
+        .cloned()
+        .collect();
     let now = hashes(root, &was_dirty);
-    let mut files: Vec<String> = changed.into_iter().filter(|p| rec.dirty.get(p).is_none_or(|before| now.get(p) != Some(before))).collect();
+    let mut files: Vec<String> = changed
+        .into_iter()
+        .filter(|p| {
+            rec.dirty
+                .get(p)
+                .is_none_or(|before| now.get(p) != Some(before))
+        })
+        .collect();
     if let (Some(before), Some(others)) = (&rec.untracked, others) {
         let others = paths_of(others);
         if others.len() <= MAX_UNTRACKED {
             let now = signatures(root, &others);
             // New or changed since the start, and those the session deleted.
-            let gone: Vec<String> = before.keys().filter(|p| !now.contains_key(*p)).cloned().collect();
-            files.extend(now.into_iter().filter(|(p, sig)| before.get(p) != Some(sig)).map(|(p, _)| p));
+            let gone: Vec<String> = before
+                .keys()
+                .filter(|p| !now.contains_key(*p))
+                .cloned()
+                .collect();
+            files.extend(
+                now.into_iter()
+                    .filter(|(p, sig)| before.get(p) != Some(sig))
+                    .map(|(p, _)| p),
+            );
             files.extend(gone);
         }
     }
@@ -412,15 +566,29 @@ pub fn progress(memory: &Memory, rec: &Record) -> Result<Progress> {
     let (from_d, from_p) = baseline(memory, Some(rec), &log, &priors)?;
     // What zo's writers wrote in this session, when the record kept it: entries a pull brought
     // in after the start are not this session's work (as `session::end` decides).
-    let ours = |id: &str| rec.written.as_ref().is_none_or(|w| w.iter().any(|x| x == id));
+    let ours = |id: &str| {
+        rec.written
+            .as_ref()
+            .is_none_or(|w| w.iter().any(|x| x == id))
+    };
     Ok(Progress {
         at: crate::time::now(),
         decisions: log.entries[from_d..]
             .iter()
             .filter(|e| !e.is_annotation() && ours(&e.id))
-            .map(|e| Listed { id: e.id.clone(), title: e.title.clone() })
+            .map(|e| Listed {
+                id: e.id.clone(),
+                title: e.title.clone(),
+            })
             .collect(),
-        priors: priors.entries[from_p..].iter().filter(|p| ours(&p.id)).map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect(),
+        priors: priors.entries[from_p..]
+            .iter()
+            .filter(|p| ours(&p.id))
+            .map(|p| Listed {
+                id: p.id.clone(),
+                title: p.title.clone(),
+            })
+            .collect(),
         files: touched(memory, rec),
     })
 }

@@ -55,10 +55,17 @@ impl Ending {
     /// shipped), blockers and next steps, those it has.
     fn state_fields(&self) -> Vec<(String, Value)> {
         let scalar = |k: &str, v: Option<String>| v.map(|v| (k.to_string(), Value::Scalar(v)));
-        let list = |k: &str, v: &[String]| (!v.is_empty()).then(|| (k.to_string(), Value::List(v.to_vec())));
+        let list = |k: &str, v: &[String]| {
+            (!v.is_empty()).then(|| (k.to_string(), Value::List(v.to_vec())))
+        };
         [
             scalar("phase", self.phase.clone()),
-            scalar("last_completed_subtask", self.subtask.clone().or_else(|| self.shipped.last().cloned())),
+            scalar(
+                "last_completed_subtask",
+                self.subtask
+                    .clone()
+                    .or_else(|| self.shipped.last().cloned()),
+            ),
             list("active_blockers", &self.blockers),
             list("next_steps", &self.next),
         ]
@@ -93,15 +100,30 @@ pub struct Ended {
 /// — is ended first, its file written when anything happened, so nothing it wrote belongs to no
 /// session. Returns the new record being started (`record::Starting::finish` writes it, after
 /// the caller built its bundle) and what ending the old one wrote.
-pub fn open(memory: &Memory, agent: Option<String>, task: Option<String>, session_id: Option<String>) -> Result<(super::record::Starting, Option<Ended>)> {
+pub fn open(
+    memory: &Memory,
+    agent: Option<String>,
+    task: Option<String>,
+    session_id: Option<String>,
+) -> Result<(super::record::Starting, Option<Ended>)> {
     let ended = match current(memory) {
         // A record that kept what zo's writers wrote, and lists nothing, would write no file:
         // it is replaced without reading the log (the SessionStart hook's common case).
         Some(old) if old.written.as_ref().is_some_and(|w| w.is_empty()) => None,
-        Some(old) => end(memory, &Ending { agent: old.agent.clone(), ..Default::default() }, true)?,
+        Some(old) => end(
+            memory,
+            &Ending {
+                agent: old.agent.clone(),
+                ..Default::default()
+            },
+            true,
+        )?,
         None => None,
     };
-    Ok((super::record::begin_as(memory, agent, task, session_id)?, ended))
+    Ok((
+        super::record::begin_as(memory, agent, task, session_id)?,
+        ended,
+    ))
 }
 
 /// The next session number: one more than the highest in any session's name or title. Numbers
@@ -110,11 +132,15 @@ pub fn next_number(memory: &Memory) -> Result<u32> {
     let dir = memory.layout.sessions();
     let mut max = 0;
     for name in memory.session_names()? {
-        let n = session::parse_file_name(&name).and_then(|n| n.number).or_else(|| {
-            let file = fsio::open_regular(&dir.join(&name)).ok()??;
-            let text = fsio::read_bounded(std::io::Read::take(file, 200), &dir.join(&name), 200).ok()?;
-            session::title_number(&String::from_utf8_lossy(&text))
-        });
+        let n = session::parse_file_name(&name)
+            .and_then(|n| n.number)
+            .or_else(|| {
+                let file = fsio::open_regular(&dir.join(&name)).ok()??;
+                let text =
+                    fsio::read_bounded(std::io::Read::take(file, 200), &dir.join(&name), 200)
+                        .ok()?;
+                session::title_number(&String::from_utf8_lossy(&text))
+            });
         max = max.max(n.unwrap_or(0));
     }
     Ok(max + 1)
@@ -125,21 +151,30 @@ fn new_name(memory: &Memory, now: &str) -> Result<String> {
     let dir = memory.layout.sessions();
     for _ in 0..16 {
         let mut b = [0u8; 3];
-        getrandom::fill(&mut b).map_err(|e| anyhow::anyhow!("no randomness for a session name: {e}"))?;
+        getrandom::fill(&mut b)
+            .map_err(|e| anyhow::anyhow!("no randomness for a session name: {e}"))?;
         let name = session::new_file_name(now, &format!("{:02x}{:02x}{:02x}", b[0], b[1], b[2]));
         if !dir.join(&name).exists() {
             return Ok(name);
         }
     }
-    anyhow::bail!("could not find a free session file name in {}", memory.layout.show(&dir))
+    anyhow::bail!(
+        "could not find a free session file name in {}",
+        memory.layout.show(&dir)
+    )
 }
 
 /// IDs of the decisions and priors in HEAD's versions of the files (empty without git).
 fn committed_ids(memory: &Memory) -> std::collections::HashSet<String> {
     let l = &memory.layout;
-    let Some(repo) = crate::git::Repo::discover(&l.root) else { return Default::default() };
+    let Some(repo) = crate::git::Repo::discover(&l.root) else {
+        return Default::default();
+    };
     let at_head = |path: std::path::PathBuf| {
-        repo.file_at_head(std::path::Path::new(&l.rel(&path))).ok().flatten().map(|b| crate::format::Text::new(String::from_utf8_lossy(&b).into_owned()))
+        repo.file_at_head(std::path::Path::new(&l.rel(&path)))
+            .ok()
+            .flatten()
+            .map(|b| crate::format::Text::new(String::from_utf8_lossy(&b).into_owned()))
     };
     let mut ids = std::collections::HashSet::new();
     if let Some(t) = at_head(l.decision_log()) {
@@ -154,9 +189,17 @@ fn committed_ids(memory: &Memory) -> std::collections::HashSet<String> {
 /// Where the current session's entries begin in the log and in the priors: the open record's
 /// counts; without one (a fresh clone, a crashed agent), after the last session file — after
 /// the last decision it listed, else from the time it ended.
-pub(super) fn baseline(memory: &Memory, rec: Option<&Record>, log: &DecisionLog, priors: &PriorsFile) -> Result<(usize, usize)> {
+pub(super) fn baseline(
+    memory: &Memory,
+    rec: Option<&Record>,
+    log: &DecisionLog,
+    priors: &PriorsFile,
+) -> Result<(usize, usize)> {
     if let Some(r) = rec {
-        return Ok((r.decisions.min(log.entries.len()), r.priors.min(priors.entries.len())));
+        return Ok((
+            r.decisions.min(log.entries.len()),
+            r.priors.min(priors.entries.len()),
+        ));
     }
     let Some(last) = memory.sessions()?.pop() else {
         // No session was ever recorded: everything so far belongs to this one.
@@ -164,7 +207,12 @@ pub(super) fn baseline(memory: &Memory, rec: Option<&Record>, log: &DecisionLog,
     };
     let listed = |section: &str, find: &dyn Fn(&str) -> Option<usize>| {
         last.section(&[section])
-            .map(|d| d.lines().filter_map(|l| l.trim().trim_start_matches("- ").split_whitespace().next()).filter_map(find).max())
+            .map(|d| {
+                d.lines()
+                    .filter_map(|l| l.trim().trim_start_matches("- ").split_whitespace().next())
+                    .filter_map(find)
+                    .max()
+            })
             .unwrap_or(None)
     };
     let ended = last.ended.clone();
@@ -176,7 +224,10 @@ pub(super) fn baseline(memory: &Memory, rec: Option<&Record>, log: &DecisionLog,
         Some(i) => i + 1,
         None => after(&|i| log.entries[i].timestamp.clone(), log.entries.len()),
     };
-    let p = match last.section(&["priors"]).and_then(|body| listed_priors(body, priors).into_iter().max()) {
+    let p = match last
+        .section(&["priors"])
+        .and_then(|body| listed_priors(body, priors).into_iter().max())
+    {
         Some(i) => i + 1,
         None => priors.entries.len(),
     };
@@ -191,7 +242,13 @@ struct Fingerprints<'a> {
 
 impl Fingerprints<'_> {
     fn get(&self) -> &[String] {
-        self.all.get_or_init(|| self.priors.entries.iter().map(|p| p.fingerprint(self.priors)).collect())
+        self.all.get_or_init(|| {
+            self.priors
+                .entries
+                .iter()
+                .map(|p| p.fingerprint(self.priors))
+                .collect()
+        })
     }
 }
 
@@ -199,7 +256,12 @@ impl Fingerprints<'_> {
 /// recorded (the listed ID first, since a merge renumbers only one side's prior); for an older
 /// line without one, or a prior since forgotten, the listed ID while its title still matches,
 /// else the one prior with that title; else the listed ID.
-fn listed_prior(fps: &Fingerprints, id: &str, title: &str, fingerprint: Option<&str>) -> Option<usize> {
+fn listed_prior(
+    fps: &Fingerprints,
+    id: &str,
+    title: &str,
+    fingerprint: Option<&str>,
+) -> Option<usize> {
     let priors = fps.priors;
     let at_id = priors.find(id);
     if let Some(fp) = fingerprint {
@@ -223,8 +285,14 @@ fn listed_prior(fps: &Fingerprints, id: &str, title: &str, fingerprint: Option<&
 
 /// The priors a `## Priors` section body lists, as they are numbered now.
 fn listed_priors(body: &str, priors: &PriorsFile) -> Vec<usize> {
-    let fps = Fingerprints { priors, all: Default::default() };
-    body.lines().filter_map(session::parse_listed).filter_map(|(id, title, fp)| listed_prior(&fps, id, title, fp)).collect()
+    let fps = Fingerprints {
+        priors,
+        all: Default::default(),
+    };
+    body.lines()
+        .filter_map(session::parse_listed)
+        .filter_map(|(id, title, fp)| listed_prior(&fps, id, title, fp))
+        .collect()
 }
 
 /// A session file's text as a reader sees it: each prior its `## Priors` list names under the
@@ -233,7 +301,10 @@ fn listed_priors(body: &str, priors: &PriorsFile) -> Vec<usize> {
 /// files that list it arrive whole, unseen by the merge driver, and keep the old number; every
 /// reader that shows a session goes through this. Borrowed when nothing changed.
 pub fn resolve_priors<'a>(text: &'a str, priors: &PriorsFile) -> std::borrow::Cow<'a, str> {
-    let fps = Fingerprints { priors, all: Default::default() };
+    let fps = Fingerprints {
+        priors,
+        all: Default::default(),
+    };
     let mut out: Option<String> = None;
     let mut in_priors = false;
     let mut fence = fields::Fence::default();
@@ -251,11 +322,19 @@ pub fn resolve_priors<'a>(text: &'a str, priors: &PriorsFile) -> std::borrow::Co
                     let new = now.filter(|n| n.as_str() != id);
                     if fp.is_some() {
                         // The line as zo wrote it, `- ID — title <!-- zo:prior … -->`.
-                        replaced = Some(format!("- {} — {title}{}", new.map_or(id, |n| n.as_str()), &line[l.len()..]));
+                        replaced = Some(format!(
+                            "- {} — {title}{}",
+                            new.map_or(id, |n| n.as_str()),
+                            &line[l.len()..]
+                        ));
                     } else if let Some(new) = new {
                         // The ID is the first word after `- `; only it changes.
                         let start = line.find(id).unwrap_or(0);
-                        replaced = Some(format!("{}{new}{}", &line[..start], &line[start + id.len()..]));
+                        replaced = Some(format!(
+                            "{}{new}{}",
+                            &line[..start],
+                            &line[start + id.len()..]
+                        ));
                     }
                 }
             }
@@ -293,18 +372,45 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let log = memory.decisions()?;
     let priors = memory.priors()?;
     let (decisions, mine, nothing_written) = this_sessions(memory, rec.as_ref(), &log, &priors)?;
-    let new_priors: Vec<Listed> = mine.iter().map(|p| Listed { id: p.id.clone(), title: p.title.clone() }).collect();
-    if skip_if_empty && decisions.is_empty() && new_priors.is_empty() && nothing_written && ending.is_empty() {
+    let new_priors: Vec<Listed> = mine
+        .iter()
+        .map(|p| Listed {
+            id: p.id.clone(),
+            title: p.title.clone(),
+        })
+        .collect();
+    if skip_if_empty
+        && decisions.is_empty()
+        && new_priors.is_empty()
+        && nothing_written
+        && ending.is_empty()
+    {
         let _ = fsio::remove_file(&record_path(memory));
         return Ok(None);
     }
     let (state, _) = memory.state();
-    let phase = ending.phase.clone().or_else(|| state.scalar("phase")).unwrap_or_else(|| "-".into());
+    let phase = ending
+        .phase
+        .clone()
+        .or_else(|| state.scalar("phase"))
+        .unwrap_or_else(|| "-".into());
     let now = crate::time::now();
     let machine = crate::store::environment::detect_hostname().unwrap_or_else(|| "unknown".into());
-    let agent = ending.agent.clone().or_else(|| rec.as_ref().and_then(|r| r.agent.clone())).unwrap_or_else(|| "-".into());
-    let attempted = ending.summary.clone().or_else(|| rec.as_ref().and_then(|r| r.task.clone())).unwrap_or_else(|| "not recorded".into());
-    let allowed = gate_texts(ending, &state, [attempted.as_str(), phase.as_str(), agent.as_str()])?;
+    let agent = ending
+        .agent
+        .clone()
+        .or_else(|| rec.as_ref().and_then(|r| r.agent.clone()))
+        .unwrap_or_else(|| "-".into());
+    let attempted = ending
+        .summary
+        .clone()
+        .or_else(|| rec.as_ref().and_then(|r| r.task.clone()))
+        .unwrap_or_else(|| "not recorded".into());
+    let allowed = gate_texts(
+        ending,
+        &state,
+        [attempted.as_str(), phase.as_str(), agent.as_str()],
+    )?;
     // STATE.md is written after the session file: one it cannot write (a link, a FIFO) is
     // refused now, or the session file would stand alone and a retry write it twice.
     fsio::open_regular(&memory.layout.state())?;
@@ -320,7 +426,12 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     let date = &now[..10];
     let name = new_name(memory, &crate::time::now_millis())?;
     // Titles copied from the logs: a hand-written control character is shown, not replayed.
-    let shown = |l: &Listed| (gate::visible(&l.id).into_owned(), gate::visible(&l.title).into_owned());
+    let shown = |l: &Listed| {
+        (
+            gate::visible(&l.id).into_owned(),
+            gate::visible(&l.title).into_owned(),
+        )
+    };
     let text = session::Rendered {
         number,
         ended: now.clone(),
@@ -336,7 +447,13 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         // by that (`resolve_priors`).
         priors: mine
             .iter()
-            .map(|p| (gate::visible(&p.id).into_owned(), gate::visible(&p.title).into_owned(), session::prior_marker(&p.fingerprint(&priors))))
+            .map(|p| {
+                (
+                    gate::visible(&p.id).into_owned(),
+                    gate::visible(&p.title).into_owned(),
+                    session::prior_marker(&p.fingerprint(&priors)),
+                )
+            })
             .collect(),
         blockers: ending.blockers.clone(),
         next: ending.next.clone(),
@@ -350,17 +467,33 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
 
     // Where the work stands, for whoever opens STATE.md next (it read "Just initialised"
     // forever): this session, what it attempted, what comes next.
-    let next = if ending.next.is_empty() { String::new() } else { format!(" Next: {}.", ending.next.join("; ").replace('\n', " ")) };
-    let position = format!("Session {number:03} ended {date} ({}): {}{next}", memory.layout.show(&path), attempted.replace('\n', " ").trim());
+    let next = if ending.next.is_empty() {
+        String::new()
+    } else {
+        format!(" Next: {}.", ending.next.join("; ").replace('\n', " "))
+    };
+    let position = format!(
+        "Session {number:03} ended {date} ({}): {}{next}",
+        memory.layout.show(&path),
+        attempted.replace('\n', " ").trim()
+    );
     memory
         .set_state_at(
             state_updates(memory, ending, &now),
             Some(&position),
             &allowed,
-            gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive },
+            gate::Allow {
+                secret: ending.allow_secret,
+                directive: ending.allow_directive,
+            },
         )
         .context("the session file was written but STATE.md was not updated")?;
-    Ok(Some(Ended { file: memory.layout.show(&path), number, decisions, priors: new_priors }))
+    Ok(Some(Ended {
+        file: memory.layout.show(&path),
+        number,
+        decisions,
+        priors: new_priors,
+    }))
 }
 
 /// What this session wrote: its decisions, its priors, and whether it wrote nothing at all.
@@ -373,14 +506,30 @@ fn this_sessions<'p>(
     let (from_d, from_p) = baseline(memory, rec, log, priors)?;
     // Without a start, the baseline is a guess from the last session file; entries already
     // committed (by this clone before, or pulled from another) are never this session's.
-    let committed = if rec.is_none() { committed_ids(memory) } else { Default::default() };
+    let committed = if rec.is_none() {
+        committed_ids(memory)
+    } else {
+        Default::default()
+    };
     // With a record that kept what zo's writers wrote, exactly those: a pull during the
     // session brings entries after the baseline that another clone wrote.
-    let written: Option<std::collections::HashSet<&str>> = rec.and_then(|r| r.written.as_ref()).map(|w| w.iter().map(String::as_str).collect());
-    let ours = |id: &str| written.as_ref().is_none_or(|w| w.contains(id)) && !committed.contains(id);
-    let decisions: Vec<Listed> =
-        log.entries[from_d..].iter().filter(|e| !e.is_annotation() && ours(&e.id)).map(|e| Listed { id: e.id.clone(), title: e.title.clone() }).collect();
-    let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..].iter().filter(|p| ours(&p.id)).collect();
+    let written: Option<std::collections::HashSet<&str>> = rec
+        .and_then(|r| r.written.as_ref())
+        .map(|w| w.iter().map(String::as_str).collect());
+    let ours =
+        |id: &str| written.as_ref().is_none_or(|w| w.contains(id)) && !committed.contains(id);
+    let decisions: Vec<Listed> = log.entries[from_d..]
+        .iter()
+        .filter(|e| !e.is_annotation() && ours(&e.id))
+        .map(|e| Listed {
+            id: e.id.clone(),
+            title: e.title.clone(),
+        })
+        .collect();
+    let mine: Vec<&crate::format::prior::Prior> = priors.entries[from_p..]
+        .iter()
+        .filter(|p| ours(&p.id))
+        .collect();
     // Without a record the baseline is a guess, and entries after it may be another clone's
     // (pulled, committed): only what is left after leaving those out counts as written.
     let nothing_written = match &written {
@@ -393,7 +542,11 @@ fn this_sessions<'p>(
 /// The gate's check of every field the session file and STATE.md get (`[attempted, phase,
 /// agent]` and the ending's lists), the record's and STATE's included: a hand-edited record or
 /// STATE.md never went through the gate. Returns the hashes of what was let through.
-fn gate_texts(ending: &Ending, state: &crate::format::state::State, [attempted, phase, agent]: [&str; 3]) -> Result<Vec<String>> {
+fn gate_texts(
+    ending: &Ending,
+    state: &crate::format::state::State,
+    [attempted, phase, agent]: [&str; 3],
+) -> Result<Vec<String>> {
     let texts: Vec<(&str, &str)> = [("Attempted", attempted), ("Phase", phase), ("Agent", agent)]
         .into_iter()
         .chain(ending.shipped.iter().map(|s| ("Shipped", s.as_str())))
@@ -401,8 +554,15 @@ fn gate_texts(ending: &Ending, state: &crate::format::state::State, [attempted, 
         .chain(ending.blockers.iter().map(|s| ("Blockers", s.as_str())))
         .chain(ending.subtask.iter().map(|s| ("Subtask", s.as_str())))
         .collect();
-    let allow = gate::Allow { secret: ending.allow_secret, directive: ending.allow_directive };
-    Ok(gate::hashes(&gate::check_fields_with(&texts, allow, &gate::allowed_in(&state.render()))?))
+    let allow = gate::Allow {
+        secret: ending.allow_secret,
+        directive: ending.allow_directive,
+    };
+    Ok(gate::hashes(&gate::check_fields_with(
+        &texts,
+        allow,
+        &gate::allowed_in(&state.render()),
+    )?))
 }
 
 /// What a session's end sets in STATE.md: its phase, when, the commit, the last subtask, and
@@ -413,7 +573,10 @@ fn state_updates(memory: &Memory, ending: &Ending, now: &str) -> Vec<(String, Va
     // When and at which commit, after the phase (the order new keys take in STATE.md).
     let at = usize::from(ending.phase.is_some());
     let when = std::iter::once(("timestamp".to_string(), Value::Scalar(now.to_string())));
-    fields.splice(at..at, when.chain(head.map(|h| ("git_head".to_string(), Value::Scalar(h)))));
+    fields.splice(
+        at..at,
+        when.chain(head.map(|h| ("git_head".to_string(), Value::Scalar(h)))),
+    );
     fields
 }
 
@@ -429,7 +592,11 @@ pub fn split_merged(memory: &Memory) -> Result<Vec<(String, Vec<String>)>> {
         let text = fsio::read_text(&dir.join(name)).ok().flatten()?;
         (session::session_starts(text.as_str()).len() > 1).then_some(text)
     };
-    let names: Vec<String> = memory.session_names()?.into_iter().filter(|n| merged(n).is_some()).collect();
+    let names: Vec<String> = memory
+        .session_names()?
+        .into_iter()
+        .filter(|n| merged(n).is_some())
+        .collect();
     if names.is_empty() {
         return Ok(vec![]);
     }
@@ -441,18 +608,30 @@ pub fn split_merged(memory: &Memory) -> Result<Vec<(String, Vec<String>)>> {
         let starts = session::session_starts(t);
         let mut pieces: Vec<&str> = Vec::new();
         for (k, &s) in starts.iter().enumerate() {
-            pieces.push(&t[if k == 0 { 0 } else { s }..starts.get(k + 1).copied().unwrap_or(t.len())]);
+            pieces.push(
+                &t[if k == 0 { 0 } else { s }..starts.get(k + 1).copied().unwrap_or(t.len())],
+            );
         }
         let mut created = Vec::new();
         for piece in &pieces[1..] {
-            let ended = session::SessionFile::parse("", piece).ended.filter(|e| crate::time::starts_with_date(e));
+            let ended = session::SessionFile::parse("", piece)
+                .ended
+                .filter(|e| crate::time::starts_with_date(e));
             // `get`: the time part of a hand-written date may hold any character.
-            let at = ended.and_then(|e| e.get(..19).map(|t| format!("{t}.000Z"))).unwrap_or_else(crate::time::now_millis);
+            let at = ended
+                .and_then(|e| e.get(..19).map(|t| format!("{t}.000Z")))
+                .unwrap_or_else(crate::time::now_millis);
             let new = new_name(memory, &at)?;
-            fsio::write_atomic(&dir.join(&new), format!("{}\n", piece.trim_end()).as_bytes())?;
+            fsio::write_atomic(
+                &dir.join(&new),
+                format!("{}\n", piece.trim_end()).as_bytes(),
+            )?;
             created.push(new);
         }
-        fsio::write_atomic(&dir.join(&name), format!("{}\n", pieces[0].trim_end()).as_bytes())?;
+        fsio::write_atomic(
+            &dir.join(&name),
+            format!("{}\n", pieces[0].trim_end()).as_bytes(),
+        )?;
         out.push((name, created));
     }
     Ok(out)
@@ -488,17 +667,36 @@ mod tests {
         let before = priors(&["beta"]);
         let fp = before.entries[0].fingerprint(&before);
         let after = priors(&["alpha", "beta"]);
-        let marked = format!("# Session 001\n\n## Priors\n- PR-001 — beta {}\n\n## Next\n- PR-001 — beta\n", session::prior_marker(&fp));
+        let marked = format!(
+            "# Session 001\n\n## Priors\n- PR-001 — beta {}\n\n## Next\n- PR-001 — beta\n",
+            session::prior_marker(&fp)
+        );
         let resolved = resolve_priors(&marked, &after);
-        let shown = marked.replacen(&format!("- PR-001 — beta {}", session::prior_marker(&fp)), "- PR-002 — beta", 1);
-        assert_eq!(resolved, shown, "only the Priors list changes, and its fingerprint is not shown");
+        let shown = marked.replacen(
+            &format!("- PR-001 — beta {}", session::prior_marker(&fp)),
+            "- PR-002 — beta",
+            1,
+        );
+        assert_eq!(
+            resolved, shown,
+            "only the Priors list changes, and its fingerprint is not shown"
+        );
         // An older line without a fingerprint: the one prior with its title.
-        assert_eq!(resolve_priors("## Priors\n- PR-001 — beta\n", &after), "## Priors\n- PR-002 — beta\n");
+        assert_eq!(
+            resolve_priors("## Priors\n- PR-001 — beta\n", &after),
+            "## Priors\n- PR-002 — beta\n"
+        );
         // Nothing to change: the text is borrowed as it is.
         let same = "## Priors\n- PR-001 — alpha\n- PR-009 — gone\nnone\n";
-        assert!(matches!(resolve_priors(same, &after), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            resolve_priors(same, &after),
+            std::borrow::Cow::Borrowed(_)
+        ));
         // Two priors with one title and no fingerprint: the listed ID holds.
         let twins = priors(&["x", "beta", "beta"]);
-        assert_eq!(resolve_priors("## Priors\n- PR-001 — beta\n", &twins), "## Priors\n- PR-001 — beta\n");
+        assert_eq!(
+            resolve_priors("## Priors\n- PR-001 — beta\n", &twins),
+            "## Priors\n- PR-001 — beta\n"
+        );
     }
 }

@@ -24,10 +24,25 @@ struct Covered {
 
 fn covered(memory: &Memory) -> Result<Covered> {
     let layout = &memory.layout;
-    let prev = memory.snapshot_names()?.last().map(|n| fsio::read_text(&layout.snapshots().join(n)).ok().flatten().unwrap_or_default().as_str().to_string());
-    let prev = prev.as_deref().map(Snapshot::parse_front).unwrap_or_default();
+    let prev = memory.snapshot_names()?.last().map(|n| {
+        fsio::read_text(&layout.snapshots().join(n))
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+            .as_str()
+            .to_string()
+    });
+    let prev = prev
+        .as_deref()
+        .map(Snapshot::parse_front)
+        .unwrap_or_default();
     let at = Some(prev.completed_at).filter(|t| !t.is_empty());
-    Ok(Covered { decisions: prev.decisions, priors: prev.priors, sessions: prev.sessions, at })
+    Ok(Covered {
+        decisions: prev.decisions,
+        priors: prev.priors,
+        sessions: prev.sessions,
+        at,
+    })
 }
 
 /// The handoff a snapshot gives the next phase: the one given, else STATE's next steps and
@@ -36,37 +51,70 @@ fn handoff_from(state: &crate::format::state::State, given: Option<&str>) -> Str
     if let Some(h) = given {
         return h.trim().to_string();
     }
-    let items = |v: Vec<String>, none: &str| if v.is_empty() { format!("- {none}\n") } else { v.iter().map(|n| format!("- {n}\n")).collect() };
-    let h = format!("Next steps:\n{}\nBlockers:\n{}", items(state.list("next_steps"), "none recorded"), items(state.list("active_blockers"), "none"));
+    let items = |v: Vec<String>, none: &str| {
+        if v.is_empty() {
+            format!("- {none}\n")
+        } else {
+            v.iter().map(|n| format!("- {n}\n")).collect()
+        }
+    };
+    let h = format!(
+        "Next steps:\n{}\nBlockers:\n{}",
+        items(state.list("next_steps"), "none recorded"),
+        items(state.list("active_blockers"), "none")
+    );
     h.trim_end().to_string()
 }
 
 /// The gate's check of what the snapshot records (its own fields, and STATE's values, whose
 /// secrets allowed there stay allowed here): the lines recording what was let through.
-fn gate(state: &crate::format::state::State, snap: &Snapshot, handoff: Option<&str>, allow: crate::store::gate::Allow) -> Result<Vec<String>> {
+fn gate(
+    state: &crate::format::state::State,
+    snap: &Snapshot,
+    handoff: Option<&str>,
+    allow: crate::store::gate::Allow,
+) -> Result<Vec<String>> {
     use crate::store::gate;
     let mut fields: Vec<(&str, &str)> = vec![("Phase", &snap.phase), ("Outcome", &snap.outcome)];
     fields.extend(handoff.map(|h| ("Handoff", h)));
-    let mut allowed = gate::hashes(&gate::check_fields(&fields, allow).context("no snapshot was written")?);
+    let mut allowed =
+        gate::hashes(&gate::check_fields(&fields, allow).context("no snapshot was written")?);
     if snap.outcome.contains('\n') {
         bail!("refused: the outcome must be one line; no snapshot was written");
     }
     let inherited = gate::allowed_in(&state.render());
-    let copied = gate::check_fields_with(&[("STATE", snap.state_lines().as_str())], false, &inherited).context("no snapshot was written")?;
+    let copied =
+        gate::check_fields_with(&[("STATE", snap.state_lines().as_str())], false, &inherited)
+            .context("no snapshot was written")?;
     for h in gate::hashes(&copied) {
         if !allowed.contains(&h) {
             allowed.push(h);
         }
     }
-    Ok(allowed.iter().map(|h| format!("{} {h}", gate::ALLOWED_FIELD)).collect())
+    Ok(allowed
+        .iter()
+        .map(|h| format!("{} {h}", gate::ALLOWED_FIELD))
+        .collect())
 }
 
 /// Close a phase: write its snapshot (what happened since the last one) and say so in STATE.md.
-pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>, allow: impl Into<crate::store::gate::Allow>) -> Result<Written> {
+pub fn write(
+    memory: &Memory,
+    phase: &str,
+    outcome: &str,
+    handoff: Option<&str>,
+    allow: impl Into<crate::store::gate::Allow>,
+) -> Result<Written> {
     let allow = allow.into();
     // A name: it starts the file's name (a leading dot hid the file from every reader) and
     // must fit in one.
-    if phase.is_empty() || phase.starts_with('.') || phase.len() > 64 || !phase.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
+    if phase.is_empty()
+        || phase.starts_with('.')
+        || phase.len() > 64
+        || !phase
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+    {
         return Err(crate::error::Error::usage(format!(
             "--phase must be a name like phase_3 (letters, digits, _ - ., not starting with a dot, at most 64), not {phase:?}"
         ))
@@ -78,7 +126,9 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
     let decisions: Vec<usize> = (0..log.entries.len())
         .filter(|&i| {
             let e = &log.entries[i];
-            !e.is_annotation() && !prev.decisions.contains(&e.id) && prev.at.as_ref().is_none_or(|t| e.timestamp >= *t)
+            !e.is_annotation()
+                && !prev.decisions.contains(&e.id)
+                && prev.at.as_ref().is_none_or(|t| e.timestamp >= *t)
         })
         .collect();
     let (state, _) = memory.state();
@@ -86,15 +136,40 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
         phase: phase.into(),
         outcome: outcome.into(),
         completed_at: crate::time::now(),
-        git_head: crate::git::Repo::discover(&layout.root).and_then(|r| r.head().head).unwrap_or_else(|| "null".into()),
-        decisions: decisions.iter().map(|&i| log.entries[i].id.clone()).collect(),
-        priors: memory.priors()?.entries.iter().map(|p| p.id.clone()).filter(|id| !prev.priors.contains(id)).collect(),
-        sessions: memory.session_names()?.into_iter().filter(|s| !prev.sessions.contains(s)).collect(),
+        git_head: crate::git::Repo::discover(&layout.root)
+            .and_then(|r| r.head().head)
+            .unwrap_or_else(|| "null".into()),
+        decisions: decisions
+            .iter()
+            .map(|&i| log.entries[i].id.clone())
+            .collect(),
+        priors: memory
+            .priors()?
+            .entries
+            .iter()
+            .map(|p| p.id.clone())
+            .filter(|id| !prev.priors.contains(id))
+            .collect(),
+        sessions: memory
+            .session_names()?
+            .into_iter()
+            .filter(|s| !prev.sessions.contains(s))
+            .collect(),
         allowed: vec![],
-        state: state.fields().into_iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        state: state
+            .fields()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
         decision_lines: decisions
             .iter()
-            .map(|&i| (log.entries[i].id.clone(), crate::store::gate::visible(&log.entries[i].title).into_owned(), log.superseded_by(i).map(|b| b.id.clone())))
+            .map(|&i| {
+                (
+                    log.entries[i].id.clone(),
+                    crate::store::gate::visible(&log.entries[i].title).into_owned(),
+                    log.superseded_by(i).map(|b| b.id.clone()),
+                )
+            })
             .collect(),
         handoff: handoff_from(&state, handoff),
     };
@@ -105,16 +180,33 @@ pub fn write(memory: &Memory, phase: &str, outcome: &str, handoff: Option<&str>,
     let path = layout.snapshots().join(snap.file_name());
     let _lock = fsio::Lock::acquire(&layout.memory)?;
     if path.exists() {
-        bail!("{} already exists (one snapshot per phase per second)", layout.show(&path));
+        bail!(
+            "{} already exists (one snapshot per phase per second)",
+            layout.show(&path)
+        );
     }
     fsio::write_atomic(&path, snap.render().as_bytes())?;
     drop(_lock);
     // STATE.md says where the work stands: this phase closed, at this commit.
     let mut updates = vec![];
     if snap.git_head != "null" {
-        updates.push(("git_head".to_string(), crate::format::state::Value::Scalar(snap.git_head.clone())));
+        updates.push((
+            "git_head".to_string(),
+            crate::format::state::Value::Scalar(snap.git_head.clone()),
+        ));
     }
-    let position = format!("Phase {phase} closed {} ({outcome}): {}", &snap.completed_at[..10], layout.show(&path));
-    memory.set_state_at(updates, Some(&position), &[], allow).context("the snapshot was written but STATE.md was not updated")?;
-    Ok(Written { file: layout.show(&path), decisions: snap.decisions, priors: snap.priors, sessions: snap.sessions })
+    let position = format!(
+        "Phase {phase} closed {} ({outcome}): {}",
+        &snap.completed_at[..10],
+        layout.show(&path)
+    );
+    memory
+        .set_state_at(updates, Some(&position), &[], allow)
+        .context("the snapshot was written but STATE.md was not updated")?;
+    Ok(Written {
+        file: layout.show(&path),
+        decisions: snap.decisions,
+        priors: snap.priors,
+        sessions: snap.sessions,
+    })
 }

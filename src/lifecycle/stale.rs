@@ -39,7 +39,12 @@ pub fn stale_ids(memory: &Memory, log: &DecisionLog) -> Result<HashMap<String, S
     if !log.may_name_paths() {
         return Ok(Default::default());
     }
-    Ok(measure(memory, log, COMMITS, LINES)?.decisions.into_iter().filter(|d| d.stale).map(|d| (d.id.clone(), d)).collect())
+    Ok(measure(memory, log, COMMITS, LINES)?
+        .decisions
+        .into_iter()
+        .filter(|d| d.stale)
+        .map(|d| (d.id.clone(), d))
+        .collect())
 }
 
 pub use crate::format::decision::names_paths;
@@ -57,8 +62,14 @@ fn measure(memory: &Memory, log: &DecisionLog, commits: usize, lines: u64) -> Re
         if e.is_annotation() || log.status(i) != crate::format::Status::Active {
             continue;
         }
-        let Some(paths) = log.field(i, "Paths") else { continue };
-        let paths: Vec<String> = paths.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
+        let Some(paths) = log.field(i, "Paths") else {
+            continue;
+        };
+        let paths: Vec<String> = paths
+            .split(',')
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect();
         let commit = log.field(i, "Commit").unwrap_or("").trim();
         let moved = match (&repo, commit.is_empty()) {
             (Some(r), false) => r.changes_since(commit, &paths)?,
@@ -75,5 +86,9 @@ fn measure(memory: &Memory, log: &DecisionLog, commits: usize, lines: u64) -> Re
             stale: c >= commits || l >= lines,
         });
     }
-    Ok(StaleReport { checked: out.len(), stale: out.iter().filter(|s| s.stale).count(), decisions: out })
+    Ok(StaleReport {
+        checked: out.len(),
+        stale: out.iter().filter(|s| s.stale).count(),
+        decisions: out,
+    })
 }

@@ -67,7 +67,10 @@ impl Server {
                 let (name, args) = wire::call_params(params)?;
                 Ok(self.call_tool(&name, args))
             }
-            other => Err(RpcError::new(wire::METHOD_NOT_FOUND, format!("Method not found: {other}"))),
+            other => Err(RpcError::new(
+                wire::METHOD_NOT_FOUND,
+                format!("Method not found: {other}"),
+            )),
         }
     }
 
@@ -76,8 +79,13 @@ impl Server {
     /// tools say "no zo memory in DIR" instead, and find the memory once `zo init` made it
     /// (the memory is opened per call), without a restart.
     fn initialize(&self, params: Option<&Value>) -> Result<Value, RpcError> {
-        let asked = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str);
-        let version = PROTOCOL_VERSIONS.iter().find(|v| Some(**v) == asked).unwrap_or(&PROTOCOL_VERSIONS[0]);
+        let asked = params
+            .and_then(|p| p.get("protocolVersion"))
+            .and_then(Value::as_str);
+        let version = PROTOCOL_VERSIONS
+            .iter()
+            .find(|v| Some(**v) == asked)
+            .unwrap_or(&PROTOCOL_VERSIONS[0]);
         Ok(json!({
             "protocolVersion": version,
             "capabilities": { "tools": {} },
@@ -89,15 +97,28 @@ impl Server {
     /// A tool's result. Its failures, panics included, are the tool's error (`isError`) with
     /// the CLI's message, which the agent reads; the server goes on.
     fn call_tool(&self, name: &str, args: Value) -> Value {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tools::call(self, name, args))).unwrap_or_else(|p| {
-            let why = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
-            Err(anyhow::anyhow!("internal error in {name}: {}", why.unwrap_or_else(|| "panic".into())))
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tools::call(self, name, args)
+        }))
+        .unwrap_or_else(|p| {
+            let why = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            Err(anyhow::anyhow!(
+                "internal error in {name}: {}",
+                why.unwrap_or_else(|| "panic".into())
+            ))
         });
         // Every string the agent is given passes the output gate (SPEC §3a): whatever a memory
         // file holds, no control or invisible character reaches the model.
         let mut result = match outcome {
-            Ok((json, text)) => json!({ "content": [{ "type": "text", "text": text }], "structuredContent": json, "isError": false }),
-            Err(e) => json!({ "content": [{ "type": "text", "text": format!("zo: {e:#}") }], "isError": true }),
+            Ok((json, text)) => {
+                json!({ "content": [{ "type": "text", "text": text }], "structuredContent": json, "isError": false })
+            }
+            Err(e) => {
+                json!({ "content": [{ "type": "text", "text": format!("zo: {e:#}") }], "isError": true })
+            }
         };
         crate::store::gate::clean_json(&mut result);
         result
@@ -107,8 +128,15 @@ impl Server {
     fn reply(&self, msg: Incoming) -> Option<Value> {
         match msg {
             Incoming::Request { id, method, params } => {
-                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(&method, params)))
-                    .unwrap_or_else(|_| Err(RpcError::new(wire::INTERNAL_ERROR, format!("Internal error in {method}"))));
+                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    self.answer(&method, params)
+                }))
+                .unwrap_or_else(|_| {
+                    Err(RpcError::new(
+                        wire::INTERNAL_ERROR,
+                        format!("Internal error in {method}"),
+                    ))
+                });
                 Some(match answer {
                     Ok(r) => wire::result(id, r),
                     Err(e) => wire::error(id, &e),
@@ -126,9 +154,18 @@ impl Server {
 /// `--repo` / `ZO_REPO`, else `$CLAUDE_PROJECT_DIR` (Claude Code's project, whatever directory
 /// it started the server in), else the process directory.
 pub fn serve(repo: Option<PathBuf>) -> Result<()> {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let repo = repo.or_else(|| env("ZO_REPO")).or_else(|| env("CLAUDE_PROJECT_DIR").filter(|d| d.is_dir()));
-    let server = Server { repo, recaller: Mutex::new(Recaller::new()) };
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let repo = repo
+        .or_else(|| env("ZO_REPO"))
+        .or_else(|| env("CLAUDE_PROJECT_DIR").filter(|d| d.is_dir()));
+    let server = Server {
+        repo,
+        recaller: Mutex::new(Recaller::new()),
+    };
     let mut lines = wire::Lines::new(std::io::stdin().lock(), wire::MAX_LINE);
     let mut out = std::io::stdout().lock();
     while let Some(msg) = lines.next_message()? {
@@ -148,7 +185,10 @@ mod tests {
     /// `context` with a task) then failed until the server restarted.
     #[test]
     fn a_panic_inside_recall_failed_every_later_recall() {
-        let server = std::sync::Arc::new(Server { repo: None, recaller: Mutex::new(Recaller::new()) });
+        let server = std::sync::Arc::new(Server {
+            repo: None,
+            recaller: Mutex::new(Recaller::new()),
+        });
         let s = server.clone();
         let crashed = std::thread::spawn(move || {
             let _guard = s.recaller();

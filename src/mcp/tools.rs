@@ -74,7 +74,8 @@ fn describe<T: Operation>() -> Value {
     if h.idempotent && !h.read_only {
         annotations["idempotentHint"] = json!(true);
     }
-    let mut tool = json!({ "name": T::NAME, "description": T::ABOUT, "inputSchema": input_schema::<T>() });
+    let mut tool =
+        json!({ "name": T::NAME, "description": T::ABOUT, "inputSchema": input_schema::<T>() });
     if let Some(out) = output_schema::<T>() {
         tool["outputSchema"] = out;
     }
@@ -94,7 +95,12 @@ pub fn output_schema<T: Operation>() -> Option<Value> {
         .iter()
         .filter_map(|name| {
             let name = name.as_str()?;
-            let ty = schema.get("properties")?.get(name)?.get("type").cloned().unwrap_or(json!("object"));
+            let ty = schema
+                .get("properties")?
+                .get(name)?
+                .get("type")
+                .cloned()
+                .unwrap_or(json!("object"));
             Some((name.to_string(), json!({ "type": ty })))
         })
         .collect();
@@ -108,12 +114,20 @@ pub fn input_schema<T: Operation>() -> Value {
         s.inline_subschemas = true;
         s.meta_schema = None;
     });
-    let mut schema = settings.into_generator().into_root_schema_for::<T>().to_value();
+    let mut schema = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
     if let Some(o) = schema.as_object_mut() {
         o.remove("title");
         o.remove("description");
         o.remove("additionalProperties");
-        for p in o.get_mut("properties").and_then(Value::as_object_mut).into_iter().flat_map(|m| m.values_mut()) {
+        for p in o
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|m| m.values_mut())
+        {
             compact(p);
         }
     }
@@ -121,7 +135,11 @@ pub fn input_schema<T: Operation>() -> Value {
         schema["properties"] = json!({});
     }
     if !T::REQUIRED.is_empty() {
-        let mut required: Vec<Value> = schema.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut required: Vec<Value> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         required.extend(T::REQUIRED.iter().map(|r| json!(r)));
         schema["required"] = json!(required);
     }
@@ -140,7 +158,10 @@ fn compact(p: &mut Value) {
         }
     }
     if let Some(any) = p.get("anyOf").and_then(Value::as_array).cloned() {
-        let kept: Vec<Value> = any.into_iter().filter(|x| x.get("type") != Some(&json!("null"))).collect();
+        let kept: Vec<Value> = any
+            .into_iter()
+            .filter(|x| x.get("type") != Some(&json!("null")))
+            .collect();
         if let [one] = kept.as_slice() {
             let description = p.get("description").cloned();
             *p = one.clone();
@@ -150,7 +171,11 @@ fn compact(p: &mut Value) {
         }
     }
     // A unit enum's variants with their doc comments (`oneOf` of `const`s): the names alone.
-    if let Some(consts) = p.get("oneOf").and_then(Value::as_array).and_then(|v| v.iter().map(|c| c.get("const").cloned()).collect::<Option<Vec<Value>>>()) {
+    if let Some(consts) = p.get("oneOf").and_then(Value::as_array).and_then(|v| {
+        v.iter()
+            .map(|c| c.get("const").cloned())
+            .collect::<Option<Vec<Value>>>()
+    }) {
         let o = p.as_object_mut().expect("a schema object");
         o.remove("oneOf");
         o.insert("type".into(), json!("string"));
@@ -166,7 +191,9 @@ fn compact(p: &mut Value) {
         if o.get("minimum") == Some(&json!(0)) {
             o.remove("minimum");
         }
-        if o.get("default").is_some_and(|d| d.is_null() || d == "" || d == &json!([]) || d == &json!(false)) {
+        if o.get("default")
+            .is_some_and(|d| d.is_null() || d == "" || d == &json!([]) || d == &json!(false))
+        {
             o.remove("default");
         }
     }
@@ -186,9 +213,19 @@ fn args<T: Operation>(v: Value) -> Result<T> {
     if let Some(given) = v.as_object() {
         let tool = listed().iter().find(|t| t["name"] == T::NAME);
         let listed = tool.and_then(|t| t["inputSchema"]["properties"].as_object());
-        if let Some(k) = given.keys().find(|k| !listed.is_some_and(|l| l.contains_key(*k))) {
-            let names: Vec<&str> = listed.into_iter().flat_map(|l| l.keys().map(String::as_str)).collect();
-            bail!("bad arguments for {}: unknown field `{k}`, expected one of: {}", T::NAME, names.join(", "));
+        if let Some(k) = given
+            .keys()
+            .find(|k| !listed.is_some_and(|l| l.contains_key(*k)))
+        {
+            let names: Vec<&str> = listed
+                .into_iter()
+                .flat_map(|l| l.keys().map(String::as_str))
+                .collect();
+            bail!(
+                "bad arguments for {}: unknown field `{k}`, expected one of: {}",
+                T::NAME,
+                names.join(", ")
+            );
         }
     }
     serde_json::from_value(v).map_err(|e| anyhow!("bad arguments for {}: {e}", T::NAME))
@@ -203,12 +240,25 @@ fn run<T: Operation>(server: &Server, a: Value) -> Result<(Value, String)> {
     let note = |m: &str| notes.borrow_mut().push(m.to_string());
     let report = {
         let mut recaller = server.recaller();
-        let mut env = Env { memory: &memory, search: Searcher::Kept(&mut recaller), note: &note, agent: Some("mcp") };
+        let mut env = Env {
+            memory: &memory,
+            search: Searcher::Kept(&mut recaller),
+            note: &note,
+            agent: Some("mcp"),
+        };
         req.run(&mut env)?
     };
     let text = Some(report.text().trim_end().to_string()).filter(|t| !t.is_empty());
-    let said: Vec<String> = report.notes().into_iter().map(|n| format!("note: {n}")).collect();
-    let mut lines: Vec<String> = if report.notes_first() { said.into_iter().chain(text).collect() } else { text.into_iter().chain(said).collect() };
+    let said: Vec<String> = report
+        .notes()
+        .into_iter()
+        .map(|n| format!("note: {n}"))
+        .collect();
+    let mut lines: Vec<String> = if report.notes_first() {
+        said.into_iter().chain(text).collect()
+    } else {
+        text.into_iter().chain(said).collect()
+    };
     lines.extend(notes.into_inner().into_iter().map(|n| format!("note: {n}")));
     Ok((serde_json::to_value(&report)?, lines.join("\n")))
 }
@@ -245,16 +295,26 @@ mod tests {
         for t in list() {
             let name = t["name"].as_str().unwrap();
             let props = t["inputSchema"]["properties"].as_object().unwrap();
-            let required: Vec<&str> = t["inputSchema"]["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-            let base: serde_json::Map<String, Value> = required.iter().map(|r| (r.to_string(), sample(&props[*r]))).collect();
+            let required: Vec<&str> = t["inputSchema"]["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let base: serde_json::Map<String, Value> = required
+                .iter()
+                .map(|r| (r.to_string(), sample(&props[*r])))
+                .collect();
             for (key, p) in props {
                 let mut args = base.clone();
                 args.insert(key.clone(), sample(p));
-                check_args(name, Value::Object(args)).unwrap_or_else(|e| panic!("{name}.{key}: {e}"));
+                check_args(name, Value::Object(args))
+                    .unwrap_or_else(|e| panic!("{name}.{key}: {e}"));
             }
             let mut extra = base.clone();
             extra.insert("not_advertised".into(), json!("x"));
-            assert!(check_args(name, Value::Object(extra)).is_err(), "{name} accepted a key it does not list");
+            assert!(
+                check_args(name, Value::Object(extra)).is_err(),
+                "{name} accepted a key it does not list"
+            );
         }
     }
 
@@ -263,16 +323,29 @@ mod tests {
     /// it lists.
     #[test]
     fn tools_accepted_aliases_they_do_not_advertise() {
-        for (tool, args) in [("decide", json!({"title": "t", "decision": "d", "kind": "PRIOR"})), ("session_end", json!({"blocker": ["x"]}))] {
+        for (tool, args) in [
+            (
+                "decide",
+                json!({"title": "t", "decision": "d", "kind": "PRIOR"}),
+            ),
+            ("session_end", json!({"blocker": ["x"]})),
+        ] {
             let e = check_args(tool, args).unwrap_err().to_string();
-            assert!(e.contains("unknown field") && e.contains("expected one of"), "{tool}: {e}");
+            assert!(
+                e.contains("unknown field") && e.contains("expected one of"),
+                "{tool}: {e}"
+            );
         }
     }
 
     #[test]
     fn every_tool_has_a_short_description_and_an_object_schema() {
         for t in list() {
-            assert!(t["description"].as_str().is_some_and(|d| d.len() <= 200), "{}", t["name"]);
+            assert!(
+                t["description"].as_str().is_some_and(|d| d.len() <= 200),
+                "{}",
+                t["name"]
+            );
             assert_eq!(t["inputSchema"]["type"], "object");
         }
     }

@@ -29,7 +29,10 @@ pub struct RpcError {
 
 impl RpcError {
     pub fn new(code: i64, message: impl Into<String>) -> RpcError {
-        RpcError { code, message: message.into() }
+        RpcError {
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -37,9 +40,16 @@ impl RpcError {
 #[derive(Debug, PartialEq)]
 pub enum Incoming {
     /// A request: answered exactly once, under its id.
-    Request { id: Value, method: String, params: Option<Value> },
+    Request {
+        id: Value,
+        method: String,
+        params: Option<Value>,
+    },
     /// A notification (no id): never answered.
-    Notification { method: String, params: Option<Value> },
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
     /// A client's response. zo sends no requests, so it answers nothing; answering it would
     /// let two peers bounce errors at each other forever.
     Response,
@@ -65,7 +75,11 @@ pub struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     pub fn new(inner: R, cap: usize) -> Lines<R> {
-        Lines { inner, cap, buf: Vec::new() }
+        Lines {
+            inner,
+            cap,
+            buf: Vec::new(),
+        }
     }
 
     /// How many bytes the line buffer holds allocated (never more than the cap).
@@ -104,7 +118,9 @@ impl<R: BufRead> Lines<R> {
                 let keep = take.min(self.cap - self.buf.len());
                 if keep > 0 {
                     // Grow by doubling, but never past the cap.
-                    let want = (self.buf.len() + keep).max(self.buf.capacity() * 2).min(self.cap);
+                    let want = (self.buf.len() + keep)
+                        .max(self.buf.capacity() * 2)
+                        .min(self.cap);
                     if want > self.buf.capacity() {
                         self.buf.reserve_exact(want - self.buf.len());
                     }
@@ -142,18 +158,36 @@ impl<R: BufRead> Lines<R> {
 
 /// The answer to a line over the cap.
 pub fn too_long(len: u64, cap: usize) -> Incoming {
-    invalid(Value::Null, INVALID_REQUEST, format!("Invalid Request: the message is {len} bytes, over zo mcp's limit of {cap} bytes a line; it was not read"))
+    invalid(
+        Value::Null,
+        INVALID_REQUEST,
+        format!(
+            "Invalid Request: the message is {len} bytes, over zo mcp's limit of {cap} bytes a line; it was not read"
+        ),
+    )
 }
 
 fn invalid(id: Value, code: i64, message: impl Into<String>) -> Incoming {
-    Incoming::Invalid { id, error: RpcError::new(code, message) }
+    Incoming::Invalid {
+        id,
+        error: RpcError::new(code, message),
+    }
 }
 
 /// One line's bytes as a message.
 pub fn parse(line: &[u8]) -> Incoming {
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
-        Err(e) => return invalid(Value::Null, PARSE_ERROR, format!("Parse error: the message is not UTF-8 (at byte {})", e.valid_up_to())),
+        Err(e) => {
+            return invalid(
+                Value::Null,
+                PARSE_ERROR,
+                format!(
+                    "Parse error: the message is not UTF-8 (at byte {})",
+                    e.valid_up_to()
+                ),
+            );
+        }
     };
     match serde_json::from_str::<Value>(text) {
         Ok(v) => classify(v),
@@ -177,29 +211,75 @@ fn kind(v: &Value) -> &'static str {
 pub fn classify(v: Value) -> Incoming {
     let mut o = match v {
         Value::Object(o) => o,
-        Value::Array(_) => return invalid(Value::Null, INVALID_REQUEST, "Invalid Request: batches (JSON arrays) are not supported; send one message a line"),
-        other => return invalid(Value::Null, INVALID_REQUEST, format!("Invalid Request: a message is a JSON object, not {}", kind(&other))),
+        Value::Array(_) => {
+            return invalid(
+                Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: batches (JSON arrays) are not supported; send one message a line",
+            );
+        }
+        other => {
+            return invalid(
+                Value::Null,
+                INVALID_REQUEST,
+                format!(
+                    "Invalid Request: a message is a JSON object, not {}",
+                    kind(&other)
+                ),
+            );
+        }
     };
     // The id first, so every later error can carry it. MCP forbids a null id.
     let id = match o.remove("id") {
         None => None,
         Some(id @ (Value::String(_) | Value::Number(_))) => Some(id),
-        Some(other) => return invalid(Value::Null, INVALID_REQUEST, format!("Invalid Request: id must be a string or a number, not {}", kind(&other))),
+        Some(other) => {
+            return invalid(
+                Value::Null,
+                INVALID_REQUEST,
+                format!(
+                    "Invalid Request: id must be a string or a number, not {}",
+                    kind(&other)
+                ),
+            );
+        }
     };
     let reply_id = id.clone().unwrap_or(Value::Null);
     if o.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return invalid(reply_id, INVALID_REQUEST, "Invalid Request: jsonrpc must be \"2.0\"");
+        return invalid(
+            reply_id,
+            INVALID_REQUEST,
+            "Invalid Request: jsonrpc must be \"2.0\"",
+        );
     }
     let params = match o.remove("params") {
         None | Some(Value::Null) => None,
         Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
-        Some(other) => return invalid(reply_id, INVALID_REQUEST, format!("Invalid Request: params must be an object, not {}", kind(&other))),
+        Some(other) => {
+            return invalid(
+                reply_id,
+                INVALID_REQUEST,
+                format!(
+                    "Invalid Request: params must be an object, not {}",
+                    kind(&other)
+                ),
+            );
+        }
     };
     match (o.remove("method"), id) {
         (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method, params },
         (Some(Value::String(method)), None) => Incoming::Notification { method, params },
-        (Some(other), _) => invalid(reply_id, INVALID_REQUEST, format!("Invalid Request: method must be a string, not {}", kind(&other))),
-        (None, Some(_)) if o.contains_key("result") != o.contains_key("error") => Incoming::Response,
+        (Some(other), _) => invalid(
+            reply_id,
+            INVALID_REQUEST,
+            format!(
+                "Invalid Request: method must be a string, not {}",
+                kind(&other)
+            ),
+        ),
+        (None, Some(_)) if o.contains_key("result") != o.contains_key("error") => {
+            Incoming::Response
+        }
         (None, _) => invalid(reply_id, INVALID_REQUEST, "Invalid Request: no method"),
     }
 }
@@ -209,18 +289,41 @@ pub fn call_params(params: Option<Value>) -> Result<(String, Value), RpcError> {
     let bad = |m: String| RpcError::new(INVALID_PARAMS, format!("Invalid params: {m}"));
     let mut p = match params {
         Some(Value::Object(p)) => p,
-        Some(other) => return Err(bad(format!("tools/call takes an object {{\"name\", \"arguments\"}}, not {}", kind(&other)))),
-        None => return Err(bad("tools/call needs params {\"name\", \"arguments\"}".into())),
+        Some(other) => {
+            return Err(bad(format!(
+                "tools/call takes an object {{\"name\", \"arguments\"}}, not {}",
+                kind(&other)
+            )));
+        }
+        None => {
+            return Err(bad(
+                "tools/call needs params {\"name\", \"arguments\"}".into()
+            ));
+        }
     };
     let name = match p.remove("name") {
         Some(Value::String(n)) => n,
-        Some(other) => return Err(bad(format!("the tool name must be a string, not {}", kind(&other)))),
-        None => return Err(bad("tools/call needs the tool's name (params.name); `tools/list` has them".into())),
+        Some(other) => {
+            return Err(bad(format!(
+                "the tool name must be a string, not {}",
+                kind(&other)
+            )));
+        }
+        None => {
+            return Err(bad(
+                "tools/call needs the tool's name (params.name); `tools/list` has them".into(),
+            ));
+        }
     };
     let args = match p.remove("arguments") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(a @ Value::Object(_)) => a,
-        Some(other) => return Err(bad(format!("the arguments of {name} must be an object, not {}", kind(&other)))),
+        Some(other) => {
+            return Err(bad(format!(
+                "the arguments of {name} must be an object, not {}",
+                kind(&other)
+            )));
+        }
     };
     Ok((name, args))
 }
@@ -237,7 +340,10 @@ pub fn error(id: Value, e: &RpcError) -> Value {
 
 /// A message as the one line it is sent as (compact JSON holds no raw newline).
 pub fn line(v: &Value) -> Vec<u8> {
-    let mut out = serde_json::to_vec(v).unwrap_or_else(|_| br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#.to_vec());
+    let mut out = serde_json::to_vec(v).unwrap_or_else(|_| {
+        br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#
+            .to_vec()
+    });
     out.push(b'\n');
     out
 }
@@ -269,10 +375,25 @@ mod tests {
         let input = b"\n  \r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\t\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\nnope\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}";
         let got = all(input, 100);
         assert_eq!(got.len(), 4, "{got:?}");
-        assert_eq!(got[0], Incoming::Request { id: json!(1), method: "ping".into(), params: None });
+        assert_eq!(
+            got[0],
+            Incoming::Request {
+                id: json!(1),
+                method: "ping".into(),
+                params: None
+            }
+        );
         assert!(matches!(got[1], Incoming::Notification { .. }));
         assert_eq!(code(&got[2]), PARSE_ERROR);
-        assert_eq!(got[3], Incoming::Request { id: json!(2), method: "ping".into(), params: None }, "a last line without \\n counts");
+        assert_eq!(
+            got[3],
+            Incoming::Request {
+                id: json!(2),
+                method: "ping".into(),
+                params: None
+            },
+            "a last line without \\n counts"
+        );
     }
 
     #[test]
@@ -284,7 +405,11 @@ mod tests {
         match &got[0] {
             Incoming::Invalid { id, error } => {
                 assert_eq!((id, error.code), (&Value::Null, INVALID_REQUEST));
-                assert!(error.message.contains("1000 bytes") && error.message.contains("64 bytes"), "{}", error.message);
+                assert!(
+                    error.message.contains("1000 bytes") && error.message.contains("64 bytes"),
+                    "{}",
+                    error.message
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -321,17 +446,29 @@ mod tests {
             Incoming::Invalid { id, .. } => assert_eq!(id, json!("a")),
             other => panic!("{other:?}"),
         }
-        assert_eq!(parse(br#"{"jsonrpc":"2.0","id":5,"result":{}}"#), Incoming::Response);
+        assert_eq!(
+            parse(br#"{"jsonrpc":"2.0","id":5,"result":{}}"#),
+            Incoming::Response
+        );
     }
 
     #[test]
     fn tools_call_needs_a_string_name_and_object_arguments() {
         let c = |p: Value| call_params(Some(p)).map_err(|e| e.code);
-        assert_eq!(c(json!({"name": "status"})), Ok(("status".into(), json!({}))));
-        assert_eq!(c(json!({"name": "status", "arguments": {"a": 1}})), Ok(("status".into(), json!({"a": 1}))));
+        assert_eq!(
+            c(json!({"name": "status"})),
+            Ok(("status".into(), json!({})))
+        );
+        assert_eq!(
+            c(json!({"name": "status", "arguments": {"a": 1}})),
+            Ok(("status".into(), json!({"a": 1})))
+        );
         assert_eq!(c(json!({"arguments": {}})), Err(INVALID_PARAMS));
         assert_eq!(c(json!({"name": 3})), Err(INVALID_PARAMS));
-        assert_eq!(c(json!({"name": "status", "arguments": [1]})), Err(INVALID_PARAMS));
+        assert_eq!(
+            c(json!({"name": "status", "arguments": [1]})),
+            Err(INVALID_PARAMS)
+        );
         assert_eq!(c(json!([])), Err(INVALID_PARAMS));
         assert_eq!(call_params(None).map_err(|e| e.code), Err(INVALID_PARAMS));
     }

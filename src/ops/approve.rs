@@ -21,22 +21,49 @@ pub struct Approved {
 /// The text of `id` the bundle and recall screen, and its canonical name.
 fn text_of(memory: &Memory, id: &str) -> Result<(String, String)> {
     if id.eq_ignore_ascii_case("STATE") || id.eq_ignore_ascii_case("STATE.md") {
-        return Ok(("STATE".into(), crate::lifecycle::context::state_text(memory, None)?));
+        return Ok((
+            "STATE".into(),
+            crate::lifecycle::context::state_text(memory, None)?,
+        ));
     }
     let name = id.trim_end_matches(".md");
-    if memory.snapshot_names()?.iter().any(|n| n.trim_end_matches(".md") == name) {
+    if memory
+        .snapshot_names()?
+        .iter()
+        .any(|n| n.trim_end_matches(".md") == name)
+    {
         let path = memory.layout.snapshots().join(format!("{name}.md"));
-        let text = crate::store::fsio::read_text(&path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+        let text = crate::store::fsio::read_text(&path)?
+            .map(|t| t.as_str().to_string())
+            .unwrap_or_default();
         let name = format!("{name}.md");
         let text = crate::lifecycle::context::named_text(&name, &text);
         return Ok((name, text));
     }
-    if let Some(n) = memory.session_names()?.iter().find(|n| n.trim_end_matches(".md") == name) {
-        return Ok((n.clone(), crate::lifecycle::context::named_text(n, memory.session_text(n)?.as_str())));
+    if let Some(n) = memory
+        .session_names()?
+        .iter()
+        .find(|n| n.trim_end_matches(".md") == name)
+    {
+        return Ok((
+            n.clone(),
+            crate::lifecycle::context::named_text(n, memory.session_text(n)?.as_str()),
+        ));
     }
     let v = super::entries::show(memory, id)?;
-    let shown = v.get("id").or_else(|| v.get("name")).and_then(|x| x.as_str()).unwrap_or(id).to_string();
-    Ok((shown, v.get("text").and_then(|t| t.as_str()).unwrap_or_default().to_string()))
+    let shown = v
+        .get("id")
+        .or_else(|| v.get("name"))
+        .and_then(|x| x.as_str())
+        .unwrap_or(id)
+        .to_string();
+    Ok((
+        shown,
+        v.get("text")
+            .and_then(|t| t.as_str())
+            .unwrap_or_default()
+            .to_string(),
+    ))
 }
 
 /// An entry the rules flag, read for a person to approve: what they are shown before they
@@ -60,14 +87,27 @@ pub fn pending(memory: &Memory, id: &str) -> Result<Pending> {
     let (id, text) = text_of(memory, id)?;
     let flags = directives::with_display(&text, directives::scan);
     if flags.is_empty() {
-        return Err(crate::error::Error::usage(format!("{id} holds nothing the directive rules flag; there is nothing to approve")).into());
+        return Err(crate::error::Error::usage(format!(
+            "{id} holds nothing the directive rules flag; there is nothing to approve"
+        ))
+        .into());
     }
     let approved = crate::store::approvals::is_approved(&text);
-    Ok(Pending { id, text, flags, approved })
+    Ok(Pending {
+        id,
+        text,
+        flags,
+        approved,
+    })
 }
 
 /// Record the person's approval of what `pending` read.
 pub fn approve(p: Pending) -> Result<Approved> {
     let file = crate::store::approvals::approve(&p.id, &p.text)?;
-    Ok(Approved { id: p.id, flags: p.flags, new: !p.approved, file: file.display().to_string() })
+    Ok(Approved {
+        id: p.id,
+        flags: p.flags,
+        new: !p.approved,
+        file: file.display().to_string(),
+    })
 }

@@ -18,16 +18,26 @@ use anyhow::Result;
 /// The hits that were in the memory at `at`, as they stood then, best first as they came.
 /// `filter` is the user's (the search itself asks for superseded entries too, since an entry
 /// superseded now may have been active then).
-pub fn recall_hits(memory: &Memory, hits: Vec<Hit>, at: &AsOf, filter: &Filter) -> Result<Vec<Hit>> {
+pub fn recall_hits(
+    memory: &Memory,
+    hits: Vec<Hit>,
+    at: &AsOf,
+    filter: &Filter,
+) -> Result<Vec<Hit>> {
     let log = memory.decisions_as_of(Some(at))?;
     let threshold = memory.threshold()?;
-    let facts = [Scope::Project, Scope::User].map(|s| (s, memory.scope_facts_as_of(s, Some(at)).unwrap_or_default()));
+    let facts = [Scope::Project, Scope::User]
+        .map(|s| (s, memory.scope_facts_as_of(s, Some(at)).unwrap_or_default()));
     let priors = memory.priors_as_of(at)?;
     let until = at.secs();
     let mut out = Vec::new();
     for mut h in hits {
         let keep = match h.row.kind.as_str() {
-            "decision" => match log.find(&h.row.id).ok().filter(|&i| log.entries[i].id == h.row.id) {
+            "decision" => match log
+                .find(&h.row.id)
+                .ok()
+                .filter(|&i| log.entries[i].id == h.row.id)
+            {
                 Some(i) => {
                     let status = log.status(i);
                     h.row.status = status.to_string();
@@ -50,7 +60,9 @@ pub fn recall_hits(memory: &Memory, hits: Vec<Hit>, at: &AsOf, filter: &Filter) 
                     }
                 })
             }),
-            "session" => crate::time::parse_instant(&h.row.timestamp, false).is_some_and(|t| t <= until),
+            "session" => {
+                crate::time::parse_instant(&h.row.timestamp, false).is_some_and(|t| t <= until)
+            }
             "prior" => priors.as_ref().is_some_and(|p| p.find(&h.row.id).is_some()),
             _ => false,
         };

@@ -46,7 +46,15 @@ fn report(checks: Vec<(&'static str, Level, String)>, no_memory: bool) -> Doctor
     };
     DoctorReport {
         ok: checks.iter().all(|c| c.1 != FAIL),
-        checks: checks.into_iter().map(|(check, l, detail)| Check { check, ok: l != FAIL, level: word(l), detail }).collect(),
+        checks: checks
+            .into_iter()
+            .map(|(check, l, detail)| Check {
+                check,
+                ok: l != FAIL,
+                level: word(l),
+                detail,
+            })
+            .collect(),
         no_memory,
     }
 }
@@ -80,7 +88,19 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
 
 /// Where the memory is, and the config keys a repository may not set.
 fn layout_and_config(l: &Layout, checks: &mut Checks) {
-    checks.push(("layout", OK, format!("{} ({})", l.show(&l.memory), if l.legacy { "older memory/ layout" } else { ".zo/ layout" })));
+    checks.push((
+        "layout",
+        OK,
+        format!(
+            "{} ({})",
+            l.show(&l.memory),
+            if l.legacy {
+                "older memory/ layout"
+            } else {
+                ".zo/ layout"
+            }
+        ),
+    ));
     let ignored = embedding::ignored_paths(&l.config);
     if ignored.is_empty() {
         checks.push(("config", OK, format!("project {:?}", l.project())));
@@ -101,9 +121,16 @@ fn layout_and_config(l: &Layout, checks: &mut Checks) {
 fn links(l: &Layout, checks: &mut Checks) {
     let strangers = crate::ops::verify::strangers(l);
     if strangers.is_empty() {
-        checks.push(("links", OK, "no links or special files in the memory".into()));
+        checks.push((
+            "links",
+            OK,
+            "no links or special files in the memory".into(),
+        ));
     } else {
-        let list: Vec<String> = strangers.iter().map(|p| format!("{} ({})", p.file, p.message)).collect();
+        let list: Vec<String> = strangers
+            .iter()
+            .map(|p| format!("{} ({})", p.file, p.message))
+            .collect();
         checks.push(("links", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
     }
 }
@@ -115,15 +142,30 @@ fn derived_files(memory: &Memory, checks: &mut Checks) {
     let tracked = crate::store::trust::tracked(l);
     let foreign_record = crate::lifecycle::record::untrusted(memory);
     if tracked.is_empty() && !foreign_record {
-        checks.push(("derived files", OK, "none tracked by git; each was made by this user's zo".into()));
+        checks.push((
+            "derived files",
+            OK,
+            "none tracked by git; each was made by this user's zo".into(),
+        ));
     } else {
         let mut parts: Vec<String> = Vec::new();
         if !tracked.is_empty() {
-            let list: Vec<String> = tracked.iter().map(|t| crate::store::gate::frame::name(t)).collect();
-            parts.push(format!("git tracks {} (zo ignores them; fix: git rm --cached -- {})", list.join(", "), tracked.join(" ")));
+            let list: Vec<String> = tracked
+                .iter()
+                .map(|t| crate::store::gate::frame::name(t))
+                .collect();
+            parts.push(format!(
+                "git tracks {} (zo ignores them; fix: git rm --cached -- {})",
+                list.join(", "),
+                tracked.join(" ")
+            ));
         }
         if foreign_record {
-            parts.push(format!("{} was not written by this user's zo and is ignored (fix: rm {})", l.show(&l.session_record()), l.show(&l.session_record())));
+            parts.push(format!(
+                "{} was not written by this user's zo and is ignored (fix: rm {})",
+                l.show(&l.session_record()),
+                l.show(&l.session_record())
+            ));
         }
         checks.push(("derived files", WARN, parts.join("; ")));
     }
@@ -142,17 +184,29 @@ fn index(memory: &Memory, checks: &mut Checks) {
                 h.entries,
                 h.embedded,
                 h.pending_embeddings,
-                if h.fresh { "fresh" } else { "stale (refreshed by the next read)" }
+                if h.fresh {
+                    "fresh"
+                } else {
+                    "stale (refreshed by the next read)"
+                }
             ),
         )),
-        (None, false) => checks.push(("index", OK, "not built yet; the first `zo recall` or `zo index refresh` builds it".into())),
+        (None, false) => checks.push((
+            "index",
+            OK,
+            "not built yet; the first `zo recall` or `zo index refresh` builds it".into(),
+        )),
     }
 }
 
 /// Git: the repository, zo's merge routing and driver, and zo's git hooks.
 fn git(l: &Layout, checks: &mut Checks) {
     match crate::git::Repo::discover(&l.root) {
-        None => checks.push(("git", WARN, "not a git repository, so memory does not travel; fix: git init".into())),
+        None => checks.push((
+            "git",
+            WARN,
+            "not a git repository, so memory does not travel; fix: git init".into(),
+        )),
         Some(repo) => {
             checks.push(("git", OK, "repository found".into()));
             merge(l, &repo, checks);
@@ -187,8 +241,12 @@ fn merge(l: &Layout, repo: &crate::git::Repo, checks: &mut Checks) {
 /// zo's git hooks: installed ones that cannot find zo, a hooks path that keeps them from
 /// running, and hooks the config asks for that are not installed.
 fn git_hooks(l: &Layout, checks: &mut Checks) {
-    let lost: Vec<String> =
-        crate::wiring::hooks::status(&l.root).unwrap_or_default().into_iter().filter(|h| h.installed && h.zo.is_none()).map(|h| h.hook).collect();
+    let lost: Vec<String> = crate::wiring::hooks::status(&l.root)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|h| h.installed && h.zo.is_none())
+        .map(|h| h.hook)
+        .collect();
     if !lost.is_empty() {
         checks.push((
             "git hooks",
@@ -197,8 +255,15 @@ fn git_hooks(l: &Layout, checks: &mut Checks) {
         ));
     }
     shared_hooks(l, checks);
-    if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true) && !crate::wiring::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed)) {
-        checks.push(("git hooks", WARN, "config asks for zo's git hooks but they are not installed; fix: zo hooks install".into()));
+    if l.config.get(&["hooks"]).and_then(|v| v.as_bool()) == Some(true)
+        && !crate::wiring::hooks::status(&l.root).is_ok_and(|h| h.iter().all(|h| h.installed))
+    {
+        checks.push((
+            "git hooks",
+            WARN,
+            "config asks for zo's git hooks but they are not installed; fix: zo hooks install"
+                .into(),
+        ));
     }
 }
 
@@ -221,12 +286,15 @@ fn shared_hooks(l: &Layout, checks: &mut Checks) {
                 ),
             ));
         }
-        let own = crate::git::Repo::discover(&l.root).and_then(|_| crate::git::run(&l.root, &["rev-parse", "--git-common-dir"]).ok());
+        let own = crate::git::Repo::discover(&l.root)
+            .and_then(|_| crate::git::run(&l.root, &["rev-parse", "--git-common-dir"]).ok());
         if let Some(g) = own {
             let g = std::path::PathBuf::from(g.trim());
             let own = if g.is_absolute() { g } else { l.root.join(g) }.join("hooks");
-            let stranded =
-                crate::wiring::hooks::HOOKS.iter().any(|h| crate::store::fsio::read_string(own.join(h)).is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN)));
+            let stranded = crate::wiring::hooks::HOOKS.iter().any(|h| {
+                crate::store::fsio::read_string(own.join(h))
+                    .is_ok_and(|t| t.contains(crate::wiring::hooks::BEGIN))
+            });
             if stranded && std::fs::canonicalize(&own).ok() != std::fs::canonicalize(&hp.dir).ok() {
                 checks.push((
                     "git hooks",
@@ -260,14 +328,25 @@ fn agents(l: &Layout, checks: &mut Checks) {
 }
 
 fn join(p: &[std::path::PathBuf]) -> String {
-    p.iter().map(|x| x.display().to_string()).collect::<Vec<_>>().join(", ")
+    p.iter()
+        .map(|x| x.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// This machine: git, the model, ONNX Runtime, and whether the model loads.
 fn machine(config: &crate::store::config::Config, checks: &mut Checks) {
     match std::process::Command::new("git").arg("--version").output() {
-        Ok(o) if o.status.success() => checks.push(("git", OK, String::from_utf8_lossy(&o.stdout).trim().to_string())),
-        _ => checks.push(("git", FAIL, "git does not run here; zo reads and merges memory through git: install git".into())),
+        Ok(o) if o.status.success() => checks.push((
+            "git",
+            OK,
+            String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        )),
+        _ => checks.push((
+            "git",
+            FAIL,
+            "git does not run here; zo reads and merges memory through git: install git".into(),
+        )),
     }
     // Agent hooks, MCP configs and git hooks all run `zo` from PATH.
     match crate::store::environment::on_path("zo") {
@@ -280,12 +359,24 @@ fn machine(config: &crate::store::config::Config, checks: &mut Checks) {
     }
     let search = embedding::locate(config);
     match (&search.model_dir, search.disabled) {
-        (_, true) => checks.push(("model", OK, "semantic search is off (index.embedding: off); recall is lexical".into())),
-        (Some(d), _) => checks.push(("model", OK, format!("{} in {}", embedding::MODEL_NAME, d.display()))),
+        (_, true) => checks.push((
+            "model",
+            OK,
+            "semantic search is off (index.embedding: off); recall is lexical".into(),
+        )),
+        (Some(d), _) => checks.push((
+            "model",
+            OK,
+            format!("{} in {}", embedding::MODEL_NAME, d.display()),
+        )),
         (None, _) => checks.push((
             "model",
             WARN,
-            format!("not found, recall is lexical only (looked in {}); fix: {}", join(&search.model_candidates), embedding::INSTALL_HINT),
+            format!(
+                "not found, recall is lexical only (looked in {}); fix: {}",
+                join(&search.model_candidates),
+                embedding::INSTALL_HINT
+            ),
         )),
     }
     if !search.disabled {
@@ -294,15 +385,27 @@ fn machine(config: &crate::store::config::Config, checks: &mut Checks) {
             None => checks.push((
                 "runtime",
                 WARN,
-                format!("no ONNX Runtime library (looked for {}); fix: {}", join(&search.runtime_candidates), embedding::INSTALL_HINT),
+                format!(
+                    "no ONNX Runtime library (looked for {}); fix: {}",
+                    join(&search.runtime_candidates),
+                    embedding::INSTALL_HINT
+                ),
             )),
         }
     }
     if let Ok(paths) = search.paths() {
         let t = std::time::Instant::now();
         match embedding::Embedder::load(&paths) {
-            Ok(_) => checks.push(("embeddings", OK, format!("model loads in {:.2}s", t.elapsed().as_secs_f64()))),
-            Err(e) => checks.push(("embeddings", FAIL, format!("{e:#}; fix: {}", embedding::INSTALL_HINT))),
+            Ok(_) => checks.push((
+                "embeddings",
+                OK,
+                format!("model loads in {:.2}s", t.elapsed().as_secs_f64()),
+            )),
+            Err(e) => checks.push((
+                "embeddings",
+                FAIL,
+                format!("{e:#}; fix: {}", embedding::INSTALL_HINT),
+            )),
         }
     }
 }

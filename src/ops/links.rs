@@ -19,7 +19,11 @@ pub struct LinksReport {
 pub fn report(memory: &Memory) -> LinksReport {
     let l: Links = links::load(&memory.layout);
     let expected = l.unlinked().cloned().collect();
-    LinksReport { links: l.links.iter().map(links::state).collect(), expected, notes: l.notes }
+    LinksReport {
+        links: l.links.iter().map(links::state).collect(),
+        expected,
+        notes: l.notes,
+    }
 }
 
 impl LinksReport {
@@ -32,12 +36,20 @@ impl LinksReport {
                 (Some(h), None) => h.clone(),
                 _ => "-".into(),
             };
-            let state = if l.reachable { "reachable" } else { "unreachable" };
+            let state = if l.reachable {
+                "reachable"
+            } else {
+                "unreachable"
+            };
             let from = match l.link.source {
                 links::Source::Local => "local",
                 links::Source::User => "user",
             };
-            s.push_str(&format!("{}\t{state}\t{head}\t{}\t({from})\n", l.link.name, l.link.path.display()));
+            s.push_str(&format!(
+                "{}\t{state}\t{head}\t{}\t({from})\n",
+                l.link.name,
+                l.link.path.display()
+            ));
         }
         s
     }
@@ -47,7 +59,11 @@ impl LinksReport {
         let mut out: Vec<String> = self.notes.clone();
         out.extend(self.links.iter().filter_map(|l| l.problem.clone()));
         for e in &self.expected {
-            let hint = e.hint.as_deref().map(|h| format!(" ({h})")).unwrap_or_default();
+            let hint = e
+                .hint
+                .as_deref()
+                .map(|h| format!(" ({h})"))
+                .unwrap_or_default();
             out.push(format!("this project expects the linked memory {}{hint}: get that repository, then `zo link PATH --name {}`", e.name, e.name));
         }
         out

@@ -34,17 +34,28 @@ pub struct Source {
 pub fn source(memory: &Memory, id: &str) -> Result<Source> {
     let id = id.trim();
     if id.is_empty() {
-        return Err(crate::error::Error::usage("promote needs the ID of a prior (PR-…) or a decision (D-…)").into());
+        return Err(crate::error::Error::usage(
+            "promote needs the ID of a prior (PR-…) or a decision (D-…)",
+        )
+        .into());
     }
     if id.to_ascii_uppercase().starts_with("PR-") {
         let file = memory.priors()?;
-        let i = file.find(id).ok_or_else(|| anyhow!("no prior {id} in {}", memory.layout.show(&memory.layout.priors())))?;
+        let i = file.find(id).ok_or_else(|| {
+            anyhow!(
+                "no prior {id} in {}",
+                memory.layout.show(&memory.layout.priors())
+            )
+        })?;
         let p = &file.entries[i];
         if p.is_forgotten() {
             anyhow::bail!("{} was forgotten; there is nothing to promote", p.id);
         }
         if let Some(by) = p.superseded_by() {
-            anyhow::bail!("{} is superseded by {by}; promote the lesson that holds", p.id);
+            anyhow::bail!(
+                "{} is superseded by {by}; promote the lesson that holds",
+                p.id
+            );
         }
         let input = PriorInput {
             title: p.title.clone(),
@@ -54,7 +65,12 @@ pub fn source(memory: &Memory, id: &str) -> Result<Source> {
             source: String::new(),
             solution: p.solution().unwrap_or_default(),
         };
-        return Ok(Source { id: p.id.clone(), title: p.title.clone(), hash: hash(&p.content(&file)), draft: Draft::Prior(input) });
+        return Ok(Source {
+            id: p.id.clone(),
+            title: p.title.clone(),
+            hash: hash(&p.content(&file)),
+            draft: Draft::Prior(input),
+        });
     }
     if crate::store::links::qualified(&memory.layout, id)?.is_some() {
         return Err(
@@ -69,18 +85,28 @@ pub fn source(memory: &Memory, id: &str) -> Result<Source> {
     }
     let log = memory.decisions()?;
     let file = memory.layout.show(&memory.layout.decision_log());
-    let i = log.find(id).map_err(|e| crate::store::memory::find_error(e, id, &file))?;
+    let i = log
+        .find(id)
+        .map_err(|e| crate::store::memory::find_error(e, id, &file))?;
     let e = &log.entries[i];
     if e.is_forgotten() {
         anyhow::bail!("{} was forgotten; there is nothing to promote", e.id);
     }
     if e.is_annotation() {
-        anyhow::bail!("{} records something about another entry ({}), it is not a decision; promote the decision it refers to", e.id, e.kind.to_uppercase());
+        anyhow::bail!(
+            "{} records something about another entry ({}), it is not a decision; promote the decision it refers to",
+            e.id,
+            e.kind.to_uppercase()
+        );
     }
     if log.status(i) == crate::format::Status::Superseded {
         anyhow::bail!("{} is superseded; promote the decision that holds", e.id);
     }
-    let field = |name: &str| log.field(i, name).map(str::to_string).filter(|v| !v.trim().is_empty());
+    let field = |name: &str| {
+        log.field(i, name)
+            .map(str::to_string)
+            .filter(|v| !v.trim().is_empty())
+    };
     let input = DecisionInput {
         r#type: Some(e.kind.clone()),
         title: e.title.clone(),
@@ -89,7 +115,12 @@ pub fn source(memory: &Memory, id: &str) -> Result<Source> {
         alternatives: field("Alternatives considered").or_else(|| field("Alternatives")),
         ..Default::default()
     };
-    Ok(Source { id: e.id.clone(), title: e.title.clone(), hash: hash(&e.content(&log)), draft: Draft::Decision(input) })
+    Ok(Source {
+        id: e.id.clone(),
+        title: e.title.clone(),
+        hash: hash(&e.content(&log)),
+        draft: Draft::Decision(input),
+    })
 }
 
 fn hash(text: &str) -> String {
@@ -101,7 +132,11 @@ impl Draft {
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         match self {
             Draft::Prior(p) => {
-                let mut v = vec![("Title", p.title.clone()), ("Failure", p.failure.clone()), ("Verified Solution", p.solution.clone())];
+                let mut v = vec![
+                    ("Title", p.title.clone()),
+                    ("Failure", p.failure.clone()),
+                    ("Verified Solution", p.solution.clone()),
+                ];
                 v.extend(p.rules.iter().map(|r| ("Rules", r.clone())));
                 v
             }
@@ -132,7 +167,10 @@ pub struct Promoted {
 
 impl Promoted {
     pub fn text(&self) -> String {
-        format!("{} promoted to {} (recorded in the project as {})\n", self.from, self.promoted, self.recorded)
+        format!(
+            "{} promoted to {} (recorded in the project as {})\n",
+            self.from, self.promoted, self.recorded
+        )
     }
 }
 
@@ -144,16 +182,36 @@ pub fn promote(project: &Memory, name: &str, source: &Source, draft: Draft) -> R
     let (name, linked) = crate::ops::request::open_link(&links, name)?;
     let gate = Confidential::of(&project.layout)?;
     let fields = draft.fields();
-    gate.check(&fields.iter().map(|(n, v)| (*n, v.as_str())).collect::<Vec<_>>())?;
-    let provenance = format!("promoted {} from a project's entry ({})", crate::time::today(), source.hash);
+    gate.check(
+        &fields
+            .iter()
+            .map(|(n, v)| (*n, v.as_str()))
+            .collect::<Vec<_>>(),
+    )?;
+    let provenance = format!(
+        "promoted {} from a project's entry ({})",
+        crate::time::today(),
+        source.hash
+    );
     // The project's lock is held from before the copy is written to after it is recorded: a
     // project that cannot record now (its lock held) refuses before the linked memory changes.
-    let (promoted, recorded) = project.promotion(&source.id, &source.title, &source.hash, || {
-        let id = write(&linked, draft, &provenance).map_err(|e| e.context(format!("in the linked memory {name}")))?;
-        Ok(format!("{name}:{id}"))
-    })?;
-    let id = promoted.split_once(':').map(|(_, id)| id.to_string()).unwrap_or_default();
-    Ok(Promoted { from: source.id.clone(), memory: name, id, promoted, recorded: recorded.id })
+    let (promoted, recorded) =
+        project.promotion(&source.id, &source.title, &source.hash, || {
+            let id = write(&linked, draft, &provenance)
+                .map_err(|e| e.context(format!("in the linked memory {name}")))?;
+            Ok(format!("{name}:{id}"))
+        })?;
+    let id = promoted
+        .split_once(':')
+        .map(|(_, id)| id.to_string())
+        .unwrap_or_default();
+    Ok(Promoted {
+        from: source.id.clone(),
+        memory: name,
+        id,
+        promoted,
+        recorded: recorded.id,
+    })
 }
 
 /// The copy, written by the linked memory's own writer; its ID there.
@@ -161,7 +219,9 @@ fn write(linked: &Memory, draft: Draft, provenance: &str) -> Result<String> {
     Ok(match draft {
         Draft::Prior(mut p) => {
             p.source = provenance.to_string();
-            linked.add_prior(&p, crate::store::gate::Allow::default())?.0
+            linked
+                .add_prior(&p, crate::store::gate::Allow::default())?
+                .0
         }
         Draft::Decision(mut d) => {
             d.rationale = Some(match d.rationale.take() {
@@ -186,5 +246,9 @@ pub fn copy_now(project: &Memory, to: &str, hash: &str) -> Option<String> {
     let links = crate::store::links::load(&project.layout);
     let linked = crate::store::links::open(links.find(name)?).ok()?;
     let priors = linked.priors().ok()?;
-    priors.entries.iter().find(|p| p.field("Source").is_some_and(|s| s.contains(hash))).map(|p| format!("{name}:{}", p.id))
+    priors
+        .entries
+        .iter()
+        .find(|p| p.field("Source").is_some_and(|s| s.contains(hash)))
+        .map(|p| format!("{name}:{}", p.id))
 }

@@ -67,34 +67,50 @@ enum Kind {
 }
 
 fn entries(kind: Kind, name: &str, text: Option<String>) -> Entries {
-    let Some(text) = text else { return Entries::new() };
+    let Some(text) = text else {
+        return Entries::new();
+    };
     let t = Text::new(text);
     match kind {
         Kind::Decisions => {
             let log = DecisionLog::parse(t);
-            log.entries.iter().map(|e| (e.id.clone(), (e.title.clone(), e.content(&log)))).collect()
+            log.entries
+                .iter()
+                .map(|e| (e.id.clone(), (e.title.clone(), e.content(&log))))
+                .collect()
         }
         Kind::Priors => {
             let f = PriorsFile::parse(t);
-            f.entries.iter().map(|e| (e.id.clone(), (e.title.clone(), e.content(&f)))).collect()
+            f.entries
+                .iter()
+                .map(|e| (e.id.clone(), (e.title.clone(), e.content(&f))))
+                .collect()
         }
         Kind::Facts => {
             let f = FactsFile::parse(t);
-            f.entries.iter().map(|e| (e.id.clone(), (e.key.clone(), e.content(&f)))).collect()
+            f.entries
+                .iter()
+                .map(|e| (e.id.clone(), (e.key.clone(), e.content(&f))))
+                .collect()
         }
-        Kind::Whole => Entries::from([(name.to_string(), (name.to_string(), t.as_str().to_string()))]),
+        Kind::Whole => {
+            Entries::from([(name.to_string(), (name.to_string(), t.as_str().to_string()))])
+        }
     }
 }
 
 /// `A..B` as two commits.
 fn parse_range(repo: &Repo, range: &str) -> Result<(CommitRef, CommitRef)> {
     let Some((a, b)) = range.split_once("..") else {
-        bail!(crate::error::Error::usage(format!("{range:?} is not a range: give it as A..B (e.g. origin/main..HEAD)")));
+        bail!(crate::error::Error::usage(format!(
+            "{range:?} is not a range: give it as A..B (e.g. origin/main..HEAD)"
+        )));
     };
     let b = b.strip_prefix('.').unwrap_or(b);
     let resolve = |s: &str| {
         let s = if s.is_empty() { "HEAD" } else { s };
-        repo.resolve_commit(s).ok_or_else(|| crate::error::Error::usage(format!("{s:?} names no commit here")))
+        repo.resolve_commit(s)
+            .ok_or_else(|| crate::error::Error::usage(format!("{s:?} names no commit here")))
     };
     Ok((resolve(a)?, resolve(b)?))
 }
@@ -113,10 +129,21 @@ fn flags_of(kind: Kind, change: &'static str, forgotten: bool, text: &str) -> Ve
         return out;
     }
     if let Some((_, c)) = gate::first_control(text) {
-        out.push(Flag { kind: "characters", detail: format!("holds {}", gate::chars::describe(c)), fails: true });
+        out.push(Flag {
+            kind: "characters",
+            detail: format!("holds {}", gate::chars::describe(c)),
+            fails: true,
+        });
     }
     for f in gate::unallowed_secrets(text, std::slice::from_ref(&(0..text.len()))) {
-        out.push(Flag { kind: "secret", detail: format!("looks like {} at its line {} (rule {})", f.what, f.line, f.rule), fails: true });
+        out.push(Flag {
+            kind: "secret",
+            detail: format!(
+                "looks like {} at its line {} (rule {})",
+                f.what, f.line, f.rule
+            ),
+            fails: true,
+        });
     }
     // A consent line is text anyone can write in a pull request: it is shown, and it fails the
     // range all the same — a maintainer who accepts the entry merges it knowingly.
@@ -148,7 +175,10 @@ fn flags_of(kind: Kind, change: &'static str, forgotten: bool, text: &str) -> Ve
         if let Some(n) = forged {
             out.push(Flag {
                 kind: "forged-structure",
-                detail: format!("line {} of the entry is a heading zo's writers never write inside an entry", n + 2),
+                detail: format!(
+                    "line {} of the entry is a heading zo's writers never write inside an entry",
+                    n + 2
+                ),
                 fails: true,
             });
         }
@@ -176,19 +206,32 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         names.extend(repo.names_at(&to, Path::new(&rel))?);
         names.sort();
         names.dedup();
-        files.extend(names.into_iter().map(|n| (Kind::Whole, format!("{rel}/{n}"))));
+        files.extend(
+            names
+                .into_iter()
+                .map(|n| (Kind::Whole, format!("{rel}/{n}"))),
+        );
     }
-    let read =
-        |c: &CommitRef, rel: &str| -> Result<Option<String>> { Ok(repo.file_at_ref(c, Path::new(rel))?.map(|b| String::from_utf8_lossy(&b).into_owned())) };
+    let read = |c: &CommitRef, rel: &str| -> Result<Option<String>> {
+        Ok(repo
+            .file_at_ref(c, Path::new(rel))?
+            .map(|b| String::from_utf8_lossy(&b).into_owned()))
+    };
     let mut out = Vec::new();
     for (kind, rel) in files {
         let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
-        let (before, after) = (entries(kind, &name, read(&from, &rel)?), entries(kind, &name, read(&to, &rel)?));
+        let (before, after) = (
+            entries(kind, &name, read(&from, &rel)?),
+            entries(kind, &name, read(&to, &rel)?),
+        );
         if before == after {
             continue;
         }
         // Each commit's version, parsed once, for who brought what.
-        let versions: Vec<(CommitRef, Entries)> = commits.iter().map(|c| Ok((c.clone(), entries(kind, &name, read(c, &rel)?)))).collect::<Result<_>>()?;
+        let versions: Vec<(CommitRef, Entries)> = commits
+            .iter()
+            .map(|c| Ok((c.clone(), entries(kind, &name, read(c, &rel)?))))
+            .collect::<Result<_>>()?;
         let ids: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
         for id in ids {
             let (change, title, text) = match (before.get(id), after.get(id)) {
@@ -198,28 +241,62 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
                 _ => continue,
             };
             let end = after.get(id);
-            let by = versions.iter().find(|(_, v)| v.get(id) == end).map(|(c, _)| c.clone());
+            let by = versions
+                .iter()
+                .find(|(_, v)| v.get(id) == end)
+                .map(|(c, _)| c.clone());
             let forgotten = text.contains("**Forgotten:**");
-            out.push(Reviewed { file: rel.clone(), id: id.clone(), title: title.clone(), change, by, flags: flags_of(kind, change, forgotten, text) });
+            out.push(Reviewed {
+                file: rel.clone(),
+                id: id.clone(),
+                title: title.clone(),
+                change,
+                by,
+                flags: flags_of(kind, change, forgotten, text),
+            });
         }
     }
     let ok = out.iter().all(|e| e.flags.iter().all(|f| !f.fails));
-    Ok(Review { from, to, commits: commits.len(), entries: out, ok })
+    Ok(Review {
+        from,
+        to,
+        commits: commits.len(),
+        entries: out,
+        ok,
+    })
 }
 
 impl Review {
     /// The review as a person reads it: one block per entry, its change, who brought it, and
     /// each flag; titles and names quoted (`gate::frame`).
     pub fn render(&self) -> String {
-        let mut s = format!("memory changes in {}..{} ({}):\n", self.from.short, self.to.short, crate::ops::text::count(self.commits, "commit", "commits"));
+        let mut s = format!(
+            "memory changes in {}..{} ({}):\n",
+            self.from.short,
+            self.to.short,
+            crate::ops::text::count(self.commits, "commit", "commits")
+        );
         if self.entries.is_empty() {
             s.push_str("  none\n");
         }
         for e in &self.entries {
-            let by = e.by.as_ref().map_or_else(|| "commit unknown".into(), CommitRef::by);
-            s.push_str(&format!("\n{} {} {} in {} ({by})\n", e.change, e.id, gate::frame::name(&e.title), e.file));
+            let by =
+                e.by.as_ref()
+                    .map_or_else(|| "commit unknown".into(), CommitRef::by);
+            s.push_str(&format!(
+                "\n{} {} {} in {} ({by})\n",
+                e.change,
+                e.id,
+                gate::frame::name(&e.title),
+                e.file
+            ));
             for f in &e.flags {
-                s.push_str(&format!("  {} {}: {}\n", if f.fails { "FLAG" } else { "note" }, f.kind, f.detail));
+                s.push_str(&format!(
+                    "  {} {}: {}\n",
+                    if f.fails { "FLAG" } else { "note" },
+                    f.kind,
+                    f.detail
+                ));
             }
         }
         s

@@ -32,7 +32,11 @@ pub fn index_health(memory: &Memory) -> IndexHealth {
         path: layout.show(&path),
         built: path.exists(),
         fresh: false,
-        mode: if search.paths().is_ok() { "hybrid" } else { "lexical" },
+        mode: if search.paths().is_ok() {
+            "hybrid"
+        } else {
+            "lexical"
+        },
         entries: 0,
         embedded: 0,
         pending_embeddings: 0,
@@ -41,9 +45,12 @@ pub fn index_health(memory: &Memory) -> IndexHealth {
         error: None,
     };
     if h.built {
-        let read = Index::open(layout, &|_| {}).and_then(|(ix, _)| Ok((ix.is_fresh(memory)?, ix.counts()?, ix.pending_embeddings()?)));
+        let read = Index::open(layout, &|_| {})
+            .and_then(|(ix, _)| Ok((ix.is_fresh(memory)?, ix.counts()?, ix.pending_embeddings()?)));
         match read {
-            Ok((fresh, (n, e, _), p)) => (h.fresh, h.entries, h.embedded, h.pending_embeddings) = (fresh, n, e, p),
+            Ok((fresh, (n, e, _), p)) => {
+                (h.fresh, h.entries, h.embedded, h.pending_embeddings) = (fresh, n, e, p)
+            }
             Err(e) => h.error = Some(format!("{e:#}")),
         }
     }
@@ -55,9 +62,19 @@ pub fn index_health(memory: &Memory) -> IndexHealth {
 pub fn index_state(memory: &Memory) -> IndexState {
     let layout = &memory.layout;
     let path = layout.index_db();
-    let mode = if crate::search::embedding::locate(&layout.config).paths().is_ok() { "hybrid" } else { "lexical" };
+    let mode = if crate::search::embedding::locate(&layout.config)
+        .paths()
+        .is_ok()
+    {
+        "hybrid"
+    } else {
+        "lexical"
+    };
     let built = path.exists();
-    let fresh = built && Index::open(layout, &|_| {}).and_then(|(ix, _)| ix.is_fresh(memory)).unwrap_or(false);
+    let fresh = built
+        && Index::open(layout, &|_| {})
+            .and_then(|(ix, _)| ix.is_fresh(memory))
+            .unwrap_or(false);
     IndexState { mode, fresh, built }
 }
 
@@ -133,7 +150,11 @@ pub struct StatusReport {
 pub fn status(memory: &Memory) -> Result<StatusReport> {
     let layout = &memory.layout;
     let (log, log_conflict) = memory.decisions_quick()?;
-    let mut warnings: Vec<String> = memory.conflict_markers_in(log_conflict).iter().map(|p| p.to_string()).collect();
+    let mut warnings: Vec<String> = memory
+        .conflict_markers_in(log_conflict)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
     let (state, warning) = memory.state();
     warnings.extend(warning);
     let priors = memory.priors()?;
@@ -144,10 +165,16 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
     let repo = crate::git::Repo::discover(&layout.root);
     let head = repo.as_ref().map(|r| r.head());
     let zo_rel = zo_dir_rel(memory);
-    let zo_dirty = repo.as_ref().map(|r| r.is_dirty_under(&zo_rel)).transpose().unwrap_or_else(|e| {
-        warnings.push(format!("could not tell whether {zo_rel}/ has uncommitted changes: {e:#}"));
-        None
-    });
+    let zo_dirty = repo
+        .as_ref()
+        .map(|r| r.is_dirty_under(&zo_rel))
+        .transpose()
+        .unwrap_or_else(|e| {
+            warnings.push(format!(
+                "could not tell whether {zo_rel}/ has uncommitted changes: {e:#}"
+            ));
+            None
+        });
     let health = index_state(memory);
     Ok(StatusReport {
         project: state.scalar("project").unwrap_or_else(|| layout.project()),
@@ -159,7 +186,9 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
         counts: Counts {
             decisions,
             outcomes: log.entries.iter().filter(|e| e.is_outcome()).count(),
-            provisional: (0..log.entries.len()).filter(|&i| log.status(i) == crate::format::Status::Provisional).count(),
+            provisional: (0..log.entries.len())
+                .filter(|&i| log.status(i) == crate::format::Status::Provisional)
+                .count(),
             stale: crate::lifecycle::stale::stale_ids(memory, &log)?.len(),
             facts: memory.fact_list(None, None, false)?.len(),
             priors: priors.entries.len(),
@@ -167,7 +196,11 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             snapshots: snapshots.len(),
             contradictions: crate::lifecycle::contradictions::cached(layout, &log).len(),
         },
-        last_decision: last.map(|e| LastDecision { id: e.id.clone(), timestamp: e.timestamp.clone(), title: e.title.clone() }),
+        last_decision: last.map(|e| LastDecision {
+            id: e.id.clone(),
+            timestamp: e.timestamp.clone(),
+            title: e.title.clone(),
+        }),
         last_session: sessions.last().cloned(),
         last_snapshot: snapshots.last().cloned(),
         memory: layout.show(&layout.memory),
@@ -178,13 +211,17 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
             branch: head.as_ref().and_then(|h| h.branch.clone()),
             head: head.as_ref().and_then(|h| h.head.clone()),
             zo_dirty,
-            merge_routing: repo.as_ref().map(|r| crate::wiring::hooks::routing_state(layout, r)),
+            merge_routing: repo
+                .as_ref()
+                .map(|r| crate::wiring::hooks::routing_state(layout, r)),
             // Registered in .git/config (what `zo init` does) is read without starting git;
             // anything else asks git itself (global scope, GIT_CONFIG_GLOBAL, includes).
-            merge_driver: repo.as_ref().and_then(|r| match r.local_config("merge.zo.driver") {
-                Some(v) if v.contains("merge-driver") => Some("local"),
-                _ => crate::wiring::hooks::driver_scope(&layout.root),
-            }),
+            merge_driver: repo
+                .as_ref()
+                .and_then(|r| match r.local_config("merge.zo.driver") {
+                    Some(v) if v.contains("merge-driver") => Some("local"),
+                    _ => crate::wiring::hooks::driver_scope(&layout.root),
+                }),
         },
         warnings,
         attributes_file: layout.show(&crate::wiring::hooks::attributes_file(layout)),
@@ -195,5 +232,9 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
 /// `.zo` (or the older layout's memory directory), relative to the root.
 pub fn zo_dir_rel(memory: &Memory) -> String {
     let l = &memory.layout;
-    if l.legacy { l.rel(&l.memory) } else { l.rel(&l.zo_dir) }
+    if l.legacy {
+        l.rel(&l.memory)
+    } else {
+        l.rel(&l.zo_dir)
+    }
 }

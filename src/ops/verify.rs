@@ -18,16 +18,32 @@ fn problem(label: &str, what: &str, e: &anyhow::Error) -> Problem {
         Some(b) => (b.line, b.what()),
         None => (1, format!("{e:#}")),
     };
-    let message = if what.is_empty() { message } else { format!("{what}: {message}") };
-    Problem { file: label.to_string(), line, message }
+    let message = if what.is_empty() {
+        message
+    } else {
+        format!("{what}: {message}")
+    };
+    Problem {
+        file: label.to_string(),
+        line,
+        message,
+    }
 }
 
 /// Read a file for checking: unreadable text is itself a problem, not a crash.
 fn load(path: &Path, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    fsio::read_text(path).map_err(|e| problems.push(problem(label, "", &e))).ok().map(Option::unwrap_or_default)
+    fsio::read_text(path)
+        .map_err(|e| problems.push(problem(label, "", &e)))
+        .ok()
+        .map(Option::unwrap_or_default)
 }
 
-fn at_head(repo: &crate::git::Repo, rel: &str, label: &str, problems: &mut Vec<Problem>) -> Option<Text> {
+fn at_head(
+    repo: &crate::git::Repo,
+    rel: &str,
+    label: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Text> {
     match repo.file_at_head(Path::new(rel)) {
         Ok(bytes) => text_of(bytes, label, "HEAD's version", problems),
         Err(e) => {
@@ -37,7 +53,14 @@ fn at_head(repo: &crate::git::Repo, rel: &str, label: &str, problems: &mut Vec<P
     }
 }
 
-fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &str, what: &str, problems: &mut Vec<Problem>) -> Option<Text> {
+fn at_commit(
+    repo: &crate::git::Repo,
+    commit: gix::ObjectId,
+    rel: &str,
+    label: &str,
+    what: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Text> {
     match repo.file_at(commit, Path::new(rel)) {
         Ok(bytes) => text_of(bytes, label, what, problems),
         Err(e) => {
@@ -51,9 +74,21 @@ fn at_commit(repo: &crate::git::Repo, commit: gix::ObjectId, rel: &str, label: &
 /// (STATE.md, a session, a snapshot) is one entry. What an allowance or consent covers.
 fn entry_spans(kind: &str, text: &Text) -> Vec<(usize, std::ops::Range<usize>)> {
     match kind {
-        "decisions" => DecisionLog::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
-        "priors" => PriorsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
-        "facts" => FactsFile::parse(text.clone()).entries.iter().map(|e| (e.span.line, e.span.start..e.span.end)).collect(),
+        "decisions" => DecisionLog::parse(text.clone())
+            .entries
+            .iter()
+            .map(|e| (e.span.line, e.span.start..e.span.end))
+            .collect(),
+        "priors" => PriorsFile::parse(text.clone())
+            .entries
+            .iter()
+            .map(|e| (e.span.line, e.span.start..e.span.end))
+            .collect(),
+        "facts" => FactsFile::parse(text.clone())
+            .entries
+            .iter()
+            .map(|e| (e.span.line, e.span.start..e.span.end))
+            .collect(),
         _ => vec![(1, 0..text.as_str().len())],
     }
 }
@@ -66,7 +101,10 @@ fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
     if found.is_empty() {
         return;
     }
-    let spans: Vec<std::ops::Range<usize>> = entry_spans(kind, text).into_iter().map(|(_, r)| r).collect();
+    let spans: Vec<std::ops::Range<usize>> = entry_spans(kind, text)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
     for f in crate::store::gate::unallowed(text.as_str(), found, &spans) {
         problems.push(Problem {
             file: label.to_string(),
@@ -91,7 +129,11 @@ fn characters(label: &str, text: &Text, problems: &mut Vec<Problem>) {
     for (n, line) in t.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some((_, c)) = crate::store::gate::first_control(line) {
-            let what = if crate::store::gate::chars::is_control(c) { "a control character" } else { "an invisible or deceptive character" };
+            let what = if crate::store::gate::chars::is_control(c) {
+                "a control character"
+            } else {
+                "an invisible or deceptive character"
+            };
             problems.push(Problem {
                 file: label.to_string(),
                 line: n + 1,
@@ -123,7 +165,9 @@ fn directives(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>)
     for (line, span) in spans {
         let entry = &text.as_str()[span];
         let flags = d::unallowed(entry);
-        if !flags.is_empty() && !crate::store::approvals::is_approved(&crate::format::content_of(entry)) {
+        if !flags.is_empty()
+            && !crate::store::approvals::is_approved(&crate::format::content_of(entry))
+        {
             found.push((line, flags));
         }
     }
@@ -153,7 +197,14 @@ fn hand_written(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem
 }
 
 /// Structure and append-only checks of one version against a base version.
-fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, base_name: &str, problems: &mut Vec<Problem>) -> usize {
+fn check(
+    label: &str,
+    kind: &str,
+    current: Option<&Text>,
+    base: Option<&Text>,
+    base_name: &str,
+    problems: &mut Vec<Problem>,
+) -> usize {
     let Some(cur) = current else { return 0 };
     let markers = verify::conflict_markers(label, cur.as_str());
     if !markers.is_empty() {
@@ -165,7 +216,12 @@ fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, b
         let f = FactsFile::parse(cur.clone());
         problems.extend(verify::facts(label, &f));
         if let Some(b) = base {
-            problems.extend(verify::facts_append_only(label, base_name, &FactsFile::parse(b.clone()), &f));
+            problems.extend(verify::facts_append_only(
+                label,
+                base_name,
+                &FactsFile::parse(b.clone()),
+                &f,
+            ));
         }
         return f.entries.len();
     }
@@ -173,21 +229,39 @@ fn check(label: &str, kind: &str, current: Option<&Text>, base: Option<&Text>, b
         let log = DecisionLog::parse(cur.clone());
         problems.extend(verify::decisions(label, &log));
         if let Some(b) = base {
-            problems.extend(verify::decisions_append_only(label, base_name, &DecisionLog::parse(b.clone()), &log));
+            problems.extend(verify::decisions_append_only(
+                label,
+                base_name,
+                &DecisionLog::parse(b.clone()),
+                &log,
+            ));
         }
         log.decision_count()
     } else {
         let pf = PriorsFile::parse(cur.clone());
         problems.extend(verify::priors(label, &pf));
         if let Some(b) = base {
-            problems.extend(verify::priors_append_only(label, base_name, &PriorsFile::parse(b.clone()), &pf));
+            problems.extend(verify::priors_append_only(
+                label,
+                base_name,
+                &PriorsFile::parse(b.clone()),
+                &pf,
+            ));
         }
         pf.entries.len()
     }
 }
 
-fn text_of(bytes: Option<Vec<u8>>, label: &str, what: &str, problems: &mut Vec<Problem>) -> Option<Text> {
-    fsio::decode(Path::new(label), bytes?).map(Text::new).map_err(|e| problems.push(problem(label, what, &e))).ok()
+fn text_of(
+    bytes: Option<Vec<u8>>,
+    label: &str,
+    what: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Text> {
+    fsio::decode(Path::new(label), bytes?)
+        .map(Text::new)
+        .map_err(|e| problems.push(problem(label, what, &e)))
+        .ok()
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -220,7 +294,11 @@ struct File<'a> {
 
 pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyReport> {
     let layout = &memory.layout;
-    let files = [("decisions", layout.decision_log()), ("priors", layout.priors()), ("facts", layout.facts())];
+    let files = [
+        ("decisions", layout.decision_log()),
+        ("priors", layout.priors()),
+        ("facts", layout.facts()),
+    ];
     let repo = crate::git::Repo::discover(&layout.root);
     let mut problems = Vec::new();
     let mut counts = [0usize; 3];
@@ -229,14 +307,28 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
     // decisions and the priors was counted twice).
     let mut commits = std::collections::HashSet::new();
     for (n, (kind, path)) in files.iter().enumerate() {
-        let f = File { kind, path, rel: layout.rel(path), label: layout.show(path) };
+        let f = File {
+            kind,
+            path,
+            rel: layout.rel(path),
+            label: layout.show(path),
+        };
         if history {
-            let Some(repo) = &repo else { anyhow::bail!("--history needs a git repository") };
+            let Some(repo) = &repo else {
+                anyhow::bail!("--history needs a git repository")
+            };
             counts[n] = check_history(repo, &f, &mut commits, &mut problems)?;
             against = Some("parents");
             continue;
         }
-        if let Some(count) = check_now(&layout.root, repo.as_ref(), staged, &f, &mut against, &mut problems)? {
+        if let Some(count) = check_now(
+            &layout.root,
+            repo.as_ref(),
+            staged,
+            &f,
+            &mut against,
+            &mut problems,
+        )? {
             counts[n] = count;
         }
     }
@@ -252,12 +344,23 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
         problems.extend(derived_tracked(layout));
         problems.extend(unshown_names(layout));
     }
-    let forks = crate::store::facts::forks(&memory.facts(crate::store::facts::Scope::Project).unwrap_or_default(), memory.threshold()?);
+    let forks = crate::store::facts::forks(
+        &memory
+            .facts(crate::store::facts::Scope::Project)
+            .unwrap_or_default(),
+        memory.threshold()?,
+    );
     let erasures = memory.erasures().unwrap_or_default();
     // A note for a person, not a check: not on the pre-commit hook's path (`--staged`).
     // A log that cannot be read is a problem reported above, not an error here.
-    let contradictions =
-        if history || staged { Vec::new() } else { memory.decisions().map(|l| crate::lifecycle::contradictions::find(&l)).unwrap_or_default() };
+    let contradictions = if history || staged {
+        Vec::new()
+    } else {
+        memory
+            .decisions()
+            .map(|l| crate::lifecycle::contradictions::find(&l))
+            .unwrap_or_default()
+    };
     Ok(VerifyReport {
         ok: problems.is_empty(),
         decisions: counts[0],
@@ -274,7 +377,12 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
 
 /// `--history`: every commit that changed the file, checked against each of its parents (each
 /// commit noted in `commits`). Returns how many entries the file holds now.
-fn check_history(repo: &crate::git::Repo, f: &File, commits: &mut std::collections::HashSet<String>, problems: &mut Vec<Problem>) -> Result<usize> {
+fn check_history(
+    repo: &crate::git::Repo,
+    f: &File,
+    commits: &mut std::collections::HashSet<String>,
+    problems: &mut Vec<Problem>,
+) -> Result<usize> {
     // Checking a partial history would read its first commit as the start of the log
     // (or fail on a missing parent): say what is missing and how to get it.
     if let Some(note) = repo.shallow_note() {
@@ -286,18 +394,31 @@ fn check_history(repo: &crate::git::Repo, f: &File, commits: &mut std::collectio
         let this = text_of(change.this, &f.label, "commit", problems);
         for parent in change.parents {
             let base = text_of(parent, &f.label, "parent", problems);
-            check(&f.label, f.kind, this.as_ref(), base.as_ref(), "its parent", problems);
+            check(
+                &f.label,
+                f.kind,
+                this.as_ref(),
+                base.as_ref(),
+                "its parent",
+                problems,
+            );
         }
         for p in &mut problems[before..] {
-            p.message = format!("commit {} ({}): {}", change.short, change.subject, p.message);
+            p.message = format!(
+                "commit {} ({}): {}",
+                change.short, change.subject, p.message
+            );
         }
         problems.dedup_by(|x, y| x.message == y.message && x.line == y.line);
     }
-    Ok(fsio::read_text(f.path).ok().flatten().map_or(0, |t| match f.kind {
-        "decisions" => DecisionLog::parse(t).decision_count(),
-        "facts" => FactsFile::parse(t).entries.len(),
-        _ => PriorsFile::parse(t).entries.len(),
-    }))
+    Ok(fsio::read_text(f.path)
+        .ok()
+        .flatten()
+        .map_or(0, |t| match f.kind {
+            "decisions" => DecisionLog::parse(t).decision_count(),
+            "facts" => FactsFile::parse(t).entries.len(),
+            _ => PriorsFile::parse(t).entries.len(),
+        }))
 }
 
 /// The file as it is now (or as staged) against HEAD, and against the other side of a merge
@@ -312,8 +433,15 @@ fn check_now(
     problems: &mut Vec<Problem>,
 ) -> Result<Option<usize>> {
     let current = if staged {
-        let Some(repo) = repo else { anyhow::bail!("--staged needs a git repository") };
-        text_of(repo.file_staged(Path::new(&f.rel))?, &f.label, "staged version", problems)
+        let Some(repo) = repo else {
+            anyhow::bail!("--staged needs a git repository")
+        };
+        text_of(
+            repo.file_staged(Path::new(&f.rel))?,
+            &f.label,
+            "staged version",
+            problems,
+        )
     } else {
         load(f.path, &f.label, problems)
     };
@@ -327,7 +455,14 @@ fn check_now(
     if !check_merges(root, repo, staged, f, current.as_ref(), against, problems) {
         return Ok(None);
     }
-    let count = check(&f.label, f.kind, current.as_ref(), base.as_ref(), "HEAD", problems);
+    let count = check(
+        &f.label,
+        f.kind,
+        current.as_ref(),
+        base.as_ref(),
+        "HEAD",
+        problems,
+    );
     if let Some(cur) = &current {
         hand_written(&f.label, f.kind, cur, problems);
     }
@@ -355,16 +490,32 @@ fn check_merges(
     if merging.is_none() && !staged {
         if let Some(repo) = repo {
             for (parent, short) in repo.head_merge_parents() {
-                let version = at_commit(repo, parent, &f.rel, &f.label, "a parent's version", problems);
+                let version = at_commit(
+                    repo,
+                    parent,
+                    &f.rel,
+                    &f.label,
+                    "a parent's version",
+                    problems,
+                );
                 if version.is_some() {
-                    check(&f.label, f.kind, current, version.as_ref(), &format!("merge parent {short}"), problems);
+                    check(
+                        &f.label,
+                        f.kind,
+                        current,
+                        version.as_ref(),
+                        &format!("merge parent {short}"),
+                        problems,
+                    );
                 }
             }
         }
     }
     if let Some((repo, theirs)) = merging {
         *against = Some("HEAD and MERGE_HEAD");
-        if crate::git::run(root, &["ls-files", "-u", "--", &f.rel]).is_ok_and(|o| !o.trim().is_empty()) {
+        if crate::git::run(root, &["ls-files", "-u", "--", &f.rel])
+            .is_ok_and(|o| !o.trim().is_empty())
+        {
             problems.push(Problem {
                 file: f.label.clone(),
                 line: 1,
@@ -374,9 +525,23 @@ fn check_merges(
             });
             return false;
         }
-        let other = at_commit(repo, theirs, &f.rel, &f.label, "MERGE_HEAD's version", problems);
+        let other = at_commit(
+            repo,
+            theirs,
+            &f.rel,
+            &f.label,
+            "MERGE_HEAD's version",
+            problems,
+        );
         if other.is_some() {
-            check(&f.label, f.kind, current, other.as_ref(), "MERGE_HEAD (the branch being merged)", problems);
+            check(
+                &f.label,
+                f.kind,
+                current,
+                other.as_ref(),
+                "MERGE_HEAD (the branch being merged)",
+                problems,
+            );
         }
     }
     true
@@ -384,23 +549,57 @@ fn check_merges(
 
 /// Text written by hand never went through the write gate: every other memory file kind
 /// too (STATE.md, sessions, snapshots), as staged for the pre-commit hook.
-fn other_files(memory: &Memory, repo: Option<&crate::git::Repo>, staged: bool, problems: &mut Vec<Problem>) -> Result<()> {
+fn other_files(
+    memory: &Memory,
+    repo: Option<&crate::git::Repo>,
+    staged: bool,
+    problems: &mut Vec<Problem>,
+) -> Result<()> {
     let layout = &memory.layout;
     let mut others = vec![layout.state()];
     if staged {
-        let Some(repo) = repo else { anyhow::bail!("--staged needs a git repository") };
-        let dirs = [layout.rel(&layout.sessions()), layout.rel(&layout.snapshots())];
-        let listed = crate::git::run(&layout.root, &["ls-files", "--cached", "--", &dirs[0], &dirs[1]]).unwrap_or_default();
-        others.extend(listed.lines().filter(|l| l.ends_with(".md")).map(|l| layout.root.join(l)));
+        let Some(repo) = repo else {
+            anyhow::bail!("--staged needs a git repository")
+        };
+        let dirs = [
+            layout.rel(&layout.sessions()),
+            layout.rel(&layout.snapshots()),
+        ];
+        let listed = crate::git::run(
+            &layout.root,
+            &["ls-files", "--cached", "--", &dirs[0], &dirs[1]],
+        )
+        .unwrap_or_default();
+        others.extend(
+            listed
+                .lines()
+                .filter(|l| l.ends_with(".md"))
+                .map(|l| layout.root.join(l)),
+        );
         for path in others {
             let label = layout.show(&path);
-            if let Some(t) = text_of(repo.file_staged(Path::new(&layout.rel(&path)))?, &label, "staged version", problems) {
+            if let Some(t) = text_of(
+                repo.file_staged(Path::new(&layout.rel(&path)))?,
+                &label,
+                "staged version",
+                problems,
+            ) {
                 hand_written(&label, "other", &t, problems);
             }
         }
     } else {
-        others.extend(memory.session_names()?.iter().map(|n| layout.sessions().join(n)));
-        others.extend(memory.snapshot_names()?.iter().map(|n| layout.snapshots().join(n)));
+        others.extend(
+            memory
+                .session_names()?
+                .iter()
+                .map(|n| layout.sessions().join(n)),
+        );
+        others.extend(
+            memory
+                .snapshot_names()?
+                .iter()
+                .map(|n| layout.snapshots().join(n)),
+        );
         for path in others {
             if let Ok(Some(t)) = fsio::read_text(&path) {
                 hand_written(&layout.show(&path), "other", &t, problems);
@@ -444,7 +643,11 @@ pub fn derived_tracked(layout: &crate::store::layout::Layout) -> Vec<Problem> {
 /// Links and special files in the memory (`.zo/`, or the older `memory/`): zo never follows or
 /// reads them (SPEC "Threat model"), so they are named as problems, with what each is.
 pub fn strangers(layout: &crate::store::layout::Layout) -> Vec<Problem> {
-    let dir = if layout.legacy { &layout.memory } else { &layout.zo_dir };
+    let dir = if layout.legacy {
+        &layout.memory
+    } else {
+        &layout.zo_dir
+    };
     fsio::strangers(dir)
         .into_iter()
         .map(|(path, kind)| Problem {

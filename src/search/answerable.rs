@@ -122,7 +122,10 @@ pub struct Terms {
 pub fn subject_words(texts: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for t in texts {
-        for w in t.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase) {
+        for w in t
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+        {
             if w.chars().count() > 1 && !is_question_word(&w) && !out.contains(&w) {
                 out.push(w);
             }
@@ -137,14 +140,26 @@ fn weight(held: usize, entries: usize) -> f64 {
 }
 
 /// Look at the question's words against the memory and the first hit.
-pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>, filter: &Filter) -> Result<Terms> {
+pub(super) fn see(
+    index: &Index,
+    texts: &[&str],
+    first: Option<i64>,
+    filter: &Filter,
+) -> Result<Terms> {
     let entries = index.entry_count()?.max(1);
     let question = subject_words(&texts[..1]);
     let all = subject_words(texts);
-    let counts: Vec<usize> = all.iter().map(|w| index.doc_count(w)).collect::<Result<_>>()?;
+    let counts: Vec<usize> = all
+        .iter()
+        .map(|w| index.doc_count(w))
+        .collect::<Result<_>>()?;
     let mut terms = Terms::default();
     for (w, &n) in all.iter().zip(&counts) {
-        if n == 0 { terms.missing.push(w.clone()) } else { terms.found.push(w.clone()) }
+        if n == 0 {
+            terms.missing.push(w.clone())
+        } else {
+            terms.found.push(w.clone())
+        }
     }
     let held = match first {
         Some(rowid) => index.held_by(rowid, &all)?,
@@ -152,7 +167,11 @@ pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>, filter: &Fi
     };
     let share = |only_question: bool| {
         let (mut got, mut total, mut unheld_anywhere) = (0.0, 0.0, false);
-        for (i, _) in all.iter().enumerate().filter(|(_, w)| !only_question || question.contains(*w)) {
+        for (i, _) in all
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !only_question || question.contains(*w))
+        {
             // A word no entry holds says nothing of the first hit: it is in `missing`.
             if counts[i] == 0 {
                 unheld_anywhere = true;
@@ -177,7 +196,8 @@ pub(super) fn see(index: &Index, texts: &[&str], first: Option<i64>, filter: &Fi
     (terms.first_hit_holds, terms.first_hit_holds_all) = (share(true), share(false));
     // Among the entries searched: a name only a provisional entry holds is not in memory (the
     // provisional hint then says which entry would answer).
-    terms.names_missing = crate::search::names::unheld(texts[0], &mut |s| index.mentions(s, filter))?;
+    terms.names_missing =
+        crate::search::names::unheld(texts[0], &mut |s| index.mentions(s, filter))?;
     Ok(terms)
 }
 
@@ -198,20 +218,30 @@ pub const PHRASED_HOLDS: f64 = 0.4;
 pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
     // A hit the words alone rank (entries still waiting for their embeddings, while a clone
     // catches up) carries a lexical tier: a `standard` one is an answer, as its tier says.
-    if !found.answered && found.mode != Mode::Lexical && found.hits.iter().any(|h| h.tier >= Tier::Standard) {
+    if !found.answered
+        && found.mode != Mode::Lexical
+        && found.hits.iter().any(|h| h.tier >= Tier::Standard)
+    {
         found.answered = true;
     }
     let judged = found.mode != Mode::Lexical && found.answered;
     // Names no entry holds are the reason whenever the hits are not an answer, taken back or not.
     let named = names_are_why(found.mode == Mode::Lexical, &terms);
     let unnamed = judged && named;
-    let unheld = judged && !unnamed && phrased && !terms.missing.is_empty() && terms.first_hit_holds_all < PHRASED_HOLDS;
+    let unheld = judged
+        && !unnamed
+        && phrased
+        && !terms.missing.is_empty()
+        && terms.first_hit_holds_all < PHRASED_HOLDS;
     if unnamed || unheld {
         take_back(found);
     }
     let first = found.hits.first();
     let best = found.hits.iter().map(|h| h.tier).max().unwrap_or(Tier::Low);
-    let held = format!("{:.0} % of the question's distinctive words", 100.0 * terms.first_hit_holds);
+    let held = format!(
+        "{:.0} % of the question's distinctive words",
+        100.0 * terms.first_hit_holds
+    );
     let why = match first {
         Some(_) if named => unnamed_why(&terms.names_missing),
         Some(_) if unheld => format!(
@@ -221,9 +251,14 @@ pub(super) fn judge(found: &mut Recalled, terms: Terms, phrased: bool) {
         ),
         None => "no entry matches the question".to_string(),
         Some(_) if found.mode == Mode::Lexical => {
-            format!("lexical search: entries hold the question's words (the first hit {held}); words alone cannot tell an answer from a neighbour")
+            format!(
+                "lexical search: entries hold the question's words (the first hit {held}); words alone cannot tell an answer from a neighbour"
+            )
         }
-        Some(_) if found.answered => format!("an entry is close to the question ({} tier); the first hit holds {held}", best.name()),
+        Some(_) if found.answered => format!(
+            "an entry is close to the question ({} tier); the first hit holds {held}",
+            best.name()
+        ),
         Some(_) => "nothing scored above the low tier".to_string(),
     };
     found.why = Some(why);
@@ -244,11 +279,18 @@ pub fn names_are_why(lexical: bool, terms: &Terms) -> bool {
 
 /// "the question names "flipper" and no entry searched mentions it".
 pub fn names_unmentioned(names: &[String]) -> String {
-    format!("the question names {} and no entry searched mentions {}", shown_names(names), if names.len() == 1 { "it" } else { "them" })
+    format!(
+        "the question names {} and no entry searched mentions {}",
+        shown_names(names),
+        if names.len() == 1 { "it" } else { "them" }
+    )
 }
 
 fn unnamed_why(names: &[String]) -> String {
-    format!("{}: the hits are only its neighbours", names_unmentioned(names))
+    format!(
+        "{}: the hits are only its neighbours",
+        names_unmentioned(names)
+    )
 }
 
 /// `--as-of`: the index holds the memory of now, so a name it holds may have come since. Judged
@@ -276,7 +318,11 @@ pub fn judge_names_then(found: &mut Recalled, question: &str) -> Result<bool> {
 
 /// Names as the reasons show them: quoted and escaped, at most eight.
 pub fn shown_names(names: &[String]) -> String {
-    let mut shown: Vec<String> = names.iter().take(8).map(|w| crate::store::gate::frame::name(w)).collect();
+    let mut shown: Vec<String> = names
+        .iter()
+        .take(8)
+        .map(|w| crate::store::gate::frame::name(w))
+        .collect();
     if names.len() > 8 {
         shown.push(format!("and {} more", names.len() - 8));
     }

@@ -24,7 +24,13 @@ pub fn vectors_id() -> String {
     format!("{MODEL_NAME}:fp32:{DIM}:head{HEAD_WORDS}w+{MAX_TOKENS}t")
 }
 /// The files of a model folder; the vector cache hashes them all (weights and tokenizer).
-pub const MODEL_FILES: [&str; 5] = ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
+pub const MODEL_FILES: [&str; 5] = [
+    "model.onnx",
+    "tokenizer.json",
+    "config.json",
+    "special_tokens_map.json",
+    "tokenizer_config.json",
+];
 pub const INSTALL_HINT: &str = "`zo model install`";
 
 #[cfg(target_os = "macos")]
@@ -57,15 +63,28 @@ impl Search {
             return Err("semantic search is off (index.embedding: off in .zo/config.yaml)".into());
         }
         match (&self.model_dir, &self.runtime) {
-            (Some(m), Some(r)) => Ok(Paths { model_dir: m.clone(), runtime: r.clone() }),
-            (None, _) => Err(format!("no embedding model found (looked in {}); run {INSTALL_HINT}", show(&self.model_candidates))),
-            (_, None) => Err(format!("no ONNX Runtime library found (looked for {}); run {INSTALL_HINT}", show(&self.runtime_candidates))),
+            (Some(m), Some(r)) => Ok(Paths {
+                model_dir: m.clone(),
+                runtime: r.clone(),
+            }),
+            (None, _) => Err(format!(
+                "no embedding model found (looked in {}); run {INSTALL_HINT}",
+                show(&self.model_candidates)
+            )),
+            (_, None) => Err(format!(
+                "no ONNX Runtime library found (looked for {}); run {INSTALL_HINT}",
+                show(&self.runtime_candidates)
+            )),
         }
     }
 }
 
 fn show(paths: &[PathBuf]) -> String {
-    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn model_complete(dir: &Path) -> bool {
@@ -74,7 +93,10 @@ fn model_complete(dir: &Path) -> bool {
 
 /// Keys a repository's config may hold but zo ignores because they would choose code to load.
 pub fn ignored_paths(config: &Config) -> Vec<&'static str> {
-    ["model_dir", "runtime"].into_iter().filter(|k| config.get(&["index", k]).is_some()).collect()
+    ["model_dir", "runtime"]
+        .into_iter()
+        .filter(|k| config.get(&["index", k]).is_some())
+        .collect()
 }
 
 /// Look for the model folder and the runtime library, in the documented order: the user's
@@ -83,8 +105,14 @@ pub fn ignored_paths(config: &Config) -> Vec<&'static str> {
 /// a library of the repository's own ran its code in every clone (a found attack). Those keys in
 /// `.zo/config.yaml` are ignored; `ignored_paths` names them for `doctor`.
 pub fn locate(config: &Config) -> Search {
-    let disabled = config.str(&["index", "embedding"]).is_some_and(|v| v == "off" || v == "false");
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let disabled = config
+        .str(&["index", "embedding"])
+        .is_some_and(|v| v == "off" || v == "false");
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     let cache = cache_dir();
 
     let mut model_candidates = Vec::new();
@@ -94,13 +122,22 @@ pub fn locate(config: &Config) -> Search {
 
     let mut runtime_candidates = Vec::new();
     runtime_candidates.extend(env("ORT_DYLIB_PATH"));
-    if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
         runtime_candidates.push(dir.join(ORT_LIB));
     }
     runtime_candidates.extend(cache.as_ref().map(|c| c.join("onnxruntime").join(ORT_LIB)));
     let runtime = runtime_candidates.iter().find(|p| p.is_file()).cloned();
 
-    Search { disabled, model_dir, model_candidates, runtime, runtime_candidates }
+    Search {
+        disabled,
+        model_dir,
+        model_candidates,
+        runtime,
+        runtime_candidates,
+    }
 }
 
 /// The model loaded with graph optimisation, for embedding many texts (and questions in a
@@ -142,8 +179,14 @@ impl SessionSource {
             // Pre-packing weights at load costs more than it saves for zo's short-lived
             // processes: measured load 0.27 s → 0.24 s, bulk embedding no slower.
             .with_session_config("session.disable_prepacking", "1");
-        fastembed::TextEmbedding::try_new_from_user_defined(self.model.clone(), options)
-            .map_err(|e| anyhow!("could not load the embedding model from {}: {e}", self.model_dir.display()))
+        fastembed::TextEmbedding::try_new_from_user_defined(self.model.clone(), options).map_err(
+            |e| {
+                anyhow!(
+                    "could not load the embedding model from {}: {e}",
+                    self.model_dir.display()
+                )
+            },
+        )
     }
 }
 
@@ -185,8 +228,20 @@ impl Embed for QueryEmbedder {
 /// The stored vectors of entries, one `VECTORS_PER_ENTRY × DIM` vector per text: the opening,
 /// then the whole text. All of them go to the embedder at once, so its sessions stay busy.
 pub fn embed_entries(e: &mut dyn Embed, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-    let heads: Vec<String> = texts.iter().map(|t| t.split_whitespace().take(HEAD_WORDS).collect::<Vec<_>>().join(" ")).collect();
-    let all: Vec<&str> = heads.iter().map(String::as_str).chain(texts.iter().copied()).collect();
+    let heads: Vec<String> = texts
+        .iter()
+        .map(|t| {
+            t.split_whitespace()
+                .take(HEAD_WORDS)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let all: Vec<&str> = heads
+        .iter()
+        .map(String::as_str)
+        .chain(texts.iter().copied())
+        .collect();
     let mut vecs = e.embed_texts(&all)?;
     let wholes = vecs.split_off(texts.len());
     Ok(vecs
@@ -203,16 +258,27 @@ pub fn embed_entries(e: &mut dyn Embed, texts: &[&str]) -> Result<Vec<Vec<f32>>>
 fn environment(paths: &Paths) -> Result<ort::environment::Environment> {
     // Every model load passes here: from now on this process embeds (src/alloc.rs).
     crate::alloc::release_freed_memory_at_once();
-    static ENV: std::sync::OnceLock<Result<ort::environment::Environment, String>> = std::sync::OnceLock::new();
+    static ENV: std::sync::OnceLock<Result<ort::environment::Environment, String>> =
+        std::sync::OnceLock::new();
     ENV.get_or_init(|| {
         ort::init_from(&paths.runtime)
-            .map_err(|e| format!("could not load ONNX Runtime from {}: {e}", paths.runtime.display()))?
+            .map_err(|e| {
+                format!(
+                    "could not load ONNX Runtime from {}: {e}",
+                    paths.runtime.display()
+                )
+            })?
             .with_name("zo")
             // The PyPI build has telemetry on; this alone does not stop it writing a device ID,
             // so `main` also sets ORT_DISABLE_TELEMETRY (docs/EMBEDDINGS.md).
             .with_telemetry(false)
             .build()
-            .map_err(|e| format!("could not start ONNX Runtime from {}: {e}", paths.runtime.display()))
+            .map_err(|e| {
+                format!(
+                    "could not start ONNX Runtime from {}: {e}",
+                    paths.runtime.display()
+                )
+            })
     })
     .clone()
     .map_err(|e| anyhow!(e))
@@ -233,7 +299,12 @@ impl QueryEmbedder {
     pub fn load(paths: &Paths) -> Result<QueryEmbedder> {
         let env = environment(paths)?;
         let model_path = paths.model_dir.join("model.onnx");
-        let fail = |e: &dyn std::fmt::Display| anyhow!("could not load the embedding model from {}: {e}", paths.model_dir.display());
+        let fail = |e: &dyn std::fmt::Display| {
+            anyhow!(
+                "could not load the embedding model from {}: {e}",
+                paths.model_dir.display()
+            )
+        };
         let session = ort::session::Session::builder(&env)
             .map_err(|e| fail(&e))?
             .with_optimization_level(ort::session::builder::GraphOptimizationLevel::Disable)
@@ -243,20 +314,39 @@ impl QueryEmbedder {
             .commit_from_file(&model_path)
             .map_err(|e| fail(&e))?;
         let tok_path = paths.model_dir.join("tokenizer.json");
-        let mut tokenizer = tokenizers::Tokenizer::from_file(&tok_path).map_err(|e| anyhow!("could not read {}: {e}", tok_path.display()))?;
+        let mut tokenizer = tokenizers::Tokenizer::from_file(&tok_path)
+            .map_err(|e| anyhow!("could not read {}: {e}", tok_path.display()))?;
         tokenizer
-            .with_truncation(Some(tokenizers::TruncationParams { max_length: MAX_TOKENS, ..Default::default() }))
-            .map_err(|e| anyhow!("could not set up the tokenizer from {}: {e}", tok_path.display()))?;
+            .with_truncation(Some(tokenizers::TruncationParams {
+                max_length: MAX_TOKENS,
+                ..Default::default()
+            }))
+            .map_err(|e| {
+                anyhow!(
+                    "could not set up the tokenizer from {}: {e}",
+                    tok_path.display()
+                )
+            })?;
         tokenizer.with_padding(None);
-        Ok(QueryEmbedder { session, tokenizer, paths: paths.clone() })
+        Ok(QueryEmbedder {
+            session,
+            tokenizer,
+            paths: paths.clone(),
+        })
     }
 
     /// The unit-length embedding of one text (mean of the token vectors, as fastembed pools).
     pub fn embed(&mut self, text: &str) -> Result<Vec<f32>> {
-        let enc = self.tokenizer.encode(text, true).map_err(|e| anyhow!("could not tokenize the question: {e}"))?;
+        let enc = self
+            .tokenizer
+            .encode(text, true)
+            .map_err(|e| anyhow!("could not tokenize the question: {e}"))?;
         let n = enc.get_ids().len();
         let as_i64 = |v: &[u32]| v.iter().map(|&x| x as i64).collect::<Vec<i64>>();
-        let tensor = |v: Vec<i64>| ort::value::Tensor::from_array(([1usize, n], v)).map_err(|e| anyhow!("embedding failed: {e}"));
+        let tensor = |v: Vec<i64>| {
+            ort::value::Tensor::from_array(([1usize, n], v))
+                .map_err(|e| anyhow!("embedding failed: {e}"))
+        };
         let ids = tensor(as_i64(enc.get_ids()))?;
         let mask_values = as_i64(enc.get_attention_mask());
         let mask = tensor(mask_values.clone())?;
@@ -265,14 +355,18 @@ impl QueryEmbedder {
             .session
             .run(ort::inputs!["input_ids" => ids, "attention_mask" => mask, "token_type_ids" => types])
             .map_err(|e| anyhow!("embedding failed: {e}"))?;
-        let (shape, data) = outputs["last_hidden_state"].try_extract_tensor::<f32>().map_err(|e| anyhow!("embedding failed: {e}"))?;
+        let (shape, data) = outputs["last_hidden_state"]
+            .try_extract_tensor::<f32>()
+            .map_err(|e| anyhow!("embedding failed: {e}"))?;
         if shape.len() != 3 || shape[1] as usize != n || shape[2] as usize != DIM {
             anyhow::bail!("embedding failed: the model returned shape {shape:?}");
         }
         let mut v = vec![0f32; DIM];
         for (t, m) in mask_values.iter().enumerate() {
             if *m != 0 {
-                v.iter_mut().zip(&data[t * DIM..(t + 1) * DIM]).for_each(|(a, b)| *a += b);
+                v.iter_mut()
+                    .zip(&data[t * DIM..(t + 1) * DIM])
+                    .for_each(|(a, b)| *a += b);
             }
         }
         unit(&mut v);
@@ -303,10 +397,25 @@ impl Embedder {
             special_tokens_map_file: read("special_tokens_map.json")?,
             tokenizer_config_file: read("tokenizer_config.json")?,
         };
-        let model = fastembed::UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer).with_pooling(fastembed::Pooling::Mean);
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
-        let source = SessionSource { model, env, max_tokens, model_dir: paths.model_dir.clone(), cores };
-        Ok(Embedder { first: source.session(cores)?, helpers: Vec::new(), source, paths: paths.clone() })
+        let model = fastembed::UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer)
+            .with_pooling(fastembed::Pooling::Mean);
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(4);
+        let source = SessionSource {
+            model,
+            env,
+            max_tokens,
+            model_dir: paths.model_dir.clone(),
+            cores,
+        };
+        Ok(Embedder {
+            first: source.session(cores)?,
+            helpers: Vec::new(),
+            source,
+            paths: paths.clone(),
+        })
     }
 
     /// Unit-length embeddings, one per text, in the order of `texts`; the sessions take the
@@ -316,13 +425,21 @@ impl Embedder {
         order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
         let next = std::sync::atomic::AtomicUsize::new(0);
         let (order, next) = (&order, &next);
-        let want = if texts.len() >= BULK { self.source.cores - 1 } else { 0 };
+        let want = if texts.len() >= BULK {
+            self.source.cores - 1
+        } else {
+            0
+        };
         let missing = want.saturating_sub(self.helpers.len());
         let source = &self.source;
         let work = move |w: &mut fastembed::TextEmbedding| -> Result<Indexed> {
             let mut got = Vec::new();
-            while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                let mut v = w.embed(&texts[i..=i], Some(1)).map_err(|e| anyhow!("embedding failed: {e}"))?.remove(0);
+            while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            {
+                let mut v = w
+                    .embed(&texts[i..=i], Some(1))
+                    .map_err(|e| anyhow!("embedding failed: {e}"))?
+                    .remove(0);
                 unit(&mut v);
                 got.push((i, v));
             }
@@ -331,7 +448,12 @@ impl Embedder {
         let (first, helpers) = (&mut self.first, &mut self.helpers);
         let (done, loaded) = std::thread::scope(|s| {
             let mut handles = vec![s.spawn(move || work(first))];
-            handles.extend(helpers.iter_mut().take(want).map(|w| s.spawn(move || work(w))));
+            handles.extend(
+                helpers
+                    .iter_mut()
+                    .take(want)
+                    .map(|w| s.spawn(move || work(w))),
+            );
             // New helpers join as soon as they are loaded; one that cannot load (memory, say)
             // leaves its share to the others.
             let new: Vec<_> = (0..missing)
@@ -346,7 +468,10 @@ impl Embedder {
                 })
                 .collect();
             let stopped = || anyhow!("embedding failed: a worker stopped");
-            let mut done: Vec<Result<Indexed>> = handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(stopped()))).collect();
+            let mut done: Vec<Result<Indexed>> = handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(stopped())))
+                .collect();
             let mut loaded = Vec::new();
             for h in new {
                 let (w, got) = h.join().unwrap_or_else(|_| (None, Err(stopped())));
@@ -375,27 +500,55 @@ impl QueryEmbedder {
         if texts.len() < 2 {
             return texts.iter().map(|t| self.embed(t)).collect();
         }
-        let encs = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| anyhow!("could not tokenize the question: {e}"))?;
-        let (rows, len) = (encs.len(), encs.iter().map(|e| e.get_ids().len()).max().unwrap_or(0));
+        let encs = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| anyhow!("could not tokenize the question: {e}"))?;
+        let (rows, len) = (
+            encs.len(),
+            encs.iter().map(|e| e.get_ids().len()).max().unwrap_or(0),
+        );
         let padded = |f: &dyn Fn(&tokenizers::Encoding) -> &[u32]| -> Vec<i64> {
-            encs.iter().flat_map(|e| f(e).iter().map(|&x| x as i64).chain(std::iter::repeat(0)).take(len)).collect()
+            encs.iter()
+                .flat_map(|e| {
+                    f(e).iter()
+                        .map(|&x| x as i64)
+                        .chain(std::iter::repeat(0))
+                        .take(len)
+                })
+                .collect()
         };
         let mask_values = padded(&|e| e.get_attention_mask());
-        let tensor = |v: Vec<i64>| ort::value::Tensor::from_array(([rows, len], v)).map_err(|e| anyhow!("embedding failed: {e}"));
-        let (ids, mask, types) = (tensor(padded(&|e| e.get_ids()))?, tensor(mask_values.clone())?, tensor(padded(&|e| e.get_type_ids()))?);
+        let tensor = |v: Vec<i64>| {
+            ort::value::Tensor::from_array(([rows, len], v))
+                .map_err(|e| anyhow!("embedding failed: {e}"))
+        };
+        let (ids, mask, types) = (
+            tensor(padded(&|e| e.get_ids()))?,
+            tensor(mask_values.clone())?,
+            tensor(padded(&|e| e.get_type_ids()))?,
+        );
         let outputs = self
             .session
             .run(ort::inputs!["input_ids" => ids, "attention_mask" => mask, "token_type_ids" => types])
             .map_err(|e| anyhow!("embedding failed: {e}"))?;
-        let (shape, data) = outputs["last_hidden_state"].try_extract_tensor::<f32>().map_err(|e| anyhow!("embedding failed: {e}"))?;
-        if shape.len() != 3 || shape[0] as usize != rows || shape[1] as usize != len || shape[2] as usize != DIM {
+        let (shape, data) = outputs["last_hidden_state"]
+            .try_extract_tensor::<f32>()
+            .map_err(|e| anyhow!("embedding failed: {e}"))?;
+        if shape.len() != 3
+            || shape[0] as usize != rows
+            || shape[1] as usize != len
+            || shape[2] as usize != DIM
+        {
             anyhow::bail!("embedding failed: the model returned shape {shape:?}");
         }
         let mut out = vec![vec![0f32; DIM]; rows];
         for (r, v) in out.iter_mut().enumerate() {
             for t in (0..len).filter(|t| mask_values[r * len + t] != 0) {
                 let at = (r * len + t) * DIM;
-                v.iter_mut().zip(&data[at..at + DIM]).for_each(|(a, b)| *a += b);
+                v.iter_mut()
+                    .zip(&data[at..at + DIM])
+                    .for_each(|(a, b)| *a += b);
             }
             unit(v);
         }
@@ -407,7 +560,10 @@ impl Embedder {
     /// Several short questions in one run of the model (see `QueryEmbedder::embed_batch`);
     /// `embed` runs one text at a time, which suits entries of very different lengths.
     pub fn embed_batch(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let mut vecs = self.first.embed(texts, Some(texts.len().max(1))).map_err(|e| anyhow!("embedding failed: {e}"))?;
+        let mut vecs = self
+            .first
+            .embed(texts, Some(texts.len().max(1)))
+            .map_err(|e| anyhow!("embedding failed: {e}"))?;
         vecs.iter_mut().for_each(|v| unit(v));
         Ok(vecs)
     }

@@ -52,9 +52,18 @@ pub type Phrasings = std::collections::HashMap<String, Vec<String>>;
 /// Read a phrasings file (`{"q": "…", "also": ["…"]}` a line).
 pub fn read_phrasings(path: &Path, text: &str) -> Result<Phrasings> {
     let mut out = Phrasings::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let p: Phrased = serde_json::from_str(line).map_err(|e| {
-            Error::usage(format!("{}:{}:{}: not a phrasings line ({{\"q\": \"…\", \"also\": [\"…\"]}}): {e}", path.display(), i + 1, e.column()))
+            Error::usage(format!(
+                "{}:{}:{}: not a phrasings line ({{\"q\": \"…\", \"also\": [\"…\"]}}): {e}",
+                path.display(),
+                i + 1,
+                e.column()
+            ))
         })?;
         out.insert(p.q, p.also);
     }
@@ -104,15 +113,28 @@ fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<Question>>
             continue;
         }
         let mut q: Question = serde_json::from_str(line).map_err(|e| {
-            Error::usage(format!("{}:{}:{}: not a question line ({{\"q\": \"…\", \"relevant\": [\"D-…\"]}}): {e}", path.display(), i + 1, e.column()))
+            Error::usage(format!(
+                "{}:{}:{}: not a question line ({{\"q\": \"…\", \"relevant\": [\"D-…\"]}}): {e}",
+                path.display(),
+                i + 1,
+                e.column()
+            ))
         })?;
         if q.q.trim().is_empty() {
-            return Err(Error::usage(format!("{}:{}: the question is empty", path.display(), i + 1)).into());
+            return Err(Error::usage(format!(
+                "{}:{}: the question is empty",
+                path.display(),
+                i + 1
+            ))
+            .into());
         }
         if q.also.is_empty() {
             q.also = phrasings.get(&q.q).cloned().unwrap_or_default();
         }
-        if let Some(long) = std::iter::once(&q.q).chain(&q.also).find(|t| t.chars().count() > recall::MAX_QUERY_CHARS) {
+        if let Some(long) = std::iter::once(&q.q)
+            .chain(&q.also)
+            .find(|t| t.chars().count() > recall::MAX_QUERY_CHARS)
+        {
             return Err(Error::usage(format!(
                 "{}:{}: a question or phrasing of {} characters; recall takes at most {}",
                 path.display(),
@@ -123,12 +145,22 @@ fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Vec<Question>>
             .into());
         }
         if q.also.len() > recall::MAX_ALSO || q.also.iter().any(|a| a.trim().is_empty()) {
-            return Err(Error::usage(format!("{}:{}: \"also\" takes 1 to {} phrasings, none empty", path.display(), i + 1, recall::MAX_ALSO)).into());
+            return Err(Error::usage(format!(
+                "{}:{}: \"also\" takes 1 to {} phrasings, none empty",
+                path.display(),
+                i + 1,
+                recall::MAX_ALSO
+            ))
+            .into());
         }
         out.push(q);
     }
     if out.is_empty() {
-        return Err(Error::usage(format!("{}: no questions (one JSON object a line)", path.display())).into());
+        return Err(Error::usage(format!(
+            "{}: no questions (one JSON object a line)",
+            path.display()
+        ))
+        .into());
     }
     Ok(out)
 }
@@ -142,7 +174,10 @@ pub struct Set {
 
 impl Set {
     pub fn read(path: &Path, text: &str, phrasings: &Phrasings) -> Result<Set> {
-        Ok(Set { file: path.display().to_string(), questions: read(path, text, phrasings)? })
+        Ok(Set {
+            file: path.display().to_string(),
+            questions: read(path, text, phrasings)?,
+        })
     }
 
     /// The questions' texts.
@@ -166,15 +201,36 @@ pub fn eval(memory: &Memory, set: &Set, note: &dyn Fn(&str)) -> Result<EvalRepor
     // What `zo recall` returns by default: superseded and provisional entries are not answers.
     let filter = Filter::default();
     let unknown_ids = unknown_ids(memory, questions)?;
-    let texts: Vec<Vec<&str>> = questions.iter().map(|q| std::iter::once(q.q.as_str()).chain(q.also.iter().map(String::as_str)).collect()).collect();
+    let texts: Vec<Vec<&str>> = questions
+        .iter()
+        .map(|q| {
+            std::iter::once(q.q.as_str())
+                .chain(q.also.iter().map(String::as_str))
+                .collect()
+        })
+        .collect();
     let phrased = questions.iter().any(|q| !q.also.is_empty());
     let embedded = embed(memory, &mut index, questions, &texts, phrased, note)?;
-    let modes: &[Mode] = if embedded.model_load_s.is_some() { &[Mode::Hybrid, Mode::Semantic, Mode::Lexical] } else { &[Mode::Lexical] };
+    let modes: &[Mode] = if embedded.model_load_s.is_some() {
+        &[Mode::Hybrid, Mode::Semantic, Mode::Lexical]
+    } else {
+        &[Mode::Lexical]
+    };
     let with_answer = questions.iter().filter(|q| !q.relevant.is_empty()).count();
     let mut scores = Vec::new();
-    let runs: Vec<(Mode, bool)> = modes.iter().flat_map(|&m| std::iter::once((m, false)).chain(phrased.then_some((m, true)))).collect();
+    let runs: Vec<(Mode, bool)> = modes
+        .iter()
+        .flat_map(|&m| std::iter::once((m, false)).chain(phrased.then_some((m, true))))
+        .collect();
     let bar = crate::progress::bar(questions.len() * runs.len(), "evaluating");
-    let run = Run { index: &index, questions, texts: &texts, filter: &filter, embedded: &embedded, with_answer };
+    let run = Run {
+        index: &index,
+        questions,
+        texts: &texts,
+        filter: &filter,
+        embedded: &embedded,
+        with_answer,
+    };
     for &(mode, with_also) in &runs {
         scores.push(run.score(mode, with_also, &bar)?);
     }
@@ -192,16 +248,28 @@ pub fn eval(memory: &Memory, set: &Set, note: &dyn Fn(&str)) -> Result<EvalRepor
 
 /// Relevant IDs that are not in the memory, sorted, each once: labels to fix.
 fn unknown_ids(memory: &Memory, questions: &[Question]) -> Result<Vec<String>> {
-    let mut known: std::collections::HashSet<String> =
-        memory.decisions()?.entries.iter().map(|e| e.id.clone()).chain(memory.priors()?.entries.iter().map(|p| p.id.clone())).collect();
+    let mut known: std::collections::HashSet<String> = memory
+        .decisions()?
+        .entries
+        .iter()
+        .map(|e| e.id.clone())
+        .chain(memory.priors()?.entries.iter().map(|p| p.id.clone()))
+        .collect();
     // Fact versions are recalled too (F-…), from either scope.
-    for scope in [crate::store::facts::Scope::Project, crate::store::facts::Scope::User] {
+    for scope in [
+        crate::store::facts::Scope::Project,
+        crate::store::facts::Scope::User,
+    ] {
         if let Ok(f) = memory.facts(scope) {
             known.extend(f.entries.iter().map(|e| e.id.clone()));
         }
     }
-    let mut unknown_ids: Vec<String> =
-        questions.iter().flat_map(|q| q.relevant.iter()).filter(|id| !known.contains(*id) && !id.starts_with("session")).cloned().collect();
+    let mut unknown_ids: Vec<String> = questions
+        .iter()
+        .flat_map(|q| q.relevant.iter())
+        .filter(|id| !known.contains(*id) && !id.starts_with("session"))
+        .cloned()
+        .collect();
     unknown_ids.sort();
     unknown_ids.dedup();
     Ok(unknown_ids)
@@ -221,7 +289,14 @@ struct Embedded {
 
 /// Embed the questions (`texts`: each with its phrasings; those only when some question has
 /// them), after bringing the index's own vectors up to date.
-fn embed(memory: &Memory, index: &mut Index, questions: &[Question], texts: &[Vec<&str>], phrased: bool, note: &dyn Fn(&str)) -> Result<Embedded> {
+fn embed(
+    memory: &Memory,
+    index: &mut Index,
+    questions: &[Question],
+    texts: &[Vec<&str>],
+    phrased: bool,
+    note: &dyn Fn(&str),
+) -> Result<Embedded> {
     let mut model_load_s = None;
     let mut vectors: Vec<Option<Vec<f32>>> = vec![None; questions.len()];
     let mut embed_ms = vec![0.0; questions.len()];
@@ -245,7 +320,13 @@ fn embed(memory: &Memory, index: &mut Index, questions: &[Question], texts: &[Ve
             }
         }
     }
-    Ok(Embedded { model_load_s, vectors, embed_ms, all_vectors, all_embed_ms })
+    Ok(Embedded {
+        model_load_s,
+        vectors,
+        embed_ms,
+        all_vectors,
+        all_embed_ms,
+    })
 }
 
 /// What every mode is measured on: the same index, questions, filter and vectors.
@@ -261,17 +342,37 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// One mode's figures, each question searched alone or `with_also` its phrasings.
-    fn score(&self, mode: Mode, with_also: bool, bar: &indicatif::ProgressBar) -> Result<ModeScore> {
+    fn score(
+        &self,
+        mode: Mode,
+        with_also: bool,
+        bar: &indicatif::ProgressBar,
+    ) -> Result<ModeScore> {
         let e = self.embedded;
         let (mut r1, mut r3, mut r10, mut rr) = (0.0, 0.0, 0.0, 0.0);
-        let (mut no_answer_flagged, mut answered_flagged, mut high_top, mut high_top_right) = (0, 0, 0, 0);
+        let (mut no_answer_flagged, mut answered_flagged, mut high_top, mut high_top_right) =
+            (0, 0, 0, 0);
         let mut times = Vec::new();
         for (i, q) in self.questions.iter().enumerate() {
             let t = Instant::now();
             let found = if with_also {
-                crate::search::rank::rank_all(self.index, &self.texts[i], e.all_vectors[i].as_deref(), DEPTH, self.filter, mode)?
+                crate::search::rank::rank_all(
+                    self.index,
+                    &self.texts[i],
+                    e.all_vectors[i].as_deref(),
+                    DEPTH,
+                    self.filter,
+                    mode,
+                )?
             } else {
-                crate::search::rank::rank(self.index, &q.q, e.vectors[i].as_deref(), DEPTH, self.filter, mode)?
+                crate::search::rank::rank(
+                    self.index,
+                    &q.q,
+                    e.vectors[i].as_deref(),
+                    DEPTH,
+                    self.filter,
+                    mode,
+                )?
             };
             let extra = match (mode, with_also) {
                 (Mode::Lexical, _) => 0.0,
@@ -285,7 +386,10 @@ impl Run<'_> {
                 continue;
             }
             answered_flagged += usize::from(!found.answered);
-            let pos = found.hits.iter().position(|h| q.relevant.contains(&h.row.id));
+            let pos = found
+                .hits
+                .iter()
+                .position(|h| q.relevant.contains(&h.row.id));
             if let Some(p) = pos {
                 rr += 1.0 / (p as f64 + 1.0);
                 r1 += f64::from(p < 1);

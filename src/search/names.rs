@@ -18,13 +18,19 @@ fn is_name(word: &str, sentence_start: bool, caps_mark_nothing: bool) -> bool {
         return false;
     }
     let digit = chars.iter().any(char::is_ascii_digit);
-    let camel = chars.windows(2).any(|p| p[0].is_lowercase() && p[1].is_uppercase());
+    let camel = chars
+        .windows(2)
+        .any(|p| p[0].is_lowercase() && p[1].is_uppercase());
     if digit || camel {
         return true;
     }
     let lower = word.to_lowercase();
     // "OR", "THE": a small word shouted is no name; nor is a month.
-    if caps_mark_nothing || CALENDAR.contains(&lower.as_str()) || link_word(&lower) || super::answerable::is_question_word(&lower) {
+    if caps_mark_nothing
+        || CALENDAR.contains(&lower.as_str())
+        || link_word(&lower)
+        || super::answerable::is_question_word(&lower)
+    {
         return false;
     }
     let letters: Vec<&char> = chars.iter().filter(|c| c.is_alphabetic()).collect();
@@ -104,7 +110,11 @@ pub struct Name {
 impl Name {
     /// How it is shown: its words, lower case, joined by spaces.
     pub fn shown(&self) -> String {
-        self.words.iter().map(|w| w.to_lowercase()).collect::<Vec<_>>().join(" ")
+        self.words
+            .iter()
+            .map(|w| w.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -112,7 +122,10 @@ impl Name {
 /// previous word). Characters that show nothing (zero-width, soft hyphen, direction marks) are
 /// dropped first: "Vi\u{200B}test" is "Vitest".
 fn words(question: &str) -> Vec<(String, String)> {
-    let clean: String = question.chars().filter(|&c| c.is_control() || !crate::store::gate::chars::hidden(c)).collect();
+    let clean: String = question
+        .chars()
+        .filter(|&c| c.is_control() || !crate::store::gate::chars::hidden(c))
+        .collect();
     let mut out: Vec<(String, String)> = Vec::new();
     let (mut sep, mut word) = (String::new(), String::new());
     for c in clean.chars() {
@@ -137,13 +150,32 @@ pub fn groups(question: &str) -> Vec<Vec<Name>> {
     let opens: Vec<bool> = words
         .iter()
         .enumerate()
-        .map(|(i, (_, sep))| i == 0 || sep.contains('\n') || (sep.trim_end().ends_with(['.', '?', '!', ':', ';']) && sep.ends_with(char::is_whitespace)))
+        .map(|(i, (_, sep))| {
+            i == 0
+                || sep.contains('\n')
+                || (sep.trim_end().ends_with(['.', '?', '!', ':', ';'])
+                    && sep.ends_with(char::is_whitespace))
+        })
         .collect();
     // Title case or shouting: most small words where no sentence opens open with a capital.
-    let small: Vec<&String> =
-        words.iter().zip(&opens).filter(|(_, o)| !**o).map(|((w, _), _)| w).filter(|w| super::answerable::is_question_word(&w.to_lowercase())).collect();
-    let caps_mark_nothing = !small.is_empty() && 2 * small.iter().filter(|w| w.chars().next().is_some_and(char::is_uppercase)).count() > small.len();
-    let named: Vec<bool> = words.iter().zip(&opens).map(|((w, _), &o)| is_name(w, o, caps_mark_nothing)).collect();
+    let small: Vec<&String> = words
+        .iter()
+        .zip(&opens)
+        .filter(|(_, o)| !**o)
+        .map(|((w, _), _)| w)
+        .filter(|w| super::answerable::is_question_word(&w.to_lowercase()))
+        .collect();
+    let caps_mark_nothing = !small.is_empty()
+        && 2 * small
+            .iter()
+            .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+            .count()
+            > small.len();
+    let named: Vec<bool> = words
+        .iter()
+        .zip(&opens)
+        .map(|((w, _), &o)| is_name(w, o, caps_mark_nothing))
+        .collect();
     // Names next to each other with nothing but a space, dot, hyphen or underscore between
     // them are one name.
     let mut names: Vec<(usize, usize)> = Vec::new(); // (first word, last word)
@@ -168,9 +200,19 @@ pub fn groups(question: &str) -> Vec<Vec<Name>> {
     }
     let tie = |n: usize| -> Tie {
         let (prev_last, first) = (names[n - 1].1, names[n].0);
-        let between = words[prev_last + 1..first].iter().map(|(w, _)| w.to_lowercase()).collect::<Vec<_>>().join(" ");
-        let seps: String = words[prev_last + 1..=first].iter().map(|(_, s)| s.as_str()).collect();
-        if !seps.chars().all(|c| c.is_whitespace() || ",/|()".contains(c)) {
+        let between = words[prev_last + 1..first]
+            .iter()
+            .map(|(w, _)| w.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let seps: String = words[prev_last + 1..=first]
+            .iter()
+            .map(|(_, s)| s.as_str())
+            .collect();
+        if !seps
+            .chars()
+            .all(|c| c.is_whitespace() || ",/|()".contains(c))
+        {
             return Tie::None;
         }
         match between.as_str() {
@@ -193,7 +235,9 @@ pub fn groups(question: &str) -> Vec<Vec<Name>> {
         }
     };
     for (n, &(first, last)) in names.iter().enumerate() {
-        let name = Name { words: words[first..=last].iter().map(|(w, _)| w.clone()).collect() };
+        let name = Name {
+            words: words[first..=last].iter().map(|(w, _)| w.clone()).collect(),
+        };
         let t = if n == 0 { Tie::None } else { tie(n) };
         if t == Tie::None {
             close(&mut run, offered, &mut out);
@@ -242,7 +286,11 @@ fn split(word: &str) -> Vec<String> {
         part.push(c);
     }
     parts.push(part);
-    parts.into_iter().filter(|p| p.chars().count() > 1 || p.chars().all(|c| c.is_ascii_digit())).map(|p| p.to_lowercase()).collect()
+    parts
+        .into_iter()
+        .filter(|p| p.chars().count() > 1 || p.chars().all(|c| c.is_ascii_digit()))
+        .map(|p| p.to_lowercase())
+        .collect()
 }
 
 /// The ways an entry may write one word of a name: as it is, split where it turns, and
@@ -255,7 +303,10 @@ fn word_spellings(word: &str) -> Vec<String> {
         out.push(parts.join(" "));
         let letters: String = word.chars().take_while(|c| c.is_alphabetic()).collect();
         let rest = &word[letters.len()..];
-        if letters.chars().count() > 1 && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+        if letters.chars().count() > 1
+            && !rest.is_empty()
+            && rest.chars().all(|c| c.is_ascii_digit())
+        {
             out.push(letters.to_lowercase());
         }
     }
@@ -264,7 +315,10 @@ fn word_spellings(word: &str) -> Vec<String> {
 
 /// Whether the memory holds the name, asking `holds` of each spelling (a word or a phrase of
 /// words, lower case).
-pub fn held(name: &Name, holds: &mut dyn FnMut(&str) -> anyhow::Result<bool>) -> anyhow::Result<bool> {
+pub fn held(
+    name: &Name,
+    holds: &mut dyn FnMut(&str) -> anyhow::Result<bool>,
+) -> anyhow::Result<bool> {
     let lower: Vec<String> = name.words.iter().map(|w| w.to_lowercase()).collect();
     if name.words.len() > 1 {
         for s in [lower.join(" "), lower.concat()] {
@@ -290,7 +344,10 @@ pub fn held(name: &Name, holds: &mut dyn FnMut(&str) -> anyhow::Result<bool>) ->
 
 /// The names of the question the memory does not hold, shown: those of every group none of
 /// whose names it holds.
-pub fn unheld(question: &str, holds: &mut dyn FnMut(&str) -> anyhow::Result<bool>) -> anyhow::Result<Vec<String>> {
+pub fn unheld(
+    question: &str,
+    holds: &mut dyn FnMut(&str) -> anyhow::Result<bool>,
+) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
     for group in groups(question) {
         let mut missing = Vec::new();
@@ -315,42 +372,108 @@ mod tests {
     use super::*;
 
     fn shown(q: &str) -> Vec<Vec<String>> {
-        groups(q).iter().map(|g| g.iter().map(Name::shown).collect()).collect()
+        groups(q)
+            .iter()
+            .map(|g| g.iter().map(Name::shown).collect())
+            .collect()
     }
 
     #[test]
     fn names_their_groups_and_what_is_not_a_name() {
         assert_eq!(
-            shown("Which feature-flag tool, for example Flipper or LaunchDarkly, do the GOV.UK Forms apps use?"),
+            shown(
+                "Which feature-flag tool, for example Flipper or LaunchDarkly, do the GOV.UK Forms apps use?"
+            ),
             [vec!["flipper", "launchdarkly"], vec!["gov uk forms"]]
         );
-        assert_eq!(shown("Why did we choose Vitest over Mocha?"), [vec!["vitest", "mocha"]]);
-        assert_eq!(shown("Why do Gradle scripts use the Kotlin DSL instead of Groovy?"), [vec!["gradle"], vec!["kotlin dsl", "groovy"]]);
-        assert_eq!(shown("Did we pick Jest, Vitest, Mocha, Jasmine or Ava?"), [vec!["jest", "vitest", "mocha", "jasmine", "ava"]]);
-        assert_eq!(shown("Is JabRef on Android for tablets?"), [vec!["jabref"], vec!["android"]]);
+        assert_eq!(
+            shown("Why did we choose Vitest over Mocha?"),
+            [vec!["vitest", "mocha"]]
+        );
+        assert_eq!(
+            shown("Why do Gradle scripts use the Kotlin DSL instead of Groovy?"),
+            [vec!["gradle"], vec!["kotlin dsl", "groovy"]]
+        );
+        assert_eq!(
+            shown("Did we pick Jest, Vitest, Mocha, Jasmine or Ava?"),
+            [vec!["jest", "vitest", "mocha", "jasmine", "ava"]]
+        );
+        assert_eq!(
+            shown("Is JabRef on Android for tablets?"),
+            [vec!["jabref"], vec!["android"]]
+        );
         // A sentence's opening capital, a month, title case and shouting mark no name.
-        assert_eq!(shown("Why did we swap Jest for Vitest? Recap it for me."), [vec!["jest"], vec!["vitest"]]);
-        assert_eq!(shown("What did we decide in February about Flipper?"), [vec!["flipper"]]);
-        assert_eq!(shown("Which Feature Flag Service Do We Use For Orders"), Vec::<Vec<String>>::new());
-        assert_eq!(shown("HOW DO WE KEEP THE JS TEST RUNNER SPEEDY"), Vec::<Vec<String>>::new());
-        assert_eq!(shown("Did GOV.UK Forms adopt Unleash on AWS ECS?"), [vec!["gov uk forms"], vec!["unleash"], vec!["aws ecs"]]);
+        assert_eq!(
+            shown("Why did we swap Jest for Vitest? Recap it for me."),
+            [vec!["jest"], vec!["vitest"]]
+        );
+        assert_eq!(
+            shown("What did we decide in February about Flipper?"),
+            [vec!["flipper"]]
+        );
+        assert_eq!(
+            shown("Which Feature Flag Service Do We Use For Orders"),
+            Vec::<Vec<String>>::new()
+        );
+        assert_eq!(
+            shown("HOW DO WE KEEP THE JS TEST RUNNER SPEEDY"),
+            Vec::<Vec<String>>::new()
+        );
+        assert_eq!(
+            shown("Did GOV.UK Forms adopt Unleash on AWS ECS?"),
+            [vec!["gov uk forms"], vec!["unleash"], vec!["aws ecs"]]
+        );
         // Digits and inner capitals, even first; invisible characters dropped.
-        assert_eq!(shown("TimescaleDB in postgres 17 or Vi\u{200B}test"), [vec!["timescaledb"], vec!["17", "vitest"]]);
-        assert_eq!(shown("what is the 5 minute rule"), Vec::<Vec<String>>::new());
+        assert_eq!(
+            shown("TimescaleDB in postgres 17 or Vi\u{200B}test"),
+            [vec!["timescaledb"], vec!["17", "vitest"]]
+        );
+        assert_eq!(
+            shown("what is the 5 minute rule"),
+            Vec::<Vec<String>>::new()
+        );
         // A list asks of each name; "of", "like", a dash or a sentence's end tie nothing.
-        assert_eq!(shown("How do Flipper, Postgres and Redis interact?"), [vec!["flipper"], vec!["postgres"], vec!["redis"]]);
-        assert_eq!(shown("What is the TTL of Flipper, like Kubernetes?"), [vec!["ttl"], vec!["flipper"], vec!["kubernetes"]]);
+        assert_eq!(
+            shown("How do Flipper, Postgres and Redis interact?"),
+            [vec!["flipper"], vec!["postgres"], vec!["redis"]]
+        );
+        assert_eq!(
+            shown("What is the TTL of Flipper, like Kubernetes?"),
+            [vec!["ttl"], vec!["flipper"], vec!["kubernetes"]]
+        );
         assert_eq!(
             shown("Does Flipper - Postgres work? We run Postgres. LaunchDarkly too"),
-            [vec!["flipper"], vec!["postgres"], vec!["postgres"], vec!["launchdarkly"]]
+            [
+                vec!["flipper"],
+                vec!["postgres"],
+                vec!["postgres"],
+                vec!["launchdarkly"]
+            ]
         );
-        assert_eq!(shown("Why did we pick Kafka OR RabbitMQ, or Flipper/LaunchDarkly?"), [vec!["kafka", "rabbitmq", "flipper", "launchdarkly"]]);
+        assert_eq!(
+            shown("Why did we pick Kafka OR RabbitMQ, or Flipper/LaunchDarkly?"),
+            [vec!["kafka", "rabbitmq", "flipper", "launchdarkly"]]
+        );
     }
 
     #[test]
     fn a_name_is_held_however_an_entry_spells_it() {
-        let entries = ["90", "adr047", "adr 15", "tls 1 1", "utf 8", "python", "argocd", "lame duck", "ruby grape", "gov uk forms", "aws", "ecs"];
-        let mut holds = |s: &str| -> anyhow::Result<bool> { Ok(entries.iter().any(|e| e.contains(s))) };
+        let entries = [
+            "90",
+            "adr047",
+            "adr 15",
+            "tls 1 1",
+            "utf 8",
+            "python",
+            "argocd",
+            "lame duck",
+            "ruby grape",
+            "gov uk forms",
+            "aws",
+            "ecs",
+        ];
+        let mut holds =
+            |s: &str| -> anyhow::Result<bool> { Ok(entries.iter().any(|e| e.contains(s))) };
         for q in [
             "What did ADR-047 decide?",
             "What does ADR15 say?",
@@ -367,8 +490,17 @@ mod tests {
         ] {
             assert_eq!(unheld(q, &mut holds).unwrap(), Vec::<String>::new(), "{q}");
         }
-        assert_eq!(unheld("Do we use Flipper or LaunchDarkly, on AWS?", &mut holds).unwrap(), ["flipper", "launchdarkly"]);
-        assert_eq!(unheld("Does X25519Kyber768 work?", &mut holds).unwrap(), ["x25519kyber768"]);
-        assert_eq!(unheld("Which TestFX runner?", &mut holds).unwrap(), ["testfx"]);
+        assert_eq!(
+            unheld("Do we use Flipper or LaunchDarkly, on AWS?", &mut holds).unwrap(),
+            ["flipper", "launchdarkly"]
+        );
+        assert_eq!(
+            unheld("Does X25519Kyber768 work?", &mut holds).unwrap(),
+            ["x25519kyber768"]
+        );
+        assert_eq!(
+            unheld("Which TestFX runner?", &mut holds).unwrap(),
+            ["testfx"]
+        );
     }
 }

@@ -10,7 +10,14 @@ use std::collections::HashMap;
 
 /// Rank the index for a query. `query_vec` is the query's embedding (needed for the semantic
 /// and hybrid modes; without it they rank lexically).
-pub fn rank(index: &Index, query: &str, query_vec: Option<&[f32]>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
+pub fn rank(
+    index: &Index,
+    query: &str,
+    query_vec: Option<&[f32]>,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+) -> Result<Recalled> {
     let semantic = match query_vec {
         Some(q) if mode != Mode::Lexical => Some(vec![index.semantic(q, filter)?]),
         _ => None,
@@ -21,7 +28,14 @@ pub fn rank(index: &Index, query: &str, query_vec: Option<&[f32]>, k: usize, fil
 
 /// `rank` for a question and its phrasings (`texts[0]` is the question; `vecs` theirs, in
 /// the same order).
-pub fn rank_all(index: &Index, texts: &[&str], vecs: Option<&[Vec<f32>]>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
+pub fn rank_all(
+    index: &Index,
+    texts: &[&str],
+    vecs: Option<&[Vec<f32>]>,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+) -> Result<Recalled> {
     let semantic = match vecs {
         Some(vs) if mode != Mode::Lexical => {
             let vectors = index.vectors(filter)?;
@@ -41,7 +55,14 @@ pub fn rank_all(index: &Index, texts: &[&str], vecs: Option<&[Vec<f32>]>, k: usi
 /// phrasing's similarity reaches `ALSO_ANSWERED`, the first hit `high` when it also leads the
 /// second by `ALSO_HIGH_LEAD`; `answered` is whether any row reached `ALSO_ANSWERED`.
 /// docs/RECALL.md has the measurements (rank fusion and max score were measured too).
-fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, f64)>>>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
+fn rank_phrasings(
+    index: &Index,
+    texts: &[&str],
+    semantic: Option<Vec<Vec<(i64, f64)>>>,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+) -> Result<Recalled> {
     let joined = texts.join(" ");
     let Some(lists) = semantic.filter(|_| mode != Mode::Lexical) else {
         // No model: the words of every phrasing, one lexical ranking.
@@ -70,16 +91,43 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
     };
     let mut combined: Vec<(i64, f64)> = per.iter().map(|(&id, v)| (id, two_best(v))).collect();
     combined.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let similarity: HashMap<i64, (usize, f64)> = combined.iter().enumerate().map(|(r, &(id, s))| (id, (r + 1, s))).collect();
-    let best_of = |id: &i64| per.get(id).map(|v| v.iter().map(|x| x.1).fold(f64::MIN, f64::max));
-    let lexical = if mode == Mode::Semantic { vec![] } else { index.lexical(&joined, filter, depth)? };
-    let bm25: HashMap<i64, (usize, f64)> = lexical.iter().enumerate().map(|(r, &(id, s))| (id, (r + 1, s))).collect();
+    let similarity: HashMap<i64, (usize, f64)> = combined
+        .iter()
+        .enumerate()
+        .map(|(r, &(id, s))| (id, (r + 1, s)))
+        .collect();
+    let best_of = |id: &i64| {
+        per.get(id)
+            .map(|v| v.iter().map(|x| x.1).fold(f64::MIN, f64::max))
+    };
+    let lexical = if mode == Mode::Semantic {
+        vec![]
+    } else {
+        index.lexical(&joined, filter, depth)?
+    };
+    let bm25: HashMap<i64, (usize, f64)> = lexical
+        .iter()
+        .enumerate()
+        .map(|(r, &(id, s))| (id, (r + 1, s)))
+        .collect();
     let mut candidates: Vec<i64> = combined.iter().take(depth).map(|x| x.0).collect();
-    candidates.extend(lexical.iter().map(|x| x.0).filter(|id| similarity.get(id).is_none_or(|(r, _)| *r > depth)));
-    let w = if mode == Mode::Semantic { 1.0 } else { ALSO_SEMANTIC_WEIGHT };
+    candidates.extend(
+        lexical
+            .iter()
+            .map(|x| x.0)
+            .filter(|id| similarity.get(id).is_none_or(|(r, _)| *r > depth)),
+    );
+    let w = if mode == Mode::Semantic {
+        1.0
+    } else {
+        ALSO_SEMANTIC_WEIGHT
+    };
     let mut fused = fused(&candidates, &similarity, &bm25, w);
     fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let answered = lists.iter().filter_map(|l| l.first()).any(|x| x.1 >= ALSO_ANSWERED);
+    let answered = lists
+        .iter()
+        .filter_map(|l| l.first())
+        .any(|x| x.1 >= ALSO_ANSWERED);
     let ranked = reorder(index, fused, k, filter, mode)?;
     let lead = match ranked.as_slice() {
         [first, second, ..] => first.1 - second.1,
@@ -96,7 +144,14 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
             Some(_) if i == 0 && lead >= ALSO_HIGH_LEAD => Tier::High,
             Some(_) => Tier::Standard,
         };
-        let phrasings = per.get(&rowid).map(|v| v.iter().map(|&(rank, similarity)| Phrased { rank, similarity }).collect()).unwrap_or_default();
+        let phrasings = per
+            .get(&rowid)
+            .map(|v| {
+                v.iter()
+                    .map(|&(rank, similarity)| Phrased { rank, similarity })
+                    .collect()
+            })
+            .unwrap_or_default();
         let explain = Explain {
             lexical_rank: lex.map(|x| x.0),
             bm25: lex.map(|x| x.1),
@@ -105,9 +160,27 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
             fused: score,
             phrasings,
         };
-        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None, memory: None });
+        hits.push(Hit {
+            row: index.row(rowid)?,
+            score,
+            tier,
+            explain: Some(explain),
+            stale: false,
+            directives: vec![],
+            origin: None,
+            memory: None,
+        });
     }
-    Ok(Recalled { mode, answered, pass: "phrasings", hits, note: None, pending: 0, why: None, terms: None })
+    Ok(Recalled {
+        mode,
+        answered,
+        pass: "phrasings",
+        hits,
+        note: None,
+        pending: 0,
+        why: None,
+        terms: None,
+    })
 }
 
 /// Mean and standard deviation (1 when the values do not vary).
@@ -117,9 +190,20 @@ fn rank_phrasings(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, 
 /// clone catching up) and is scored by its words alone (its BM25's z-score), as the answer's
 /// note says. Scored as the least similar row, an exact lexical hit fell below every embedded
 /// entry until the catch-up reached it.
-fn fused(candidates: &[i64], similarity: &HashMap<i64, (usize, f64)>, bm25: &HashMap<i64, (usize, f64)>, w: f64) -> Vec<(i64, f64)> {
-    let sims: Vec<Option<f64>> = candidates.iter().map(|id| similarity.get(id).map(|x| x.1)).collect();
-    let lexs: Vec<f64> = candidates.iter().map(|id| bm25.get(id).map_or(0.0, |x| x.1)).collect();
+fn fused(
+    candidates: &[i64],
+    similarity: &HashMap<i64, (usize, f64)>,
+    bm25: &HashMap<i64, (usize, f64)>,
+    w: f64,
+) -> Vec<(i64, f64)> {
+    let sims: Vec<Option<f64>> = candidates
+        .iter()
+        .map(|id| similarity.get(id).map(|x| x.1))
+        .collect();
+    let lexs: Vec<f64> = candidates
+        .iter()
+        .map(|id| bm25.get(id).map_or(0.0, |x| x.1))
+        .collect();
     let present: Vec<f64> = sims.iter().flatten().copied().collect();
     let ((ms, ss), (ml, sl)) = (spread(&present), spread(&lexs));
     candidates
@@ -127,7 +211,10 @@ fn fused(candidates: &[i64], similarity: &HashMap<i64, (usize, f64)>, bm25: &Has
         .zip(sims.iter().zip(&lexs))
         .map(|(&id, (s, l))| {
             let words = (l - ml) / sl;
-            (id, s.map_or(words, |s| w * (s - ms) / ss + (1.0 - w) * words))
+            (
+                id,
+                s.map_or(words, |s| w * (s - ms) / ss + (1.0 - w) * words),
+            )
         })
         .collect()
 }
@@ -143,7 +230,14 @@ fn spread(v: &[f64]) -> (f64, f64) {
 /// the search is then lexical whatever was asked). Hybrid: the candidates are the lexical top
 /// `DEPTH` and the semantic top `DEPTH`; each score is turned into a z-score over them (a row
 /// the words do not match has BM25 0) and the fused score is their weighted sum.
-fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
+fn fuse(
+    index: &Index,
+    query: &str,
+    semantic: Option<Vec<(i64, f64)>>,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+) -> Result<Recalled> {
     let first = rank_once(index, query, semantic.clone(), k, filter, mode, None)?;
     // Nothing reached `standard`: widen the question with the title words of the best hits and
     // rank once more. Lexical search already takes any of the words, and a lexical tier would
@@ -151,27 +245,70 @@ fn fuse(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize,
     if first.answered || first.mode == Mode::Lexical || first.hits.is_empty() {
         return Ok(first);
     }
-    let titles: Vec<&str> = first.hits.iter().take(2).map(|h| h.row.title.as_str()).collect();
+    let titles: Vec<&str> = first
+        .hits
+        .iter()
+        .take(2)
+        .map(|h| h.row.title.as_str())
+        .collect();
     let widened = format!("{query} {}", titles.join(" "));
-    let mut second = rank_once(index, &widened, semantic, k, filter, mode, Some(first.answered))?;
+    let mut second = rank_once(
+        index,
+        &widened,
+        semantic,
+        k,
+        filter,
+        mode,
+        Some(first.answered),
+    )?;
     second.pass = "expanded";
     Ok(second)
 }
 
 /// One ranking. `judged`: on a second pass, the first pass's `answered` (the widened question
 /// must not make the memory look surer than the question did).
-fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: usize, filter: &Filter, mode: Mode, judged: Option<bool>) -> Result<Recalled> {
-    let mode = if semantic.is_none() { Mode::Lexical } else { mode };
+fn rank_once(
+    index: &Index,
+    query: &str,
+    semantic: Option<Vec<(i64, f64)>>,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+    judged: Option<bool>,
+) -> Result<Recalled> {
+    let mode = if semantic.is_none() {
+        Mode::Lexical
+    } else {
+        mode
+    };
     let semantic = semantic.unwrap_or_default();
-    let lexical = if mode == Mode::Semantic { vec![] } else { index.lexical(query, filter, DEPTH.max(k))? };
-    let similarity: HashMap<i64, (usize, f64)> = semantic.iter().enumerate().map(|(r, &(id, s))| (id, (r + 1, s))).collect();
-    let bm25: HashMap<i64, (usize, f64)> = lexical.iter().enumerate().map(|(r, &(id, s))| (id, (r + 1, s))).collect();
+    let lexical = if mode == Mode::Semantic {
+        vec![]
+    } else {
+        index.lexical(query, filter, DEPTH.max(k))?
+    };
+    let similarity: HashMap<i64, (usize, f64)> = semantic
+        .iter()
+        .enumerate()
+        .map(|(r, &(id, s))| (id, (r + 1, s)))
+        .collect();
+    let bm25: HashMap<i64, (usize, f64)> = lexical
+        .iter()
+        .enumerate()
+        .map(|(r, &(id, s))| (id, (r + 1, s)))
+        .collect();
     let ranked: Vec<(i64, f64)> = match mode {
         Mode::Lexical => lexical.clone(),
         Mode::Semantic => semantic.clone(),
         Mode::Hybrid => {
-            let mut candidates: Vec<i64> = semantic.iter().take(DEPTH.max(k)).map(|x| x.0).collect();
-            candidates.extend(lexical.iter().map(|x| x.0).filter(|id| similarity.get(id).is_none_or(|(r, _)| *r > DEPTH.max(k))));
+            let mut candidates: Vec<i64> =
+                semantic.iter().take(DEPTH.max(k)).map(|x| x.0).collect();
+            candidates.extend(
+                lexical
+                    .iter()
+                    .map(|x| x.0)
+                    .filter(|id| similarity.get(id).is_none_or(|(r, _)| *r > DEPTH.max(k))),
+            );
             let mut v = fused(&candidates, &similarity, &bm25, SEMANTIC_WEIGHT);
             v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             v
@@ -195,8 +332,12 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
         let sim = similarity.get(&rowid).copied();
         let lex = bm25.get(&rowid).copied();
         let tier = match (mode, sim) {
-            (Mode::Lexical, _) | (_, None) => Tier::of_lexical(lex.map_or(0.0, |x| x.1), best_lexical),
-            (_, Some((_, s))) if agreed == Some(rowid) => Tier::of_similarity(s).max(Tier::Standard),
+            (Mode::Lexical, _) | (_, None) => {
+                Tier::of_lexical(lex.map_or(0.0, |x| x.1), best_lexical)
+            }
+            (_, Some((_, s))) if agreed == Some(rowid) => {
+                Tier::of_similarity(s).max(Tier::Standard)
+            }
             (_, Some((_, s))) => Tier::of_similarity(s),
         };
         let explain = Explain {
@@ -207,9 +348,27 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
             fused: score,
             phrasings: vec![],
         };
-        hits.push(Hit { row: index.row(rowid)?, score, tier, explain: Some(explain), stale: false, directives: vec![], origin: None, memory: None });
+        hits.push(Hit {
+            row: index.row(rowid)?,
+            score,
+            tier,
+            explain: Some(explain),
+            stale: false,
+            directives: vec![],
+            origin: None,
+            memory: None,
+        });
     }
-    Ok(Recalled { mode, answered, pass: "first", hits, note: None, pending: 0, why: None, terms: None })
+    Ok(Recalled {
+        mode,
+        answered,
+        pass: "first",
+        hits,
+        note: None,
+        pending: 0,
+        why: None,
+        terms: None,
+    })
 }
 
 /// Age and supersession, applied to the head of a ranking: a session's score falls with its
@@ -218,7 +377,13 @@ fn rank_once(index: &Index, query: &str, semantic: Option<Vec<(i64, f64)>>, k: u
 /// and a superseded entry never ranks above the entry that superseded it. Reads only what
 /// ranking needs of the head's rows (`Index::brief`); the caller fetches the text of the
 /// `k` it keeps.
-fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mode: Mode) -> Result<Vec<(i64, f64)>> {
+fn reorder(
+    index: &Index,
+    ranked: Vec<(i64, f64)>,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+) -> Result<Vec<(i64, f64)>> {
     let head = ranked.len().min(k.max(DEPTH));
     let mut rows: Vec<(crate::search::index::Brief, f64)> = Vec::with_capacity(head);
     for (rowid, score) in ranked.into_iter().take(head) {
@@ -226,9 +391,15 @@ fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mo
     }
     if let Some(hl) = filter.half_life_days {
         for (row, score) in rows.iter_mut().filter(|(r, _)| r.kind == "session") {
-            let Some(age) = crate::time::age_days(&row.timestamp) else { continue };
+            let Some(age) = crate::time::age_days(&row.timestamp) else {
+                continue;
+            };
             let weight = 0.5f64.powf(age.max(0) as f64 / hl);
-            *score = if mode == Mode::Hybrid { *score - 2.0 * (1.0 - weight) } else { *score * weight };
+            *score = if mode == Mode::Hybrid {
+                *score - 2.0 * (1.0 - weight)
+            } else {
+                *score * weight
+            };
         }
         rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.rowid.cmp(&b.0.rowid)));
     }
@@ -236,7 +407,12 @@ fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mo
     let mut i = 0;
     let mut moves = 0;
     while i < rows.len() && moves <= rows.len() {
-        let after = rows[i].0.superseded_by.as_ref().and_then(|by| rows.iter().position(|(r, _)| &r.id == by)).filter(|&j| j > i);
+        let after = rows[i]
+            .0
+            .superseded_by
+            .as_ref()
+            .and_then(|by| rows.iter().position(|(r, _)| &r.id == by))
+            .filter(|&j| j > i);
         match after {
             Some(j) => {
                 let r = rows.remove(i);
@@ -251,12 +427,31 @@ fn reorder(index: &Index, ranked: Vec<(i64, f64)>, k: usize, filter: &Filter, mo
 
 /// One question (the cascade of `fuse`) or several phrasings (`rank_phrasings`).
 /// Then the verdict is checked against the question's words (`answerable`).
-pub(super) fn fuse_all(index: &Index, texts: &[&str], semantic: Option<Vec<Vec<(i64, f64)>>>, k: usize, filter: &Filter, mode: Mode) -> Result<Recalled> {
+pub(super) fn fuse_all(
+    index: &Index,
+    texts: &[&str],
+    semantic: Option<Vec<Vec<(i64, f64)>>>,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+) -> Result<Recalled> {
     let mut found = match texts {
-        [query] => fuse(index, query, semantic.map(|mut s| s.remove(0)), k, filter, mode)?,
+        [query] => fuse(
+            index,
+            query,
+            semantic.map(|mut s| s.remove(0)),
+            k,
+            filter,
+            mode,
+        )?,
         _ => rank_phrasings(index, texts, semantic, k, filter, mode)?,
     };
-    let terms = crate::search::answerable::see(index, texts, found.hits.first().map(|h| h.row.rowid), filter)?;
+    let terms = crate::search::answerable::see(
+        index,
+        texts,
+        found.hits.first().map(|h| h.row.rowid),
+        filter,
+    )?;
     crate::search::answerable::judge(&mut found, terms, texts.len() > 1);
     Ok(found)
 }

@@ -49,7 +49,18 @@ pub const ALSO_ANSWERED: f64 = 0.33;
 pub(super) const ALSO_HIGH_LEAD: f64 = 0.9;
 
 /// How far to trust a hit, weakest first (so `--min-tier` compares them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
     Low,
@@ -74,7 +85,11 @@ impl Tier {
     /// BM25 has no absolute scale: a lexical hit is judged against the best one, and never
     /// called `high` (a word in common proves little).
     pub(super) fn of_lexical(score: f64, best: f64) -> Tier {
-        if best > 0.0 && score >= 0.5 * best { Tier::Standard } else { Tier::Low }
+        if best > 0.0 && score >= 0.5 * best {
+            Tier::Standard
+        } else {
+            Tier::Low
+        }
     }
 }
 
@@ -103,7 +118,9 @@ pub struct Phrased {
 
 /// How to search: both rankings fused (the default where a model is installed), the model's
 /// alone, or the words alone (BM25).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Hybrid,
@@ -202,7 +219,8 @@ pub fn open_fresh(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refres
         }
         Err(e) if Index::corrupt(&e) => {
             drop(index);
-            let (index, mut r) = Index::rebuild(memory, &format!("the database is corrupt ({e:#})"), note)?;
+            let (index, mut r) =
+                Index::rebuild(memory, &format!("the database is corrupt ({e:#})"), note)?;
             r.rebuilt = Some("the database was corrupt".into());
             Ok((index, r))
         }
@@ -221,7 +239,9 @@ pub fn open_reading(memory: &Memory, note: &dyn Fn(&str)) -> Result<(Index, Refr
     };
     let mut index = Index::temporary(&format!("the index could not be used: {e:#}"))?;
     let r = index.refresh(memory)?;
-    note(&format!("the index could not be used ({e:#}); answering lexically from the files (nothing is saved)"));
+    note(&format!(
+        "the index could not be used ({e:#}); answering lexically from the files (nothing is saved)"
+    ));
     Ok((index, r))
 }
 
@@ -242,34 +262,58 @@ pub fn mode_unavailable(memory: &Memory, mode: Mode) -> Option<String> {
 
 /// Say, in one line, why search is lexical.
 fn unavailable(note: &dyn Fn(&str), why: &str) {
-    note(&format!("semantic search unavailable: {why}; using lexical search"));
+    note(&format!(
+        "semantic search unavailable: {why}; using lexical search"
+    ));
 }
 
 /// Where the model and runtime are, or None (after saying why).
 fn model_paths(memory: &Memory, note: &dyn Fn(&str)) -> Option<embedding::Paths> {
-    embedding::locate(&memory.layout.config).paths().map_err(|why| unavailable(note, &why)).ok()
+    embedding::locate(&memory.layout.config)
+        .paths()
+        .map_err(|why| unavailable(note, &why))
+        .ok()
 }
 
 /// Load the model if one is installed; otherwise say why (one line) and return None.
 pub fn embedder(memory: &Memory, note: &dyn Fn(&str)) -> Option<Embedder> {
     let paths = model_paths(memory, note)?;
-    Embedder::load(&paths).map_err(|e| unavailable(note, &format!("{e:#}"))).ok()
+    Embedder::load(&paths)
+        .map_err(|e| unavailable(note, &format!("{e:#}")))
+        .ok()
 }
 
 /// Embed whatever has no vector yet, saying so when it is more than a few.
-pub fn embed_pending(index: &mut Index, embedder: &mut dyn Embed, note: &dyn Fn(&str)) -> Result<usize> {
+pub fn embed_pending(
+    index: &mut Index,
+    embedder: &mut dyn Embed,
+    note: &dyn Fn(&str),
+) -> Result<usize> {
     index.check_model(note)?;
     let pending = index.pending_embeddings()?;
     if pending > 50 {
-        note(&format!("embedding {pending} entries (once; later runs embed only what changed)…"));
+        note(&format!(
+            "embedding {pending} entries (once; later runs embed only what changed)…"
+        ));
     }
-    if pending == 0 { Ok(0) } else { index.embed_missing(embedder) }
+    if pending == 0 {
+        Ok(0)
+    } else {
+        index.embed_missing(embedder)
+    }
 }
 
 /// Run a query. Returns the mode actually used and the hits, best first. The model loads on a
 /// second thread while this one refreshes the index and reads the stored vectors, so hybrid
 /// recall costs little more than the load itself.
-pub fn recall(memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
+pub fn recall(
+    memory: &Memory,
+    query: &str,
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+    note: &dyn Fn(&str),
+) -> Result<Recalled> {
     recall_with(memory, query, &[], k, filter, mode, note)
 }
 
@@ -291,12 +335,17 @@ fn phrasings<'a>(query: &'a str, also: &'a [String]) -> Result<Vec<&'a str>> {
         }
     }
     if also.len() > MAX_ALSO {
-        bail!("at most {MAX_ALSO} phrasings besides the question, not {}", also.len());
+        bail!(
+            "at most {MAX_ALSO} phrasings besides the question, not {}",
+            also.len()
+        );
     }
     if also.iter().any(|a| a.trim().is_empty()) {
         bail!("a phrasing is empty");
     }
-    Ok(std::iter::once(query).chain(also.iter().map(String::as_str)).collect())
+    Ok(std::iter::once(query)
+        .chain(also.iter().map(String::as_str))
+        .collect())
 }
 
 /// The longest question or phrasing recall takes, in characters.
@@ -308,8 +357,18 @@ pub const MAX_K: usize = 1 << 20;
 
 /// `recall` with other phrasings of the question (`--also`): every phrasing is searched and
 /// the rankings are fused into one list of `k` (see `rank_phrasings`).
-pub fn recall_with(memory: &Memory, query: &str, also: &[String], k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
-    recall_across(&[memory], query, also, k, filter, mode, note)?.pop().expect("one memory, one answer")
+pub fn recall_with(
+    memory: &Memory,
+    query: &str,
+    also: &[String],
+    k: usize,
+    filter: &Filter,
+    mode: Mode,
+    note: &dyn Fn(&str),
+) -> Result<Recalled> {
+    recall_across(&[memory], query, also, k, filter, mode, note)?
+        .pop()
+        .expect("one memory, one answer")
 }
 
 /// `recall_with` over several memories (the project and its linked ones), each ranked in its
@@ -330,21 +389,49 @@ pub fn recall_across(
     // More than any memory holds is "all of them": SQLite's LIMIT is an i64, and k is widened
     // (k × 4 as of a date, × the phrasings) on its way there.
     if k == 0 {
-        return Err(crate::error::Error::usage("k must be at least 1 (how many entries to return)").into());
+        return Err(crate::error::Error::usage(
+            "k must be at least 1 (how many entries to return)",
+        )
+        .into());
     }
     let k = k.min(MAX_K);
-    let Some(first) = memories.first() else { return Ok(Vec::new()) };
-    let paths = if mode == Mode::Lexical { None } else { model_paths(first, note) };
-    let mut loader = paths.clone().map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
+    let Some(first) = memories.first() else {
+        return Ok(Vec::new());
+    };
+    let paths = if mode == Mode::Lexical {
+        None
+    } else {
+        model_paths(first, note)
+    };
+    let mut loader = paths
+        .clone()
+        .map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
     let mut quick: Option<std::result::Result<QueryEmbedder, String>> = None;
     let mut qs: Option<Vec<Vec<f32>>> = None;
-    each_memory(memories, note, |memory, note| one_of_many(memory, &texts, k, filter, mode, paths.as_ref(), &mut loader, &mut quick, &mut qs, note))
+    each_memory(memories, note, |memory, note| {
+        one_of_many(
+            memory,
+            &texts,
+            k,
+            filter,
+            mode,
+            paths.as_ref(),
+            &mut loader,
+            &mut quick,
+            &mut qs,
+            note,
+        )
+    })
 }
 
 /// `search` run on each memory in turn, one answer each: the first memory's error is the
 /// call's, a later one's is its answer; a later memory's notes name it ("building
 /// .zo/memory/index.db" twice says nothing).
-pub fn each_memory<T>(memories: &[&Memory], note: &dyn Fn(&str), mut search: impl FnMut(&Memory, &dyn Fn(&str)) -> Result<T>) -> Result<Vec<Result<T>>> {
+pub fn each_memory<T>(
+    memories: &[&Memory],
+    note: &dyn Fn(&str),
+    mut search: impl FnMut(&Memory, &dyn Fn(&str)) -> Result<T>,
+) -> Result<Vec<Result<T>>> {
     let mut out = Vec::with_capacity(memories.len());
     for (n, memory) in memories.iter().enumerate() {
         let named = |m: &str| note(&format!("{}: {m}", memory.layout.root.display()));
@@ -383,7 +470,10 @@ fn one_of_many(
         let build = index.build_id()?;
         let mut vectors = index.vectors(filter)?;
         if quick.is_none() {
-            let joined = loader.take().map(|l| l.join().unwrap_or_else(|_| Err("the model loader crashed".into())));
+            let joined = loader.take().map(|l| {
+                l.join()
+                    .unwrap_or_else(|_| Err("the model loader crashed".into()))
+            });
             *quick = Some(joined.unwrap_or_else(|| Err("the model was not loaded".into())));
             if let Some(Err(why)) = quick.as_ref() {
                 unavailable(note, why);
@@ -394,7 +484,8 @@ fn one_of_many(
             index.check_model(note)?;
             // What this machine embedded before (another clone, a worktree) comes from its
             // vector cache, before counting what is left to embed.
-            let cached = crate::search::index::vectors::fill(&mut index, &memory.layout.config, note)?;
+            let cached =
+                crate::search::index::vectors::fill(&mut index, &memory.layout.config, note)?;
             // A few new entries (a decision since the last query) are embedded here; many
             // (a fresh clone of a memory never seen here) are worth the full, optimised model.
             let embedded = cached
@@ -499,7 +590,11 @@ impl Drop for CatchUp {
 }
 
 /// The catch-up thread's work: batches until nothing is missing or it is told to stop.
-fn catch_up(root: &std::path::Path, paths: &embedding::Paths, stop: &std::sync::atomic::AtomicBool) -> Result<()> {
+fn catch_up(
+    root: &std::path::Path,
+    paths: &embedding::Paths,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<()> {
     let memory = Memory::open(Some(root))?;
     let mut e = Embedder::load(paths)?;
     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -525,7 +620,9 @@ impl Recaller {
     /// The model, loaded on first use.
     fn embedder(&mut self, memory: &Memory) -> std::result::Result<&mut Embedder, String> {
         if self.embedder.is_none() {
-            let loaded = embedding::locate(&memory.layout.config).paths().and_then(|p| Embedder::load(&p).map_err(|e| format!("{e:#}")));
+            let loaded = embedding::locate(&memory.layout.config)
+                .paths()
+                .and_then(|p| Embedder::load(&p).map_err(|e| format!("{e:#}")));
             self.embedder = Some(loaded);
         }
         match self.embedder.as_mut().expect("set above") {
@@ -536,11 +633,21 @@ impl Recaller {
 
     /// Whether a catch-up thread is embedding this memory's index now.
     fn catching_up(&self, memory: &Memory) -> bool {
-        self.catch_up.as_ref().is_some_and(|c| c.root == memory.layout.root && c.running())
+        self.catch_up
+            .as_ref()
+            .is_some_and(|c| c.root == memory.layout.root && c.running())
     }
 
     /// Like [`recall`], with the kept model.
-    pub fn recall(&mut self, memory: &Memory, query: &str, k: usize, filter: &Filter, mode: Mode, note: &dyn Fn(&str)) -> Result<Recalled> {
+    pub fn recall(
+        &mut self,
+        memory: &Memory,
+        query: &str,
+        k: usize,
+        filter: &Filter,
+        mode: Mode,
+        note: &dyn Fn(&str),
+    ) -> Result<Recalled> {
         self.recall_with(memory, query, &[], k, filter, mode, note)
     }
 
@@ -567,7 +674,11 @@ impl Recaller {
         let mut pending = 0;
         if mode != Mode::Lexical && !index.is_temporary() {
             // The phrasings not seen lately, embedded in one call.
-            let missing: Vec<&str> = texts.iter().copied().filter(|t| !self.recent.contains_key(*t)).collect();
+            let missing: Vec<&str> = texts
+                .iter()
+                .copied()
+                .filter(|t| !self.recent.contains_key(*t))
+                .collect();
             let busy = self.catching_up(memory);
             let fresh = match self.embedder(memory) {
                 Ok(e) => {
@@ -578,7 +689,11 @@ impl Recaller {
                         embed_pending(&mut index, e, note)?;
                         pending = 0;
                     }
-                    Some(if missing.is_empty() { vec![] } else { e.embed_batch(&missing)? })
+                    Some(if missing.is_empty() {
+                        vec![]
+                    } else {
+                        e.embed_batch(&missing)?
+                    })
                 }
                 Err(why) => {
                     unavailable(note, &why);
@@ -587,7 +702,12 @@ impl Recaller {
             };
             if pending > 0 {
                 if !busy {
-                    if let Some(p) = self.embedder.as_ref().and_then(|e| e.as_ref().ok()).and_then(|e| Embed::paths(e).cloned()) {
+                    if let Some(p) = self
+                        .embedder
+                        .as_ref()
+                        .and_then(|e| e.as_ref().ok())
+                        .and_then(|e| Embed::paths(e).cloned())
+                    {
                         // The old thread (finished, or another memory's) is joined first.
                         self.catch_up = None;
                         self.catch_up = Some(CatchUp::start(memory, p));
@@ -601,8 +721,14 @@ impl Recaller {
                 if self.recent.len() + missing.len() > RECENT {
                     self.recent.clear();
                 }
-                self.recent.extend(missing.iter().map(|t| t.to_string()).zip(vecs));
-                qs = Some(texts.iter().map(|t| self.recent[*t].clone()).collect::<Vec<_>>());
+                self.recent
+                    .extend(missing.iter().map(|t| t.to_string()).zip(vecs));
+                qs = Some(
+                    texts
+                        .iter()
+                        .map(|t| self.recent[*t].clone())
+                        .collect::<Vec<_>>(),
+                );
             }
         }
         index.snapshot(|| {
@@ -624,10 +750,14 @@ impl Recaller {
 /// answered by that fact's value, before anything fuzzy.
 fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result<Option<Recalled>> {
     let q = query.trim();
-    if crate::format::fact::check_key(q).is_err() || filter.kind.as_deref().is_some_and(|k| k != "fact") {
+    if crate::format::fact::check_key(q).is_err()
+        || filter.kind.as_deref().is_some_and(|k| k != "fact")
+    {
         return Ok(None);
     }
-    let Some(v) = memory.fact_get(q, filter.scope, filter.provisional || filter.all)? else { return Ok(None) };
+    let Some(v) = memory.fact_get(q, filter.scope, filter.provisional || filter.all)? else {
+        return Ok(None);
+    };
     let row = Row {
         rowid: 0,
         kind: "fact".into(),
@@ -645,7 +775,16 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
         mode,
         answered: true,
         pass: "key",
-        hits: vec![Hit { row, score: 1.0, tier: Tier::High, explain: None, stale: false, directives: vec![], origin: None, memory: None }],
+        hits: vec![Hit {
+            row,
+            score: 1.0,
+            tier: Tier::High,
+            explain: None,
+            stale: false,
+            directives: vec![],
+            origin: None,
+            memory: None,
+        }],
         note: None,
         pending: 0,
         why: Some("the question names a fact's key".into()),
@@ -657,8 +796,15 @@ fn key_pass(memory: &Memory, query: &str, filter: &Filter, mode: Mode) -> Result
 fn with_decay(memory: &Memory, filter: &Filter) -> Filter {
     let mut f = filter.clone();
     if f.half_life_days.is_none() {
-        f.half_life_days =
-            Some(memory.layout.config.get(&["recall", "session_half_life_days"]).and_then(|v| v.as_f64()).filter(|d| *d > 0.0).unwrap_or(HALF_LIFE_DAYS));
+        f.half_life_days = Some(
+            memory
+                .layout
+                .config
+                .get(&["recall", "session_half_life_days"])
+                .and_then(|v| v.as_f64())
+                .filter(|d| *d > 0.0)
+                .unwrap_or(HALF_LIFE_DAYS),
+        );
     }
     f
 }

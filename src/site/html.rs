@@ -30,11 +30,17 @@ pub fn esc(s: &str) -> String {
 /// Browsers drop ASCII whitespace and controls inside a scheme (`java\tscript:` runs), so
 /// those are removed before the scheme is read.
 pub fn safe_url(url: &str) -> bool {
-    let clean: String = url.chars().filter(|c| !c.is_ascii_control() && !c.is_ascii_whitespace()).collect();
+    let clean: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_control() && !c.is_ascii_whitespace())
+        .collect();
     let end = clean.find(['/', '?', '#']).unwrap_or(clean.len());
     match clean[..end].find(':') {
         None => true,
-        Some(i) => matches!(clean[..i].to_ascii_lowercase().as_str(), "http" | "https" | "mailto"),
+        Some(i) => matches!(
+            clean[..i].to_ascii_lowercase().as_str(),
+            "http" | "https" | "mailto"
+        ),
     }
 }
 
@@ -45,8 +51,28 @@ pub fn md(text: &str) -> String {
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let events = Parser::new_ext(text, opts).map(|ev| match ev {
         Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
-        Event::Start(Tag::Link { link_type, dest_url, title, id }) => Event::Start(Tag::Link { link_type, dest_url: checked(dest_url), title, id }),
-        Event::Start(Tag::Image { link_type, dest_url, title, id }) => Event::Start(Tag::Link { link_type, dest_url: checked(dest_url), title, id }),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => Event::Start(Tag::Link {
+            link_type,
+            dest_url: checked(dest_url),
+            title,
+            id,
+        }),
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => Event::Start(Tag::Link {
+            link_type,
+            dest_url: checked(dest_url),
+            title,
+            id,
+        }),
         Event::End(TagEnd::Image) => Event::End(TagEnd::Link),
         // Raw HTML blocks are wrapped in these; their content is text now.
         Event::Start(Tag::HtmlBlock) => Event::Start(Tag::Paragraph),
@@ -59,7 +85,11 @@ pub fn md(text: &str) -> String {
 }
 
 fn checked(url: CowStr<'_>) -> CowStr<'_> {
-    if safe_url(&url) { url } else { CowStr::Borrowed("#unsafe-link-removed") }
+    if safe_url(&url) {
+        url
+    } else {
+        CowStr::Borrowed("#unsafe-link-removed")
+    }
 }
 
 /// A JSON value as the body of `<script type="application/json">`: `<`, `>` and `&` as
@@ -67,7 +97,10 @@ fn checked(url: CowStr<'_>) -> CowStr<'_> {
 pub fn json_block(id: &str, value: &serde_json::Value) -> String {
     let json = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
     let mut out = String::with_capacity(json.len() + 64);
-    out.push_str(&format!("<script type=\"application/json\" id=\"{}\">", esc(id)));
+    out.push_str(&format!(
+        "<script type=\"application/json\" id=\"{}\">",
+        esc(id)
+    ));
     for c in json.chars() {
         match c {
             '<' => out.push_str("\\u003c"),
@@ -98,7 +131,11 @@ pub const NAV: [(&str, &str); 7] = [
 pub fn page(root: &str, current: &str, project: &str, title: &str, body: &str) -> String {
     let mut nav = String::new();
     for (file, label) in NAV {
-        let here = if file == current { " aria-current=\"page\"" } else { "" };
+        let here = if file == current {
+            " aria-current=\"page\""
+        } else {
+            ""
+        };
         nav.push_str(&format!("<a href=\"{root}{file}\"{here}>{label}</a>"));
     }
     format!(
@@ -134,10 +171,25 @@ mod tests {
 
     #[test]
     fn urls_judged_by_their_scheme() {
-        for ok in ["https://x", "http://x", "mailto:a@b", "d/D-1.html", "#top", "../a:b", "?q=a:b"] {
+        for ok in [
+            "https://x",
+            "http://x",
+            "mailto:a@b",
+            "d/D-1.html",
+            "#top",
+            "../a:b",
+            "?q=a:b",
+        ] {
             assert!(safe_url(ok), "{ok}");
         }
-        for bad in ["javascript:x", " javascript:x", "java\nscript:x", "data:x", "vbscript:x", "file:///etc/passwd"] {
+        for bad in [
+            "javascript:x",
+            " javascript:x",
+            "java\nscript:x",
+            "data:x",
+            "vbscript:x",
+            "file:///etc/passwd",
+        ] {
             assert!(!safe_url(bad), "{bad}");
         }
     }

@@ -55,7 +55,12 @@ pub fn default_dir(memory: &Memory) -> PathBuf {
 /// Whether an ID may name a page file: zo's `D-` IDs (and the derived ones), nothing with a
 /// path separator, a dot or anything a file system or URL would read differently.
 pub fn id_is_file_safe(id: &str) -> bool {
-    id.len() <= 66 && id.strip_prefix("D-").is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+    id.len() <= 66
+        && id.strip_prefix("D-").is_some_and(|r| {
+            !r.is_empty()
+                && r.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
 }
 
 /// Build the site into `dir` (default `default_dir`).
@@ -66,7 +71,11 @@ pub fn build(memory: &Memory, dir: Option<&Path>) -> Result<Report> {
         None => default_dir(memory),
     };
     // The repository root itself shows as "" relative to the root: name it whole then.
-    let shown = |p: &Path| Some(memory.layout.show(p)).filter(|s| !s.is_empty()).unwrap_or_else(|| p.display().to_string());
+    let shown = |p: &Path| {
+        Some(memory.layout.show(p))
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| p.display().to_string())
+    };
     // Inside `.zo/` only the default: elsewhere there the site would land in the memory (or
     // next to the index) and be committed, indexed or merged as memory.
     // A link on the way is refused first, naming it (exit 1), as for every `.zo` path.
@@ -74,7 +83,10 @@ pub fn build(memory: &Memory, dir: Option<&Path>) -> Result<Report> {
         crate::store::fsio::check_path(parent)?;
     }
     let zo = memory.layout.zo_dir.as_path();
-    if dir != default_dir(memory) && (dir.starts_with(zo) || resolved(&dir).starts_with(resolved(zo))) && resolved(&dir) != resolved(&default_dir(memory)) {
+    if dir != default_dir(memory)
+        && (dir.starts_with(zo) || resolved(&dir).starts_with(resolved(zo)))
+        && resolved(&dir) != resolved(&default_dir(memory))
+    {
         return Err(crate::error::Error::usage(format!(
             "{} is inside {}: zo site writes there only into its default {}; choose a DIR outside it",
             shown(&dir),
@@ -103,7 +115,10 @@ pub fn build(memory: &Memory, dir: Option<&Path>) -> Result<Report> {
     let pages = files.len();
     files.push(("style.css".into(), crate::templates::SITE_CSS.into()));
     files.push(("site.js".into(), crate::templates::SITE_JS.into()));
-    files.push((MARKER.into(), "This directory was built by `zo site`; zo replaces it on the next build.\n".into()));
+    files.push((
+        MARKER.into(),
+        "This directory was built by `zo site`; zo replaces it on the next build.\n".into(),
+    ));
     target::write(&dir, &shown(&dir), &files)?;
     Ok(Report {
         dir: shown(&dir),
@@ -123,7 +138,11 @@ pub fn build(memory: &Memory, dir: Option<&Path>) -> Result<Report> {
 /// so that the confinement check sees it (it matches paths by their repository root).
 fn absolute(dir: &Path) -> Result<PathBuf> {
     use std::path::Component;
-    let joined = if dir.is_absolute() { dir.to_path_buf() } else { std::env::current_dir()?.join(dir) };
+    let joined = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(dir)
+    };
     let mut out = PathBuf::new();
     for c in joined.components() {
         match c {
@@ -144,9 +163,15 @@ fn resolved(p: &Path) -> PathBuf {
     let mut tail = Vec::new();
     loop {
         if let Ok(c) = head.canonicalize() {
-            return tail.into_iter().rev().fold(c, |acc: PathBuf, n: std::ffi::OsString| acc.join(n));
+            return tail
+                .into_iter()
+                .rev()
+                .fold(c, |acc: PathBuf, n: std::ffi::OsString| acc.join(n));
         }
-        match (head.file_name().map(|n| n.to_os_string()), head.parent().map(Path::to_path_buf)) {
+        match (
+            head.file_name().map(|n| n.to_os_string()),
+            head.parent().map(Path::to_path_buf),
+        ) {
             (Some(n), Some(parent)) => {
                 tail.push(n);
                 head = parent;
@@ -166,11 +191,17 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
         .iter()
         .map(|e| {
             if !id_is_file_safe(&e.id) {
-                skipped.push(format!("{:?} at line {}: not an ID zo names a page after", e.id, e.span.line));
+                skipped.push(format!(
+                    "{:?} at line {}: not an ID zo names a page after",
+                    e.id, e.span.line
+                ));
                 None
             } else if !taken.insert(e.id.to_ascii_lowercase()) {
                 // Case-folded: two pages must not be one file on a case-insensitive disk.
-                skipped.push(format!("{} at line {}: a second entry with this ID", e.id, e.span.line));
+                skipped.push(format!(
+                    "{} at line {}: a second entry with this ID",
+                    e.id, e.span.line
+                ));
                 None
             } else {
                 Some(format!("{}.html", e.id))
@@ -183,15 +214,21 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
         .sessions()?
         .into_iter()
         .map(|s| {
-            let forgotten = memory.session_text(&s.file_name).is_ok_and(|t| crate::format::session::is_forgotten(t.as_str()));
+            let forgotten = memory
+                .session_text(&s.file_name)
+                .is_ok_and(|t| crate::format::session::is_forgotten(t.as_str()));
             (s, forgotten)
         })
         .collect();
     let mut snapshots = Vec::new();
     for name in memory.snapshot_names()? {
         let path = memory.layout.snapshots().join(&name);
-        let text = crate::store::fsio::read_text(&path).with_context(|| format!("could not read {}", memory.layout.show(&path)))?;
-        snapshots.push((name, text.map(|t| t.as_str().to_string()).unwrap_or_default()));
+        let text = crate::store::fsio::read_text(&path)
+            .with_context(|| format!("could not read {}", memory.layout.show(&path)))?;
+        snapshots.push((
+            name,
+            text.map(|t| t.as_str().to_string()).unwrap_or_default(),
+        ));
     }
     let stale = crate::lifecycle::stale::stale_ids(memory, &log)?;
     let superseders = pages::superseders(&log);
@@ -215,7 +252,11 @@ fn read(memory: &Memory) -> Result<(pages::Source, Vec<String>)> {
 /// Each entry's life, as `zo history` tells it: the one place the site asks for it.
 /// `ops::lives::all` is `ops::history` for every entry at once (one parse of the log, one walk
 /// of git history, instead of one each per entry); a test holds the two to the same answers.
-fn lives(memory: &Memory, log: &crate::format::decision::DecisionLog, files: &[Option<String>]) -> Result<Vec<Option<crate::ops::history::History>>> {
+fn lives(
+    memory: &Memory,
+    log: &crate::format::decision::DecisionLog,
+    files: &[Option<String>],
+) -> Result<Vec<Option<crate::ops::history::History>>> {
     let mut all = crate::ops::lives::all(memory, log)?;
     for (life, file) in all.iter_mut().zip(files) {
         if file.is_none() {

@@ -29,7 +29,12 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
             counts[k][slot(t)] += 1;
         }
     }
-    let most = counts.iter().map(|c| c.iter().sum::<usize>()).max().unwrap_or(1).max(1);
+    let most = counts
+        .iter()
+        .map(|c| c.iter().sum::<usize>())
+        .max()
+        .unwrap_or(1)
+        .max(1);
     // The axis ends on a tick at or above the tallest bar.
     let max = most.div_ceil(step(most)) * step(most);
     let (w, h, left, bottom, top) = (720.0f64, 170.0f64, 34.0f64, 28.0f64, 10.0f64);
@@ -68,7 +73,12 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
             ));
         }
         if k % label_every == 0 {
-            s.push_str(&format!("<text class=\"axis\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", x + bw / 2.0, h - 10.0, esc(m)));
+            s.push_str(&format!(
+                "<text class=\"axis\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                x + bw / 2.0,
+                h - 10.0,
+                esc(m)
+            ));
         }
     }
     s.push_str("</svg><ul class=\"legend\">");
@@ -80,7 +90,9 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
     }
     if types.len() > TYPES {
         let n: usize = types[TYPES..].iter().map(|t| t.1).sum();
-        s.push_str(&format!("<li><span class=\"swatch c{TYPES}\"></span>other <span class=\"muted\">{n}</span></li>"));
+        s.push_str(&format!(
+            "<li><span class=\"swatch c{TYPES}\"></span>other <span class=\"muted\">{n}</span></li>"
+        ));
     }
     s.push_str("</ul>");
     s
@@ -89,11 +101,19 @@ pub fn month_chart(dated: &[(String, String)]) -> String {
 /// Every month from the earliest to the latest given (`YYYY-MM`), in order; text that is not
 /// a month is left out.
 fn month_range<'a>(months: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let parsed: Vec<(i32, u32)> =
-        months.filter_map(|m| Some((m.get(..4)?.parse().ok()?, m.get(5..7)?.parse().ok().filter(|n| (1..=12).contains(n))?))).collect();
+    let parsed: Vec<(i32, u32)> = months
+        .filter_map(|m| {
+            Some((
+                m.get(..4)?.parse().ok()?,
+                m.get(5..7)?.parse().ok().filter(|n| (1..=12).contains(n))?,
+            ))
+        })
+        .collect();
     // The span of the data only: months before the first decision would be empty bars that
     // say nothing (one month is one bar, no wider than `month_chart` allows).
-    let (Some(&first), Some(&last)) = (parsed.iter().min(), parsed.iter().max()) else { return Vec::new() };
+    let (Some(&first), Some(&last)) = (parsed.iter().min(), parsed.iter().max()) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     let (mut y, mut m) = first;
     // Bounded: a hand-typed year 0001 next to 2026 must not make 24,000 bars.
@@ -115,7 +135,10 @@ fn month_range<'a>(months: impl Iterator<Item = &'a str>) -> Vec<String> {
 
 /// A round step that cuts `0..=max` into at most five parts.
 fn step(max: usize) -> usize {
-    [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000].into_iter().find(|s| max / s <= 4).unwrap_or(max.max(1))
+    [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000]
+        .into_iter()
+        .find(|s| max / s <= 4)
+        .unwrap_or(max.max(1))
 }
 
 /// One link in a supersession chain.
@@ -134,7 +157,13 @@ pub struct Link {
 pub fn chain(links: &[Link], before: usize, after: usize) -> String {
     let (bw, bh, gap) = (250.0f64, 84.0f64, 44.0f64);
     let w = links.len() as f64 * bw + (links.len().saturating_sub(1)) as f64 * gap + 4.0;
-    let more = |n: usize, side: &str| if n == 0 { String::new() } else { format!("<p class=\"chain-more\">… {n} more {side}</p>") };
+    let more = |n: usize, side: &str| {
+        if n == 0 {
+            String::new()
+        } else {
+            format!("<p class=\"chain-more\">… {n} more {side}</p>")
+        }
+    };
     let mut s = format!(
         "<div class=\"chain-wrap\">{}<svg class=\"chain\" viewBox=\"0 0 {w} {}\" width=\"{w}\" height=\"{}\" role=\"img\" aria-labelledby=\"chain-t\"><title id=\"chain-t\">Supersession chain, oldest first</title>",
         more(before, "before (older)"),
@@ -157,14 +186,33 @@ pub fn chain(links: &[Link], before: usize, after: usize) -> String {
             ));
         }
         let class = if l.current { "box current" } else { "box" };
-        let mut g = format!("<rect class=\"{class}\" x=\"{x:.1}\" y=\"2\" rx=\"8\" width=\"{bw}\" height=\"{bh}\"/>");
-        g.push_str(&format!("<text class=\"cid\" x=\"{:.1}\" y=\"22\">{} · {}</text>", x + 10.0, esc(&l.id), esc(&l.date)));
-        g.push_str(&format!("<text class=\"ctitle\" x=\"{:.1}\" y=\"44\">{}</text>", x + 10.0, esc(&clip(&l.title, 28))));
+        let mut g = format!(
+            "<rect class=\"{class}\" x=\"{x:.1}\" y=\"2\" rx=\"8\" width=\"{bw}\" height=\"{bh}\"/>"
+        );
+        g.push_str(&format!(
+            "<text class=\"cid\" x=\"{:.1}\" y=\"22\">{} · {}</text>",
+            x + 10.0,
+            esc(&l.id),
+            esc(&l.date)
+        ));
+        g.push_str(&format!(
+            "<text class=\"ctitle\" x=\"{:.1}\" y=\"44\">{}</text>",
+            x + 10.0,
+            esc(&clip(&l.title, 28))
+        ));
         if let Some(o) = &l.outcome {
-            g.push_str(&format!("<text class=\"cout\" x=\"{:.1}\" y=\"66\">→ {}</text>", x + 10.0, esc(&clip(o, 32))));
+            g.push_str(&format!(
+                "<text class=\"cout\" x=\"{:.1}\" y=\"66\">→ {}</text>",
+                x + 10.0,
+                esc(&clip(o, 32))
+            ));
         }
         match &l.href {
-            Some(h) => s.push_str(&format!("<a href=\"{}\">{g}<title>{}</title></a>", esc(h), esc(&l.title))),
+            Some(h) => s.push_str(&format!(
+                "<a href=\"{}\">{g}<title>{}</title></a>",
+                esc(h),
+                esc(&l.title)
+            )),
             None => s.push_str(&g),
         }
     }
@@ -177,7 +225,11 @@ pub fn chain(links: &[Link], before: usize, after: usize) -> String {
 /// At most `n` characters, with an ellipsis when cut.
 pub fn clip(s: &str, n: usize) -> String {
     let s = s.trim();
-    if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n - 1).collect::<String>()) }
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n - 1).collect::<String>())
+    }
 }
 
 #[cfg(test)]
@@ -186,7 +238,10 @@ mod tests {
 
     #[test]
     fn months_fill_gaps_and_stay_bounded() {
-        assert_eq!(month_range(["2026-11", "2026-09"].into_iter()), ["2026-09", "2026-10", "2026-11"]);
+        assert_eq!(
+            month_range(["2026-11", "2026-09"].into_iter()),
+            ["2026-09", "2026-10", "2026-11"]
+        );
         assert_eq!(month_range(["2026-02"].into_iter()), ["2026-02"]);
         assert_eq!(month_range(["2025-01", "2026-02"].into_iter()).len(), 14);
         assert_eq!(month_range(["0001-01", "2026-11"].into_iter()).len(), 229);

@@ -15,7 +15,9 @@ pub fn check(dir: &Path, shown: &str) -> Result<()> {
     // usage error), before the repository's path rules, which refuse special files as unsafe.
     if let Ok(m) = fs::symlink_metadata(dir) {
         if !m.file_type().is_symlink() && !m.is_dir() {
-            return Err(Error::usage(format!("{shown} is not a directory; choose another DIR")).into());
+            return Err(
+                Error::usage(format!("{shown} is not a directory; choose another DIR")).into(),
+            );
         }
     }
     fsio::check_path(dir)?;
@@ -57,7 +59,10 @@ pub fn write(dir: &Path, shown: &str, files: &[(String, String)]) -> Result<()> 
     fsio::check_path(parent)?;
     fs::create_dir_all(parent).with_context(|| format!("could not create {}", parent.display()))?;
     // Dropped on every path out: removes a half-built site, or the old one after the swap.
-    let tmp = tempfile::Builder::new().prefix(".zo-site-").tempdir_in(parent).with_context(|| format!("could not create a directory beside {shown}"))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".zo-site-")
+        .tempdir_in(parent)
+        .with_context(|| format!("could not create a directory beside {shown}"))?;
     for (rel, text) in files {
         let path = tmp.path().join(rel);
         if let Some(p) = path.parent() {
@@ -76,12 +81,17 @@ pub fn write(dir: &Path, shown: &str, files: &[(String, String)]) -> Result<()> 
     if fs::symlink_metadata(dir).is_ok() {
         if !exchange(tmp.path(), dir)? {
             // No atomic exchange here: move the old site aside into the temp name's place.
-            let old = tempfile::Builder::new().prefix(".zo-site-old-").tempdir_in(parent)?;
-            fs::rename(dir, old.path().join("site")).with_context(|| format!("could not move the old {shown} aside"))?;
-            fs::rename(tmp.path(), dir).with_context(|| format!("could not move the new site to {shown}"))?;
+            let old = tempfile::Builder::new()
+                .prefix(".zo-site-old-")
+                .tempdir_in(parent)?;
+            fs::rename(dir, old.path().join("site"))
+                .with_context(|| format!("could not move the old {shown} aside"))?;
+            fs::rename(tmp.path(), dir)
+                .with_context(|| format!("could not move the new site to {shown}"))?;
         }
     } else {
-        fs::rename(tmp.path(), dir).with_context(|| format!("could not move the new site to {shown}"))?;
+        fs::rename(tmp.path(), dir)
+            .with_context(|| format!("could not move the new site to {shown}"))?;
     }
     Ok(())
 }
@@ -96,14 +106,25 @@ fn exchange(a: &Path, b: &Path) -> Result<bool> {
         let ca = CString::new(a.as_os_str().as_bytes())?;
         let cb = CString::new(b.as_os_str().as_bytes())?;
         // SAFETY: two NUL-terminated paths that live across the call; the call only renames.
-        let rc = unsafe { libc::renameat2(libc::AT_FDCWD, ca.as_ptr(), libc::AT_FDCWD, cb.as_ptr(), libc::RENAME_EXCHANGE) };
+        let rc = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                ca.as_ptr(),
+                libc::AT_FDCWD,
+                cb.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
         if rc == 0 {
             return Ok(true);
         }
         let err = std::io::Error::last_os_error();
         return match err.raw_os_error() {
             Some(libc::EINVAL) | Some(libc::ENOSYS) | Some(libc::ENOTSUP) => Ok(false),
-            _ => Err(anyhow!(err).context(format!("could not swap the new site in at {}", b.display()))),
+            _ => {
+                Err(anyhow!(err)
+                    .context(format!("could not swap the new site in at {}", b.display())))
+            }
         };
     }
     #[allow(unreachable_code)]

@@ -26,9 +26,18 @@ fn key(text: &str) -> String {
 fn approved() -> &'static HashSet<String> {
     static SET: OnceLock<HashSet<String>> = OnceLock::new();
     SET.get_or_init(|| {
-        let Some(p) = path() else { return HashSet::new() };
-        let Ok(Some(text)) = fsio::read_text(&p) else { return HashSet::new() };
-        text.as_str().lines().filter_map(|l| l.split_whitespace().next()).filter(|k| k.len() == 64).map(str::to_string).collect()
+        let Some(p) = path() else {
+            return HashSet::new();
+        };
+        let Ok(Some(text)) = fsio::read_text(&p) else {
+            return HashSet::new();
+        };
+        text.as_str()
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|k| k.len() == 64)
+            .map(str::to_string)
+            .collect()
     })
 }
 
@@ -42,14 +51,25 @@ pub fn is_approved(text: &str) -> bool {
 pub fn approve(id: &str, text: &str) -> Result<PathBuf> {
     let p = path().context("no user directory to keep approvals in: set ZO_USER_DIR or HOME")?;
     let k = key(text);
-    let old = fsio::read_text(&p).with_context(|| format!("could not read {}", p.display()))?.map(|t| t.as_str().to_string()).unwrap_or_default();
-    if old.lines().any(|l| l.split_whitespace().next() == Some(k.as_str())) {
+    let old = fsio::read_text(&p)
+        .with_context(|| format!("could not read {}", p.display()))?
+        .map(|t| t.as_str().to_string())
+        .unwrap_or_default();
+    if old
+        .lines()
+        .any(|l| l.split_whitespace().next() == Some(k.as_str()))
+    {
         return Ok(p);
     }
     if let Some(dir) = p.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("could not create {}", dir.display()))?;
     }
-    let line = format!("{k} {} {}\n", id.replace(char::is_whitespace, "_"), crate::time::now());
+    let line = format!(
+        "{k} {} {}\n",
+        id.replace(char::is_whitespace, "_"),
+        crate::time::now()
+    );
     fsio::write_atomic(&p, format!("{old}{line}").as_bytes())?;
     Ok(p)
 }

@@ -53,10 +53,17 @@ impl AsOf {
                     Error::usage(format!("--as-of {given:?} is in the future (now is {}): the memory holds nothing from then", crate::time::now())).into()
                 );
             }
-            return Ok(AsOf::Date { given: given.to_string(), until: crate::time::rfc3339(secs), secs });
+            return Ok(AsOf::Date {
+                given: given.to_string(),
+                until: crate::time::rfc3339(secs),
+                secs,
+            });
         }
         if given.is_empty() || given.starts_with('-') {
-            return Err(Error::usage(format!("--as-of takes a date (YYYY-MM-DD), an RFC 3339 time or a commit, not {given:?}")).into());
+            return Err(Error::usage(format!(
+                "--as-of takes a date (YYYY-MM-DD), an RFC 3339 time or a commit, not {given:?}"
+            ))
+            .into());
         }
         let Some(repo) = crate::git::Repo::discover(&memory.layout.root) else {
             return Err(Error::usage(format!("--as-of {given:?}: not a date, and there is no git repository to read a commit from")).into());
@@ -71,7 +78,9 @@ impl AsOf {
     /// the commit's files say what was there).
     pub fn holds(&self, timestamp: &str) -> bool {
         match self {
-            AsOf::Date { secs, .. } => crate::time::parse_instant(timestamp, false).is_some_and(|t| t <= *secs),
+            AsOf::Date { secs, .. } => {
+                crate::time::parse_instant(timestamp, false).is_some_and(|t| t <= *secs)
+            }
             AsOf::Commit { .. } => true,
         }
     }
@@ -80,18 +89,27 @@ impl AsOf {
     pub fn secs(&self) -> i64 {
         match self {
             AsOf::Date { secs, .. } => *secs,
-            AsOf::Commit { commit, .. } => crate::time::parse_instant(&commit.time, false).unwrap_or(i64::MAX),
+            AsOf::Commit { commit, .. } => {
+                crate::time::parse_instant(&commit.time, false).unwrap_or(i64::MAX)
+            }
         }
     }
 
     /// For a commit whose tree holds no memory directory (made before `zo init`, or another
     /// project's): "commit 1a2b3c4 holds no zo memory (no .zo/memory in its tree)".
     pub fn no_memory_then(&self, memory: &Memory) -> Option<String> {
-        let AsOf::Commit { commit, .. } = self else { return None };
+        let AsOf::Commit { commit, .. } = self else {
+            return None;
+        };
         let repo = crate::git::Repo::discover(&memory.layout.root)?;
         let dir = memory.layout.rel(&memory.layout.memory);
         let held = repo.names_at(commit, Path::new(&dir)).ok()?;
-        held.is_empty().then(|| format!("commit {} holds no zo memory (no {dir} in its tree)", commit.short))
+        held.is_empty().then(|| {
+            format!(
+                "commit {} holds no zo memory (no {dir} in its tree)",
+                commit.short
+            )
+        })
     }
 
     /// How reports name the moment: the date as given, or the commit's short id.
@@ -106,7 +124,9 @@ impl AsOf {
 impl Memory {
     /// A memory file's text at a commit (empty when the commit does not hold it).
     fn text_at(&self, commit: &CommitRef, path: &Path) -> Result<Text> {
-        let Some(repo) = crate::git::Repo::discover(&self.layout.root) else { return Ok(Text::default()) };
+        let Some(repo) = crate::git::Repo::discover(&self.layout.root) else {
+            return Ok(Text::default());
+        };
         let rel = self.layout.rel(path);
         Ok(match repo.file_at_ref(commit, Path::new(&rel))? {
             Some(bytes) => Text::new(String::from_utf8_lossy(&bytes).into_owned()),
@@ -122,15 +142,29 @@ impl Memory {
                 let then = DecisionLog::parse(self.text_at(commit, &self.layout.decision_log())?);
                 let now = self.decisions()?;
                 let gone = forgotten(
-                    now.entries.iter().filter(|e| e.is_forgotten() && !e.id_derived).map(|e| (e.id.as_str(), &now.text.as_str()[e.span.start..e.span.end])),
+                    now.entries
+                        .iter()
+                        .filter(|e| e.is_forgotten() && !e.id_derived)
+                        .map(|e| (e.id.as_str(), &now.text.as_str()[e.span.start..e.span.end])),
                 );
-                let text = scrubbed(&then.text, then.entries.iter().map(|e| (e.span.start, e.span.end, e.id.as_str())), &gone);
+                let text = scrubbed(
+                    &then.text,
+                    then.entries
+                        .iter()
+                        .map(|e| (e.span.start, e.span.end, e.id.as_str())),
+                    &gone,
+                );
                 Ok(DecisionLog::parse(text).with_threshold(self.threshold()?))
             }
             Some(at @ AsOf::Date { .. }) => {
                 let log = self.decisions()?;
-                Ok(DecisionLog::parse(kept(&log.text, log.entries.iter().map(|e| (e.span.start, e.span.end, at.holds(&e.timestamp)))))
-                    .with_threshold(self.threshold()?))
+                Ok(DecisionLog::parse(kept(
+                    &log.text,
+                    log.entries
+                        .iter()
+                        .map(|e| (e.span.start, e.span.end, at.holds(&e.timestamp))),
+                ))
+                .with_threshold(self.threshold()?))
             }
         }
     }
@@ -144,12 +178,28 @@ impl Memory {
             Some(AsOf::Commit { commit, .. }) => {
                 let then = FactsFile::parse(self.text_at(commit, &self.layout.facts())?);
                 let now = self.facts(scope)?;
-                let gone = forgotten(now.entries.iter().filter(|e| e.is_forgotten()).map(|e| (e.id.as_str(), e.raw(&now))));
-                Ok(FactsFile::parse(scrubbed(&then.text, then.entries.iter().map(|e| (e.span.start, e.span.end, e.id.as_str())), &gone)))
+                let gone = forgotten(
+                    now.entries
+                        .iter()
+                        .filter(|e| e.is_forgotten())
+                        .map(|e| (e.id.as_str(), e.raw(&now))),
+                );
+                Ok(FactsFile::parse(scrubbed(
+                    &then.text,
+                    then.entries
+                        .iter()
+                        .map(|e| (e.span.start, e.span.end, e.id.as_str())),
+                    &gone,
+                )))
             }
             Some(at @ AsOf::Date { .. }) => {
                 let f = self.facts(scope)?;
-                Ok(FactsFile::parse(kept(&f.text, f.entries.iter().map(|e| (e.span.start, e.span.end, at.holds(e.set()))))))
+                Ok(FactsFile::parse(kept(
+                    &f.text,
+                    f.entries
+                        .iter()
+                        .map(|e| (e.span.start, e.span.end, at.holds(e.set()))),
+                )))
             }
         }
     }
@@ -159,7 +209,11 @@ impl Memory {
     /// One scope's facts as they stood then (None: now; a missing user directory reads as no
     /// user facts). The user's file is in no repository, so at a commit it is read as of the
     /// commit's time.
-    pub fn scope_facts_as_of(&self, scope: crate::store::facts::Scope, at: Option<&AsOf>) -> Result<FactsFile> {
+    pub fn scope_facts_as_of(
+        &self,
+        scope: crate::store::facts::Scope,
+        at: Option<&AsOf>,
+    ) -> Result<FactsFile> {
         use crate::store::facts::Scope;
         match (scope, at) {
             (Scope::Project, _) => self.facts_as_of(at),
@@ -167,8 +221,14 @@ impl Memory {
             (Scope::User, Some(at)) => {
                 let f = self.user_facts();
                 let until = at.secs();
-                let holds = |set: &str| crate::time::parse_instant(set, false).is_some_and(|t| t <= until);
-                Ok(FactsFile::parse(kept(&f.text, f.entries.iter().map(|e| (e.span.start, e.span.end, holds(e.set()))))))
+                let holds =
+                    |set: &str| crate::time::parse_instant(set, false).is_some_and(|t| t <= until);
+                Ok(FactsFile::parse(kept(
+                    &f.text,
+                    f.entries
+                        .iter()
+                        .map(|e| (e.span.start, e.span.end, holds(e.set()))),
+                )))
             }
         }
     }
@@ -192,18 +252,33 @@ impl Memory {
     /// time of their own); None when there is none.
     pub fn priors_as_of(&self, at: &AsOf) -> Result<Option<crate::format::prior::PriorsFile>> {
         use crate::format::prior::PriorsFile;
-        let Some(c) = self.untimed_commit(at)? else { return Ok(None) };
+        let Some(c) = self.untimed_commit(at)? else {
+            return Ok(None);
+        };
         let then = PriorsFile::parse(self.text_at(&c, &self.layout.priors())?);
         let now = self.priors()?;
-        let gone = forgotten(now.entries.iter().filter(|p| p.is_forgotten()).map(|p| (p.id.as_str(), p.raw(&now))));
-        Ok(Some(PriorsFile::parse(scrubbed(&then.text, then.entries.iter().map(|p| (p.span.start, p.span.end, p.id.as_str())), &gone))))
+        let gone = forgotten(
+            now.entries
+                .iter()
+                .filter(|p| p.is_forgotten())
+                .map(|p| (p.id.as_str(), p.raw(&now))),
+        );
+        Ok(Some(PriorsFile::parse(scrubbed(
+            &then.text,
+            then.entries
+                .iter()
+                .map(|p| (p.span.start, p.span.end, p.id.as_str())),
+            &gone,
+        ))))
     }
 
     /// STATE.md's text as it stood then, at the commit `untimed_commit` names (None: no such
     /// commit, or it held no STATE.md). What a session forgotten since copied into its fields
     /// is cleared as `zo forget` clears it now: looking back never undoes a forget.
     pub fn state_text_as_of(&self, at: &AsOf) -> Result<Option<String>> {
-        let Some(c) = self.untimed_commit(at)? else { return Ok(None) };
+        let Some(c) = self.untimed_commit(at)? else {
+            return Ok(None);
+        };
         let text = self.text_at(&c, &self.layout.state())?;
         if text.as_str().is_empty() {
             return Ok(None);
@@ -211,7 +286,9 @@ impl Memory {
         let mut state = crate::format::state::State::parse(text);
         let sessions = self.layout.sessions();
         for name in self.session_names()? {
-            let now = crate::store::fsio::read_text(&sessions.join(&name)).ok().flatten();
+            let now = crate::store::fsio::read_text(&sessions.join(&name))
+                .ok()
+                .flatten();
             if !now.is_some_and(|t| crate::format::session::is_forgotten(t.as_str())) {
                 continue;
             }
@@ -227,15 +304,29 @@ impl Memory {
     /// commit, those its tree holds; at a date, those whose names say they ended (were taken)
     /// at or before it.
     pub fn names_as_of(&self, at: &AsOf, snapshots: bool) -> Result<Vec<String>> {
-        let dir = if snapshots { self.layout.snapshots() } else { self.layout.sessions() };
+        let dir = if snapshots {
+            self.layout.snapshots()
+        } else {
+            self.layout.sessions()
+        };
         let mut names = match at {
             AsOf::Commit { commit, .. } => match crate::git::Repo::discover(&self.layout.root) {
-                Some(repo) => repo.names_at(commit, Path::new(&self.layout.rel(&dir)))?.into_iter().filter(|n| n.ends_with(".md")).collect(),
+                Some(repo) => repo
+                    .names_at(commit, Path::new(&self.layout.rel(&dir)))?
+                    .into_iter()
+                    .filter(|n| n.ends_with(".md"))
+                    .collect(),
                 None => Vec::new(),
             },
             AsOf::Date { secs, .. } => {
-                let all = if snapshots { self.snapshot_names()? } else { self.session_names()? };
-                all.into_iter().filter(|n| name_time(n, snapshots).is_some_and(|t| t <= *secs)).collect()
+                let all = if snapshots {
+                    self.snapshot_names()?
+                } else {
+                    self.session_names()?
+                };
+                all.into_iter()
+                    .filter(|n| name_time(n, snapshots).is_some_and(|t| t <= *secs))
+                    .collect()
             }
         };
         names.sort_by_key(|n| crate::format::session::sort_key(n));
@@ -244,13 +335,33 @@ impl Memory {
 
     /// A session (or snapshot) file's text then: at a commit, as the commit holds it.
     pub fn dir_text_as_of(&self, at: &AsOf, name: &str, snapshots: bool) -> Result<String> {
-        let dir = if snapshots { self.layout.snapshots() } else { self.layout.sessions() };
-        let now = || crate::store::fsio::read_text(&dir.join(name)).ok().flatten().map(|t| t.as_str().to_string());
+        let dir = if snapshots {
+            self.layout.snapshots()
+        } else {
+            self.layout.sessions()
+        };
+        let now = || {
+            crate::store::fsio::read_text(&dir.join(name))
+                .ok()
+                .flatten()
+                .map(|t| t.as_str().to_string())
+        };
         match at {
             // A session forgotten since stays forgotten.
-            AsOf::Commit { .. } if !snapshots && now().is_some_and(|t| crate::format::session::is_forgotten(&t)) => Ok(now().unwrap_or_default()),
-            AsOf::Commit { commit, .. } => Ok(self.text_at(commit, &dir.join(name))?.as_str().to_string()),
-            AsOf::Date { .. } => Ok(crate::store::fsio::read_text(&dir.join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default()),
+            AsOf::Commit { .. }
+                if !snapshots
+                    && now().is_some_and(|t| crate::format::session::is_forgotten(&t)) =>
+            {
+                Ok(now().unwrap_or_default())
+            }
+            AsOf::Commit { commit, .. } => {
+                Ok(self.text_at(commit, &dir.join(name))?.as_str().to_string())
+            }
+            AsOf::Date { .. } => Ok(crate::store::fsio::read_text(&dir.join(name))
+                .ok()
+                .flatten()
+                .map(|t| t.as_str().to_string())
+                .unwrap_or_default()),
         }
     }
 }
@@ -266,7 +377,11 @@ fn name_time(name: &str, snapshot: bool) -> Option<i64> {
         return crate::time::parse_instant(&format!("{day}T{}Z", clock.replace('-', ":")), false);
     }
     let n = crate::format::session::parse_file_name(name)?;
-    let clock = n.time.as_deref().and_then(|t| t.get(..8)).map(|t| t.replace('-', ":"));
+    let clock = n
+        .time
+        .as_deref()
+        .and_then(|t| t.get(..8))
+        .map(|t| t.replace('-', ":"));
     match clock {
         Some(c) => crate::time::parse_instant(&format!("{}T{c}Z", n.date), false),
         None => crate::time::parse_instant(&n.date, false),
@@ -274,14 +389,23 @@ fn name_time(name: &str, snapshot: bool) -> Option<i64> {
 }
 
 /// The entries forgotten now, by ID (any case): their tombstones' text.
-fn forgotten<'a>(entries: impl Iterator<Item = (&'a str, &'a str)>) -> std::collections::HashMap<String, String> {
-    entries.filter(|(id, _)| !id.is_empty()).map(|(id, raw)| (id.to_ascii_lowercase(), raw.to_string())).collect()
+fn forgotten<'a>(
+    entries: impl Iterator<Item = (&'a str, &'a str)>,
+) -> std::collections::HashMap<String, String> {
+    entries
+        .filter(|(id, _)| !id.is_empty())
+        .map(|(id, raw)| (id.to_ascii_lowercase(), raw.to_string()))
+        .collect()
 }
 
 /// A file read at a commit with every entry forgotten since replaced by its tombstone of now:
 /// looking back never undoes a forget. Git history keeps the erased text until someone purges
 /// it (`zo forget` prints how); zo does not show it again.
-fn scrubbed<'a>(text: &Text, spans: impl Iterator<Item = (usize, usize, &'a str)>, gone: &std::collections::HashMap<String, String>) -> Text {
+fn scrubbed<'a>(
+    text: &Text,
+    spans: impl Iterator<Item = (usize, usize, &'a str)>,
+    gone: &std::collections::HashMap<String, String>,
+) -> Text {
     if gone.is_empty() {
         return text.clone();
     }

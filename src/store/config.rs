@@ -18,7 +18,9 @@ impl Config {
     /// Load a YAML mapping; a missing file is empty. Errors name the file and line; a value zo
     /// cannot use is a usage error (`settings::check_config`).
     pub fn load(path: &Path) -> Result<Config> {
-        let Some(text) = crate::store::fsio::read_text(path)? else { return Ok(Config::default()) };
+        let Some(text) = crate::store::fsio::read_text(path)? else {
+            return Ok(Config::default());
+        };
         let config = Config::parse(path, text.as_str())?;
         crate::store::settings::check_config(&config, path, text.as_str())?;
         Ok(config)
@@ -29,9 +31,15 @@ impl Config {
             return Ok(Config::default());
         }
         match serde_yaml::from_str::<Value>(text) {
-            Ok(Value::Mapping(map)) => Ok(Config { map, text: text.to_string() }),
+            Ok(Value::Mapping(map)) => Ok(Config {
+                map,
+                text: text.to_string(),
+            }),
             Ok(Value::Null) => Ok(Config::default()),
-            Ok(_) => Err(anyhow!("{}:1: expected a mapping of `key: value` lines", path.display())),
+            Ok(_) => Err(anyhow!(
+                "{}:1: expected a mapping of `key: value` lines",
+                path.display()
+            )),
             Err(e) => {
                 let line = e.location().map(|l| l.line()).unwrap_or(1);
                 Err(anyhow!("{}:{line}: invalid YAML: {e}", path.display()))
@@ -72,7 +80,8 @@ impl Config {
     }
 
     pub fn memory_root(&self) -> String {
-        self.str(&["memory_root"]).unwrap_or_else(|| "memory".into())
+        self.str(&["memory_root"])
+            .unwrap_or_else(|| "memory".into())
     }
 
     /// Set a top-level key, keeping every other key and its order.
@@ -92,7 +101,9 @@ pub fn to_value<T: serde::Serialize>(v: &T) -> Result<Value> {
 
 /// A config value as the user wrote it, for messages.
 pub fn show(v: &Value) -> String {
-    serde_yaml::to_string(v).map(|s| s.trim().to_string()).unwrap_or_else(|_| "?".into())
+    serde_yaml::to_string(v)
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "?".into())
 }
 
 /// The line a key is written on: its last component at a deeper indent under its section's
@@ -114,8 +125,12 @@ pub fn line_of(text: &str, key: &[&str]) -> usize {
             }
         }
         let name = key[depth];
-        let is_key = body.strip_prefix(name).is_some_and(|r| r.trim_start().starts_with(':'))
-            || body.strip_prefix(&format!("\"{name}\"")).is_some_and(|r| r.trim_start().starts_with(':'));
+        let is_key = body
+            .strip_prefix(name)
+            .is_some_and(|r| r.trim_start().starts_with(':'))
+            || body
+                .strip_prefix(&format!("\"{name}\""))
+                .is_some_and(|r| r.trim_start().starts_with(':'));
         if is_key && (depth == 0 && ind == 0 || depth > 0 && ind > indent) {
             found = i + 1;
             depth += 1;

@@ -27,8 +27,15 @@ pub struct Environment {
 }
 
 fn run(cmd: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new(cmd).args(args).stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    let out = Command::new(cmd)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 pub fn detect_hostname() -> Option<String> {
@@ -48,14 +55,24 @@ fn memory_bytes() -> Option<u64> {
 }
 
 fn gpus() -> (Option<Vec<Gpu>>, Option<String>) {
-    let Some(list) = run("nvidia-smi", &["--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"]) else {
+    let Some(list) = run(
+        "nvidia-smi",
+        &[
+            "--query-gpu=name,memory.total,driver_version",
+            "--format=csv,noheader",
+        ],
+    ) else {
         return (None, None);
     };
     let gpus = list
         .lines()
         .map(|l| {
             let mut parts = l.split(',').map(|s| s.trim().to_string());
-            Gpu { name: parts.next().unwrap_or_default(), memory: parts.next(), driver: parts.next() }
+            Gpu {
+                name: parts.next().unwrap_or_default(),
+                memory: parts.next(),
+                driver: parts.next(),
+            }
         })
         .collect();
     let cuda = run("nvidia-smi", &[]).and_then(|s| {
@@ -101,5 +118,9 @@ pub fn executable(path: &Path) -> bool {
 /// The first executable `name` on PATH, as a shell would find it (hooks and agents run `zo`
 /// from there).
 pub fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| executable(f)))
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|f| executable(f))
+    })
 }

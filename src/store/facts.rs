@@ -14,7 +14,9 @@ use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 
 /// Where a fact applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Committed with the project, shared with the team.
@@ -27,8 +29,14 @@ crate::named!(Scope { Project => "project", User => "user" });
 
 /// The user's zo directory: `$ZO_USER_DIR`, else `$XDG_CONFIG_HOME/zo`, else `~/.config/zo`.
 pub fn user_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("ZO_USER_DIR").or_else(|| var("XDG_CONFIG_HOME").map(|p| p.join("zo"))).or_else(|| var("HOME").map(|p| p.join(".config").join("zo")))
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    var("ZO_USER_DIR")
+        .or_else(|| var("XDG_CONFIG_HOME").map(|p| p.join("zo")))
+        .or_else(|| var("HOME").map(|p| p.join(".config").join("zo")))
 }
 
 /// One version of a fact as reported.
@@ -68,18 +76,45 @@ pub fn below(f: &Fact, threshold: f64) -> bool {
 
 /// The IDs a version names in `Supersedes`.
 fn replaced(f: &Fact) -> impl Iterator<Item = &str> {
-    f.field("Supersedes").unwrap_or("").split([',', ' ']).map(str::trim).filter(|s| !s.is_empty())
+    f.field("Supersedes")
+        .unwrap_or("")
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 pub fn key_state(file: &FactsFile, key: &str, threshold: f64) -> KeyState {
     let versions = file.versions(key);
-    let gone: std::collections::HashSet<String> =
-        versions.iter().flat_map(|&i| replaced(&file.entries[i]).map(str::to_ascii_lowercase).collect::<Vec<_>>()).collect();
-    let heads: Vec<usize> =
-        versions.iter().copied().filter(|&i| !below(&file.entries[i], threshold) && !gone.contains(&file.entries[i].id.to_ascii_lowercase())).collect();
+    let gone: std::collections::HashSet<String> = versions
+        .iter()
+        .flat_map(|&i| {
+            replaced(&file.entries[i])
+                .map(str::to_ascii_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let heads: Vec<usize> = versions
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !below(&file.entries[i], threshold)
+                && !gone.contains(&file.entries[i].id.to_ascii_lowercase())
+        })
+        .collect();
     // A hand edit could make every version superseded (a cycle): the latest confirmed holds.
-    let active = heads.last().copied().or_else(|| versions.iter().rev().copied().find(|&i| !below(&file.entries[i], threshold)));
-    KeyState { versions, heads, active, threshold }
+    let active = heads.last().copied().or_else(|| {
+        versions
+            .iter()
+            .rev()
+            .copied()
+            .find(|&i| !below(&file.entries[i], threshold))
+    });
+    KeyState {
+        versions,
+        heads,
+        active,
+        threshold,
+    }
 }
 
 impl KeyState {
@@ -95,8 +130,16 @@ impl KeyState {
         let at = |v: usize| self.versions.iter().position(|&x| x == v);
         let after_active = self.active.is_none_or(|a| at(i) > at(a));
         // A provisional version that a later one confirmed is done with.
-        let confirmed = self.versions.iter().any(|&v| file.entries[v].field("Confirms").is_some_and(|c| c.eq_ignore_ascii_case(&f.id)));
-        if below(f, self.threshold) && after_active && !confirmed { Status::Provisional } else { Status::Superseded }
+        let confirmed = self.versions.iter().any(|&v| {
+            file.entries[v]
+                .field("Confirms")
+                .is_some_and(|c| c.eq_ignore_ascii_case(&f.id))
+        });
+        if below(f, self.threshold) && after_active && !confirmed {
+            Status::Provisional
+        } else {
+            Status::Superseded
+        }
     }
 }
 
@@ -161,13 +204,17 @@ impl Memory {
     pub fn facts_path(&self, scope: Scope) -> Result<PathBuf> {
         match scope {
             Scope::Project => Ok(self.layout.facts()),
-            Scope::User => user_dir().map(|d| d.join("FACTS.md")).ok_or_else(|| anyhow!("no user directory for user-scope facts: set ZO_USER_DIR or HOME")),
+            Scope::User => user_dir().map(|d| d.join("FACTS.md")).ok_or_else(|| {
+                anyhow!("no user directory for user-scope facts: set ZO_USER_DIR or HOME")
+            }),
         }
     }
 
     pub fn facts(&self, scope: Scope) -> Result<FactsFile> {
         let path = self.facts_path(scope)?;
-        Ok(FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default()))
+        Ok(FactsFile::parse(
+            fsio::read_text(&path)?.unwrap_or_default(),
+        ))
     }
 
     /// The user's facts, or an empty file when there is no user directory.
@@ -178,7 +225,9 @@ impl Memory {
     /// The promotion threshold (`promotion.threshold` in config.yaml, default 0.7): entries
     /// written with a lower confidence are provisional until confirmed.
     pub fn threshold(&self) -> Result<f64> {
-        let Some(v) = self.layout.config.get(&["promotion", "threshold"]) else { return Ok(crate::format::decision::DEFAULT_THRESHOLD) };
+        let Some(v) = self.layout.config.get(&["promotion", "threshold"]) else {
+            return Ok(crate::format::decision::DEFAULT_THRESHOLD);
+        };
         match v.as_f64() {
             Some(t) if (0.0..=1.0).contains(&t) => Ok(t),
             _ => Err(crate::error::Error::Usage(format!(
@@ -190,7 +239,13 @@ impl Memory {
         }
     }
 
-    pub fn fact_view(&self, file: &FactsFile, i: usize, scope: Scope, status: Status) -> Result<FactView> {
+    pub fn fact_view(
+        &self,
+        file: &FactsFile,
+        i: usize,
+        scope: Scope,
+        status: Status,
+    ) -> Result<FactView> {
         let f = &file.entries[i];
         Ok(FactView {
             id: f.id.clone(),
@@ -208,12 +263,23 @@ impl Memory {
 
     /// The value that holds for `key`: the project's, else the user's (`scope` narrows it).
     /// With `provisional`, a newer provisional version is returned over the active one.
-    pub fn fact_get(&self, key: &str, scope: Option<Scope>, provisional: bool) -> Result<Option<FactView>> {
+    pub fn fact_get(
+        &self,
+        key: &str,
+        scope: Option<Scope>,
+        provisional: bool,
+    ) -> Result<Option<FactView>> {
         self.fact_get_as_of(key, scope, provisional, None)
     }
 
     /// `fact_get` as the facts stood at a past moment (`--as-of`; None: now).
-    pub fn fact_get_as_of(&self, key: &str, scope: Option<Scope>, provisional: bool, at: Option<&crate::store::asof::AsOf>) -> Result<Option<FactView>> {
+    pub fn fact_get_as_of(
+        &self,
+        key: &str,
+        scope: Option<Scope>,
+        provisional: bool,
+        at: Option<&crate::store::asof::AsOf>,
+    ) -> Result<Option<FactView>> {
         let threshold = self.threshold()?;
         for s in [Scope::Project, Scope::User] {
             if scope.is_some_and(|want| want != s) {
@@ -221,11 +287,14 @@ impl Memory {
             }
             let file = self.scope_facts_as_of(s, at)?;
             let ks = key_state(&file, key, threshold);
-            let pick = if provisional {
-                ks.versions.iter().rev().copied().find(|&i| matches!(ks.status(&file, i), Status::Active | Status::Provisional))
-            } else {
-                ks.active
-            };
+            let pick =
+                if provisional {
+                    ks.versions.iter().rev().copied().find(|&i| {
+                        matches!(ks.status(&file, i), Status::Active | Status::Provisional)
+                    })
+                } else {
+                    ks.active
+                };
             if let Some(i) = pick {
                 return Ok(Some(self.fact_view(&file, i, s, ks.status(&file, i))?));
             }
@@ -236,12 +305,23 @@ impl Memory {
     /// Every key's current value (and, with `all`, provisional and older versions), project
     /// first, keys starting with `prefix`. A user fact whose key the project also sets is left
     /// out (the project's holds) unless `all`.
-    pub fn fact_list(&self, prefix: Option<&str>, scope: Option<Scope>, all: bool) -> Result<Vec<FactView>> {
+    pub fn fact_list(
+        &self,
+        prefix: Option<&str>,
+        scope: Option<Scope>,
+        all: bool,
+    ) -> Result<Vec<FactView>> {
         self.fact_list_as_of(prefix, scope, all, None)
     }
 
     /// `fact_list` as the facts stood at a past moment (`--as-of`; None: now).
-    pub fn fact_list_as_of(&self, prefix: Option<&str>, scope: Option<Scope>, all: bool, at: Option<&crate::store::asof::AsOf>) -> Result<Vec<FactView>> {
+    pub fn fact_list_as_of(
+        &self,
+        prefix: Option<&str>,
+        scope: Option<Scope>,
+        all: bool,
+        at: Option<&crate::store::asof::AsOf>,
+    ) -> Result<Vec<FactView>> {
         let threshold = self.threshold()?;
         let mut out: Vec<FactView> = Vec::new();
         let prefix = prefix.unwrap_or("").to_ascii_lowercase();
@@ -254,7 +334,10 @@ impl Memory {
                 if !key.to_ascii_lowercase().starts_with(&prefix) {
                     continue;
                 }
-                let shadowed = s == Scope::User && out.iter().any(|v| v.scope == Scope::Project && v.key.eq_ignore_ascii_case(key));
+                let shadowed = s == Scope::User
+                    && out
+                        .iter()
+                        .any(|v| v.scope == Scope::Project && v.key.eq_ignore_ascii_case(key));
                 let ks = key_state(&file, key, threshold);
                 for &i in &ks.versions {
                     let st = ks.status(&file, i);
@@ -280,11 +363,21 @@ impl Memory {
         gate::require("the value", &value)?;
         if let Some(c) = input.confidence {
             if !(0.0..=1.0).contains(&c) {
-                return Err(crate::error::Error::Usage(format!("refused: --confidence must be from 0 to 1 (got {c})")).into());
+                return Err(crate::error::Error::Usage(format!(
+                    "refused: --confidence must be from 0 to 1 (got {c})"
+                ))
+                .into());
             }
         }
-        let source = input.source.as_deref().map(normalize_value).unwrap_or_default();
-        let allowed = gate::hashes(&gate::check_fields(&[("Key", &key), ("Value", &value), ("Source", &source)], allow)?);
+        let source = input
+            .source
+            .as_deref()
+            .map(normalize_value)
+            .unwrap_or_default();
+        let allowed = gate::hashes(&gate::check_fields(
+            &[("Key", &key), ("Value", &value), ("Source", &source)],
+            allow,
+        )?);
         let path = self.facts_path(scope)?;
         let _lock = self.fact_lock(scope)?;
         let file = FactsFile::parse(fsio::read_text(&path)?.unwrap_or_default());
@@ -302,7 +395,12 @@ impl Memory {
                     confidence: Some(f.confidence()),
                     ..Default::default()
                 };
-                return Ok(FactSet { fact, status: Status::Active, scope, unchanged: true });
+                return Ok(FactSet {
+                    fact,
+                    status: Status::Active,
+                    scope,
+                    unchanged: true,
+                });
             }
         }
         let new = NewFact {
@@ -314,12 +412,25 @@ impl Memory {
             source,
             confidence: input.confidence,
             // Every head: setting a key after a fork settles it.
-            supersedes: if provisional { String::new() } else { heads(&file, &ks) },
+            supersedes: if provisional {
+                String::new()
+            } else {
+                heads(&file, &ks)
+            },
             confirms: String::new(),
             allowed,
         };
         self.append_fact(&path, &file, &new, limits)?;
-        Ok(FactSet { fact: new, status: if provisional { Status::Provisional } else { Status::Active }, scope, unchanged: false })
+        Ok(FactSet {
+            fact: new,
+            status: if provisional {
+                Status::Provisional
+            } else {
+                Status::Active
+            },
+            scope,
+            unchanged: false,
+        })
     }
 
     /// Confirm a provisional fact version: append a version of its key with its value at full
@@ -328,7 +439,9 @@ impl Memory {
         let limits = self.limits()?;
         let threshold = self.threshold()?;
         for scope in [Scope::Project, Scope::User] {
-            let Ok(path) = self.facts_path(scope) else { continue };
+            let Ok(path) = self.facts_path(scope) else {
+                continue;
+            };
             if !path.is_file() {
                 continue;
             }
@@ -338,7 +451,10 @@ impl Memory {
             let f = &file.entries[i];
             let ks = key_state(&file, &f.key, threshold);
             // Confirmed before: a later version says it confirms this one. Nothing to do.
-            if let Some(j) = file.entries.iter().position(|e| e.field("Confirms").is_some_and(|c| c.trim().eq_ignore_ascii_case(&f.id))) {
+            if let Some(j) = file.entries.iter().position(|e| {
+                e.field("Confirms")
+                    .is_some_and(|c| c.trim().eq_ignore_ascii_case(&f.id))
+            }) {
                 let c = &file.entries[j];
                 return Ok(Some(FactSet {
                     fact: NewFact {
@@ -379,7 +495,10 @@ impl Memory {
                     }));
                 }
                 Status::Forgotten => bail!("{} was forgotten; there is nothing to confirm", f.id),
-                other => bail!("{} is not provisional (it is {other}); nothing to confirm", f.id),
+                other => bail!(
+                    "{} is not provisional (it is {other}); nothing to confirm",
+                    f.id
+                ),
             }
             let mut new = NewFact {
                 id: gate::new_id("F", |id| file.find(id).is_some())?,
@@ -394,10 +513,23 @@ impl Memory {
             };
             // The value is copied: a secret allowed in the version confirmed stays allowed.
             let raw = &file.text.as_str()[f.span.start..f.span.end];
-            let check = [("Key", new.key.as_str()), ("Value", new.value.as_str()), ("Source", new.source.as_str())];
-            new.allowed = gate::hashes(&gate::check_fields_with(&check, false, &gate::allowed_in(raw))?);
+            let check = [
+                ("Key", new.key.as_str()),
+                ("Value", new.value.as_str()),
+                ("Source", new.source.as_str()),
+            ];
+            new.allowed = gate::hashes(&gate::check_fields_with(
+                &check,
+                false,
+                &gate::allowed_in(raw),
+            )?);
             self.append_fact(&path, &file, &new, limits)?;
-            return Ok(Some(FactSet { fact: new, status: Status::Active, scope, unchanged: false }));
+            return Ok(Some(FactSet {
+                fact: new,
+                status: Status::Active,
+                scope,
+                unchanged: false,
+            }));
         }
         Ok(None)
     }
@@ -407,39 +539,93 @@ impl Memory {
     pub fn confirm(&self, id: &str) -> Result<Confirmed> {
         if id.trim().to_ascii_uppercase().starts_with("F-") {
             let file = self.layout.show(&self.layout.facts());
-            let r = self.confirm_fact(id).with_context(|| format!("nothing was written to {file}"))?;
-            let r = r.ok_or_else(|| anyhow!("no fact version {id} in {file} or the user's facts"))?;
-            let file = self.facts_path(r.scope).map(|p| self.layout.show(&p)).unwrap_or(file);
-            return Ok(Confirmed { confirmed: r.fact.confirms, id: r.fact.id, file, unchanged: r.unchanged, compatible_with: None });
+            let r = self
+                .confirm_fact(id)
+                .with_context(|| format!("nothing was written to {file}"))?;
+            let r =
+                r.ok_or_else(|| anyhow!("no fact version {id} in {file} or the user's facts"))?;
+            let file = self
+                .facts_path(r.scope)
+                .map(|p| self.layout.show(&p))
+                .unwrap_or(file);
+            return Ok(Confirmed {
+                confirmed: r.fact.confirms,
+                id: r.fact.id,
+                file,
+                unchanged: r.unchanged,
+                compatible_with: None,
+            });
         }
         let file = self.layout.show(&self.layout.decision_log());
-        let r = self.confirm_decision(id).with_context(|| format!("nothing was written to {file}"))?;
+        let r = self
+            .confirm_decision(id)
+            .with_context(|| format!("nothing was written to {file}"))?;
         Ok(match r {
-            Some(r) => Confirmed { confirmed: r.refs, id: r.id, file, unchanged: false, compatible_with: None },
+            Some(r) => Confirmed {
+                confirmed: r.refs,
+                id: r.id,
+                file,
+                unchanged: false,
+                compatible_with: None,
+            },
             None => {
                 let log = self.decisions()?;
                 let i = log.find(id).map_err(|e| anyhow!("{e:?}"))?;
                 let id = log.entries[i].id.clone();
-                Confirmed { confirmed: id.clone(), id, file, unchanged: true, compatible_with: None }
+                Confirmed {
+                    confirmed: id.clone(),
+                    id,
+                    file,
+                    unchanged: true,
+                    compatible_with: None,
+                }
             }
         })
     }
 
     /// `zo confirm A --compatible-with B`: the pair recorded as holding together (`named`: see
     /// `confirm_compatible`).
-    pub fn confirm_compatible_pair(&self, a: &str, b: &str, named: &dyn Fn(&crate::format::decision::DecisionLog, &str, &str) -> bool) -> Result<Confirmed> {
+    pub fn confirm_compatible_pair(
+        &self,
+        a: &str,
+        b: &str,
+        named: &dyn Fn(&crate::format::decision::DecisionLog, &str, &str) -> bool,
+    ) -> Result<Confirmed> {
         let file = self.layout.show(&self.layout.decision_log());
-        let (a, b, written) = self.confirm_compatible(a, b, named).with_context(|| format!("nothing was written to {file}"))?;
+        let (a, b, written) = self
+            .confirm_compatible(a, b, named)
+            .with_context(|| format!("nothing was written to {file}"))?;
         Ok(match written {
-            Some(r) => Confirmed { confirmed: a, id: r.id, file, unchanged: false, compatible_with: Some(b) },
+            Some(r) => Confirmed {
+                confirmed: a,
+                id: r.id,
+                file,
+                unchanged: false,
+                compatible_with: Some(b),
+            },
             None => {
                 // Recorded already: the CONFIRM entry that names both is the answer's ID.
                 let log = self.decisions()?;
                 let names = |e: &crate::format::decision::Decision, id: &str| {
-                    e.refs.as_deref().is_some_and(|r| crate::format::decision::referenced_ids(r).iter().any(|x| log.find(x).ok() == log.find(id).ok()))
+                    e.refs.as_deref().is_some_and(|r| {
+                        crate::format::decision::referenced_ids(r)
+                            .iter()
+                            .any(|x| log.find(x).ok() == log.find(id).ok())
+                    })
                 };
-                let kept = log.entries.iter().rev().find(|e| e.is_confirmation() && names(e, &a) && names(e, &b)).map(|e| e.id.clone());
-                Confirmed { confirmed: a.clone(), id: kept.unwrap_or(a), file, unchanged: true, compatible_with: Some(b) }
+                let kept = log
+                    .entries
+                    .iter()
+                    .rev()
+                    .find(|e| e.is_confirmation() && names(e, &a) && names(e, &b))
+                    .map(|e| e.id.clone());
+                Confirmed {
+                    confirmed: a.clone(),
+                    id: kept.unwrap_or(a),
+                    file,
+                    unchanged: true,
+                    compatible_with: Some(b),
+                }
             }
         })
     }
@@ -449,17 +635,28 @@ impl Memory {
         match scope {
             Scope::Project => self.lock(),
             Scope::User => {
-                let dir = user_dir().ok_or_else(|| anyhow!("no user directory: set ZO_USER_DIR or HOME"))?;
+                let dir = user_dir()
+                    .ok_or_else(|| anyhow!("no user directory: set ZO_USER_DIR or HOME"))?;
                 fsio::create_dir(&dir)?;
                 Lock::acquire(&dir)
             }
         }
     }
 
-    fn append_fact(&self, path: &std::path::Path, file: &FactsFile, new: &NewFact, limits: gate::Limits) -> Result<()> {
+    fn append_fact(
+        &self,
+        path: &std::path::Path,
+        file: &FactsFile,
+        new: &NewFact,
+        limits: gate::Limits,
+    ) -> Result<()> {
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
-        let text = if file.text.as_str().is_empty() { Text::new(crate::templates::FACTS.to_string()) } else { file.text.clone() };
+        let text = if file.text.as_str().is_empty() {
+            Text::new(crate::templates::FACTS.to_string())
+        } else {
+            file.text.clone()
+        };
         let joint = text.joint(file.last_separated());
         let parts = text.appended_parts(&format!("{joint}{entry}"));
         fsio::write_atomic_parts(path, &[&parts[0], &parts[1], &parts[2]])?;
@@ -487,8 +684,17 @@ pub fn forks(file: &FactsFile, threshold: f64) -> Vec<Fork> {
         let ks = key_state(file, key, threshold);
         let Some(a) = ks.active else { continue };
         let fa = &file.entries[a];
-        for &i in ks.heads.iter().filter(|&&i| i != a && file.entries[i].value() != fa.value()) {
-            out.push(Fork { key: key.to_string(), holds: fa.id.clone(), other: file.entries[i].id.clone(), line: fa.span.line });
+        for &i in ks
+            .heads
+            .iter()
+            .filter(|&&i| i != a && file.entries[i].value() != fa.value())
+        {
+            out.push(Fork {
+                key: key.to_string(),
+                holds: fa.id.clone(),
+                other: file.entries[i].id.clone(),
+                line: fa.span.line,
+            });
         }
     }
     out
@@ -496,5 +702,9 @@ pub fn forks(file: &FactsFile, threshold: f64) -> Vec<Fork> {
 
 /// The key's heads as a `Supersedes` value.
 fn heads(file: &FactsFile, ks: &KeyState) -> String {
-    ks.heads.iter().map(|&i| file.entries[i].id.as_str()).collect::<Vec<_>>().join(", ")
+    ks.heads
+        .iter()
+        .map(|&i| file.entries[i].id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

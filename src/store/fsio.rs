@@ -42,7 +42,11 @@ pub fn confine(root: &Path) {
 /// The registered root `path` lies under, if any (the longest, for nested repositories).
 fn root_of(path: &Path) -> Option<PathBuf> {
     let roots = ROOTS.read().unwrap_or_else(|e| e.into_inner());
-    roots.iter().filter(|r| path.starts_with(r)).max_by_key(|r| r.as_os_str().len()).cloned()
+    roots
+        .iter()
+        .filter(|r| path.starts_with(r))
+        .max_by_key(|r| r.as_os_str().len())
+        .cloned()
 }
 
 /// Why zo refused a path inside a repository: a link, a special file, a path that leaves the
@@ -62,8 +66,14 @@ impl std::fmt::Display for Refused {
 impl std::error::Error for Refused {}
 
 fn refused(root: Option<&Path>, path: &Path, why: impl Into<String>) -> anyhow::Error {
-    let shown = root.and_then(|r| path.strip_prefix(r).ok()).filter(|p| !p.as_os_str().is_empty()).unwrap_or(path);
-    anyhow::Error::new(Refused { path: shown.to_path_buf(), why: why.into() })
+    let shown = root
+        .and_then(|r| path.strip_prefix(r).ok())
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(path);
+    anyhow::Error::new(Refused {
+        path: shown.to_path_buf(),
+        why: why.into(),
+    })
 }
 
 /// What a directory entry is, in words, when it is not a regular file or directory.
@@ -84,7 +94,11 @@ pub fn special_kind(t: &fs::FileType) -> Option<&'static str> {
     if t.is_symlink() {
         return Some("a symbolic link");
     }
-    if t.is_file() || t.is_dir() { None } else { Some("not a regular file") }
+    if t.is_file() || t.is_dir() {
+        None
+    } else {
+        Some("not a regular file")
+    }
 }
 
 const LINK_WHY: &str = "is a symbolic link; zo never follows links inside a repository (a cloned repository could point it anywhere on this machine). Replace the link with the real file or directory";
@@ -94,8 +108,12 @@ const LINK_WHY: &str = "is a symbolic link; zo never follows links inside a repo
 /// must be a regular file or a directory. Paths outside every repository are not checked.
 /// `.git/` is git's (a clone cannot commit it) and is left to git.
 pub fn check_path(path: &Path) -> Result<()> {
-    let Some(root) = root_of(path) else { return Ok(()) };
-    let rel = path.strip_prefix(&root).expect("root_of checked the prefix");
+    let Some(root) = root_of(path) else {
+        return Ok(());
+    };
+    let rel = path
+        .strip_prefix(&root)
+        .expect("root_of checked the prefix");
     let mut cur = root.clone();
     for (i, c) in rel.components().enumerate() {
         match c {
@@ -106,7 +124,13 @@ pub fn check_path(path: &Path) -> Result<()> {
                 cur.push(n)
             }
             Component::CurDir => continue,
-            _ => return Err(refused(Some(&root), path, "leaves the repository; zo reads and writes only inside it")),
+            _ => {
+                return Err(refused(
+                    Some(&root),
+                    path,
+                    "leaves the repository; zo reads and writes only inside it",
+                ));
+            }
         }
         match fs::symlink_metadata(&cur) {
             Ok(m) => {
@@ -115,7 +139,11 @@ pub fn check_path(path: &Path) -> Result<()> {
                     return Err(refused(Some(&root), &cur, LINK_WHY));
                 }
                 if let Some(kind) = special_kind(&t) {
-                    return Err(refused(Some(&root), &cur, format!("is {kind}; zo reads and writes only regular files here")));
+                    return Err(refused(
+                        Some(&root),
+                        &cur,
+                        format!("is {kind}; zo reads and writes only regular files here"),
+                    ));
                 }
                 if cur.as_path() != path && !t.is_dir() {
                     return Err(refused(Some(&root), &cur, "is not a directory"));
@@ -131,14 +159,24 @@ pub fn check_path(path: &Path) -> Result<()> {
 /// Open a file for reading: checked (`check_path`), never through a link (`O_NOFOLLOW`), never
 /// blocking on a FIFO (`O_NONBLOCK`), and only if it is a regular file. Missing → None.
 pub fn open_regular(path: &Path) -> Result<Option<File>> {
-    open_checked(path, OpenOptions::new().read(true), "could not read", "zo reads only regular files")
+    open_checked(
+        path,
+        OpenOptions::new().read(true),
+        "could not read",
+        "zo reads only regular files",
+    )
 }
 
 /// Open `path` with `options` the confined way: checked (`check_path`), the last component
 /// with `O_NOFOLLOW | O_NONBLOCK` (a link put there after the check is refused, a FIFO never
 /// blocks), and only a regular file kept. Missing → None. `fail` starts the message of other
 /// errors; `regular` says why a special file is refused.
-fn open_checked(path: &Path, options: &mut OpenOptions, fail: &str, regular: &str) -> Result<Option<File>> {
+fn open_checked(
+    path: &Path,
+    options: &mut OpenOptions,
+    fail: &str,
+    regular: &str,
+) -> Result<Option<File>> {
     check_path(path)?;
     #[cfg(unix)]
     {
@@ -150,13 +188,21 @@ fn open_checked(path: &Path, options: &mut OpenOptions, fail: &str, regular: &st
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         #[cfg(unix)]
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(refused(root.as_deref(), path, LINK_WHY)),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(refused(root.as_deref(), path, LINK_WHY));
+        }
         Err(e) => return Err(anyhow!(e).context(format!("{fail} {}", path.display()))),
     };
-    let m = file.metadata().with_context(|| format!("{fail} {}", path.display()))?;
+    let m = file
+        .metadata()
+        .with_context(|| format!("{fail} {}", path.display()))?;
     if !m.is_file() {
         let kind = special_kind(&m.file_type()).unwrap_or("a directory");
-        return Err(refused(root.as_deref(), path, format!("is {kind}; {regular}")));
+        return Err(refused(
+            root.as_deref(),
+            path,
+            format!("is {kind}; {regular}"),
+        ));
     }
     Ok(Some(file))
 }
@@ -164,9 +210,16 @@ fn open_checked(path: &Path, options: &mut OpenOptions, fail: &str, regular: &st
 /// Read at most `cap` bytes; more is an error naming the file and the cap.
 pub fn read_bounded(mut reader: impl Read, path: &Path, cap: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    (&mut reader).take(cap + 1).read_to_end(&mut bytes).with_context(|| format!("could not read {}", path.display()))?;
+    (&mut reader)
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("could not read {}", path.display()))?;
     if bytes.len() as u64 > cap {
-        bail!("{}: larger than {}, the most zo reads from one file", path.display(), show_bytes(cap));
+        bail!(
+            "{}: larger than {}, the most zo reads from one file",
+            path.display(),
+            show_bytes(cap)
+        );
     }
     Ok(bytes)
 }
@@ -178,9 +231,15 @@ pub fn read_bounded(mut reader: impl Read, path: &Path, cap: u64) -> Result<Vec<
 pub(crate) fn read_sized(file: &File, path: &Path, len: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(len.min(MAX_FILE_BYTES) as usize + 1);
     huge_pages(&mut bytes);
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).with_context(|| format!("could not read {}", path.display()))?;
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("could not read {}", path.display()))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        bail!("{}: larger than {}, the most zo reads from one file", path.display(), show_bytes(MAX_FILE_BYTES));
+        bail!(
+            "{}: larger than {}, the most zo reads from one file",
+            path.display(),
+            show_bytes(MAX_FILE_BYTES)
+        );
     }
     Ok(bytes)
 }
@@ -194,7 +253,10 @@ fn huge_pages(buf: &mut Vec<u8>) {
         return;
     }
     let start = buf.as_mut_ptr() as usize;
-    let (from, to) = ((start + HUGE - 1) & !(HUGE - 1), (start + buf.capacity()) & !(HUGE - 1));
+    let (from, to) = (
+        (start + HUGE - 1) & !(HUGE - 1),
+        (start + buf.capacity()) & !(HUGE - 1),
+    );
     if to > from {
         // SAFETY: madvise(MADV_HUGEPAGE) changes how pages inside the buffer's own allocation
         // are backed, never their contents; its result (EINVAL without THP) is ignored.
@@ -227,7 +289,9 @@ pub fn strangers(dir: &Path) -> Vec<(PathBuf, &'static str)> {
         }
     }
     while let Some(d) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&d) else { continue };
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
         for e in entries.flatten() {
             seen += 1;
             if seen > 100_000 {
@@ -302,13 +366,23 @@ fn replace(path: &Path, parts: &[&[u8]], sync: bool) -> Result<()> {
             ));
         }
         if m.permissions().readonly() {
-            return Err(anyhow!("{} is read-only; zo will not replace it (make it writable to let zo write)", path.display()));
+            return Err(anyhow!(
+                "{} is read-only; zo will not replace it (make it writable to let zo write)",
+                path.display()
+            ));
         }
     }
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let fail = || format!("could not write {}", path.display());
-    let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(TMP_SUFFIX).tempfile_in(dir).with_context(fail)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(TMP_SUFFIX)
+        .tempfile_in(dir)
+        .with_context(fail)?;
     for part in parts {
         tmp.write_all(part).with_context(fail)?;
     }
@@ -352,9 +426,15 @@ fn sync_dir(_: &Path) {}
 /// are appended under `header` (written once), everything already there is kept. True if it
 /// wrote.
 pub fn ensure_lines(path: &Path, header: &str, lines: &[&str]) -> Result<bool> {
-    let existing = read_text(path)?.map(|t| t.as_str().to_string()).unwrap_or_default();
+    let existing = read_text(path)?
+        .map(|t| t.as_str().to_string())
+        .unwrap_or_default();
     let have: Vec<&str> = existing.lines().map(str::trim).collect();
-    let missing: Vec<&str> = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty() && !have.contains(l)).collect();
+    let missing: Vec<&str> = lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !have.contains(l))
+        .collect();
     if missing.is_empty() {
         return Ok(false);
     }
@@ -383,15 +463,27 @@ pub fn create_dir(path: &Path) -> Result<()> {
 /// Read a memory file as text. Missing → None. Invalid UTF-8 → an error naming file and line.
 /// A link, a special file or a file over `MAX_FILE_BYTES` → an error naming it (`Refused`).
 pub fn read_text(path: &Path) -> Result<Option<Text>> {
-    let Some(file) = open_regular(path)? else { return Ok(None) };
+    let Some(file) = open_regular(path)? else {
+        return Ok(None);
+    };
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if len > MAX_FILE_BYTES {
-        return Err(refused(root_of(path).as_deref(), path, format!("is {}; zo reads memory files up to {}", show_bytes(len), show_bytes(MAX_FILE_BYTES))));
+        return Err(refused(
+            root_of(path).as_deref(),
+            path,
+            format!(
+                "is {}; zo reads memory files up to {}",
+                show_bytes(len),
+                show_bytes(MAX_FILE_BYTES)
+            ),
+        ));
     }
     let bytes = read_sized(&file, path, len)?;
     if simdutf8::basic::from_utf8(&bytes).is_ok() {
         // SAFETY: just validated as UTF-8.
-        return Ok(Some(Text::new(unsafe { String::from_utf8_unchecked(bytes) })));
+        return Ok(Some(Text::new(unsafe {
+            String::from_utf8_unchecked(bytes)
+        })));
     }
     Ok(Some(Text::new(decode(path, bytes)?)))
 }
@@ -403,7 +495,10 @@ pub fn read_string(path: impl AsRef<Path>) -> Result<String> {
     let path = path.as_ref();
     match read_text(path)? {
         Some(t) => Ok(t.as_str().to_string()),
-        None => Err(anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::NotFound)).context(format!("{} does not exist", path.display()))),
+        None => Err(
+            anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::NotFound))
+                .context(format!("{} does not exist", path.display())),
+        ),
     }
 }
 
@@ -421,7 +516,8 @@ pub fn rename(from: &Path, to: &Path) -> Result<()> {
     if to.exists() {
         bail!("{} exists already; not overwritten", to.display());
     }
-    fs::rename(from, to).with_context(|| format!("could not move {} to {}", from.display(), to.display()))
+    fs::rename(from, to)
+        .with_context(|| format!("could not move {} to {}", from.display(), to.display()))
 }
 
 /// Remove an empty directory zo created, likewise.
@@ -449,7 +545,10 @@ pub struct BadUtf8 {
 impl BadUtf8 {
     /// What is wrong, without the place (for reports that give the place themselves).
     pub fn what(&self) -> String {
-        format!("invalid UTF-8 (byte {}); fix or remove that byte", self.byte)
+        format!(
+            "invalid UTF-8 (byte {}); fix or remove that byte",
+            self.byte
+        )
     }
 }
 
@@ -463,12 +562,17 @@ impl std::error::Error for BadUtf8 {}
 
 fn utf8_error(path: &Path, bytes: &[u8], at: usize) -> anyhow::Error {
     let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-    anyhow::Error::new(BadUtf8 { path: path.to_path_buf(), line, byte: at })
+    anyhow::Error::new(BadUtf8 {
+        path: path.to_path_buf(),
+        line,
+        byte: at,
+    })
 }
 
 /// UTF-8 decode with an error that says where the bad byte is.
 pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<String> {
-    String::from_utf8(bytes).map_err(|e| utf8_error(path, e.as_bytes(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes)
+        .map_err(|e| utf8_error(path, e.as_bytes(), e.utf8_error().valid_up_to()))
 }
 
 /// A lock held on a lock file until dropped (or until the process dies). The memory lock
@@ -485,7 +589,8 @@ impl Lock {
         let mut file = wait_for_lock(&path, true, "the memory lock")?;
         // Tell a waiting process who holds it. Best effort: the lock is what matters.
         let _ = file.set_len(0);
-        let _ = file.write_all(format!("{} {}\n", std::process::id(), crate::time::now()).as_bytes());
+        let _ =
+            file.write_all(format!("{} {}\n", std::process::id(), crate::time::now()).as_bytes());
         remove_stale_temp_files(memory_dir);
         remove_stale_temp_files(&memory_dir.join("sessions"));
         remove_stale_temp_files(&memory_dir.join("snapshots"));
@@ -495,7 +600,9 @@ impl Lock {
     /// The index lock on `path`: shared while a process uses the database, exclusive while
     /// one creates or deletes it.
     pub fn index(path: &Path, exclusive: bool) -> Result<Lock> {
-        Ok(Lock { _file: wait_for_lock(path, exclusive, "the index lock")? })
+        Ok(Lock {
+            _file: wait_for_lock(path, exclusive, "the index lock")?,
+        })
     }
 }
 
@@ -506,7 +613,11 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
     let started = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
-        let attempt = if exclusive { file.try_lock() } else { file.try_lock_shared() };
+        let attempt = if exclusive {
+            file.try_lock()
+        } else {
+            file.try_lock_shared()
+        };
         match attempt {
             Ok(()) => return Ok(file),
             Err(fs::TryLockError::WouldBlock) => {
@@ -517,12 +628,18 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
                         // The pid zo wrote is its last writer's; if that process is gone, some
                         // other program holds the lock.
                         Some(pid) if process_alive(pid) == Some(false) => {
-                            format!(" (held by another program; the last zo writer, pid {pid}, has exited)")
+                            format!(
+                                " (held by another program; the last zo writer, pid {pid}, has exited)"
+                            )
                         }
                         Some(pid) => format!(" (held by pid {pid})"),
                         None => String::new(),
                     };
-                    return Err(anyhow!("timed out after {:.0?} waiting for {what} {}{who}; if no zo process is running, try again", timeout, path.display()));
+                    return Err(anyhow!(
+                        "timed out after {:.0?} waiting for {what} {}{who}; if no zo process is running, try again",
+                        timeout,
+                        path.display()
+                    ));
                 }
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(20));
@@ -538,8 +655,17 @@ fn wait_for_lock(path: &Path, exclusive: bool, what: &str) -> Result<File> {
 /// have zo truncate `~/x`), and only a regular file.
 fn open_lock_file(path: &Path) -> Result<File> {
     const FAIL: &str = "could not open the lock file";
-    open_checked(path, OpenOptions::new().read(true).write(true).create(true).truncate(false), FAIL, "a lock file must be a regular file")?
-        .ok_or_else(|| anyhow!("{FAIL} {}: its directory does not exist", path.display()))
+    open_checked(
+        path,
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false),
+        FAIL,
+        "a lock file must be a regular file",
+    )?
+    .ok_or_else(|| anyhow!("{FAIL} {}: its directory does not exist", path.display()))
 }
 
 /// Whether process `pid` is running, where that can be told (Linux's /proc).
@@ -554,11 +680,17 @@ fn process_alive(pid: &str) -> Option<bool> {
 /// Temp files left by a writer that was killed mid-write. Only called with the lock held, so
 /// nobody else is writing one.
 fn remove_stale_temp_files(memory_dir: &Path) {
-    let Ok(entries) = fs::read_dir(memory_dir) else { return };
+    let Ok(entries) = fs::read_dir(memory_dir) else {
+        return;
+    };
     let stale: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.') && n.ends_with(TMP_SUFFIX)))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.') && n.ends_with(TMP_SUFFIX))
+        })
         .collect();
     for p in stale {
         let _ = fs::remove_file(p);
@@ -578,7 +710,11 @@ mod tests {
             let text: String = (0..n).map(|i| (b'a' + (i % 26) as u8) as char).collect();
             let path = dir.path().join(format!("f{n}.md"));
             std::fs::write(&path, &text).unwrap();
-            assert_eq!(read_text(&path).unwrap().unwrap().as_str(), text, "{n} bytes");
+            assert_eq!(
+                read_text(&path).unwrap().unwrap().as_str(),
+                text,
+                "{n} bytes"
+            );
         }
     }
 }

@@ -19,7 +19,13 @@ pub enum FileKind {
 
 impl FileKind {
     /// Every kind the merge driver handles, in the order `.gitattributes` lists them.
-    pub const ALL: [FileKind; 5] = [FileKind::Decisions, FileKind::Priors, FileKind::State, FileKind::Session, FileKind::Facts];
+    pub const ALL: [FileKind; 5] = [
+        FileKind::Decisions,
+        FileKind::Priors,
+        FileKind::State,
+        FileKind::Session,
+        FileKind::Facts,
+    ];
 
     /// The file's name, or (sessions) its pattern, relative to the memory directory.
     pub fn pattern(self) -> &'static str {
@@ -82,11 +88,16 @@ pub fn private_dir(dir: &Path) -> Result<()> {
         b.recursive(true);
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-        b.create(dir).map_err(|e| anyhow::anyhow!("could not create {}: {e}", dir.display()))?;
+        b.create(dir)
+            .map_err(|e| anyhow::anyhow!("could not create {}: {e}", dir.display()))?;
     }
-    let m = std::fs::symlink_metadata(dir).map_err(|e| anyhow::anyhow!("could not read {}: {e}", dir.display()))?;
+    let m = std::fs::symlink_metadata(dir)
+        .map_err(|e| anyhow::anyhow!("could not read {}: {e}", dir.display()))?;
     if !m.file_type().is_dir() {
-        anyhow::bail!("{} is not a directory zo made (a link or a file); zo does not write through it: remove it", dir.display());
+        anyhow::bail!(
+            "{} is not a directory zo made (a link or a file); zo does not write through it: remove it",
+            dir.display()
+        );
     }
     Ok(())
 }
@@ -166,13 +177,23 @@ impl Layout {
             }
             if let Some(memory) = legacy_memory(dir) {
                 let zo_dir = dir.join(".zo");
-                return Ok(Layout { root: dir.to_path_buf(), zo_dir, memory, legacy: true, config: Config::default() });
+                return Ok(Layout {
+                    root: dir.to_path_buf(),
+                    zo_dir,
+                    memory,
+                    legacy: true,
+                    config: Config::default(),
+                });
             }
             if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
                 break;
             }
         }
-        Err(Error::NoMemory(format!("no zo memory in {} or any parent directory; run `zo init` to create one", start.display())).into())
+        Err(Error::NoMemory(format!(
+            "no zo memory in {} or any parent directory; run `zo init` to create one",
+            start.display()
+        ))
+        .into())
     }
 
     /// Where `zo init` puts a memory: `--repo DIR`, else `ZO_REPO`, else the memory the current
@@ -195,7 +216,9 @@ impl Layout {
             }
         }
         // Inside a git repository the memory belongs at its top.
-        Ok(crate::git::Repo::discover(&cwd).and_then(|r| r.workdir().map(Path::to_path_buf)).unwrap_or(cwd))
+        Ok(crate::git::Repo::discover(&cwd)
+            .and_then(|r| r.workdir().map(Path::to_path_buf))
+            .unwrap_or(cwd))
     }
 
     /// The `.zo/` layout rooted at `root` (whether or not it exists yet).
@@ -211,7 +234,13 @@ impl Layout {
         // Every command goes through the memory directory: a link on the way is refused here,
         // once, with its name, before anything (the index too) opens a file under it.
         crate::store::fsio::check_path(&memory)?;
-        Ok(Layout { root, zo_dir, memory, legacy: false, config })
+        Ok(Layout {
+            root,
+            zo_dir,
+            memory,
+            legacy: false,
+            config,
+        })
     }
 
     pub fn decision_log(&self) -> PathBuf {
@@ -246,7 +275,10 @@ impl Layout {
     }
     /// Whether a file in the memory directory is derived or local (never moved or committed).
     pub fn is_derived(name: &str) -> bool {
-        name.starts_with(INDEX_DB) || name == ".lock" || name == ".session" || name.ends_with(".zo-tmp")
+        name.starts_with(INDEX_DB)
+            || name == ".lock"
+            || name == ".session"
+            || name.ends_with(".zo-tmp")
     }
     pub fn config_file(&self) -> PathBuf {
         self.zo_dir.join("config.yaml")
@@ -257,18 +289,31 @@ impl Layout {
 
     /// A path as the user should see it: relative to the root when inside it.
     pub fn show(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root).unwrap_or(path).display().to_string()
+        path.strip_prefix(&self.root)
+            .unwrap_or(path)
+            .display()
+            .to_string()
     }
 
     /// The memory directory relative to the root, with `/` separators (for git).
     pub fn rel(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root).unwrap_or(path).components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+        path.strip_prefix(&self.root)
+            .unwrap_or(path)
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/")
     }
 
     /// The project's name (config, else the folder's): one line, every character the gate
     /// refuses shown as an escape — it is printed on lines of zo's own.
     pub fn project(&self) -> String {
-        let name = self.config.project().unwrap_or_else(|| self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into()));
+        let name = self.config.project().unwrap_or_else(|| {
+            self.root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "project".into())
+        });
         crate::store::gate::visible(&name.replace(['\r', '\n', '\t'], " ")).into_owned()
     }
 }
@@ -286,8 +331,16 @@ fn memory_root(config: &Config, file: &Path) -> Result<PathBuf> {
     let path = Path::new(&value);
     let plain = !value.trim().is_empty()
         && !value.chars().any(char::is_control)
-        && matches!(config.get(&["memory_root"]), None | Some(crate::store::config::Value::String(_)))
-        && path.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+        && matches!(
+            config.get(&["memory_root"]),
+            None | Some(crate::store::config::Value::String(_))
+        )
+        && path.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
     if !plain || path.components().all(|c| c == std::path::Component::CurDir) {
         let line = config.line_of(&["memory_root"]);
         return Err(Error::usage(format!(
@@ -322,7 +375,9 @@ fn legacy_memory(dir: &Path) -> Option<PathBuf> {
         .ok()?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| real_dir(p) && (real_file(&p.join("STATE.md")) || real_file(&p.join("DECISION_LOG.md"))))
+        .filter(|p| {
+            real_dir(p) && (real_file(&p.join("STATE.md")) || real_file(&p.join("DECISION_LOG.md")))
+        })
         .collect();
     if !found.is_empty() {
         crate::store::fsio::confine(dir);

@@ -72,7 +72,9 @@ impl Links {
 
     /// The expected names no link here answers.
     pub fn unlinked(&self) -> impl Iterator<Item = &Expected> {
-        self.expected.iter().filter(|e| self.find(&e.name).is_none())
+        self.expected
+            .iter()
+            .filter(|e| self.find(&e.name).is_none())
     }
 }
 
@@ -81,8 +83,13 @@ impl Links {
 pub fn check_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
         && name.len() <= MAX_NAME
-        && name.bytes().next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
     if !ok {
         return Err(Error::usage(format!(
             "{:?} cannot name a linked memory: use lowercase letters, digits, - and _, starting with a letter or digit, at most {MAX_NAME}, such as `team`",
@@ -104,12 +111,20 @@ pub fn user_file() -> Option<PathBuf> {
 /// Whether git tracks `.zo/local.yaml`: then it is the repository's text, not the user's, and
 /// its links are not followed.
 fn local_tracked(layout: &Layout) -> bool {
-    let Some(repo) = crate::git::Repo::discover(&layout.root) else { return false };
+    let Some(repo) = crate::git::Repo::discover(&layout.root) else {
+        return false;
+    };
     // Named as git's index names it: relative to the work tree's top. When that cannot be
     // said, the file is taken for the repository's (its links are not followed).
     let top = repo.workdir().and_then(|w| w.canonicalize().ok());
     // In git's index, or in HEAD's tree (an index missing or unreadable is no proof).
-    match top.as_deref().and_then(|t| layout.local_file().strip_prefix(t).ok().map(Path::to_path_buf)) {
+    match top.as_deref().and_then(|t| {
+        layout
+            .local_file()
+            .strip_prefix(t)
+            .ok()
+            .map(Path::to_path_buf)
+    }) {
         Some(rel) => repo.is_tracked(&rel) || repo.file_at_head(&rel).map_or(true, |f| f.is_some()),
         None => true,
     }
@@ -120,7 +135,10 @@ fn local_tracked(layout: &Layout) -> bool {
 /// cannot be read is a note, and recall goes on without it.
 pub fn load(layout: &Layout) -> Links {
     let (expected, bad) = expected(layout);
-    let mut out = Links { expected, ..Links::default() };
+    let mut out = Links {
+        expected,
+        ..Links::default()
+    };
     for bad in bad {
         out.notes.push(format!(
             "{}:{}: links names {:?}, which cannot name a linked memory (a name such as `team`, or `team: where to get it`)",
@@ -145,13 +163,17 @@ pub fn load(layout: &Layout) -> Links {
                 }
             }
             Ok(_) => {}
-            Err(e) => out.notes.push(format!("links in {} not read: {e:#}", layout.show(&local))),
+            Err(e) => out
+                .notes
+                .push(format!("links in {} not read: {e:#}", layout.show(&local))),
         }
     }
     if let Some(file) = user_file().filter(|f| f.is_file()) {
         match Config::load(&file) {
             Ok(c) => read_into(&mut out, &c, &file, Source::User, layout),
-            Err(e) => out.notes.push(format!("links in {} not read: {e:#}", file.display())),
+            Err(e) => out
+                .notes
+                .push(format!("links in {} not read: {e:#}", file.display())),
         }
     }
     out
@@ -164,12 +186,20 @@ fn read_into(out: &mut Links, c: &Config, file: &Path, source: Source, layout: &
         Source::User => Some(c.map.clone()),
     };
     let Some(map) = map else {
-        out.notes.push(format!("{}:{}: links must be a mapping of `name: path` lines", file.display(), c.line_of(&["links"])));
+        out.notes.push(format!(
+            "{}:{}: links must be a mapping of `name: path` lines",
+            file.display(),
+            c.line_of(&["links"])
+        ));
         return;
     };
     for (k, v) in map {
         let (Some(name), Some(path)) = (k.as_str(), v.as_str()) else {
-            out.notes.push(format!("{}: a link must be `name: /path/to/repository`, not {}", file.display(), crate::store::config::show(&k)));
+            out.notes.push(format!(
+                "{}: a link must be `name: /path/to/repository`, not {}",
+                file.display(),
+                crate::store::config::show(&k)
+            ));
             continue;
         };
         if let Err(e) = check_name(name) {
@@ -181,14 +211,25 @@ fn read_into(out: &mut Links, c: &Config, file: &Path, source: Source, layout: &
         }
         let path = expand(path);
         if !path.is_absolute() {
-            out.notes.push(format!("{}: link {name}: {} is not an absolute path; not followed", file.display(), path.display()));
+            out.notes.push(format!(
+                "{}: link {name}: {} is not an absolute path; not followed",
+                file.display(),
+                path.display()
+            ));
             continue;
         }
         if path.canonicalize().is_ok_and(|p| p == layout.root) {
-            out.notes.push(format!("{}: link {name} is this project itself; not followed", file.display()));
+            out.notes.push(format!(
+                "{}: link {name} is this project itself; not followed",
+                file.display()
+            ));
             continue;
         }
-        out.links.push(Link { name: name.to_string(), path, source });
+        out.links.push(Link {
+            name: name.to_string(),
+            path,
+            source,
+        });
     }
 }
 
@@ -204,15 +245,41 @@ fn expand(path: &str) -> PathBuf {
 /// and those it gives that cannot name a linked memory (said by `links` and `continue`, never
 /// followed).
 fn expected(layout: &Layout) -> (Vec<Expected>, Vec<String>) {
-    let hint = |v: &Value| v.as_str().map(|s| crate::store::gate::visible(&s.replace(['\r', '\n', '\t'], " ")).chars().take(200).collect::<String>());
-    let name = |v: &Value| v.as_str().map_or_else(|| crate::store::config::show(v), str::to_string);
-    let given: Vec<Expected> = match layout.config.get(&["links"]) {
-        Some(Value::Sequence(names)) => names.iter().map(|n| Expected { name: name(n), hint: None }).collect(),
-        Some(Value::Mapping(m)) => m.iter().map(|(k, v)| Expected { name: name(k), hint: hint(v) }).collect(),
-        Some(Value::Null) | None => Vec::new(),
-        Some(other) => vec![Expected { name: name(other), hint: None }],
+    let hint = |v: &Value| {
+        v.as_str().map(|s| {
+            crate::store::gate::visible(&s.replace(['\r', '\n', '\t'], " "))
+                .chars()
+                .take(200)
+                .collect::<String>()
+        })
     };
-    let (good, bad): (Vec<Expected>, Vec<Expected>) = given.into_iter().partition(|e| check_name(&e.name).is_ok());
+    let name = |v: &Value| {
+        v.as_str()
+            .map_or_else(|| crate::store::config::show(v), str::to_string)
+    };
+    let given: Vec<Expected> = match layout.config.get(&["links"]) {
+        Some(Value::Sequence(names)) => names
+            .iter()
+            .map(|n| Expected {
+                name: name(n),
+                hint: None,
+            })
+            .collect(),
+        Some(Value::Mapping(m)) => m
+            .iter()
+            .map(|(k, v)| Expected {
+                name: name(k),
+                hint: hint(v),
+            })
+            .collect(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(other) => vec![Expected {
+            name: name(other),
+            hint: None,
+        }],
+    };
+    let (good, bad): (Vec<Expected>, Vec<Expected>) =
+        given.into_iter().partition(|e| check_name(&e.name).is_ok());
     (good, bad.into_iter().map(|e| e.name).collect())
 }
 
@@ -239,14 +306,24 @@ fn open_at(path: &Path) -> Result<Memory> {
     }
     let zo = path.join(".zo");
     if std::fs::symlink_metadata(&zo).is_ok_and(|m| m.file_type().is_symlink()) {
-        anyhow::bail!("{} is a symbolic link; zo opens a memory only in a real .zo directory", zo.display());
+        anyhow::bail!(
+            "{} is a symbolic link; zo opens a memory only in a real .zo directory",
+            zo.display()
+        );
     }
     if !std::fs::symlink_metadata(&zo).is_ok_and(|m| m.is_dir()) {
-        anyhow::bail!("{} holds no zo memory (no .zo/ directory there): run `zo init` in it, or name the top of the repository that holds it", path.display());
+        anyhow::bail!(
+            "{} holds no zo memory (no .zo/ directory there): run `zo init` in it, or name the top of the repository that holds it",
+            path.display()
+        );
     }
     let layout = Layout::at(path)?;
     if !layout.memory.is_dir() {
-        anyhow::bail!("{} holds no zo memory ({} is missing): run `zo init` in it", path.display(), layout.show(&layout.memory));
+        anyhow::bail!(
+            "{} holds no zo memory ({} is missing): run `zo init` in it",
+            path.display(),
+            layout.show(&layout.memory)
+        );
     }
     Ok(Memory { layout })
 }
@@ -273,7 +350,14 @@ pub struct LinkState {
 
 /// Look at a link: does it open, is it a git repository, is it behind its upstream.
 pub fn state(link: &Link) -> LinkState {
-    let mut s = LinkState { link: link.clone(), reachable: false, problem: None, head: None, branch: None, behind: None };
+    let mut s = LinkState {
+        link: link.clone(),
+        reachable: false,
+        problem: None,
+        head: None,
+        branch: None,
+        behind: None,
+    };
     let memory = match open(link) {
         Ok(m) => m,
         Err(e) => {
@@ -282,10 +366,16 @@ pub fn state(link: &Link) -> LinkState {
         }
     };
     s.reachable = true;
-    match crate::git::Repo::discover(&memory.layout.root)
-        .filter(|r| r.workdir().is_some_and(|w| w.canonicalize().ok().as_deref() == Some(memory.layout.root.as_path())))
-    {
-        None => s.problem = Some(format!("{} is not the top of a git repository: its memory travels with no one (`git init` there)", link.path.display())),
+    match crate::git::Repo::discover(&memory.layout.root).filter(|r| {
+        r.workdir()
+            .is_some_and(|w| w.canonicalize().ok().as_deref() == Some(memory.layout.root.as_path()))
+    }) {
+        None => {
+            s.problem = Some(format!(
+                "{} is not the top of a git repository: its memory travels with no one (`git init` there)",
+                link.path.display()
+            ))
+        }
         Some(repo) => {
             let head = repo.head();
             s.head = head.head;
@@ -307,7 +397,8 @@ pub fn state(link: &Link) -> LinkState {
 /// The file a link goes into, and what is in it now.
 fn file_for(layout: &Layout, user: bool) -> Result<(PathBuf, Config)> {
     let file = if user {
-        let f = user_file().ok_or_else(|| anyhow::anyhow!("no user directory (set HOME or ZO_USER_DIR)"))?;
+        let f = user_file()
+            .ok_or_else(|| anyhow::anyhow!("no user directory (set HOME or ZO_USER_DIR)"))?;
         crate::store::layout::private_dir(f.parent().unwrap_or(Path::new(".")))?;
         f
     } else {
@@ -332,7 +423,11 @@ fn write(file: &Path, config: &Config, user: bool) -> Result<()> {
         "# Detected by zo on this machine; not committed.\n"
     };
     // An empty mapping is no `{}` line.
-    let body = if config.map.is_empty() { String::new() } else { config.to_yaml()? };
+    let body = if config.map.is_empty() {
+        String::new()
+    } else {
+        config.to_yaml()?
+    };
     crate::store::fsio::write_atomic(file, format!("{head}{body}").as_bytes())
 }
 
@@ -356,29 +451,62 @@ pub fn add(layout: &Layout, name: &str, path: &Path, user: bool) -> Result<Linke
     let expanded = path.to_str().map(expand);
     let path = expanded.as_deref().unwrap_or(path);
     let given = path;
-    let path = path.canonicalize().map_err(|e| Error::usage(format!("{}: {e}", given.display())))?;
+    let path = path
+        .canonicalize()
+        .map_err(|e| Error::usage(format!("{}: {e}", given.display())))?;
     if path == layout.root {
-        return Err(Error::usage(format!("{} is this project: link another repository's memory", given.display())).into());
+        return Err(Error::usage(format!(
+            "{} is this project: link another repository's memory",
+            given.display()
+        ))
+        .into());
     }
     open_at(&path).map_err(|e| Error::usage(format!("{e:#}")))?;
     // Twice under two names, every entry of it would come back twice.
-    if let Some(other) = load(layout).links.iter().find(|l| l.name != name && l.path.canonicalize().is_ok_and(|p| p == path)) {
-        return Err(Error::usage(format!("{} is linked already, as {}: `zo unlink {}` first to rename it", path.display(), other.name, other.name)).into());
+    if let Some(other) = load(layout)
+        .links
+        .iter()
+        .find(|l| l.name != name && l.path.canonicalize().is_ok_and(|p| p == path))
+    {
+        return Err(Error::usage(format!(
+            "{} is linked already, as {}: `zo unlink {}` first to rename it",
+            path.display(),
+            other.name,
+            other.name
+        ))
+        .into());
     }
     let (file, mut config) = file_for(layout, user)?;
     let key = Value::String(name.to_string());
     let value = Value::String(path.to_string_lossy().into_owned());
     let replaced = if user {
-        config.map.insert(key, value).and_then(|v| v.as_str().map(PathBuf::from))
+        config
+            .map
+            .insert(key, value)
+            .and_then(|v| v.as_str().map(PathBuf::from))
     } else {
-        let mut links = config.get(&["links"]).and_then(Value::as_mapping).cloned().unwrap_or_default();
-        let old = links.insert(key, value).and_then(|v| v.as_str().map(PathBuf::from));
+        let mut links = config
+            .get(&["links"])
+            .and_then(Value::as_mapping)
+            .cloned()
+            .unwrap_or_default();
+        let old = links
+            .insert(key, value)
+            .and_then(|v| v.as_str().map(PathBuf::from));
         config.set("links", Value::Mapping(links));
         old
     };
     write(&file, &config, user)?;
     let source = if user { Source::User } else { Source::Local };
-    Ok(Linked { link: Link { name: name.to_string(), path, source }, replaced: replaced.filter(|p| p != given), file })
+    Ok(Linked {
+        link: Link {
+            name: name.to_string(),
+            path,
+            source,
+        },
+        replaced: replaced.filter(|p| p != given),
+        file,
+    })
 }
 
 /// Remove the link `name` from wherever it is configured (local first). Errors when none is.
@@ -386,7 +514,11 @@ pub fn remove(layout: &Layout, name: &str) -> Result<Link> {
     let links = load(layout);
     let Some(link) = links.find(name).cloned() else {
         let known: Vec<&str> = links.links.iter().map(|l| l.name.as_str()).collect();
-        let known = if known.is_empty() { "none is linked".to_string() } else { format!("linked: {}", known.join(", ")) };
+        let known = if known.is_empty() {
+            "none is linked".to_string()
+        } else {
+            format!("linked: {}", known.join(", "))
+        };
         return Err(Error::usage(format!("no linked memory {name:?} ({known})")).into());
     };
     let user = link.source == Source::User;
@@ -408,11 +540,15 @@ pub fn remove(layout: &Layout, name: &str) -> Result<Link> {
 
 /// `NAME:ID` where NAME is one of the project's links: that memory, opened, and the ID in it.
 pub fn qualified(layout: &Layout, id: &str) -> Result<Option<(String, Memory, String)>> {
-    let Some((name, rest)) = id.split_once(':') else { return Ok(None) };
+    let Some((name, rest)) = id.split_once(':') else {
+        return Ok(None);
+    };
     if check_name(name).is_err() {
         return Ok(None);
     }
     let links = load(layout);
-    let Some(link) = links.find(name) else { return Ok(None) };
+    let Some(link) = links.find(name) else {
+        return Ok(None);
+    };
     Ok(Some((name.to_string(), open(link)?, rest.to_string())))
 }

@@ -27,7 +27,9 @@ pub fn find_error(e: FindError, id: &str, file: &str) -> anyhow::Error {
 
 impl Memory {
     pub fn open(repo: Option<&Path>) -> Result<Memory> {
-        Ok(Memory { layout: Layout::discover(repo)? })
+        Ok(Memory {
+            layout: Layout::discover(repo)?,
+        })
     }
 
     pub(super) fn read(&self, path: &Path) -> Result<Text> {
@@ -36,7 +38,8 @@ impl Memory {
 
     /// The decision log, its statuses read against the configured promotion threshold.
     pub fn decisions(&self) -> Result<DecisionLog> {
-        Ok(DecisionLog::parse(self.read(&self.layout.decision_log())?).with_threshold(self.threshold()?))
+        Ok(DecisionLog::parse(self.read(&self.layout.decision_log())?)
+            .with_threshold(self.threshold()?))
     }
 
     /// The decision log for the hook path (`status`, `log`, `show`, `context`): restored from
@@ -48,8 +51,12 @@ impl Memory {
         if let Some(r) = crate::store::summary::load(&self.layout) {
             return Ok((r.log.with_threshold(threshold), r.conflict));
         }
-        let conflicted = |log: &DecisionLog| crate::store::verify::may_hold_conflict_markers(log.text.as_str().as_bytes());
-        let Some((text, stamp, content)) = crate::store::summary::read_whole(&self.layout.decision_log()) else {
+        let conflicted = |log: &DecisionLog| {
+            crate::store::verify::may_hold_conflict_markers(log.text.as_str().as_bytes())
+        };
+        let Some((text, stamp, content)) =
+            crate::store::summary::read_whole(&self.layout.decision_log())
+        else {
             let log = self.decisions()?;
             let conflict = conflicted(&log);
             return Ok((log, conflict));
@@ -80,7 +87,13 @@ impl Memory {
         let path = self.layout.state();
         match fsio::read_text(&path) {
             Ok(Some(t)) => (State::parse(t), None),
-            Ok(None) => (State::default(), Some(format!("{} is missing; using defaults", self.layout.show(&path)))),
+            Ok(None) => (
+                State::default(),
+                Some(format!(
+                    "{} is missing; using defaults",
+                    self.layout.show(&path)
+                )),
+            ),
             Err(e) => (State::default(), Some(format!("{e:#}; using defaults"))),
         }
     }
@@ -95,11 +108,20 @@ impl Memory {
     /// whether it holds any: `decisions_quick`).
     pub fn conflict_markers_in(&self, log: bool) -> Vec<crate::store::verify::Problem> {
         let mut out = Vec::new();
-        let paths = [self.layout.decision_log(), self.layout.priors(), self.layout.state()];
+        let paths = [
+            self.layout.decision_log(),
+            self.layout.priors(),
+            self.layout.state(),
+        ];
         for path in paths.into_iter().skip(usize::from(!log)) {
-            let Ok(Some(text)) = fsio::read_text(&path) else { continue };
+            let Ok(Some(text)) = fsio::read_text(&path) else {
+                continue;
+            };
             if crate::store::verify::may_hold_conflict_markers(text.as_str().as_bytes()) {
-                out.extend(crate::store::verify::conflict_markers(&self.layout.show(&path), text.as_str()));
+                out.extend(crate::store::verify::conflict_markers(
+                    &self.layout.show(&path),
+                    text.as_str(),
+                ));
             }
         }
         out
@@ -123,7 +145,8 @@ impl Memory {
         match fsio::read_text(&path) {
             Ok(t) => Ok(t.unwrap_or_default()),
             Err(e) if e.downcast_ref::<fsio::BadUtf8>().is_some() => {
-                let file = fsio::open_regular(&path)?.with_context(|| format!("{} vanished while read", path.display()))?;
+                let file = fsio::open_regular(&path)?
+                    .with_context(|| format!("{} vanished while read", path.display()))?;
                 let bytes = fsio::read_bounded(file, &path, fsio::MAX_FILE_BYTES)?;
                 Ok(Text::new(String::from_utf8_lossy(&bytes).into_owned()))
             }
@@ -148,7 +171,10 @@ impl Memory {
 
     pub(crate) fn lock(&self) -> Result<Lock> {
         if !self.layout.memory.is_dir() {
-            bail!("{} does not exist; run `zo init`", self.layout.show(&self.layout.memory));
+            bail!(
+                "{} does not exist; run `zo init`",
+                self.layout.show(&self.layout.memory)
+            );
         }
         Lock::acquire(&self.layout.memory)
     }

@@ -29,9 +29,17 @@ fn written_file() -> Option<PathBuf> {
 fn written() -> &'static HashSet<String> {
     static SET: OnceLock<HashSet<String>> = OnceLock::new();
     SET.get_or_init(|| {
-        let Some(p) = written_file() else { return HashSet::new() };
-        let Ok(Some(t)) = fsio::read_text(&p) else { return HashSet::new() };
-        t.as_str().lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect()
+        let Some(p) = written_file() else {
+            return HashSet::new();
+        };
+        let Ok(Some(t)) = fsio::read_text(&p) else {
+            return HashSet::new();
+        };
+        t.as_str()
+            .lines()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
     })
 }
 
@@ -47,7 +55,11 @@ pub fn note_written_here(id: &str) {
     if crate::store::layout::private_dir(dir).is_err() {
         return;
     }
-    let old = fsio::read_text(&p).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default();
+    let old = fsio::read_text(&p)
+        .ok()
+        .flatten()
+        .map(|t| t.as_str().to_string())
+        .unwrap_or_default();
     // Unsynced, as the session record: a crash loses at most the note, never memory, and an
     // fsync here would be milliseconds of every write.
     let _ = fsio::write_atomic_unsynced(&p, format!("{old}{id}\n").as_bytes());
@@ -71,16 +83,28 @@ fn file_and_prefix(layout: &Layout, id: &str) -> Option<(PathBuf, &'static str)>
 /// The origins of `ids` at once: one walk of each file's history.
 pub fn origins(layout: &Layout, ids: &[&str]) -> Vec<Origin> {
     let repo = Repo::discover(&layout.root);
-    let mut walks: std::collections::HashMap<PathBuf, std::collections::HashMap<String, CommitRef>> = Default::default();
+    let mut walks: std::collections::HashMap<
+        PathBuf,
+        std::collections::HashMap<String, CommitRef>,
+    > = Default::default();
     ids.iter()
         .map(|id| {
-            let commit = repo.as_ref().zip(file_and_prefix(layout, id)).and_then(|(repo, (file, prefix))| {
-                let found = walks
-                    .entry(file.clone())
-                    .or_insert_with(|| repo.first_commits_holding(std::path::Path::new(&layout.rel(&file)), prefix).unwrap_or_default());
-                found.get(*id).or_else(|| found.get(&format!("{id}:"))).cloned()
-            });
-            Origin { here: written_here(id), commit }
+            let commit = repo.as_ref().zip(file_and_prefix(layout, id)).and_then(
+                |(repo, (file, prefix))| {
+                    let found = walks.entry(file.clone()).or_insert_with(|| {
+                        repo.first_commits_holding(std::path::Path::new(&layout.rel(&file)), prefix)
+                            .unwrap_or_default()
+                    });
+                    found
+                        .get(*id)
+                        .or_else(|| found.get(&format!("{id}:")))
+                        .cloned()
+                },
+            );
+            Origin {
+                here: written_here(id),
+                commit,
+            }
         })
         .collect()
 }
@@ -134,17 +158,38 @@ pub fn arrivals(layout: &Layout, since: &str, entries: &[(&str, &str)]) -> Vec<A
     if crate::git::head_id_fast(&layout.root).is_some_and(|h| h == since) {
         return vec![];
     }
-    let Some(repo) = Repo::discover(&layout.root) else { return vec![] };
-    let Some(head) = repo.head_full() else { return vec![] };
+    let Some(repo) = Repo::discover(&layout.root) else {
+        return vec![];
+    };
+    let Some(head) = repo.head_full() else {
+        return vec![];
+    };
     if head == since {
         return vec![];
     }
-    let (Some(from), Some(to)) = (repo.resolve_commit(since), repo.resolve_commit(&head)) else { return vec![] };
+    let (Some(from), Some(to)) = (repo.resolve_commit(since), repo.resolve_commit(&head)) else {
+        return vec![];
+    };
     let files = [layout.decision_log(), layout.priors(), layout.facts()];
     let rel = |f: &PathBuf| layout.rel(f);
-    let then: Vec<Vec<u8>> = files.iter().map(|f| repo.file_at_ref(&from, std::path::Path::new(&rel(f))).ok().flatten().unwrap_or_default()).collect();
-    let held_then = |id: &str| then.iter().any(|b| memchr::memmem::find(b, id.as_bytes()).is_some());
-    let new: Vec<(&str, &str)> = entries.iter().filter(|(id, _)| !written_here(id) && !held_then(id)).copied().collect();
+    let then: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| {
+            repo.file_at_ref(&from, std::path::Path::new(&rel(f)))
+                .ok()
+                .flatten()
+                .unwrap_or_default()
+        })
+        .collect();
+    let held_then = |id: &str| {
+        then.iter()
+            .any(|b| memchr::memmem::find(b, id.as_bytes()).is_some())
+    };
+    let new: Vec<(&str, &str)> = entries
+        .iter()
+        .filter(|(id, _)| !written_here(id) && !held_then(id))
+        .copied()
+        .collect();
     if new.is_empty() {
         return vec![];
     }
@@ -153,14 +198,33 @@ pub fn arrivals(layout: &Layout, since: &str, entries: &[(&str, &str)]) -> Vec<A
     let mut versions: Vec<(CommitRef, Vec<Vec<u8>>)> = Vec::new();
     if searched {
         for c in &commits {
-            let blobs = files.iter().map(|f| repo.file_at_ref(c, std::path::Path::new(&rel(f))).ok().flatten().unwrap_or_default()).collect();
+            let blobs = files
+                .iter()
+                .map(|f| {
+                    repo.file_at_ref(c, std::path::Path::new(&rel(f)))
+                        .ok()
+                        .flatten()
+                        .unwrap_or_default()
+                })
+                .collect();
             versions.push((c.clone(), blobs));
         }
     }
     new.into_iter()
         .map(|(id, title)| {
-            let commit = versions.iter().find(|(_, blobs)| blobs.iter().any(|b| memchr::memmem::find(b, id.as_bytes()).is_some())).map(|(c, _)| c.clone());
-            Arrival { id: id.to_string(), title: title.to_string(), commit }
+            let commit = versions
+                .iter()
+                .find(|(_, blobs)| {
+                    blobs
+                        .iter()
+                        .any(|b| memchr::memmem::find(b, id.as_bytes()).is_some())
+                })
+                .map(|(c, _)| c.clone());
+            Arrival {
+                id: id.to_string(),
+                title: title.to_string(),
+                commit,
+            }
         })
         .collect()
 }

@@ -34,11 +34,25 @@ fn key(text: &str) -> String {
 fn with<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
     let mut guard = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     let cache = guard.get_or_insert_with(|| {
-        let text = path().and_then(|p| fsio::read_text(&p).ok().flatten()).map(|t| t.as_str().to_string()).unwrap_or_default();
+        let text = path()
+            .and_then(|p| fsio::read_text(&p).ok().flatten())
+            .map(|t| t.as_str().to_string())
+            .unwrap_or_default();
         let mut lines = text.lines();
-        let order: Vec<String> = if lines.next() == Some(VERSION) { lines.filter(|l| l.len() == 64).map(str::to_string).collect() } else { Vec::new() };
+        let order: Vec<String> = if lines.next() == Some(VERSION) {
+            lines
+                .filter(|l| l.len() == 64)
+                .map(str::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let set = order.iter().cloned().collect();
-        Cache { order, set, added: false }
+        Cache {
+            order,
+            set,
+            added: false,
+        }
     });
     f(cache)
 }
@@ -76,7 +90,9 @@ pub fn save() {
             out.push('\n');
         }
         if let Some(dir) = p.parent() {
-            if crate::store::layout::private_dir(dir).is_ok() && fsio::write_atomic_unsynced(&p, out.as_bytes()).is_ok() {
+            if crate::store::layout::private_dir(dir).is_ok()
+                && fsio::write_atomic_unsynced(&p, out.as_bytes()).is_ok()
+            {
                 c.added = false;
             }
         }
@@ -86,7 +102,11 @@ pub fn save() {
 /// A title as a list line shows it to whoever reads it (an agent, through MCP or its shell):
 /// one line, or `instead` when the directive rules flag it.
 pub fn title_or(title: &str, instead: &str) -> String {
-    if flags(title).is_empty() { crate::store::gate::frame::one_line(title) } else { instead.to_string() }
+    if flags(title).is_empty() {
+        crate::store::gate::frame::one_line(title)
+    } else {
+        instead.to_string()
+    }
 }
 
 /// The directive rules' flags of `text`, from what was seen clean before when it was.

@@ -26,7 +26,9 @@ pub fn mac(domain: &str, bytes: &[u8]) -> Option<String> {
 
 /// Whether `given` is this user's MAC of `bytes` for `domain` (compared in constant time).
 pub fn sealed(domain: &str, bytes: &[u8], given: &str) -> bool {
-    let (Some(want), Ok(got)) = (mac(domain, bytes), blake3::Hash::from_hex(given)) else { return false };
+    let (Some(want), Ok(got)) = (mac(domain, bytes), blake3::Hash::from_hex(given)) else {
+        return false;
+    };
     blake3::Hash::from_hex(want).is_ok_and(|w| w == got)
 }
 
@@ -38,10 +40,16 @@ fn canonical(v: &serde_json::Value) -> String {
         Value::Object(o) => {
             let mut keys: Vec<&String> = o.keys().collect();
             keys.sort();
-            let parts: Vec<String> = keys.iter().map(|k| format!("{}:{}", Value::String((*k).clone()), canonical(&o[*k]))).collect();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}:{}", Value::String((*k).clone()), canonical(&o[*k])))
+                .collect();
             format!("{{{}}}", parts.join(","))
         }
-        Value::Array(a) => format!("[{}]", a.iter().map(canonical).collect::<Vec<_>>().join(",")),
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
         other => other.to_string(),
     }
 }
@@ -49,16 +57,27 @@ fn canonical(v: &serde_json::Value) -> String {
 /// Put this user's MAC of `value` (an object, less any `mac` it holds) under its `mac` key.
 /// False when there is no key to sign with.
 pub fn seal_json(domain: &str, value: &mut serde_json::Value) -> bool {
-    let Some(o) = value.as_object_mut() else { return false };
+    let Some(o) = value.as_object_mut() else {
+        return false;
+    };
     o.remove("mac");
-    let Some(m) = mac(domain, canonical(value).as_bytes()) else { return false };
-    value.as_object_mut().map(|o| o.insert("mac".into(), m.into())).is_some()
+    let Some(m) = mac(domain, canonical(value).as_bytes()) else {
+        return false;
+    };
+    value
+        .as_object_mut()
+        .map(|o| o.insert("mac".into(), m.into()))
+        .is_some()
 }
 
 /// Whether `value`'s `mac` is this user's MAC of the rest of it; the `mac` is taken out.
 pub fn unseal_json(domain: &str, value: &mut serde_json::Value) -> bool {
-    let Some(given) = value.as_object_mut().and_then(|o| o.remove("mac")) else { return false };
-    let Some(given) = given.as_str() else { return false };
+    let Some(given) = value.as_object_mut().and_then(|o| o.remove("mac")) else {
+        return false;
+    };
+    let Some(given) = given.as_str() else {
+        return false;
+    };
     sealed(domain, canonical(value).as_bytes(), given)
 }
 
@@ -68,8 +87,13 @@ pub use crate::git::is_commit_id;
 /// The derived files (paths relative to the repository root) that git tracks: each is
 /// ignored by zo and should be untracked (`git rm --cached`).
 pub fn tracked(layout: &Layout) -> Vec<String> {
-    let Some(repo) = crate::git::Repo::discover(&layout.root) else { return vec![] };
-    derived(layout).into_iter().filter(|rel| repo.is_tracked(std::path::Path::new(rel))).collect()
+    let Some(repo) = crate::git::Repo::discover(&layout.root) else {
+        return vec![];
+    };
+    derived(layout)
+        .into_iter()
+        .filter(|rel| repo.is_tracked(std::path::Path::new(rel)))
+        .collect()
 }
 
 /// Every derived file's path relative to the root.
@@ -78,7 +102,10 @@ fn derived(layout: &Layout) -> Vec<String> {
         layout.rel(&layout.session_record()),
         layout.rel(&layout.index_db()),
         layout.rel(&crate::store::summary::path(layout)),
-        layout.rel(&crate::store::summary::derived_path(layout, crate::store::summary::CONTRADICTIONS)),
+        layout.rel(&crate::store::summary::derived_path(
+            layout,
+            crate::store::summary::CONTRADICTIONS,
+        )),
     ];
     for suffix in ["-wal", "-shm", "-journal", "-lock"] {
         out.push(format!("{}{suffix}", layout.rel(&layout.index_db())));

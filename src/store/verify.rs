@@ -21,7 +21,11 @@ impl std::fmt::Display for Problem {
 }
 
 fn problem(file: &str, line: usize, message: String) -> Problem {
-    Problem { file: file.to_string(), line, message }
+    Problem {
+        file: file.to_string(),
+        line,
+        message,
+    }
 }
 
 /// Structure of DECISION_LOG.md.
@@ -33,36 +37,84 @@ pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
         let line = e.span.line;
         let body = log.body(i);
         if let Some(first) = seen.insert(e.id.as_str(), line) {
-            out.push(problem(file, line, format!("ID {} is also used by the entry at line {first}", e.id)));
+            out.push(problem(
+                file,
+                line,
+                format!("ID {} is also used by the entry at line {first}", e.id),
+            ));
         }
         if body.fields.is_empty() {
-            out.push(problem(file, line, "decision has no fields (expected **Title:**, **Decision:** …)".into()));
+            out.push(problem(
+                file,
+                line,
+                "decision has no fields (expected **Title:**, **Decision:** …)".into(),
+            ));
             continue;
         }
         if e.title.trim().is_empty() {
             out.push(problem(file, line, "decision has no **Title:**".into()));
         }
         if e.timestamp.is_empty() {
-            out.push(problem(file, line, format!("decision {} has no timestamp (in its heading or **Timestamp:**)", e.id)));
+            out.push(problem(
+                file,
+                line,
+                format!(
+                    "decision {} has no timestamp (in its heading or **Timestamp:**)",
+                    e.id
+                ),
+            ));
         } else if !crate::time::starts_with_date(&e.timestamp) {
-            out.push(problem(file, line, format!("decision {} has an unreadable timestamp {:?}", e.id, e.timestamp)));
+            out.push(problem(
+                file,
+                line,
+                format!(
+                    "decision {} has an unreadable timestamp {:?}",
+                    e.id, e.timestamp
+                ),
+            ));
         }
         if e.is_outcome() || e.is_confirmation() || e.is_promotion() {
-            if body.get("Refs").is_none_or(|r| referenced_ids(r).is_empty()) {
-                out.push(problem(file, line, format!("{} entry {} has no **Refs:**", e.kind.to_uppercase(), e.id)));
+            if body
+                .get("Refs")
+                .is_none_or(|r| referenced_ids(r).is_empty())
+            {
+                out.push(problem(
+                    file,
+                    line,
+                    format!("{} entry {} has no **Refs:**", e.kind.to_uppercase(), e.id),
+                ));
             }
         } else if e.is_forgotten() {
             if body.get("Forgotten").is_none() {
-                out.push(problem(file, line, format!("FORGOTTEN entry {} has no **Forgotten:** date", e.id)));
+                out.push(problem(
+                    file,
+                    line,
+                    format!("FORGOTTEN entry {} has no **Forgotten:** date", e.id),
+                ));
             }
         } else if body.get("Decision").is_none_or(|d| d.trim().is_empty()) {
-            out.push(problem(file, line, format!("decision {} has no **Decision:** text", e.id)));
+            out.push(problem(
+                file,
+                line,
+                format!("decision {} has no **Decision:** text", e.id),
+            ));
         }
         for name in ["Supersedes", "Refs"] {
             if let Some(v) = body.get(name) {
-                for r in referenced_ids(v).iter().filter(|r| r.starts_with("D-") && !known(r)) {
-                    let at = body.fields.iter().find(|f| f.name.eq_ignore_ascii_case(name)).map_or(line, |f| f.line);
-                    out.push(problem(file, at, format!("{} names {r}, which is not in the log", e.id)));
+                for r in referenced_ids(v)
+                    .iter()
+                    .filter(|r| r.starts_with("D-") && !known(r))
+                {
+                    let at = body
+                        .fields
+                        .iter()
+                        .find(|f| f.name.eq_ignore_ascii_case(name))
+                        .map_or(line, |f| f.line);
+                    out.push(problem(
+                        file,
+                        at,
+                        format!("{} names {r}, which is not in the log", e.id),
+                    ));
                 }
             }
         }
@@ -71,7 +123,11 @@ pub fn decisions(file: &str, log: &DecisionLog) -> Vec<Problem> {
     // was meant. The log runs newest last, so the chain is told from the superseding side.
     for cycle in log.cycles() {
         let rev: Vec<usize> = cycle.iter().rev().copied().collect();
-        let chain = chain(rev.iter().map(|&i| (log.entries[i].id.as_str(), log.entries[i].span.line)), "supersedes");
+        let chain = chain(
+            rev.iter()
+                .map(|&i| (log.entries[i].id.as_str(), log.entries[i].span.line)),
+            "supersedes",
+        );
         let e = &log.entries[cycle[0]];
         out.push(problem(
             file,
@@ -103,13 +159,22 @@ pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
         }
         if let Some(by) = p.superseded_by() {
             if pf.find(by).is_none() {
-                out.push(problem(file, line, format!("{} is superseded by {by}, which is not in the file", p.id)));
+                out.push(problem(
+                    file,
+                    line,
+                    format!("{} is superseded by {by}, which is not in the file", p.id),
+                ));
             }
         }
     }
     // A cycle reads as every member holding (SPEC §2); say which and where, once per member.
     for cycle in pf.cycles() {
-        let chain = chain(cycle.iter().map(|&i| (pf.entries[i].id.as_str(), pf.entries[i].span.line)), "is superseded by");
+        let chain = chain(
+            cycle
+                .iter()
+                .map(|&i| (pf.entries[i].id.as_str(), pf.entries[i].span.line)),
+            "is superseded by",
+        );
         for &i in &cycle {
             let p = &pf.entries[i];
             out.push(problem(
@@ -125,7 +190,10 @@ pub fn priors(file: &str, pf: &PriorsFile) -> Vec<Problem> {
 /// `A (line 3) <verb> B (line 9) <verb> A`: a cycle as the chain a person follows.
 fn chain<'a>(members: impl Iterator<Item = (&'a str, usize)>, verb: &str) -> String {
     let members: Vec<_> = members.collect();
-    let mut s: Vec<String> = members.iter().map(|(id, line)| format!("{id} (line {line})")).collect();
+    let mut s: Vec<String> = members
+        .iter()
+        .map(|(id, line)| format!("{id} (line {line})"))
+        .collect();
     if let Some((id, _)) = members.first() {
         s.push(id.to_string());
     }
@@ -133,8 +201,18 @@ fn chain<'a>(members: impl Iterator<Item = (&'a str, usize)>, verb: &str) -> Str
 }
 
 /// Every entry of `base` must still be in `current`, unchanged.
-pub fn decisions_append_only(file: &str, base_name: &str, base: &DecisionLog, current: &DecisionLog) -> Vec<Problem> {
-    let now: HashMap<&str, usize> = current.entries.iter().enumerate().map(|(i, e)| (e.id.as_str(), i)).collect();
+pub fn decisions_append_only(
+    file: &str,
+    base_name: &str,
+    base: &DecisionLog,
+    current: &DecisionLog,
+) -> Vec<Problem> {
+    let now: HashMap<&str, usize> = current
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.as_str(), i))
+        .collect();
     let mut out = Vec::new();
     for (bi, e) in base.entries.iter().enumerate() {
         let before = e.content(base);
@@ -174,24 +252,38 @@ pub fn decisions_append_only(file: &str, base_name: &str, base: &DecisionLog, cu
 }
 
 /// Every prior of `base` must still be in `current`, unchanged except for its `Superseded by`.
-pub fn priors_append_only(file: &str, base_name: &str, base: &PriorsFile, current: &PriorsFile) -> Vec<Problem> {
+pub fn priors_append_only(
+    file: &str,
+    base_name: &str,
+    base: &PriorsFile,
+    current: &PriorsFile,
+) -> Vec<Problem> {
     // A merge may renumber a prior that got the same number on two machines: a prior whose
     // text (heading number aside) is still there under another number is not lost.
     let unnumbered = |f: &PriorsFile, e: &crate::format::prior::Prior| {
         let c = e.content_without_supersession(f);
         match c.split_once('\n') {
-            Some((head, rest)) => format!("{}\n{rest}", head.split_once(':').map_or(head, |(_, t)| t)),
+            Some((head, rest)) => {
+                format!("{}\n{rest}", head.split_once(':').map_or(head, |(_, t)| t))
+            }
             None => c,
         }
     };
-    let moved: std::collections::HashSet<String> = current.entries.iter().map(|e| unnumbered(current, e)).collect();
+    let moved: std::collections::HashSet<String> = current
+        .entries
+        .iter()
+        .map(|e| unnumbered(current, e))
+        .collect();
     let mut out = Vec::new();
     for p in &base.entries {
         let before = p.content_without_supersession(base);
         let renumbered = moved.contains(&unnumbered(base, p));
         // With a number used twice (a merge made without zo), the copy with the same text is
         // this prior; the other one is reported as a duplicate number, not as an edit.
-        let same = current.entries.iter().find(|c| c.id == p.id && c.content_without_supersession(current) == before);
+        let same = current
+            .entries
+            .iter()
+            .find(|c| c.id == p.id && c.content_without_supersession(current) == before);
         match same.or_else(|| current.entries.iter().find(|c| c.id == p.id)) {
             _ if renumbered && current.entries.iter().all(|c| c.id != p.id || c.content_without_supersession(current) != before) => {}
             Some(c)
@@ -231,7 +323,11 @@ pub fn facts(file: &str, f: &FactsFile) -> Vec<Problem> {
         if e.id.is_empty() {
             out.push(problem(file, line, "fact has no **ID:**".into()));
         } else if let Some(first) = seen.insert(e.id.as_str(), line) {
-            out.push(problem(file, line, format!("ID {} is also used by the fact at line {first}", e.id)));
+            out.push(problem(
+                file,
+                line,
+                format!("ID {} is also used by the fact at line {first}", e.id),
+            ));
         }
         if e.is_forgotten() {
             continue;
@@ -240,10 +336,18 @@ pub fn facts(file: &str, f: &FactsFile) -> Vec<Problem> {
             out.push(problem(file, line, m));
         }
         if e.value().trim().is_empty() {
-            out.push(problem(file, line, format!("fact {} has no **Value:**", e.id)));
+            out.push(problem(
+                file,
+                line,
+                format!("fact {} has no **Value:**", e.id),
+            ));
         }
         if !crate::time::starts_with_date(e.set()) {
-            out.push(problem(file, line, format!("fact {} has no readable **Set:** time", e.id)));
+            out.push(problem(
+                file,
+                line,
+                format!("fact {} has no readable **Set:** time", e.id),
+            ));
         }
     }
     fact_cycles(file, f, &mut out);
@@ -254,13 +358,20 @@ pub fn facts(file: &str, f: &FactsFile) -> Vec<Problem> {
 /// version of the key holds (SPEC §2), but the file no longer says which replaced which.
 /// One depth-first pass: each edge that closes a cycle is reported once.
 fn fact_cycles(file: &str, f: &FactsFile, out: &mut Vec<Problem>) {
-    let by_id: HashMap<String, usize> = f.entries.iter().enumerate().map(|(i, e)| (e.id.to_ascii_lowercase(), i)).collect();
+    let by_id: HashMap<String, usize> = f
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.to_ascii_lowercase(), i))
+        .collect();
     let next: Vec<Vec<usize>> = f
         .entries
         .iter()
         .map(|e| {
             let v = e.field("Supersedes").unwrap_or("");
-            v.split([',', ' ']).filter_map(|id| by_id.get(&id.trim().to_ascii_lowercase()).copied()).collect()
+            v.split([',', ' '])
+                .filter_map(|id| by_id.get(&id.trim().to_ascii_lowercase()).copied())
+                .collect()
         })
         .collect();
     // 0: not seen; 1: on the current path; 2: done.
@@ -303,7 +414,12 @@ fn fact_cycles(file: &str, f: &FactsFile, out: &mut Vec<Problem>) {
 
 /// Every fact version of `base` must still be in `current`, unchanged or replaced by exactly
 /// its tombstone.
-pub fn facts_append_only(file: &str, base_name: &str, base: &FactsFile, current: &FactsFile) -> Vec<Problem> {
+pub fn facts_append_only(
+    file: &str,
+    base_name: &str,
+    base: &FactsFile,
+    current: &FactsFile,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     for e in &base.entries {
         let before = e.content(base);
@@ -339,7 +455,11 @@ pub fn conflict_markers(file: &str, text: &str) -> Vec<Problem> {
         if fence.feed(line) {
             continue;
         }
-        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" || line.starts_with(">>>>>>> ") || line == ">>>>>>>" {
+        if line.starts_with("<<<<<<< ")
+            || line == "<<<<<<<"
+            || line.starts_with(">>>>>>> ")
+            || line == ">>>>>>>"
+        {
             out.push(problem(
                 file,
                 n + 1,

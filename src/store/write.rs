@@ -110,7 +110,13 @@ fn annotation(log: &DecisionLog, i: usize, kind: &str, limits: Limits) -> Result
 
 /// A new entry of `kind` (OUTCOME, CONFIRM, PROMOTE) that refers to the entry `refs` titled
 /// `title` (a decision, or for PROMOTE a prior too).
-fn annotation_of(log: &DecisionLog, refs: &str, title: &str, kind: &str, limits: Limits) -> Result<NewDecision> {
+fn annotation_of(
+    log: &DecisionLog,
+    refs: &str,
+    title: &str,
+    kind: &str,
+    limits: Limits,
+) -> Result<NewDecision> {
     let word = match kind {
         "OUTCOME" => "Outcome",
         "PROMOTE" => "Promoted",
@@ -129,7 +135,15 @@ fn annotation_of(log: &DecisionLog, refs: &str, title: &str, kind: &str, limits:
 /// A title zo composes (an annotation's, from the entries it names), cut with "…" to the
 /// title limit.
 fn fit_title(title: String, limits: Limits) -> String {
-    if title.chars().count() > limits.title_chars { title.chars().take(limits.title_chars.saturating_sub(1)).collect::<String>() + "…" } else { title }
+    if title.chars().count() > limits.title_chars {
+        title
+            .chars()
+            .take(limits.title_chars.saturating_sub(1))
+            .collect::<String>()
+            + "…"
+    } else {
+        title
+    }
 }
 
 /// Active decisions whose titles nearly match `title`, from the log's text: the `**Title:**`
@@ -138,10 +152,12 @@ fn fit_title(title: String, limits: Limits) -> String {
 fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<crate::format::Similar> {
     use crate::format::{line_at, line_starts};
     let t = text.as_str();
-    let titles = line_starts(t, "**Title:**").filter_map(|at| fields::parse_field_line(line_at(t, at)).map(|(_, v)| ("", v.trim())));
+    let titles = line_starts(t, "**Title:**")
+        .filter_map(|at| fields::parse_field_line(line_at(t, at)).map(|(_, v)| ("", v.trim())));
     let near = !gate::near_duplicates(title, titles).is_empty();
     // Older logs keep titles in their headings, which that search does not see: parse them.
-    let older = line_starts(t, "## Decision:").any(|at| !crate::time::starts_with_date(line_at(t, at)["## Decision:".len()..].trim()));
+    let older = line_starts(t, "## Decision:")
+        .any(|at| !crate::time::starts_with_date(line_at(t, at)["## Decision:".len()..].trim()));
     if !near && !older {
         return vec![];
     }
@@ -151,25 +167,40 @@ fn similar_in(text: Text, title: &str, threshold: f64) -> Vec<crate::format::Sim
 /// Active decisions whose titles nearly match `title`.
 fn similar(log: &DecisionLog, title: &str) -> Vec<crate::format::Similar> {
     let others = (0..log.entries.len())
-        .filter(|&i| !log.entries[i].is_annotation() && log.status(i) == Status::Active && !same_folded(&log.entries[i].title, title))
+        .filter(|&i| {
+            !log.entries[i].is_annotation()
+                && log.status(i) == Status::Active
+                && !same_folded(&log.entries[i].title, title)
+        })
         .map(|i| (log.entries[i].id.as_str(), log.entries[i].title.as_str()));
     gate::near_duplicates(title, others)
 }
 
 /// `a, b ,c/` → `a, b, c` (paths relative to the repository root, `/`-separated).
 fn normalize_paths(v: &str) -> String {
-    v.split([',', '\n']).map(|p| p.trim().trim_start_matches("./").trim_end_matches('/')).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(", ")
+    v.split([',', '\n'])
+        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Refuse a new decision whose title an active one already has (in any case or spacing): an
 /// identical decision always, another one unless the new one supersedes it.
 fn refuse_same_title(log: &DecisionLog, new: &NewDecision) -> Result<()> {
     for (i, e) in log.entries.iter().enumerate() {
-        if !(same_folded(&e.title, &new.title) && log.status(i) == Status::Active && !e.is_annotation()) {
+        if !(same_folded(&e.title, &new.title)
+            && log.status(i) == Status::Active
+            && !e.is_annotation())
+        {
             continue;
         }
         if same_folded(log.field(i, "Decision").unwrap_or(""), &new.decision) {
-            bail!("refused: an identical decision already exists: {} ({})", e.id, e.title);
+            bail!(
+                "refused: an identical decision already exists: {} ({})",
+                e.id,
+                e.title
+            );
         }
         // Two active decisions under one title leave recall and people guessing which holds.
         if new.supersedes != e.id {
@@ -186,12 +217,21 @@ fn refuse_same_title(log: &DecisionLog, new: &NewDecision) -> Result<()> {
 
 impl Memory {
     /// Append a decision. Returns what was written.
-    pub fn decide(&self, input: &DecisionInput, allow: impl Into<gate::Allow>) -> Result<NewDecision> {
+    pub fn decide(
+        &self,
+        input: &DecisionInput,
+        allow: impl Into<gate::Allow>,
+    ) -> Result<NewDecision> {
         let allow = allow.into();
         let limits = self.limits()?;
         let mut new = self.new_decision(input)?;
         let threshold = self.threshold()?;
-        new.status = if decision::Decision::would_be_tentative(&new.kind, input.confidence, threshold) { Status::Provisional } else { Status::Active };
+        new.status =
+            if decision::Decision::would_be_tentative(&new.kind, input.confidence, threshold) {
+                Status::Provisional
+            } else {
+                Status::Active
+            };
         gate::title(&new.title, limits)?;
         gate::require("the decision text (--decision)", &new.decision)?;
         if new.kind.contains('\n') || new.kind.is_empty() {
@@ -203,7 +243,9 @@ impl Memory {
             "OUTCOME" => bail!("refused: record an outcome with `zo outcome ID TEXT`"),
             "CONFIRM" => bail!("refused: confirm a decision with `zo confirm ID`"),
             "FORGOTTEN" => bail!("refused: erase an entry with `zo forget ID --reason …`"),
-            "PROMOTE" => bail!("refused: copy an entry into a linked memory with `zo promote ID --to NAME`"),
+            "PROMOTE" => {
+                bail!("refused: copy an entry into a linked memory with `zo promote ID --to NAME`")
+            }
             _ => {}
         }
         let check: Vec<(&str, &str)> = new.fields();
@@ -224,8 +266,14 @@ impl Memory {
         let log = DecisionLog::parse(text).with_threshold(self.threshold()?);
         let file = self.layout.show(&self.layout.decision_log());
         if !new.supersedes.is_empty() {
-            let i = log.find(&new.supersedes).map_err(|e| find_error(e, &new.supersedes, &file))?;
-            refuse_forgotten(&log.entries[i].id, log.entries[i].is_forgotten(), "supersede")?;
+            let i = log
+                .find(&new.supersedes)
+                .map_err(|e| find_error(e, &new.supersedes, &file))?;
+            refuse_forgotten(
+                &log.entries[i].id,
+                log.entries[i].is_forgotten(),
+                "supersede",
+            )?;
             new.supersedes = log.entries[i].id.clone();
         }
         refuse_same_title(&log, &new)?;
@@ -233,7 +281,10 @@ impl Memory {
         new.timestamp = crate::time::now();
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         let replaced = log.find(&new.supersedes).ok();
-        new.similar = similar(&log, &new.title).into_iter().filter(|s| replaced.is_none_or(|i| log.entries[i].id != s.id)).collect();
+        new.similar = similar(&log, &new.title)
+            .into_iter()
+            .filter(|s| replaced.is_none_or(|i| log.entries[i].id != s.id))
+            .collect();
         Ok(new)
     }
 
@@ -242,27 +293,48 @@ impl Memory {
     fn new_decision(&self, input: &DecisionInput) -> Result<NewDecision> {
         let norm = |o: &Option<String>| o.as_deref().map(normalize_value).unwrap_or_default();
         let mut new = NewDecision {
-            kind: input.r#type.as_deref().map(normalize_value).unwrap_or_default().to_uppercase(),
+            kind: input
+                .r#type
+                .as_deref()
+                .map(normalize_value)
+                .unwrap_or_default()
+                .to_uppercase(),
             title: normalize_value(&input.title),
             decision: normalize_value(&input.decision),
             rationale: norm(&input.rationale),
             alternatives: norm(&input.alternatives),
             outcome: norm(&input.outcome),
             supersedes: norm(&input.supersedes),
-            tags: input.tags.as_ref().map(|t| normalize_value(&t.joined())).unwrap_or_default(),
+            tags: input
+                .tags
+                .as_ref()
+                .map(|t| normalize_value(&t.joined()))
+                .unwrap_or_default(),
             session: norm(&input.session),
-            confidence: input.confidence.map(crate::format::fact::format_confidence).unwrap_or_default(),
-            paths: input.paths.as_ref().map(|p| normalize_paths(&p.joined())).unwrap_or_default(),
+            confidence: input
+                .confidence
+                .map(crate::format::fact::format_confidence)
+                .unwrap_or_default(),
+            paths: input
+                .paths
+                .as_ref()
+                .map(|p| normalize_paths(&p.joined()))
+                .unwrap_or_default(),
             ..Default::default()
         };
         if let Some(c) = input.confidence {
             if !(0.0..=1.0).contains(&c) {
-                return Err(crate::error::Error::Usage(format!("refused: --confidence must be from 0 to 1 (got {c})")).into());
+                return Err(crate::error::Error::Usage(format!(
+                    "refused: --confidence must be from 0 to 1 (got {c})"
+                ))
+                .into());
             }
         }
         if !new.paths.is_empty() {
             // The commit the decision was made at: `zo stale` measures change since then.
-            new.commit = crate::git::Repo::discover(&self.layout.root).and_then(|r| r.head_full()).unwrap_or_default();
+            new.commit = crate::git::Repo::discover(&self.layout.root)
+                .and_then(|r| r.head_full())
+                .unwrap_or_default();
         }
         if new.kind.is_empty() {
             new.kind = "DECISION".into();
@@ -277,22 +349,42 @@ impl Memory {
     /// memory's lock, `copy` writes it elsewhere and names the copy (`team:PR-004`), then a
     /// PROMOTE entry that refers to the source records it. Nothing is written here when `copy`
     /// fails, and the copy is not made when the lock cannot be had.
-    pub fn promotion(&self, source: &str, title: &str, hash: &str, copy: impl FnOnce() -> Result<String>) -> Result<(String, NewDecision)> {
+    pub fn promotion(
+        &self,
+        source: &str,
+        title: &str,
+        hash: &str,
+        copy: impl FnOnce() -> Result<String>,
+    ) -> Result<(String, NewDecision)> {
         let limits = self.limits()?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
         let to = copy()?;
         // The hash finds the copy again should a merge there renumber it.
-        let mut new = NewDecision { decision: format!("promoted to {to} ({hash})"), ..annotation_of(&log, source, title, "PROMOTE", limits)? };
+        let mut new = NewDecision {
+            decision: format!("promoted to {to} ({hash})"),
+            ..annotation_of(&log, source, title, "PROMOTE", limits)?
+        };
         // The title is the entry's own, which passed the gate when it was written.
-        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), gate::Allow::default(), &[])?);
+        new.allowed = gate::hashes(&gate::check_fields_with(
+            &new.fields(),
+            gate::Allow::default(),
+            &[],
+        )?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)
-            .map_err(|e| anyhow!("{to} was written, but the project's record of it was not: {e:#}"))?;
+            .map_err(|e| {
+                anyhow!("{to} was written, but the project's record of it was not: {e:#}")
+            })?;
         Ok((to, new))
     }
 
     /// Append an OUTCOME entry for decision `id`.
-    pub fn outcome(&self, id: &str, text: &str, allow: impl Into<gate::Allow>) -> Result<NewDecision> {
+    pub fn outcome(
+        &self,
+        id: &str,
+        text: &str,
+        allow: impl Into<gate::Allow>,
+    ) -> Result<NewDecision> {
         let allow = allow.into();
         let limits = self.limits()?;
         let text = normalize_value(text);
@@ -304,15 +396,32 @@ impl Memory {
         let i = log.find(id).map_err(|e| find_error(e, id, &file))?;
         let target = &log.entries[i];
         if target.is_outcome() {
-            bail!("{} is itself an OUTCOME entry; name the decision it refers to", target.id);
+            bail!(
+                "{} is itself an OUTCOME entry; name the decision it refers to",
+                target.id
+            );
         }
         refuse_forgotten(&target.id, target.is_forgotten(), "record an outcome for")?;
-        if log.latest_outcome_entry(i).and_then(|o| log.field(o, "Outcome")).is_some_and(|o| same_folded(o, &text)) {
-            bail!("refused: that outcome is already recorded for {}", target.id);
+        if log
+            .latest_outcome_entry(i)
+            .and_then(|o| log.field(o, "Outcome"))
+            .is_some_and(|o| same_folded(o, &text))
+        {
+            bail!(
+                "refused: that outcome is already recorded for {}",
+                target.id
+            );
         }
-        let mut new = NewDecision { outcome: text, ..annotation(&log, i, "OUTCOME", limits)? };
+        let mut new = NewDecision {
+            outcome: text,
+            ..annotation(&log, i, "OUTCOME", limits)?
+        };
         // The title is copied from the decision: a secret allowed there stays allowed here.
-        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), allow, &gate::allowed_in(target.raw(&log)))?);
+        new.allowed = gate::hashes(&gate::check_fields_with(
+            &new.fields(),
+            allow,
+            &gate::allowed_in(target.raw(&log)),
+        )?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(new)
     }
@@ -332,10 +441,20 @@ impl Memory {
         match log.status(i) {
             Status::Provisional => {}
             Status::Active => return Ok(None),
-            other => bail!("{} is not provisional (it is {other}); nothing to confirm", target.id),
+            other => bail!(
+                "{} is not provisional (it is {other}); nothing to confirm",
+                target.id
+            ),
         }
-        let mut new = NewDecision { status: Status::Active, ..annotation(&log, i, "CONFIRM", limits)? };
-        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(target.raw(&log)))?);
+        let mut new = NewDecision {
+            status: Status::Active,
+            ..annotation(&log, i, "CONFIRM", limits)?
+        };
+        new.allowed = gate::hashes(&gate::check_fields_with(
+            &new.fields(),
+            false,
+            &gate::allowed_in(target.raw(&log)),
+        )?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok(Some(new))
     }
@@ -346,7 +465,12 @@ impl Memory {
     /// the detector names the pair (it lives above the store); only such a pair is recorded:
     /// a confirmation is permanent. Checked on the log read under the lock. Returns both IDs as
     /// the log writes them, and the entry (None when the pair was recorded already).
-    pub fn confirm_compatible(&self, a: &str, b: &str, named: &dyn Fn(&DecisionLog, &str, &str) -> bool) -> Result<(String, String, Option<NewDecision>)> {
+    pub fn confirm_compatible(
+        &self,
+        a: &str,
+        b: &str,
+        named: &dyn Fn(&DecisionLog, &str, &str) -> bool,
+    ) -> Result<(String, String, Option<NewDecision>)> {
         let limits = self.limits()?;
         let _lock = self.lock()?;
         let log = self.decisions()?;
@@ -357,11 +481,20 @@ impl Memory {
             let e = &log.entries[i];
             refuse_forgotten(&e.id, e.is_forgotten(), "confirm")?;
             if e.is_annotation() {
-                bail!("{} is not a decision of its own (an outcome or a confirmation)", e.id);
+                bail!(
+                    "{} is not a decision of its own (an outcome or a confirmation)",
+                    e.id
+                );
             }
             match log.status(i) {
-                Status::Superseded => bail!("{} is superseded: only what holds can hold together", e.id),
-                Status::Provisional => bail!("{} is provisional: confirm it first (zo confirm {}), if it holds", e.id, e.id),
+                Status::Superseded => {
+                    bail!("{} is superseded: only what holds can hold together", e.id)
+                }
+                Status::Provisional => bail!(
+                    "{} is provisional: confirm it first (zo confirm {}), if it holds",
+                    e.id,
+                    e.id
+                ),
                 _ => {}
             }
         }
@@ -373,12 +506,24 @@ impl Memory {
             return Ok((ida, idb, None));
         }
         if !named(&log, &ida, &idb) {
-            bail!("{a} and {b} are not a pair zo verify names (one subject, two choices); nothing to record");
+            bail!(
+                "{a} and {b} are not a pair zo verify names (one subject, two choices); nothing to record"
+            );
         }
         let mut new = annotation(&log, ia, "CONFIRM", limits)?;
-        new.title = fit_title(format!("Compatible: {} / {}", log.entries[ia].title, log.entries[ib].title), limits);
+        new.title = fit_title(
+            format!(
+                "Compatible: {} / {}",
+                log.entries[ia].title, log.entries[ib].title
+            ),
+            limits,
+        );
         new.refs = format!("{ida}, {idb}");
-        new.allowed = gate::hashes(&gate::check_fields_with(&new.fields(), false, &gate::allowed_in(log.entries[ia].raw(&log)))?);
+        new.allowed = gate::hashes(&gate::check_fields_with(
+            &new.fields(),
+            false,
+            &gate::allowed_in(log.entries[ia].raw(&log)),
+        )?);
         self.append_decision(&log.text, log.last_separated(), &new, limits)?;
         Ok((ida, idb, Some(new)))
     }
@@ -390,13 +535,19 @@ impl Memory {
     fn note_written(&self, id: &str) {
         crate::store::provenance::note_written_here(id);
         let path = self.layout.session_record();
-        let Ok(Some(text)) = fsio::read_text(&path) else { return };
-        let Ok(mut record) = serde_json::from_str::<serde_json::Value>(text.as_str()) else { return };
+        let Ok(Some(text)) = fsio::read_text(&path) else {
+            return;
+        };
+        let Ok(mut record) = serde_json::from_str::<serde_json::Value>(text.as_str()) else {
+            return;
+        };
         // Only a record this user's zo wrote is added to, and it is signed again after.
         if !crate::store::trust::unseal_json(crate::store::trust::SESSION_RECORD, &mut record) {
             return;
         }
-        let Some(obj) = record.as_object_mut() else { return };
+        let Some(obj) = record.as_object_mut() else {
+            return;
+        };
         let list = obj.entry("written").or_insert(serde_json::Value::Null);
         if list.is_null() {
             *list = serde_json::json!([]);
@@ -413,12 +564,25 @@ impl Memory {
         }
     }
 
-    fn append_decision(&self, text: &Text, last_separated: Option<bool>, new: &NewDecision, limits: Limits) -> Result<()> {
+    fn append_decision(
+        &self,
+        text: &Text,
+        last_separated: Option<bool>,
+        new: &NewDecision,
+        limits: Limits,
+    ) -> Result<()> {
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
-        let joint = if text.as_str().is_empty() { "" } else { text.joint(last_separated) };
+        let joint = if text.as_str().is_empty() {
+            ""
+        } else {
+            text.joint(last_separated)
+        };
         let parts = text.appended_parts(&format!("{joint}{entry}"));
-        fsio::write_atomic_parts(&self.layout.decision_log(), &[&parts[0], &parts[1], &parts[2]])?;
+        fsio::write_atomic_parts(
+            &self.layout.decision_log(),
+            &[&parts[0], &parts[1], &parts[2]],
+        )?;
         self.note_written(&new.id);
         approve_consented(&new.id, &entry, &new.allowed);
         Ok(())
@@ -426,7 +590,11 @@ impl Memory {
 
     /// Add a prior under the next free number. Returns its ID and the active priors whose
     /// titles nearly match.
-    pub fn add_prior(&self, input: &PriorInput, allow: impl Into<gate::Allow>) -> Result<(String, Vec<crate::format::Similar>)> {
+    pub fn add_prior(
+        &self,
+        input: &PriorInput,
+        allow: impl Into<gate::Allow>,
+    ) -> Result<(String, Vec<crate::format::Similar>)> {
         let allow = allow.into();
         let limits = self.limits()?;
         let mut new = NewPrior {
@@ -435,15 +603,23 @@ impl Memory {
             source: normalize_value(&input.source),
             root_cause: normalize_value(&input.root_cause).to_lowercase(),
             failure: normalize_value(&input.failure),
-            rules: input.rules.iter().map(|r| normalize_value(r)).filter(|r| !r.is_empty()).collect(),
+            rules: input
+                .rules
+                .iter()
+                .map(|r| normalize_value(r))
+                .filter(|r| !r.is_empty())
+                .collect(),
             solution: normalize_value(&input.solution),
             allowed: vec![],
         };
         gate::title(&new.title, limits)?;
         if !prior::ROOT_CAUSES.contains(&new.root_cause.as_str()) {
-            return Err(
-                crate::error::Error::usage(format!("refused: root cause must be one of {} (got {:?})", prior::ROOT_CAUSES.join(", "), new.root_cause)).into()
-            );
+            return Err(crate::error::Error::usage(format!(
+                "refused: root cause must be one of {} (got {:?})",
+                prior::ROOT_CAUSES.join(", "),
+                new.root_cause
+            ))
+            .into());
         }
         gate::require("the failure (--failure)", &new.failure)?;
         if new.rules.is_empty() {
@@ -461,19 +637,41 @@ impl Memory {
 
         let _lock = self.lock()?;
         let file = self.priors()?;
-        if let Some(p) = file.entries.iter().find(|p| p.superseded_by().is_none() && same_folded(&p.title, &new.title)) {
-            bail!("refused: a prior with this title already exists: {} ({})", p.id, p.title);
+        if let Some(p) = file
+            .entries
+            .iter()
+            .find(|p| p.superseded_by().is_none() && same_folded(&p.title, &new.title))
+        {
+            bail!(
+                "refused: a prior with this title already exists: {} ({})",
+                p.id,
+                p.title
+            );
         }
         new.number = file.next_number();
         let entry = new.render();
         gate::entry_size(&entry, limits)?;
-        let text = if file.text.as_str().is_empty() { Text::new(crate::templates::PRIORS.to_string()) } else { file.text.clone() };
+        let text = if file.text.as_str().is_empty() {
+            Text::new(crate::templates::PRIORS.to_string())
+        } else {
+            file.text.clone()
+        };
         let joint = text.joint(file.last_separated());
-        fsio::write_atomic(&self.layout.priors(), text.with_appended(&format!("{joint}{entry}")).as_bytes())?;
+        fsio::write_atomic(
+            &self.layout.priors(),
+            text.with_appended(&format!("{joint}{entry}")).as_bytes(),
+        )?;
         self.note_written(&prior::format_id(new.number));
         approve_consented(&prior::format_id(new.number), &entry, &new.allowed);
-        let others = file.entries.iter().filter(|p| p.superseded_by().is_none() && !p.is_forgotten()).map(|p| (p.id.as_str(), p.title.as_str()));
-        Ok((prior::format_id(new.number), gate::near_duplicates(&new.title, others)))
+        let others = file
+            .entries
+            .iter()
+            .filter(|p| p.superseded_by().is_none() && !p.is_forgotten())
+            .map(|p| (p.id.as_str(), p.title.as_str()));
+        Ok((
+            prior::format_id(new.number),
+            gate::near_duplicates(&new.title, others),
+        ))
     }
 
     /// Mark prior `old` as superseded by `new`: the one edit zo makes to an existing prior,
@@ -482,8 +680,12 @@ impl Memory {
         let _lock = self.lock()?;
         let file = self.priors()?;
         let path = self.layout.show(&self.layout.priors());
-        let oi = file.find(old).ok_or_else(|| anyhow!("no prior {old} in {path}"))?;
-        let ni = file.find(new).ok_or_else(|| anyhow!("no prior {new} in {path}"))?;
+        let oi = file
+            .find(old)
+            .ok_or_else(|| anyhow!("no prior {old} in {path}"))?;
+        let ni = file
+            .find(new)
+            .ok_or_else(|| anyhow!("no prior {new} in {path}"))?;
         let (o, n) = (&file.entries[oi], &file.entries[ni]);
         if oi == ni {
             bail!("a prior cannot supersede itself");
@@ -500,13 +702,21 @@ impl Memory {
         for _ in 0..=file.entries.len() {
             let Some(id) = next else { break };
             if file.find(id) == Some(oi) {
-                bail!("refused: {} is already superseded (via {id}) by {}; superseding it back would make a cycle", n.id, o.id);
+                bail!(
+                    "refused: {} is already superseded (via {id}) by {}; superseding it back would make a cycle",
+                    n.id,
+                    o.id
+                );
             }
             next = file.find(id).and_then(|i| file.entries[i].superseded_by());
         }
         let raw = o.raw(&file);
         let eol = if file.text.crlf { "\r\n" } else { "\n" };
-        let field_name = if o.number.is_some() { "**Superseded by:**" } else { "**Superseded By**:" };
+        let field_name = if o.number.is_some() {
+            "**Superseded by:**"
+        } else {
+            "**Superseded By**:"
+        };
         let new_line = format!("{field_name} {}{eol}", n.id);
         let mut lines: Vec<&str> = raw.split_inclusive('\n').collect();
         let mut fence = fields::Fence::default();
@@ -540,7 +750,11 @@ impl Memory {
                 }
                 let mut l = lines.clone();
                 let needs_eol = insert_at > 0 && !l[insert_at - 1].ends_with('\n');
-                let joined = if needs_eol { format!("{eol}{new_line}") } else { new_line.clone() };
+                let joined = if needs_eol {
+                    format!("{eol}{new_line}")
+                } else {
+                    new_line.clone()
+                };
                 l.insert(insert_at, &joined);
                 l.concat()
             }
@@ -557,7 +771,12 @@ impl Memory {
     /// entry to `zo verify`), as do `allowed` (hashes the caller's own check recorded).
     /// Set STATE.md's fields (a key: letters, digits, `_` and `-`; a scalar: one line), every
     /// key and value through the gate, in one locked write.
-    pub fn set_state(&self, updates: Vec<(String, crate::format::state::Value)>, allowed: &[String], allow: impl Into<gate::Allow>) -> Result<State> {
+    pub fn set_state(
+        &self,
+        updates: Vec<(String, crate::format::state::Value)>,
+        allowed: &[String],
+        allow: impl Into<gate::Allow>,
+    ) -> Result<State> {
         self.set_state_at(updates, None, allowed, allow)
     }
 
@@ -573,7 +792,10 @@ impl Memory {
         let allow = allow.into();
         use crate::format::state::Value;
         check_state_fields(&updates)?;
-        let mut fields: Vec<(&str, &str)> = position.map(|p| ("Current Position", p)).into_iter().collect();
+        let mut fields: Vec<(&str, &str)> = position
+            .map(|p| ("Current Position", p))
+            .into_iter()
+            .collect();
         for (k, v) in &updates {
             fields.push(("STATE key", k.as_str()));
             match v {
@@ -584,8 +806,13 @@ impl Memory {
         let mut new = gate::hashes(&gate::check_fields(&fields, allow)?);
         new.extend(allowed.iter().cloned());
         // Secrets' hashes under `allowed_secrets`, directive rules under `allowed_directives`.
-        let (rules, hashes): (Vec<String>, Vec<String>) = new.into_iter().partition(|h| h.starts_with(gate::DIRECTIVE_PREFIX));
-        let rules: Vec<String> = rules.iter().map(|r| r[gate::DIRECTIVE_PREFIX.len()..].to_string()).collect();
+        let (rules, hashes): (Vec<String>, Vec<String>) = new
+            .into_iter()
+            .partition(|h| h.starts_with(gate::DIRECTIVE_PREFIX));
+        let rules: Vec<String> = rules
+            .iter()
+            .map(|r| r[gate::DIRECTIVE_PREFIX.len()..].to_string())
+            .collect();
         self.update_state(|s| {
             for (k, v) in updates {
                 s.set(&k, v);
@@ -593,7 +820,10 @@ impl Memory {
             if let Some(p) = position {
                 s.set_position(p);
             }
-            for (key, new) in [(gate::STATE_ALLOWED, hashes), (gate::directives::STATE_ALLOWED, rules)] {
+            for (key, new) in [
+                (gate::STATE_ALLOWED, hashes),
+                (gate::directives::STATE_ALLOWED, rules),
+            ] {
                 if new.is_empty() {
                     continue;
                 }
@@ -619,13 +849,20 @@ impl Memory {
         // A merge left unresolved (made without zo's driver): writing would bury the markers
         // under a valid-looking file and keep one side by accident.
         if crate::store::verify::may_hold_conflict_markers(text.as_str().as_bytes()) {
-            if let Some(p) = crate::store::verify::conflict_markers(&self.layout.show(&path), text.as_str()).into_iter().next() {
-                bail!("{p}; resolve the merge in STATE.md first (or let zo's merge driver do it: `zo hooks install`), then run this again");
+            if let Some(p) =
+                crate::store::verify::conflict_markers(&self.layout.show(&path), text.as_str())
+                    .into_iter()
+                    .next()
+            {
+                bail!(
+                    "{p}; resolve the merge in STATE.md first (or let zo's merge driver do it: `zo hooks install`), then run this again"
+                );
             }
         }
         let mut state = State::parse(text);
         f(&mut state);
-        fsio::write_atomic(&path, state.render().as_bytes()).with_context(|| "STATE.md was not changed")?;
+        fsio::write_atomic(&path, state.render().as_bytes())
+            .with_context(|| "STATE.md was not changed")?;
         Ok(state)
     }
 }
@@ -642,7 +879,10 @@ fn refuse_forgotten(id: &str, forgotten: bool, what: &str) -> Result<()> {
 /// person who wrote it consented; teammates who pull it approve it themselves. Best effort: an
 /// approval that cannot be kept leaves the entry withheld here too, never the write undone.
 pub(crate) fn approve_consented(id: &str, entry: &str, allowed: &[String]) {
-    if allowed.iter().any(|a| a.starts_with(gate::DIRECTIVE_PREFIX)) {
+    if allowed
+        .iter()
+        .any(|a| a.starts_with(gate::DIRECTIVE_PREFIX))
+    {
         let _ = crate::store::approvals::approve(id, &crate::format::content_of(entry));
     }
 }
@@ -653,15 +893,25 @@ pub(crate) fn approve_consented(id: &str, entry: &str, allowed: &[String]) {
 pub fn check_state_fields(updates: &[(String, crate::format::state::Value)]) -> Result<()> {
     use crate::format::state::Value;
     for (k, v) in updates {
-        if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-            return Err(crate::error::Error::usage(format!("{k:?} is not a STATE field name (letters, digits, _ and -)")).into());
+        if k.is_empty()
+            || !k
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(crate::error::Error::usage(format!(
+                "{k:?} is not a STATE field name (letters, digits, _ and -)"
+            ))
+            .into());
         }
         let lines: Vec<&str> = match v {
             Value::Scalar(s) => vec![s.as_str()],
             Value::List(l) => l.iter().map(String::as_str).collect(),
         };
         if lines.iter().any(|s| s.contains(['\n', '\r'])) {
-            return Err(crate::error::Error::usage(format!("STATE fields are one line each: {k} holds a line break")).into());
+            return Err(crate::error::Error::usage(format!(
+                "STATE fields are one line each: {k} holds a line break"
+            ))
+            .into());
         }
     }
     Ok(())

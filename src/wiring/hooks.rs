@@ -8,10 +8,18 @@ use std::path::{Path, PathBuf};
 
 pub const BEGIN: &str = "# >>> zo >>> (managed by `zo hooks`; remove with `zo hooks uninstall`)";
 pub const END: &str = "# <<< zo <<<";
-pub const HOOKS: [&str; 5] = ["post-merge", "post-checkout", "post-rewrite", "pre-commit", "pre-merge-commit"];
+pub const HOOKS: [&str; 5] = [
+    "post-merge",
+    "post-checkout",
+    "post-rewrite",
+    "pre-commit",
+    "pre-merge-commit",
+];
 
 fn zo_exe() -> String {
-    std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "zo".into())
+    std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "zo".into())
 }
 
 fn quote(s: &str) -> String {
@@ -19,7 +27,8 @@ fn quote(s: &str) -> String {
 }
 
 pub const DRIVER_NAME: &str = "zo memory files: union of entries by ID";
-const ATTRIBUTES_HEADER: &str = "# zo: merge memory files entry by entry (`zo setup` or `zo continue` registers the driver)";
+const ATTRIBUTES_HEADER: &str =
+    "# zo: merge memory files entry by entry (`zo setup` or `zo continue` registers the driver)";
 
 /// The merge driver command git runs (`templates/merge-driver.sh`, on one line). It must
 /// survive a moved or missing binary: `zo` on PATH first, then the binary that registered it.
@@ -28,13 +37,22 @@ const ATTRIBUTES_HEADER: &str = "# zo: merge memory files entry by entry (`zo se
 /// newer side; anything else is left to a hand merge with conflict markers and both sides'
 /// text. Never git's line union: it interleaves entries that share lines.
 pub fn driver_command() -> String {
-    crate::templates::MERGE_DRIVER.lines().map(str::trim).collect::<Vec<_>>().join(" ").replace("{zo}", &quote(&zo_exe()))
+    crate::templates::MERGE_DRIVER
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("{zo}", &quote(&zo_exe()))
 }
 
 /// Where the routing lives: `.zo/.gitattributes`, which applies to `.zo/` and travels with it,
 /// so committing `.zo/` is enough. The older layout has no `.zo/`: the root file, as before.
 pub fn attributes_file(layout: &Layout) -> PathBuf {
-    if layout.legacy { layout.root.join(".gitattributes") } else { layout.zo_dir.join(".gitattributes") }
+    if layout.legacy {
+        layout.root.join(".gitattributes")
+    } else {
+        layout.zo_dir.join(".gitattributes")
+    }
 }
 
 /// The `.gitattributes` lines for this layout, relative to the file that holds them.
@@ -53,7 +71,10 @@ pub fn attribute_lines(layout: &Layout) -> Vec<String> {
 
 /// `<memory>/<file> merge=zo` for every kind the driver merges.
 fn routing_lines(memory: &str) -> Vec<String> {
-    FileKind::ALL.iter().map(|k| format!("{memory}/{} merge=zo", k.pattern())).collect()
+    FileKind::ALL
+        .iter()
+        .map(|k| format!("{memory}/{} merge=zo", k.pattern()))
+        .collect()
 }
 
 /// Add the missing routing lines, and move an older zo block out of the root `.gitattributes`
@@ -71,7 +92,9 @@ fn migrate_root_attributes(layout: &Layout) -> Result<bool> {
         return Ok(false);
     }
     let root = layout.root.join(".gitattributes");
-    let Some(text) = fsio::read_text(&root)? else { return Ok(false) };
+    let Some(text) = fsio::read_text(&root)? else {
+        return Ok(false);
+    };
     let m = layout.rel(&layout.memory);
     let ours = routing_lines(&m);
     let kept: Vec<&str> = text
@@ -79,7 +102,8 @@ fn migrate_root_attributes(layout: &Layout) -> Result<bool> {
         .split_inclusive('\n')
         .filter(|l| {
             let t = l.trim();
-            !(t.starts_with("# zo: merge memory files entry by entry") || ours.iter().any(|o| o == t))
+            !(t.starts_with("# zo: merge memory files entry by entry")
+                || ours.iter().any(|o| o == t))
         })
         .collect();
     let kept = kept.concat();
@@ -101,7 +125,11 @@ pub fn routing_state(layout: &Layout, repo: &crate::git::Repo) -> &'static str {
     let wanted = attribute_lines(layout);
     let has = |text: &str| wanted.iter().all(|w| text.lines().any(|l| l.trim() == w));
     let rel = layout.rel(&file);
-    let committed = repo.file_at_head(Path::new(&rel)).ok().flatten().is_some_and(|b| has(&String::from_utf8_lossy(&b)));
+    let committed = repo
+        .file_at_head(Path::new(&rel))
+        .ok()
+        .flatten()
+        .is_some_and(|b| has(&String::from_utf8_lossy(&b)));
     if committed {
         "committed"
     } else if fsio::read_string(&file).is_ok_and(|t| has(&t)) {
@@ -123,13 +151,17 @@ pub fn register_global(root: &Path) -> Result<()> {
 }
 
 pub fn unregister_global(root: &Path) -> Result<()> {
-    let _ = crate::git::run(root, &["config", "--global", "--remove-section", "merge.zo"]);
+    let _ = crate::git::run(
+        root,
+        &["config", "--global", "--remove-section", "merge.zo"],
+    );
     Ok(())
 }
 
 fn register(root: &Path, scope: &str) -> Result<()> {
     let driver = driver_command();
-    let current = crate::git::run(root, &["config", scope, "--get", "merge.zo.driver"]).unwrap_or_default();
+    let current =
+        crate::git::run(root, &["config", scope, "--get", "merge.zo.driver"]).unwrap_or_default();
     if current.trim_end_matches('\n') != driver {
         crate::git::run(root, &["config", scope, "merge.zo.name", DRIVER_NAME])?;
         crate::git::run(root, &["config", scope, "merge.zo.driver", &driver])?;
@@ -139,7 +171,10 @@ fn register(root: &Path, scope: &str) -> Result<()> {
 
 /// Where the driver is registered: "local", "global" or None.
 pub fn driver_scope(root: &Path) -> Option<&'static str> {
-    let has = |scope: &str| crate::git::run(root, &["config", scope, "--get", "merge.zo.driver"]).is_ok_and(|s| s.contains("merge-driver"));
+    let has = |scope: &str| {
+        crate::git::run(root, &["config", scope, "--get", "merge.zo.driver"])
+            .is_ok_and(|s| s.contains("merge-driver"))
+    };
     if has("--local") {
         Some("local")
     } else if has("--global") {
@@ -169,17 +204,28 @@ pub struct HooksPath {
 /// This repository's hooks directory and whether it is shared (`HooksPath`).
 pub fn hooks_path(root: &Path) -> Result<HooksPath> {
     let dir = hooks_dir(root)?;
-    let set = crate::git::run(root, &["config", "--show-scope", "--get", "core.hooksPath"]).ok().filter(|s| !s.trim().is_empty());
-    let from = set.as_ref().and_then(|s| s.split_whitespace().next()).map(str::to_string);
+    let set = crate::git::run(root, &["config", "--show-scope", "--get", "core.hooksPath"])
+        .ok()
+        .filter(|s| !s.trim().is_empty());
+    let from = set
+        .as_ref()
+        .and_then(|s| s.split_whitespace().next())
+        .map(str::to_string);
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let top = crate::git::run(root, &["rev-parse", "--show-toplevel"]).map(|t| canon(Path::new(t.trim()))).unwrap_or_else(|_| canon(root));
+    let top = crate::git::run(root, &["rev-parse", "--show-toplevel"])
+        .map(|t| canon(Path::new(t.trim())))
+        .unwrap_or_else(|_| canon(root));
     let git_dir = crate::git::run(root, &["rev-parse", "--git-common-dir"]).map(|g| {
         let g = PathBuf::from(g.trim());
         canon(&if g.is_absolute() { g } else { root.join(g) })
     });
     let d = canon(&dir);
     let inside = d.starts_with(&top) || git_dir.as_ref().is_ok_and(|g| d.starts_with(g));
-    Ok(HooksPath { dir: dir.display().to_string(), shared: set.is_some() && !inside, from })
+    Ok(HooksPath {
+        dir: dir.display().to_string(),
+        shared: set.is_some() && !inside,
+        from,
+    })
 }
 
 /// The hooks directory: `core.hooksPath` when set (relative to the work tree), else .git/hooks.
@@ -191,7 +237,8 @@ pub fn hooks_dir(root: &Path) -> Result<PathBuf> {
             return Ok(if p.is_absolute() { p } else { root.join(p) });
         }
     }
-    let git_dir = crate::git::run(root, &["rev-parse", "--git-common-dir"]).context("not a git repository")?;
+    let git_dir = crate::git::run(root, &["rev-parse", "--git-common-dir"])
+        .context("not a git repository")?;
     let g = PathBuf::from(git_dir.trim());
     Ok(if g.is_absolute() { g } else { root.join(g) }.join("hooks"))
 }
@@ -227,7 +274,11 @@ fn hook_zo(text: &str) -> Option<Option<PathBuf>> {
     let first = lines.next()?;
     // Blocks older zo wrote run the installing binary by its path alone: `'/path/zo' verify …`.
     let older = !first.starts_with(FIND_ZO);
-    let quoted = if older { first.split("' ").next().unwrap_or("") } else { &first[FIND_ZO.len()..] };
+    let quoted = if older {
+        first.split("' ").next().unwrap_or("")
+    } else {
+        &first[FIND_ZO.len()..]
+    };
     let fallback = PathBuf::from(quoted.trim_matches('\'').replace("'\\''", "'"));
     let runs = crate::store::environment::executable(&fallback);
     if older {
@@ -291,7 +342,9 @@ pub fn install(root: &Path) -> Result<Vec<HookState>> {
                 let clean = strip_block(t);
                 // Right after the shebang, so an `exit` later in the user's hook cannot skip it.
                 match clean.split_once('\n') {
-                    Some((first, rest)) if first.starts_with("#!") => format!("{first}\n{}{rest}", block(hook)),
+                    Some((first, rest)) if first.starts_with("#!") => {
+                        format!("{first}\n{}{rest}", block(hook))
+                    }
                     _ => format!("#!/bin/sh\n{}{clean}", block(hook)),
                 }
             }
@@ -316,7 +369,9 @@ pub fn uninstall(root: &Path) -> Result<Vec<HookState>> {
     let dir = hooks_dir(root)?;
     for hook in HOOKS {
         let path = dir.join(hook);
-        let Ok(text) = fsio::read_string(&path) else { continue };
+        let Ok(text) = fsio::read_string(&path) else {
+            continue;
+        };
         let clean = strip_block(&text);
         if clean == text {
             continue;
@@ -341,7 +396,8 @@ pub fn status(root: &Path) -> Result<Vec<HookState>> {
                 hook: h.to_string(),
                 path: path.display().to_string(),
                 installed: text.lines().any(|l| l.trim_end() == BEGIN),
-                other_content: !strip_block(&text).trim().is_empty() && strip_block(&text).trim() != "#!/bin/sh",
+                other_content: !strip_block(&text).trim().is_empty()
+                    && strip_block(&text).trim() != "#!/bin/sh",
                 zo: hook_zo(&text).flatten().map(|p| p.display().to_string()),
             }
         })

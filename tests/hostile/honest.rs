@@ -11,7 +11,11 @@ fn env_refused(h: &Hostile, var: &str, value: &str, args: &[&str], says: &str) {
     c.env(var, value);
     let r = timed(c, b"");
     check(&r, args, 2);
-    assert!(r.stderr.starts_with(&format!("zo: {var}: ")), "{var}={value:?}: {}", r.stderr);
+    assert!(
+        r.stderr.starts_with(&format!("zo: {var}: ")),
+        "{var}={value:?}: {}",
+        r.stderr
+    );
     assert!(r.stderr.contains(says), "{var}={value:?}: {}", r.stderr);
     h.assert_outside_unchanged();
 }
@@ -21,7 +25,13 @@ fn lock_timeout_negative_nan_or_huge_is_a_usage_error() {
     let h = Hostile::new();
     let write = ["decide", "--title", "t", "--decision", "d"];
     for bad in ["-1", "NaN", "1e30", "abc", "inf", "3601"] {
-        env_refused(&h, "ZO_LOCK_TIMEOUT", bad, &write, "(a number of seconds, 0 to 3600)");
+        env_refused(
+            &h,
+            "ZO_LOCK_TIMEOUT",
+            bad,
+            &write,
+            "(a number of seconds, 0 to 3600)",
+        );
     }
     // Readers refuse it too: the check runs before any command, not only at a lock.
     env_refused(&h, "ZO_LOCK_TIMEOUT", "-1", &["log"], "0 to 3600");
@@ -34,7 +44,13 @@ fn lock_timeout_negative_nan_or_huge_is_a_usage_error() {
 fn now_that_is_not_unix_seconds_is_a_usage_error() {
     let h = Hostile::new();
     for bad in ["yesterday", "-5", "1e9", "99999999999999"] {
-        env_refused(&h, "ZO_NOW", bad, &["decide", "--title", "t", "--decision", "d"], "whole unix seconds");
+        env_refused(
+            &h,
+            "ZO_NOW",
+            bad,
+            &["decide", "--title", "t", "--decision", "d"],
+            "whole unix seconds",
+        );
     }
 }
 
@@ -46,7 +62,13 @@ fn directory_variables_at_a_file_are_a_usage_error() {
     for var in ["ZO_REPO", "ZO_USER_DIR", "ZO_MODEL_DIR", "ZO_CACHE"] {
         env_refused(&h, var, file, &["status"], "is not a directory");
     }
-    env_refused(&h, "ZO_REPO", "/nonexistent/zo-nowhere", &["status"], "does not exist");
+    env_refused(
+        &h,
+        "ZO_REPO",
+        "/nonexistent/zo-nowhere",
+        &["status"],
+        "does not exist",
+    );
 }
 
 /// `config.yaml` with one more section appended: exit 2, `<file>:<line>: <key> must be …`.
@@ -56,10 +78,18 @@ fn config_refused(h: &Hostile, extra: &str, key: &str, line: usize) {
     let good = good.trim_end();
     std::fs::write(&path, format!("{good}\n{extra}")).unwrap();
     let at = good.lines().count() + line;
-    for args in [&["log"][..], &["decide", "--title", "t", "--decision", "d"], &["recall", "--mode", "lexical", "x"]] {
+    for args in [
+        &["log"][..],
+        &["decide", "--title", "t", "--decision", "d"],
+        &["recall", "--mode", "lexical", "x"],
+    ] {
         let r = h.expect(args, 2);
         let want = format!(".zo/config.yaml:{at}: {key} must be ");
-        assert!(r.stderr.starts_with("zo: ") && r.stderr.contains(&want), "{extra:?} {args:?}: want {want:?} in {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("zo: ") && r.stderr.contains(&want),
+            "{extra:?} {args:?}: want {want:?} in {}",
+            r.stderr
+        );
     }
     std::fs::write(&path, format!("{good}\n")).unwrap();
 }
@@ -72,10 +102,26 @@ fn config_values_out_of_range_are_usage_errors_naming_file_and_line() {
         ("recall:\n  top_k: -3\n", "recall.top_k", 2),
         ("recall:\n  top_k: 1e30\n", "recall.top_k", 2),
         ("recall: {top_k: lots}\n", "recall.top_k", 1),
-        ("recall:\n  session_half_life_days: -1\n", "recall.session_half_life_days", 2),
-        ("recall:\n  session_half_life_days: .nan\n", "recall.session_half_life_days", 2),
-        ("context:\n  budget_tokens: -1\n", "context.budget_tokens", 2),
-        ("context:\n  budget_tokens: 1.5\n", "context.budget_tokens", 2),
+        (
+            "recall:\n  session_half_life_days: -1\n",
+            "recall.session_half_life_days",
+            2,
+        ),
+        (
+            "recall:\n  session_half_life_days: .nan\n",
+            "recall.session_half_life_days",
+            2,
+        ),
+        (
+            "context:\n  budget_tokens: -1\n",
+            "context.budget_tokens",
+            2,
+        ),
+        (
+            "context:\n  budget_tokens: 1.5\n",
+            "context.budget_tokens",
+            2,
+        ),
         ("promotion:\n  threshold: 2\n", "promotion.threshold", 2),
         ("promotion:\n  threshold: .inf\n", "promotion.threshold", 2),
         ("limits:\n  title_chars: 0\n", "limits.title_chars", 2),
@@ -93,11 +139,43 @@ fn config_values_out_of_range_are_usage_errors_naming_file_and_line() {
 /// Two decisions written by zo, then the first edited (before any commit) to supersede the
 /// second: D-a supersedes D-b supersedes D-a.
 fn decision_cycle(h: &Hostile) -> (String, String) {
-    let a = h.expect(&["decide", "--title", "Alpha choice", "--decision", "use alpha"], 0).stdout.trim().to_string();
-    let b = h.expect(&["decide", "--title", "Beta choice", "--decision", "use beta", "--supersedes", &a], 0).stdout.trim().to_string();
+    let a = h
+        .expect(
+            &[
+                "decide",
+                "--title",
+                "Alpha choice",
+                "--decision",
+                "use alpha",
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string();
+    let b = h
+        .expect(
+            &[
+                "decide",
+                "--title",
+                "Beta choice",
+                "--decision",
+                "use beta",
+                "--supersedes",
+                &a,
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string();
     let log = h.mem("DECISION_LOG.md");
     let text = std::fs::read_to_string(&log).unwrap();
-    let text = text.replacen("**Title:** Alpha choice\n", &format!("**Title:** Alpha choice\n**Supersedes:** {b}\n"), 1);
+    let text = text.replacen(
+        "**Title:** Alpha choice\n",
+        &format!("**Title:** Alpha choice\n**Supersedes:** {b}\n"),
+        1,
+    );
     std::fs::write(&log, text).unwrap();
     (a, b)
 }
@@ -107,7 +185,14 @@ fn decision_supersede_cycle_fails_verify_naming_ids_and_lines() {
     let h = Hostile::new();
     let (a, b) = decision_cycle(&h);
     let r = h.expect(&["verify"], 4);
-    assert!(r.stderr.contains("supersede cycle") && r.stderr.contains(&a) && r.stderr.contains(&b) && r.stderr.contains("(line "), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("supersede cycle")
+            && r.stderr.contains(&a)
+            && r.stderr.contains(&b)
+            && r.stderr.contains("(line "),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -115,9 +200,20 @@ fn decision_supersede_cycle_does_not_hide_both_from_log_and_recall() {
     let h = Hostile::new();
     let (a, b) = decision_cycle(&h);
     let log = h.expect(&["log"], 0).stdout;
-    assert!(log.contains(&a) && log.contains(&b), "both are read as active: {log}");
-    let r = h.expect(&["--json", "recall", "--mode", "lexical", "alpha beta choice"], 0);
-    let ids: Vec<String> = r.json()["results"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap().to_string()).collect();
+    assert!(
+        log.contains(&a) && log.contains(&b),
+        "both are read as active: {log}"
+    );
+    let r = h.expect(
+        &["--json", "recall", "--mode", "lexical", "alpha beta choice"],
+        0,
+    );
+    let ids: Vec<String> = r.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["id"].as_str().unwrap().to_string())
+        .collect();
     assert!(ids.contains(&a) && ids.contains(&b), "{ids:?}");
 }
 
@@ -127,38 +223,98 @@ fn prior_supersede_cycle_fails_verify_and_keeps_both_in_the_bundle() {
     let text = "# PRIORS\n\n## PR-001: Alpha lesson\n**Root cause category:** novel_case\n**Failure:** f\n**Superseded by:** PR-002\n\n### Rules\n1. rule alpha\n\n---\n\n## PR-002: Beta lesson\n**Root cause category:** novel_case\n**Failure:** f\n**Superseded by:** PR-001\n\n### Rules\n1. rule beta\n\n---\n";
     std::fs::write(h.mem("PRIORS.md"), text).unwrap();
     let r = h.expect(&["verify"], 4);
-    assert!(r.stderr.contains("PR-001 (line 3) is superseded by PR-002 (line 13) is superseded by PR-001"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("PR-001 (line 3) is superseded by PR-002 (line 13) is superseded by PR-001"),
+        "{}",
+        r.stderr
+    );
     let bundle = h.expect(&["context"], 0).stdout;
-    assert!(bundle.contains("rule alpha") && bundle.contains("rule beta"), "{bundle}");
+    assert!(
+        bundle.contains("rule alpha") && bundle.contains("rule beta"),
+        "{bundle}"
+    );
 }
 
 #[test]
 fn superseding_a_forgotten_prior_is_refused_and_verify_still_passes() {
     let h = Hostile::new();
     for t in ["Old lesson", "New lesson"] {
-        h.expect(&["prior", "add", "--title", t, "--root-cause", "novel_case", "--failure", "it broke", "--rule", "do better"], 0);
+        h.expect(
+            &[
+                "prior",
+                "add",
+                "--title",
+                t,
+                "--root-cause",
+                "novel_case",
+                "--failure",
+                "it broke",
+                "--rule",
+                "do better",
+            ],
+            0,
+        );
     }
     h.repo.commit_all("priors");
     h.expect(&["forget", "PR-001", "--reason", "held personal data"], 0);
     h.expect(&["verify"], 0);
     let before = std::fs::read(h.mem("PRIORS.md")).unwrap();
-    for args in [["prior", "supersede", "PR-001", "PR-002"], ["prior", "supersede", "PR-002", "PR-001"]] {
+    for args in [
+        ["prior", "supersede", "PR-001", "PR-002"],
+        ["prior", "supersede", "PR-002", "PR-001"],
+    ] {
         let r = h.expect(&args, 1);
         assert!(r.stderr.contains("PR-001 was forgotten"), "{}", r.stderr);
     }
-    assert_eq!(std::fs::read(h.mem("PRIORS.md")).unwrap(), before, "the tombstone was edited");
+    assert_eq!(
+        std::fs::read(h.mem("PRIORS.md")).unwrap(),
+        before,
+        "the tombstone was edited"
+    );
     h.expect(&["verify"], 0);
 }
 
 #[test]
 fn supersede_outcome_or_confirm_of_a_forgotten_decision_is_refused() {
     let h = Hostile::new();
-    let id = h.expect(&["decide", "--title", "Erase me", "--decision", "d", "--confidence", "0.5"], 0).stdout.trim().to_string();
+    let id = h
+        .expect(
+            &[
+                "decide",
+                "--title",
+                "Erase me",
+                "--decision",
+                "d",
+                "--confidence",
+                "0.5",
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string();
     h.expect(&["forget", &id, "--reason", "wrong place"], 0);
     let before = std::fs::read(h.mem("DECISION_LOG.md")).unwrap();
-    for args in [vec!["decide", "--title", "Instead", "--decision", "x", "--supersedes", &id], vec!["outcome", &id, "it worked"], vec!["confirm", &id]] {
+    for args in [
+        vec![
+            "decide",
+            "--title",
+            "Instead",
+            "--decision",
+            "x",
+            "--supersedes",
+            &id,
+        ],
+        vec!["outcome", &id, "it worked"],
+        vec!["confirm", &id],
+    ] {
         let r = h.expect(&args, 1);
-        assert!(r.stderr.contains(&format!("{id} was forgotten")), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("{id} was forgotten")),
+            "{args:?}: {}",
+            r.stderr
+        );
     }
     assert_eq!(std::fs::read(h.mem("DECISION_LOG.md")).unwrap(), before);
 }
@@ -182,7 +338,11 @@ fn closed_stdout_is_an_error_exit() {
     };
     let r = run("exec \"$ZO_BIN\" log >&-");
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(r.stderr.starts_with("zo: could not write to stdout: "), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("zo: could not write to stdout: "),
+        "{}",
+        r.stderr
+    );
     // /dev/null is a place to write to, not a closed stdout.
     let r = run("exec \"$ZO_BIN\" log >/dev/null");
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -198,20 +358,42 @@ fn verify_history_on_a_shallow_clone_says_it_is_shallow() {
     h.repo.commit_all("two");
     let clone = tempfile::tempdir().unwrap();
     let url = format!("file://{}", h.root().display());
-    let st = super::util::git_anywhere().args(["clone", "-q", "--depth", "1", &url]).arg(clone.path().join("c")).status().unwrap();
+    let st = super::util::git_anywhere()
+        .args(["clone", "-q", "--depth", "1", &url])
+        .arg(clone.path().join("c"))
+        .status()
+        .unwrap();
     assert!(st.success());
     let mut c = h.cmd(&["verify", "--history"]);
     c.current_dir(clone.path().join("c"));
     let r = timed(c, b"");
     check(&r, &["verify", "--history"], 1);
-    assert!(r.stderr.contains("shallow clone: history before ") && r.stderr.contains("git fetch --unshallow"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("shallow clone: history before ")
+            && r.stderr.contains("git fetch --unshallow"),
+        "{}",
+        r.stderr
+    );
     h.assert_outside_unchanged();
 }
 
 #[test]
 fn forget_leaves_no_copy_of_the_erased_text_in_tmpdir() {
     let h = Hostile::new();
-    let id = h.expect(&["decide", "--title", "Leaked contact", "--decision", "call jane.doe at her home number"], 0).stdout.trim().to_string();
+    let id = h
+        .expect(
+            &[
+                "decide",
+                "--title",
+                "Leaked contact",
+                "--decision",
+                "call jane.doe at her home number",
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string();
     h.repo.commit_all("leak");
     // TMPDIR is the outside directory's tmp/, empty: expect() checks that it stays so.
     let r = h.expect(&["forget", &id, "--reason", "personal data"], 0);
@@ -223,39 +405,101 @@ fn forget_leaves_no_copy_of_the_erased_text_in_tmpdir() {
 #[test]
 fn forget_replace_text_writes_only_a_new_private_file_outside_zo() {
     let h = Hostile::new();
-    let id = h.expect(&["decide", "--title", "Leaked contact", "--decision", "call jane.doe at her home number"], 0).stdout.trim().to_string();
+    let id = h
+        .expect(
+            &[
+                "decide",
+                "--title",
+                "Leaked contact",
+                "--decision",
+                "call jane.doe at her home number",
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string();
     h.repo.commit_all("leak");
     let log = std::fs::read(h.mem("DECISION_LOG.md")).unwrap();
     // Refused before anything is erased: an existing file, a path inside .zo/.
     let existing = h.root().join("notes.txt");
     std::fs::write(&existing, "mine\n").unwrap();
     for p in [existing.to_str().unwrap(), ".zo/replace.txt"] {
-        let r = h.expect(&["forget", &id, "--reason", "personal data", "--replace-text", p], 2);
+        let r = h.expect(
+            &[
+                "forget",
+                &id,
+                "--reason",
+                "personal data",
+                "--replace-text",
+                p,
+            ],
+            2,
+        );
         assert!(r.stderr.contains("--replace-text"), "{}", r.stderr);
     }
     assert_eq!(std::fs::read(h.mem("DECISION_LOG.md")).unwrap(), log);
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "mine\n");
     let file = h.root().join("replace.txt");
-    h.expect(&["forget", &id, "--reason", "personal data", "--replace-text", file.to_str().unwrap()], 0);
+    h.expect(
+        &[
+            "forget",
+            &id,
+            "--reason",
+            "personal data",
+            "--replace-text",
+            file.to_str().unwrap(),
+        ],
+        0,
+    );
     let body = std::fs::read_to_string(&file).unwrap();
-    assert!(body.contains(&format!("literal:call jane.doe at her home number==>[forgotten {id}]")), "{body}");
+    assert!(
+        body.contains(&format!(
+            "literal:call jane.doe at her home number==>[forgotten {id}]"
+        )),
+        "{body}"
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
 }
 
 #[test]
 fn fact_supersede_cycle_fails_verify_and_the_latest_version_holds() {
     let h = Hostile::new();
-    let first = h.expect(&["fact", "set", "stack:db", "postgres"], 0).stdout.trim().to_string();
-    let second = h.expect(&["fact", "set", "stack:db", "mysql"], 0).stdout.trim().to_string();
+    let first = h
+        .expect(&["fact", "set", "stack:db", "postgres"], 0)
+        .stdout
+        .trim()
+        .to_string();
+    let second = h
+        .expect(&["fact", "set", "stack:db", "mysql"], 0)
+        .stdout
+        .trim()
+        .to_string();
     let path = h.mem("FACTS.md");
     let text = std::fs::read_to_string(&path).unwrap();
-    let text = text.replacen("**Value:** postgres\n", &format!("**Value:** postgres\n**Supersedes:** {second}\n"), 1);
+    let text = text.replacen(
+        "**Value:** postgres\n",
+        &format!("**Value:** postgres\n**Supersedes:** {second}\n"),
+        1,
+    );
     std::fs::write(&path, text).unwrap();
     let r = h.expect(&["verify"], 4);
-    assert!(r.stderr.contains("supersede cycle") && r.stderr.contains(&first) && r.stderr.contains(&second), "{}", r.stderr);
-    assert_eq!(h.expect(&["fact", "get", "stack:db"], 0).stdout.trim(), "mysql");
+    assert!(
+        r.stderr.contains("supersede cycle")
+            && r.stderr.contains(&first)
+            && r.stderr.contains(&second),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        h.expect(&["fact", "get", "stack:db"], 0).stdout.trim(),
+        "mysql"
+    );
 }

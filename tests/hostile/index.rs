@@ -11,7 +11,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// A repository with one decision recall can find by its words.
 fn with_a_decision() -> Hostile {
     let h = Hostile::new();
-    h.expect(&["decide", "--title", "Use a read replica for reports", "--decision", "reports read from the replica"], 0);
+    h.expect(
+        &[
+            "decide",
+            "--title",
+            "Use a read replica for reports",
+            "--decision",
+            "reports read from the replica",
+        ],
+        0,
+    );
     h
 }
 
@@ -19,7 +28,11 @@ fn with_a_decision() -> Hostile {
 fn recall_answers(h: &Hostile) -> Run {
     let args = ["--json", "recall", "--mode", "lexical", "replica"];
     let r = h.expect(&args, 0);
-    let found = r.json()["results"].as_array().unwrap().iter().any(|hit| hit["title"] == "Use a read replica for reports");
+    let found = r.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|hit| hit["title"] == "Use a read replica for reports");
     assert!(found, "{}\n{}", r.stdout, r.stderr);
     r
 }
@@ -28,9 +41,15 @@ fn recall_answers(h: &Hostile) -> Run {
 fn answered_from_the_files(r: &Run, why: &str) {
     let v = r.json();
     assert_eq!(v["mode"], "lexical");
-    let note = v["note"].as_str().unwrap_or_else(|| panic!("no note in {v}"));
+    let note = v["note"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no note in {v}"));
     assert!(note.contains(why), "{note}");
-    assert!(r.stderr.contains(why) && r.stderr.contains("answering lexically from the files"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(why) && r.stderr.contains("answering lexically from the files"),
+        "{}",
+        r.stderr
+    );
 }
 
 fn mkfifo(p: &Path) {
@@ -39,7 +58,12 @@ fn mkfifo(p: &Path) {
 
 /// Files a build left beside the index (none may outlive the command).
 fn builds_left(h: &Hostile) -> Vec<String> {
-    std::fs::read_dir(h.mem("")).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.starts_with("index.db-build-")).collect()
+    std::fs::read_dir(h.mem(""))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("index.db-build-"))
+        .collect()
 }
 
 /// `zo ARGS` run by a shell that first limits the size of any file the process may write to 0
@@ -48,7 +72,10 @@ fn builds_left(h: &Hostile) -> Vec<String> {
 fn on_a_full_disk(h: &Hostile, args: &[&str]) -> Command {
     let zo = h.cmd(args);
     let mut c = Command::new("sh");
-    c.arg("-c").arg("ulimit -f 0 && trap '' XFSZ && exec \"$0\" \"$@\"").arg(zo.get_program()).args(zo.get_args());
+    c.arg("-c")
+        .arg("ulimit -f 0 && trap '' XFSZ && exec \"$0\" \"$@\"")
+        .arg(zo.get_program())
+        .args(zo.get_args());
     c.current_dir(zo.get_current_dir().unwrap());
     for (k, v) in zo.get_envs() {
         match v {
@@ -69,7 +96,11 @@ fn index_rebuild_is_not_starved_by_busy_readers_and_writers() {
     // A large log (3,000 entries, ~1 MB), written directly rather than by 3,000 runs.
     let mut log = h.repo.read(h.repo.log_path());
     for i in 0..3000 {
-        log.push_str(&util::canonical_entry(i, &format!("Decision number {i} about replica lag"), &format!("keep replica {i} within bounds of the primary")));
+        log.push_str(&util::canonical_entry(
+            i,
+            &format!("Decision number {i} about replica lag"),
+            &format!("keep replica {i} within bounds of the primary"),
+        ));
     }
     h.repo.write(h.repo.log_path(), &log);
     h.expect(&["-q", "index", "rebuild"], 0);
@@ -92,10 +123,30 @@ fn index_rebuild_is_not_starved_by_busy_readers_and_writers() {
                 let mut runs = 0;
                 while !stop.load(Ordering::SeqCst) {
                     let started_during = rebuilding.load(Ordering::SeqCst);
-                    let r = timed(cmd(&["--json", "recall", "--mode", "lexical", "-k", "3", "replica lag"]), b"");
+                    let r = timed(
+                        cmd(&[
+                            "--json",
+                            "recall",
+                            "--mode",
+                            "lexical",
+                            "-k",
+                            "3",
+                            "replica lag",
+                        ]),
+                        b"",
+                    );
                     assert_eq!(r.code, 0, "reader {reader}, run {runs}: {}", r.stderr);
-                    assert_eq!(r.json()["results"].as_array().map(Vec::len), Some(3), "reader {reader}: {}", r.stdout);
-                    assert!(r.json()["note"].is_null(), "answered from the index, not the files: {}", r.stderr);
+                    assert_eq!(
+                        r.json()["results"].as_array().map(Vec::len),
+                        Some(3),
+                        "reader {reader}: {}",
+                        r.stdout
+                    );
+                    assert!(
+                        r.json()["note"].is_null(),
+                        "answered from the index, not the files: {}",
+                        r.stderr
+                    );
                     if started_during && rebuilding.load(Ordering::SeqCst) {
                         during.fetch_add(1, Ordering::SeqCst);
                     }
@@ -109,7 +160,16 @@ fn index_rebuild_is_not_starved_by_busy_readers_and_writers() {
             loops.push(s.spawn(move || {
                 let mut n = 0;
                 while !stop.load(Ordering::SeqCst) {
-                    let r = timed(cmd(&["decide", "--title", &format!("Writer decision {n}"), "--decision", "replica lag checked again"]), b"");
+                    let r = timed(
+                        cmd(&[
+                            "decide",
+                            "--title",
+                            &format!("Writer decision {n}"),
+                            "--decision",
+                            "replica lag checked again",
+                        ]),
+                        b"",
+                    );
                     assert_eq!(r.code, 0, "writer, run {n}: {}", r.stderr);
                     n += 1;
                 }
@@ -121,9 +181,17 @@ fn index_rebuild_is_not_starved_by_busy_readers_and_writers() {
             let r = timed(cmd(&["--json", "index", "rebuild"]), b"");
             rebuilding.store(false, Ordering::SeqCst);
             check(&r, &["index", "rebuild"], 0);
-            assert!(!r.stderr.contains("timed out"), "round {round}: {}", r.stderr);
+            assert!(
+                !r.stderr.contains("timed out"),
+                "round {round}: {}",
+                r.stderr
+            );
             assert_eq!(r.json()["rebuilt"], "asked for by `zo index rebuild`");
-            assert!(r.json()["entries"].as_u64().unwrap() >= 3000, "{}", r.stdout);
+            assert!(
+                r.json()["entries"].as_u64().unwrap() >= 3000,
+                "{}",
+                r.stdout
+            );
         }
         stop.store(true, Ordering::SeqCst);
         for l in loops {
@@ -132,11 +200,21 @@ fn index_rebuild_is_not_starved_by_busy_readers_and_writers() {
             }
         }
     });
-    assert!(during.load(Ordering::SeqCst) > 0, "no recall ran while the index was rebuilt");
+    assert!(
+        during.load(Ordering::SeqCst) > 0,
+        "no recall ran while the index was rebuilt"
+    );
     assert!(builds_left(&h).is_empty(), "{:?}", builds_left(&h));
     h.expect(&["verify"], 0);
-    assert_eq!(h.run(&["--json", "recall", "--mode", "lexical", "Writer decision"]).code, 0);
-    assert_eq!(h.expect(&["--json", "index", "status"], 0).json()["fresh"], true);
+    assert_eq!(
+        h.run(&["--json", "recall", "--mode", "lexical", "Writer decision"])
+            .code,
+        0
+    );
+    assert_eq!(
+        h.expect(&["--json", "index", "status"], 0).json()["fresh"],
+        true
+    );
     h.assert_outside_unchanged();
 }
 
@@ -145,7 +223,16 @@ fn recall_answers_from_the_files_when_the_disk_is_full() {
     let h = with_a_decision();
     // An index that needs a write to be fresh: built, then a decision it does not have yet.
     h.expect(&["-q", "index", "rebuild"], 0);
-    h.expect(&["decide", "--title", "Nightly vacuum", "--decision", "vacuum the replica nightly"], 0);
+    h.expect(
+        &[
+            "decide",
+            "--title",
+            "Nightly vacuum",
+            "--decision",
+            "vacuum the replica nightly",
+        ],
+        0,
+    );
     let db = std::fs::read(h.mem("index.db")).unwrap();
     for case in ["a stale index", "no index"] {
         if case == "no index" {
@@ -155,12 +242,25 @@ fn recall_answers_from_the_files_when_the_disk_is_full() {
         let r = timed(on_a_full_disk(&h, &args), b"");
         check(&r, &args, 0);
         let v = r.json();
-        let titles: Vec<&str> = v["results"].as_array().unwrap().iter().map(|h| h["title"].as_str().unwrap()).collect();
-        assert!(titles.contains(&"Nightly vacuum") && titles.contains(&"Use a read replica for reports"), "{case}: {titles:?}");
+        let titles: Vec<&str> = v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["title"].as_str().unwrap())
+            .collect();
+        assert!(
+            titles.contains(&"Nightly vacuum")
+                && titles.contains(&"Use a read replica for reports"),
+            "{case}: {titles:?}"
+        );
         answered_from_the_files(&r, "the index could not be used");
         assert!(builds_left(&h).is_empty(), "{case}: {:?}", builds_left(&h));
         if case == "a stale index" {
-            assert_eq!(std::fs::read(h.mem("index.db")).unwrap(), db, "the old index is kept as it was");
+            assert_eq!(
+                std::fs::read(h.mem("index.db")).unwrap(),
+                db,
+                "the old index is kept as it was"
+            );
         }
         h.assert_outside_unchanged();
     }
@@ -176,9 +276,25 @@ fn recall_answers_from_the_files_when_the_disk_is_full() {
 fn recall_answers_from_the_files_when_index_db_is_immutable() {
     let h = with_a_decision();
     h.expect(&["-q", "index", "rebuild"], 0);
-    h.expect(&["decide", "--title", "Nightly vacuum", "--decision", "vacuum the replica nightly"], 0);
+    h.expect(
+        &[
+            "decide",
+            "--title",
+            "Nightly vacuum",
+            "--decision",
+            "vacuum the replica nightly",
+        ],
+        0,
+    );
     let db = h.mem("index.db");
-    let attr = |flag: &str| Command::new("chattr").arg(flag).arg(&db).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+    let attr = |flag: &str| {
+        Command::new("chattr")
+            .arg(flag)
+            .arg(&db)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
     if !attr("+i") {
         eprintln!("skipped: chattr +i is not available here");
         return;
@@ -192,7 +308,11 @@ fn recall_answers_from_the_files_when_index_db_is_immutable() {
     let _undo = Mutable(&attr);
     let r = recall_answers(&h);
     answered_from_the_files(&r, "the index could not be used");
-    assert!(r.stdout.contains("Nightly vacuum"), "the answer comes from the files as they are now: {}", r.stdout);
+    assert!(
+        r.stdout.contains("Nightly vacuum"),
+        "the answer comes from the files as they are now: {}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -205,13 +325,39 @@ fn index_db_link_to_a_file_outside_is_never_written_through() {
         answered_from_the_files(&r, ".zo/memory/index.db is a symbolic link");
         for args in [&["index", "rebuild"][..], &["index", "refresh"]] {
             let r = h.expect(args, 1);
-            assert!(r.stderr.contains(".zo/memory/index.db is a symbolic link") && r.stderr.contains("remove it"), "{args:?}: {}", r.stderr);
+            assert!(
+                r.stderr.contains(".zo/memory/index.db is a symbolic link")
+                    && r.stderr.contains("remove it"),
+                "{args:?}: {}",
+                r.stderr
+            );
         }
         // `forget` purges the index it keeps, and there is none of its own here.
-        let id = h.expect(&["decide", "--title", "Short-lived", "--decision", "gone soon"], 0).stdout.trim().to_string();
-        let f = h.expect(&["--json", "forget", &id, "--reason", "no longer true"], 0).json();
+        let id = h
+            .expect(
+                &[
+                    "decide",
+                    "--title",
+                    "Short-lived",
+                    "--decision",
+                    "gone soon",
+                ],
+                0,
+            )
+            .stdout
+            .trim()
+            .to_string();
+        let f = h
+            .expect(&["--json", "forget", &id, "--reason", "no longer true"], 0)
+            .json();
         assert_eq!(f["index_purged"], false, "{f}");
-        assert!(std::fs::symlink_metadata(h.mem("index.db")).unwrap().file_type().is_symlink(), "zo never removes a link it did not make");
+        assert!(
+            std::fs::symlink_metadata(h.mem("index.db"))
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "zo never removes a link it did not make"
+        );
         h.assert_outside_unchanged();
     }
 }
@@ -220,7 +366,16 @@ fn index_db_link_to_a_file_outside_is_never_written_through() {
 fn index_db_wal_link_to_a_file_outside_is_never_written_through() {
     let h = with_a_decision();
     h.expect(&["-q", "index", "rebuild"], 0);
-    h.expect(&["decide", "--title", "Nightly vacuum", "--decision", "vacuum the replica nightly"], 0);
+    h.expect(
+        &[
+            "decide",
+            "--title",
+            "Nightly vacuum",
+            "--decision",
+            "vacuum the replica nightly",
+        ],
+        0,
+    );
     for sidecar in ["index.db-wal", "index.db-shm", "index.db-journal"] {
         symlink(h.out("precious"), h.mem(sidecar)).unwrap();
         let r = recall_answers(&h);
@@ -239,7 +394,12 @@ fn index_db_lock_link_to_a_file_outside_is_never_written_through() {
         let r = recall_answers(&h);
         answered_from_the_files(&r, ".zo/memory/index.db-lock is a symbolic link");
         let r = h.expect(&["index", "rebuild"], 1);
-        assert!(r.stderr.contains(".zo/memory/index.db-lock is a symbolic link"), "{}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(".zo/memory/index.db-lock is a symbolic link"),
+            "{}",
+            r.stderr
+        );
         h.assert_outside_unchanged();
     }
 }
@@ -247,13 +407,23 @@ fn index_db_lock_link_to_a_file_outside_is_never_written_through() {
 #[test]
 fn index_db_or_a_sidecar_that_is_a_fifo_does_not_hang() {
     let h = with_a_decision();
-    for name in ["index.db", "index.db-wal", "index.db-shm", "index.db-journal", "index.db-lock"] {
+    for name in [
+        "index.db",
+        "index.db-wal",
+        "index.db-shm",
+        "index.db-journal",
+        "index.db-lock",
+    ] {
         let _ = std::fs::remove_file(h.mem("index.db"));
         mkfifo(&h.mem(name));
         let r = recall_answers(&h);
         answered_from_the_files(&r, &format!(".zo/memory/{name} is a FIFO"));
         let r = h.expect(&["index", "rebuild"], 1);
-        assert!(r.stderr.contains(&format!(".zo/memory/{name} is a FIFO")), "{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!(".zo/memory/{name} is a FIFO")),
+            "{}",
+            r.stderr
+        );
         std::fs::remove_file(h.mem(name)).unwrap();
     }
 }
@@ -264,5 +434,8 @@ fn index_db_directory_is_answered_from_the_files() {
     std::fs::create_dir(h.mem("index.db")).unwrap();
     let r = recall_answers(&h);
     answered_from_the_files(&r, ".zo/memory/index.db is a directory");
-    assert!(h.mem("index.db").is_dir(), "zo never deletes a directory it did not make");
+    assert!(
+        h.mem("index.db").is_dir(),
+        "zo never deletes a directory it did not make"
+    );
 }

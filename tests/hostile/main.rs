@@ -40,12 +40,23 @@ impl Hostile {
     pub fn new() -> Hostile {
         let repo = Repo::init();
         repo.commit_all("memory");
-        let outside = tempfile::Builder::new().prefix("zo-outside-").tempdir().unwrap();
+        let outside = tempfile::Builder::new()
+            .prefix("zo-outside-")
+            .tempdir()
+            .unwrap();
         std::fs::write(outside.path().join("precious"), "do not touch\n").unwrap();
         std::fs::create_dir_all(outside.path().join(".aws")).unwrap();
-        std::fs::write(outside.path().join(".aws/credentials"), "[default]\naws_secret_access_key = outside-secret-value\n").unwrap();
+        std::fs::write(
+            outside.path().join(".aws/credentials"),
+            "[default]\naws_secret_access_key = outside-secret-value\n",
+        )
+        .unwrap();
         std::fs::create_dir_all(outside.path().join("tmp")).unwrap();
-        let mut h = Hostile { repo, outside, before: BTreeMap::new() };
+        let mut h = Hostile {
+            repo,
+            outside,
+            before: BTreeMap::new(),
+        };
         h.before = h.snapshot_outside();
         h
     }
@@ -91,12 +102,20 @@ impl Hostile {
         for (p, v) in &self.before {
             match now.get(p) {
                 None => panic!("{} was removed", p.display()),
-                Some(n) if n != v => panic!("{} was changed: {:?}", p.display(), String::from_utf8_lossy(n)),
+                Some(n) if n != v => panic!(
+                    "{} was changed: {:?}",
+                    p.display(),
+                    String::from_utf8_lossy(n)
+                ),
                 _ => {}
             }
         }
         for p in now.keys() {
-            assert!(self.before.contains_key(p), "{} was created outside the repository", p.display());
+            assert!(
+                self.before.contains_key(p),
+                "{} was created outside the repository",
+                p.display()
+            );
         }
     }
 
@@ -138,14 +157,27 @@ impl Hostile {
 
 /// Assert an exit code and no panic.
 pub fn check(r: &Run, args: &[&str], code: i32) {
-    assert_eq!(r.code, code, "zo {args:?}: expected exit {code}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
-    assert!(!r.stderr.contains("panicked") && !r.stderr.contains("RUST_BACKTRACE"), "panic: {}", r.stderr);
+    assert_eq!(
+        r.code, code,
+        "zo {args:?}: expected exit {code}\nstdout: {}\nstderr: {}",
+        r.stdout, r.stderr
+    );
+    assert!(
+        !r.stderr.contains("panicked") && !r.stderr.contains("RUST_BACKTRACE"),
+        "panic: {}",
+        r.stderr
+    );
 }
 
 /// Run a command to its end with `stdin`, or kill it after `HANG` and fail: a hang is a bug.
 /// The wait happens on a thread so the test waits on a channel with a deadline, not a sleep.
 pub fn timed(mut cmd: Command, stdin: &[u8]) -> Run {
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let pid = child.id();
     let mut input = child.stdin.take().unwrap();
     let data = stdin.to_vec();
@@ -160,7 +192,10 @@ pub fn timed(mut cmd: Command, stdin: &[u8]) -> Run {
         Ok(out) => Run::from(out.unwrap()),
         Err(_) => {
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            panic!("zo {:?} hung: no exit within {HANG:?}", cmd.get_args().collect::<Vec<_>>());
+            panic!(
+                "zo {:?} hung: no exit within {HANG:?}",
+                cmd.get_args().collect::<Vec<_>>()
+            );
         }
     }
 }
@@ -171,20 +206,34 @@ pub fn timed(mut cmd: Command, stdin: &[u8]) -> Run {
 fn every_test_the_threat_model_names_exists() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let spec = std::fs::read_to_string(root.join("docs/SPEC.md")).unwrap();
-    let start = spec.find("## 3a. Threat model").expect("SPEC has a threat model section");
-    let section = &spec[start..spec[start..].find("\n## 4.").map_or(spec.len(), |e| start + e)];
+    let start = spec
+        .find("## 3a. Threat model")
+        .expect("SPEC has a threat model section");
+    let section = &spec[start
+        ..spec[start..]
+            .find("\n## 4.")
+            .map_or(spec.len(), |e| start + e)];
     let mut named = 0;
     // `git::` names a test of tests/git.rs (provenance needs two clones), `links::` one of
     // tests/links.rs (linked memories need several repositories).
-    for module in ["fs", "index", "gate", "honest", "mcp", "poison", "git", "links"] {
-        let file = if module == "git" || module == "links" { format!("tests/{module}.rs") } else { format!("tests/hostile/{module}.rs") };
+    for module in [
+        "fs", "index", "gate", "honest", "mcp", "poison", "git", "links",
+    ] {
+        let file = if module == "git" || module == "links" {
+            format!("tests/{module}.rs")
+        } else {
+            format!("tests/hostile/{module}.rs")
+        };
         let source = std::fs::read_to_string(root.join(file)).unwrap();
         for piece in section.split(&format!("`{module}::")).skip(1) {
             let name = &piece[..piece.find('`').unwrap()];
             if name == "*" {
                 continue;
             }
-            assert!(source.contains(&format!("fn {name}(")), "SPEC names {module}::{name}, which its test file lacks");
+            assert!(
+                source.contains(&format!("fn {name}(")),
+                "SPEC names {module}::{name}, which its test file lacks"
+            );
             named += 1;
         }
     }

@@ -22,14 +22,29 @@ fn serve(h: &Hostile, lines: &[&[u8]]) -> Vec<Value> {
     let r = h.run_in(&["mcp"], &input);
     check(&r, &["mcp"], 0);
     h.assert_outside_unchanged();
-    let mut answers: Vec<Value> = r.stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))).collect();
-    assert!(answers.len() >= 2, "stdout: {}\nstderr: {}", r.stdout, r.stderr);
+    let mut answers: Vec<Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    assert!(
+        answers.len() >= 2,
+        "stdout: {}\nstderr: {}",
+        r.stdout,
+        r.stderr
+    );
     let init = answers.remove(0);
     assert_eq!(init["result"]["serverInfo"]["name"], "zo", "{init}");
     let last = answers.pop().unwrap();
-    assert_eq!(last["id"], "after", "the good request after the bad line is answered: {last}");
+    assert_eq!(
+        last["id"], "after",
+        "the good request after the bad line is answered: {last}"
+    );
     assert_eq!(last["result"]["isError"], false, "{last}");
-    assert!(last["result"]["structuredContent"]["counts"].is_object(), "{last}");
+    assert!(
+        last["result"]["structuredContent"]["counts"].is_object(),
+        "{last}"
+    );
     answers
 }
 
@@ -39,7 +54,13 @@ fn refused(h: &Hostile, line: &[u8]) -> (i64, String, Value) {
     assert_eq!(a.len(), 1, "exactly one answer to the bad line: {a:?}");
     let e = &a[0]["error"];
     assert_eq!(a[0]["jsonrpc"], "2.0", "{}", a[0]);
-    (e["code"].as_i64().unwrap_or_else(|| panic!("no error code: {}", a[0])), e["message"].as_str().unwrap_or_default().to_string(), a[0]["id"].clone())
+    (
+        e["code"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("no error code: {}", a[0])),
+        e["message"].as_str().unwrap_or_default().to_string(),
+        a[0]["id"].clone(),
+    )
 }
 
 #[test]
@@ -53,7 +74,10 @@ fn mcp_malformed_json_is_a_parse_error_and_the_next_request_is_served() {
 #[test]
 fn mcp_invalid_utf8_is_a_parse_error_and_the_next_request_is_served() {
     let h = Hostile::new();
-    let (code, msg, id) = refused(&h, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xff\xfe\xc0\"}");
+    let (code, msg, id) = refused(
+        &h,
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xff\xfe\xc0\"}",
+    );
     assert_eq!((code, &id), (-32700, &Value::Null), "{msg}");
     assert!(msg.contains("not UTF-8"), "{msg}");
 }
@@ -67,8 +91,15 @@ fn mcp_a_50_mb_line_is_refused_with_the_cap_without_hanging() {
     line.extend_from_slice(br#""}}}"#);
     let (code, msg, id) = refused(&h, &line);
     assert_eq!((code, &id), (-32600, &Value::Null), "{msg}");
-    assert!(msg.contains(&line.len().to_string()) && msg.contains("4194304 bytes"), "the answer names the size and the cap: {msg}");
-    assert_eq!(std::fs::read(h.mem("DECISION_LOG.md")).unwrap(), before, "nothing of the line was acted on");
+    assert!(
+        msg.contains(&line.len().to_string()) && msg.contains("4194304 bytes"),
+        "the answer names the size and the cap: {msg}"
+    );
+    assert_eq!(
+        std::fs::read(h.mem("DECISION_LOG.md")).unwrap(),
+        before,
+        "nothing of the line was acted on"
+    );
 }
 
 #[test]
@@ -105,14 +136,28 @@ fn mcp_an_id_of_the_wrong_type_or_a_wrong_jsonrpc_is_an_invalid_request() {
             br#"{"jsonrpc":"2.0","id":4,"method":["ping"]}"#,
         ],
     );
-    let got: Vec<(Value, Value)> = a.iter().map(|v| (v["id"].clone(), v["error"]["code"].clone())).collect();
-    assert_eq!(got, [(Value::Null, json!(-32600)), (json!(3), json!(-32600)), (json!(4), json!(-32600))], "{a:?}");
+    let got: Vec<(Value, Value)> = a
+        .iter()
+        .map(|v| (v["id"].clone(), v["error"]["code"].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Value::Null, json!(-32600)),
+            (json!(3), json!(-32600)),
+            (json!(4), json!(-32600))
+        ],
+        "{a:?}"
+    );
 }
 
 #[test]
 fn mcp_tools_call_without_a_name_is_invalid_params() {
     let h = Hostile::new();
-    let (code, msg, id) = refused(&h, br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{}}}"#);
+    let (code, msg, id) = refused(
+        &h,
+        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{}}}"#,
+    );
     assert_eq!((code, &id), (-32602, &json!(5)), "{msg}");
     assert!(msg.contains("name"), "{msg}");
 }
@@ -127,10 +172,29 @@ fn mcp_tools_call_with_a_name_not_a_string_is_invalid_params() {
             br#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"status","arguments":"{}"}}"#,
         ],
     );
-    let got: Vec<(Value, Value)> = a.iter().map(|v| (v["id"].clone(), v["error"]["code"].clone())).collect();
-    assert_eq!(got, [(json!(5), json!(-32602)), (json!(6), json!(-32602))], "{a:?}");
-    assert!(a[0]["error"]["message"].as_str().unwrap().contains("must be a string"), "{a:?}");
-    assert!(a[1]["error"]["message"].as_str().unwrap().contains("must be an object"), "{a:?}");
+    let got: Vec<(Value, Value)> = a
+        .iter()
+        .map(|v| (v["id"].clone(), v["error"]["code"].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [(json!(5), json!(-32602)), (json!(6), json!(-32602))],
+        "{a:?}"
+    );
+    assert!(
+        a[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("must be a string"),
+        "{a:?}"
+    );
+    assert!(
+        a[1]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("must be an object"),
+        "{a:?}"
+    );
 }
 
 /// The refusal itself is the gate's (one gate for every writer); the server's part is to answer
@@ -143,7 +207,11 @@ fn mcp_a_nul_in_arguments_is_a_tool_error_and_the_server_goes_on() {
     assert_eq!(a.len(), 1, "{a:?}");
     assert_eq!(a[0]["id"], 8, "{a:?}");
     assert_eq!(a[0]["result"]["isError"], true, "refused: {a:?}");
-    assert_eq!(std::fs::read(h.mem("DECISION_LOG.md")).unwrap(), before, "nothing written");
+    assert_eq!(
+        std::fs::read(h.mem("DECISION_LOG.md")).unwrap(),
+        before,
+        "nothing written"
+    );
 }
 
 #[test]

@@ -18,10 +18,20 @@ impl Client {
     }
 
     pub fn start_with(cmd: &mut Command) -> Client {
-        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        Client { child, stdin, stdout, next: 1 }
+        Client {
+            child,
+            stdin,
+            stdout,
+            next: 1,
+        }
     }
 
     pub fn send(&mut self, v: &Value) {
@@ -37,8 +47,12 @@ impl Client {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed stdout while {method} was pending");
-            let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON on stdout ({e}): {line}"));
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed stdout while {method} was pending"
+            );
+            let v: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("not JSON on stdout ({e}): {line}"));
             if v["id"] == id {
                 return v;
             }
@@ -56,8 +70,15 @@ impl Client {
         let r = self.request("tools/call", json!({"name": name, "arguments": args}));
         let res = &r["result"];
         assert!(res.is_object(), "{name}: {r}");
-        let text = res["content"][0]["text"].as_str().unwrap_or_default().to_string();
-        (res["structuredContent"].clone(), text, res["isError"] == true)
+        let text = res["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        (
+            res["structuredContent"].clone(),
+            text,
+            res["isError"] == true,
+        )
     }
 
     pub fn ok(&mut self, name: &str, args: Value) -> (Value, String) {

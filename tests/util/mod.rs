@@ -14,8 +14,14 @@ pub const ZO: &str = env!("CARGO_BIN_EXE_zo");
 /// (a suite run from a git hook has GIT_DIR set), XDG's, and the agents' (`zo mcp` prefers
 /// `CLAUDE_PROJECT_DIR`).
 fn foreign(name: &str) -> bool {
-    const PREFIXES: [&str; 10] = ["ZO_", "GIT_", "XDG_", "CLAUDE", "CODEX", "CURSOR", "GEMINI", "QWEN", "OPENCODE", "COPILOT"];
-    PREFIXES.iter().any(|p| name.starts_with(p)) || name == "ORT_DYLIB_PATH" || name == "EDITOR" || name == "VISUAL" || name == "COMPLETE"
+    const PREFIXES: [&str; 10] = [
+        "ZO_", "GIT_", "XDG_", "CLAUDE", "CODEX", "CURSOR", "GEMINI", "QWEN", "OPENCODE", "COPILOT",
+    ];
+    PREFIXES.iter().any(|p| name.starts_with(p))
+        || name == "ORT_DYLIB_PATH"
+        || name == "EDITOR"
+        || name == "VISUAL"
+        || name == "COMPLETE"
 }
 
 /// The one command builder every helper uses (issue 31: a suite that passes wherever zo is
@@ -49,7 +55,8 @@ pub fn user_command(program: &str, home: &Path) -> Command {
     // The model and ONNX Runtime this machine has (read-only), named directly: a test HOME has
     // none, and a semantic test without the model must fail, not fall back.
     if let Some(p) = model() {
-        c.env("ZO_MODEL_DIR", &p.model_dir).env("ORT_DYLIB_PATH", &p.runtime);
+        c.env("ZO_MODEL_DIR", &p.model_dir)
+            .env("ORT_DYLIB_PATH", &p.runtime);
     }
     c.env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join(".config"))
@@ -69,7 +76,9 @@ pub fn user_command(program: &str, home: &Path) -> Command {
 /// output is the terminal's, both streams together, with the typed line echoed.
 pub fn at_terminal(cmd: &Command, typed: &str) -> Run {
     let quote = |s: &std::ffi::OsStr| format!("'{}'", s.to_string_lossy().replace('\'', "'\\''"));
-    let line: Vec<String> = std::iter::once(quote(cmd.get_program())).chain(cmd.get_args().map(quote)).collect();
+    let line: Vec<String> = std::iter::once(quote(cmd.get_program()))
+        .chain(cmd.get_args().map(quote))
+        .collect();
     let mut c = Command::new("script");
     c.args(["-qec", &line.join(" "), "/dev/null"]);
     for (k, v) in cmd.get_envs() {
@@ -81,7 +90,12 @@ pub fn at_terminal(cmd: &Command, typed: &str) -> Run {
     if let Some(d) = cmd.get_current_dir() {
         c.current_dir(d);
     }
-    let mut child = c.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut child = c
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), typed.as_bytes()).unwrap();
     Run::from(child.wait_with_output().unwrap())
 }
@@ -89,16 +103,28 @@ pub fn at_terminal(cmd: &Command, typed: &str) -> Run {
 /// The embedding model and runtime as this machine has them (the developer's or CI's cache),
 /// found once from the test process's own environment.
 pub fn model() -> Option<&'static zo::search::embedding::Paths> {
-    static PATHS: std::sync::OnceLock<Option<zo::search::embedding::Paths>> = std::sync::OnceLock::new();
-    PATHS.get_or_init(|| zo::search::embedding::locate(&zo::store::config::Config::default()).paths().ok()).as_ref()
+    static PATHS: std::sync::OnceLock<Option<zo::search::embedding::Paths>> =
+        std::sync::OnceLock::new();
+    PATHS
+        .get_or_init(|| {
+            zo::search::embedding::locate(&zo::store::config::Config::default())
+                .paths()
+                .ok()
+        })
+        .as_ref()
 }
 
 /// PATH without any directory that holds a `zo`: for scenarios where zo must be missing, or
 /// only where the test puts it.
 pub fn path_without_zo() -> String {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let dirs: Vec<PathBuf> = std::env::split_paths(&path).filter(|d| !d.join("zo").exists()).collect();
-    std::env::join_paths(dirs).unwrap().to_string_lossy().into_owned()
+    let dirs: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|d| !d.join("zo").exists())
+        .collect();
+    std::env::join_paths(dirs)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The home of the user who works in `dir`: `.git/zo-home` in a checkout (each clone is
@@ -110,7 +136,9 @@ pub fn home_for(dir: &Path) -> PathBuf {
         if d.join(".git").is_dir() {
             return d.join(".git").join("zo-home");
         }
-        at = d.parent().filter(|p| p.starts_with(std::env::temp_dir()) || p.starts_with(env!("CARGO_TARGET_TMPDIR")));
+        at = d.parent().filter(|p| {
+            p.starts_with(std::env::temp_dir()) || p.starts_with(env!("CARGO_TARGET_TMPDIR"))
+        });
     }
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories")
 }
@@ -125,12 +153,18 @@ pub fn zo_command(dir: impl AsRef<Path>) -> Command {
 
 /// `zo` run as the scratch user, for commands that work in no repository (`zo man`).
 pub fn zo_anywhere() -> Command {
-    user_command(ZO, &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories"))
+    user_command(
+        ZO,
+        &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories"),
+    )
 }
 
 /// `git` run as the scratch user, outside any repository (`git clone`, `git init DIR`).
 pub fn git_anywhere() -> Command {
-    user_command("git", &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories"))
+    user_command(
+        "git",
+        &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("home-outside-repositories"),
+    )
 }
 
 /// `git` run in `dir` as the user who works there: its hooks run zo as that user too.
@@ -171,14 +205,18 @@ impl Run {
         }
     }
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
     }
 }
 
 impl Repo {
     /// An empty git repository.
     pub fn new() -> Repo {
-        let dir = tempfile::Builder::new().prefix("zo-test-").tempdir().unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("zo-test-")
+            .tempdir()
+            .unwrap();
         let r = Repo { dir };
         r.git(&["init", "-q", "-b", "main"]);
         r.git(&["config", "user.email", "test@example.com"]);
@@ -225,15 +263,30 @@ impl Repo {
     }
 
     pub fn run_stdin(&self, args: &[&str], input: &str) -> Run {
-        let mut child = self.cmd(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let mut child = self
+            .cmd(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
         Run::from(child.wait_with_output().unwrap())
     }
 
     /// Run and assert exit 0; returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let r = self.run(args);
-        assert_eq!(r.code, 0, "zo {args:?} failed\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+        assert_eq!(
+            r.code, 0,
+            "zo {args:?} failed\nstdout: {}\nstderr: {}",
+            r.stdout, r.stderr
+        );
         r.stdout
     }
 
@@ -249,13 +302,19 @@ impl Repo {
     /// Run and assert the exit code; returns stderr.
     pub fn fails(&self, args: &[&str], code: i32) -> String {
         let r = self.run(args);
-        assert_eq!(r.code, code, "zo {args:?}: expected exit {code}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+        assert_eq!(
+            r.code, code,
+            "zo {args:?}: expected exit {code}\nstdout: {}\nstderr: {}",
+            r.stdout, r.stderr
+        );
         assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
         r.stderr
     }
 
     pub fn decide(&self, title: &str, decision: &str) -> String {
-        self.ok(&["decide", "--title", title, "--decision", decision]).trim().to_string()
+        self.ok(&["decide", "--title", title, "--decision", decision])
+            .trim()
+            .to_string()
     }
 
     pub fn read(&self, rel: &str) -> String {
@@ -270,7 +329,11 @@ impl Repo {
 
     pub fn git(&self, args: &[&str]) -> String {
         let out = git_command(self.path()).args(args).output().unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -286,7 +349,12 @@ impl Repo {
     /// IDs in the log, oldest first.
     pub fn ids(&self) -> Vec<String> {
         let v = self.json(&["log", "--all"]);
-        let mut ids: Vec<String> = v["decisions"].as_array().unwrap().iter().map(|d| d["id"].as_str().unwrap().to_string()).collect();
+        let mut ids: Vec<String> = v["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["id"].as_str().unwrap().to_string())
+            .collect();
         ids.reverse();
         ids
     }
@@ -303,7 +371,10 @@ impl Repo {
     /// A git repository holding the bundled `.zo-example/` memory as its `.zo/`.
     pub fn example() -> Repo {
         let r = Repo::new();
-        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".zo-example"), &r.path().join(".zo"));
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join(".zo-example"),
+            &r.path().join(".zo"),
+        );
         r
     }
 }
@@ -335,7 +406,12 @@ pub fn require_model() {
 /// a file this process has open for writing can be inherited by a child another test thread
 /// forks at that moment, and running the copy then fails with "Text file busy" (ETXTBSY).
 pub fn copy_executable(from: &Path, to: &Path) {
-    let ok = Command::new("cp").arg(from).arg(to).status().unwrap().success();
+    let ok = Command::new("cp")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap()
+        .success();
     assert!(ok, "cp {} {}", from.display(), to.display());
 }
 
@@ -349,7 +425,12 @@ pub struct World {
 /// Run git in `dir`; asserts success, returns stdout.
 pub fn git_in(dir: &Path, args: &[&str]) -> String {
     let out = git_command(dir).args(args).output().unwrap();
-    assert!(out.status.success(), "git {args:?}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -362,7 +443,11 @@ pub fn zo_in(dir: &Path, args: &[&str]) -> Run {
 /// Run zo in a clone and assert exit 0; returns stdout.
 pub fn zo_ok(dir: &Path, args: &[&str]) -> String {
     let r = zo_in(dir, args);
-    assert_eq!(r.code, 0, "zo {args:?}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+    assert_eq!(
+        r.code, 0,
+        "zo {args:?}\nstdout: {}\nstderr: {}",
+        r.stdout, r.stderr
+    );
     r.stdout
 }
 
@@ -371,15 +456,40 @@ impl World {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();
         let remote = root.join("remote.git");
-        git_in(&root, &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
-        World { _dir: dir, remote, root }
+        git_in(
+            &root,
+            &[
+                "init",
+                "-q",
+                "--bare",
+                "-b",
+                "main",
+                remote.to_str().unwrap(),
+            ],
+        );
+        World {
+            _dir: dir,
+            remote,
+            root,
+        }
     }
 
     /// A clone with its own identity, merging (not rebasing) on pull unless told.
     pub fn clone(&self, name: &str) -> PathBuf {
         let p = self.root.join(name);
-        git_in(&self.root, &["clone", "-q", self.remote.to_str().unwrap(), p.to_str().unwrap()]);
-        git_in(&p, &["config", "user.email", &format!("{name}@example.com")]);
+        git_in(
+            &self.root,
+            &[
+                "clone",
+                "-q",
+                self.remote.to_str().unwrap(),
+                p.to_str().unwrap(),
+            ],
+        );
+        git_in(
+            &p,
+            &["config", "user.email", &format!("{name}@example.com")],
+        );
         git_in(&p, &["config", "user.name", name]);
         git_in(&p, &["config", "pull.rebase", "false"]);
         git_in(&p, &["config", "commit.gpgsign", "false"]);
@@ -415,8 +525,13 @@ pub struct Machine {
 impl Machine {
     pub fn new() -> Machine {
         require_model();
-        let paths = zo::search::embedding::locate(&zo::store::config::Config::default()).paths().unwrap();
-        Machine { cache: tempfile::tempdir().unwrap(), paths }
+        let paths = zo::search::embedding::locate(&zo::store::config::Config::default())
+            .paths()
+            .unwrap();
+        Machine {
+            cache: tempfile::tempdir().unwrap(),
+            paths,
+        }
     }
 
     pub fn cmd(&self, dir: &Path, args: &[&str]) -> Command {
@@ -438,7 +553,11 @@ impl Machine {
         let mut a = vec!["--json"];
         a.extend_from_slice(args);
         let r = self.run(dir, &a);
-        assert_eq!(r.code, 0, "zo {a:?}\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
+        assert_eq!(
+            r.code, 0,
+            "zo {a:?}\nstdout: {}\nstderr: {}",
+            r.stdout, r.stderr
+        );
         r.json()
     }
 
@@ -450,17 +569,25 @@ impl Machine {
     pub fn refresh(&self, dir: &Path) -> (u64, u64) {
         let v = self.json(dir, &["index", "refresh"]);
         assert_eq!(v["mode"], "hybrid", "{v}");
-        (v["embedded"].as_u64().unwrap(), v["from_cache"].as_u64().unwrap())
+        (
+            v["embedded"].as_u64().unwrap(),
+            v["from_cache"].as_u64().unwrap(),
+        )
     }
 
     /// (entries with a vector, entries waiting for one) in a checkout's index.
     pub fn status(&self, dir: &Path) -> (u64, u64) {
         let st = self.json(dir, &["index", "status"]);
-        (st["embedded"].as_u64().unwrap(), st["pending_embeddings"].as_u64().unwrap())
+        (
+            st["embedded"].as_u64().unwrap(),
+            st["pending_embeddings"].as_u64().unwrap(),
+        )
     }
 
     /// How many texts this machine's model has embedded so far (every vector goes to the cache).
     pub fn entries(&self) -> u64 {
-        self.json(Path::new("/"), &["cache", "status"])["entries"].as_u64().unwrap()
+        self.json(Path::new("/"), &["cache", "status"])["entries"]
+            .as_u64()
+            .unwrap()
     }
 }

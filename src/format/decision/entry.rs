@@ -11,10 +11,12 @@ pub fn is_heading(line: &str) -> bool {
     match fields::heading(line, 2) {
         Some((2, t)) => {
             // `get`, not `[..8]`: a hand-written heading may have a multi-byte letter there.
-            t.get(..8).is_some_and(|p| p.eq_ignore_ascii_case("decision")) && {
-                let rest = &t[8..];
-                rest.is_empty() || rest.starts_with(':') || rest.starts_with(' ')
-            }
+            t.get(..8)
+                .is_some_and(|p| p.eq_ignore_ascii_case("decision"))
+                && {
+                    let rest = &t[8..];
+                    rest.is_empty() || rest.starts_with(':') || rest.starts_with(' ')
+                }
         }
         _ => false,
     }
@@ -26,7 +28,9 @@ pub fn referenced_ids(value: &str) -> Vec<String> {
     value
         .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
         .map(|t| t.trim_matches(|c: char| c == '`' || c == '(' || c == ')' || c == '.'))
-        .filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case("null") && !t.eq_ignore_ascii_case("none"))
+        .filter(|t| {
+            !t.is_empty() && !t.eq_ignore_ascii_case("null") && !t.eq_ignore_ascii_case("none")
+        })
         .map(str::to_string)
         .collect()
 }
@@ -41,7 +45,12 @@ pub(super) fn heading_text(head: &str) -> &str {
 /// A field's value on one line: its lines joined by a space.
 pub(super) fn one_line(value: &str) -> String {
     if value.contains(['\n', '\r']) {
-        value.split(['\n', '\r']).map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+        value
+            .split(['\n', '\r'])
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     } else {
         value.to_string()
     }
@@ -56,19 +65,37 @@ impl Decision {
             None => {
                 // The full parse is kept: it is what `DecisionLog::body` would compute later.
                 let body = parse_full(raw, span.line);
-                let d = Decision::build(raw, span, after, KEY_FIELDS.map(|k| body.get(k)), body.separated);
+                let d = Decision::build(
+                    raw,
+                    span,
+                    after,
+                    KEY_FIELDS.map(|k| body.get(k)),
+                    body.separated,
+                );
                 let _ = d.body.set(Box::new(body));
                 d
             }
         }
     }
 
-    fn build(raw: &str, span: Span, after: &str, keys: [Option<&str>; 8], separated: bool) -> Decision {
+    fn build(
+        raw: &str,
+        span: Span,
+        after: &str,
+        keys: [Option<&str>; 8],
+        separated: bool,
+    ) -> Decision {
         let [id, kind, title, ts, date, supersedes, refs, confidence] = keys;
         // `## Decision: <timestamp>` is canonical; `## Decision: <title>` with a Timestamp
         // field is the older form.
-        let (timestamp, heading_title) = if crate::time::starts_with_date(after) { (after, None) } else { (ts.or(date).unwrap_or_default(), Some(after)) };
-        let title = title.or_else(|| heading_title.filter(|t| !t.is_empty())).unwrap_or_default();
+        let (timestamp, heading_title) = if crate::time::starts_with_date(after) {
+            (after, None)
+        } else {
+            (ts.or(date).unwrap_or_default(), Some(after))
+        };
+        let title = title
+            .or_else(|| heading_title.filter(|t| !t.is_empty()))
+            .unwrap_or_default();
         let (id, id_derived) = match id.map(str::trim).filter(|s| !s.is_empty()) {
             Some(id) => (id.to_string(), false),
             None => (derived_id(raw), true),
@@ -85,7 +112,9 @@ impl Decision {
             kind: one_line(kind.map(str::trim).unwrap_or_default()),
             supersedes: supersedes.map(str::to_string),
             refs: refs.map(str::to_string),
-            confidence: confidence.and_then(|c| c.trim().parse::<f64>().ok()).filter(|c| c.is_finite()),
+            confidence: confidence
+                .and_then(|c| c.trim().parse::<f64>().ok())
+                .filter(|c| c.is_finite()),
             separated,
             body: OnceCell::new(),
             piece: OnceCell::new(),
@@ -95,7 +124,9 @@ impl Decision {
     /// The entry exactly as it stands in the file.
     pub fn raw<'a>(&'a self, log: &'a DecisionLog) -> &'a str {
         match &log.source {
-            Some(source) => self.piece.get_or_init(|| source.read(self.span.start, self.span.end)),
+            Some(source) => self
+                .piece
+                .get_or_init(|| source.read(self.span.start, self.span.end)),
             None => &log.text.as_str()[self.span.start..self.span.end],
         }
     }
@@ -132,18 +163,24 @@ impl Decision {
 
     /// Whether a decision of this kind and confidence would be written provisional.
     pub fn would_be_tentative(kind: &str, confidence: Option<f64>, threshold: f64) -> bool {
-        confidence.is_some_and(|c| c < threshold) || PROPOSING_KINDS.iter().any(|k| kind.eq_ignore_ascii_case(k))
+        confidence.is_some_and(|c| c < threshold)
+            || PROPOSING_KINDS.iter().any(|k| kind.eq_ignore_ascii_case(k))
     }
 
     /// Provisional by itself: written below the promotion threshold, or of a kind that only
     /// proposes (PROPOSAL, IDEA). `zo confirm` lifts it.
     pub fn tentative(&self, threshold: f64) -> bool {
-        !self.is_annotation() && Decision::would_be_tentative(&self.kind, self.confidence, threshold)
+        !self.is_annotation()
+            && Decision::would_be_tentative(&self.kind, self.confidence, threshold)
     }
 
     /// The date part of the timestamp (may be empty).
     pub fn date(&self) -> &str {
-        if crate::time::starts_with_date(&self.timestamp) { &self.timestamp[..10] } else { "" }
+        if crate::time::starts_with_date(&self.timestamp) {
+            &self.timestamp[..10]
+        } else {
+            ""
+        }
     }
 }
 

@@ -26,7 +26,11 @@ pub fn supersede_cycles(next: &[Option<usize>]) -> Vec<Vec<usize>> {
         if let Some(i) = at.filter(|&i| i < next.len() && state[i] == 1) {
             let from = path.iter().position(|&p| p == i).unwrap_or(0);
             let mut cycle = path[from..].to_vec();
-            let first = cycle.iter().enumerate().min_by_key(|(_, i)| **i).map_or(0, |(k, _)| k);
+            let first = cycle
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, i)| **i)
+                .map_or(0, |(k, _)| k);
             cycle.rotate_left(first);
             cycles.push(cycle);
         }
@@ -45,8 +49,15 @@ pub enum FindError {
 
 impl DecisionLog {
     pub fn parse(text: Text) -> DecisionLog {
-        let entries: Vec<Decision> = scan(text.as_str()).into_iter().map(|(span, keys)| Decision::parse(text.as_str(), span, keys)).collect();
-        let mut log = DecisionLog { text, entries, ..Default::default() };
+        let entries: Vec<Decision> = scan(text.as_str())
+            .into_iter()
+            .map(|(span, keys)| Decision::parse(text.as_str(), span, keys))
+            .collect();
+        let mut log = DecisionLog {
+            text,
+            entries,
+            ..Default::default()
+        };
         log.link();
         log
     }
@@ -117,7 +128,11 @@ impl DecisionLog {
             }
         }
         let n = self.entries.len();
-        let cycles = supersede_cycles(&(0..n).map(|i| superseded_by.get(&i).copied()).collect::<Vec<_>>());
+        let cycles = supersede_cycles(
+            &(0..n)
+                .map(|i| superseded_by.get(&i).copied())
+                .collect::<Vec<_>>(),
+        );
         for i in cycles.iter().flatten() {
             superseded_by.remove(i);
         }
@@ -135,12 +150,19 @@ impl DecisionLog {
             return Ok(i);
         }
         let ql = q.to_ascii_lowercase();
-        let hits: Vec<usize> =
-            self.entries.iter().enumerate().filter(|(_, e)| e.id.to_ascii_lowercase().starts_with(&ql) || e.timestamp == q).map(|(i, _)| i).collect();
+        let hits: Vec<usize> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.id.to_ascii_lowercase().starts_with(&ql) || e.timestamp == q)
+            .map(|(i, _)| i)
+            .collect();
         match hits.as_slice() {
             [i] => Ok(*i),
             [] => Err(FindError::NotFound),
-            many => Err(FindError::Ambiguous(many.iter().map(|&i| self.entries[i].id.clone()).collect())),
+            many => Err(FindError::Ambiguous(
+                many.iter().map(|&i| self.entries[i].id.clone()).collect(),
+            )),
         }
     }
 
@@ -161,7 +183,8 @@ impl DecisionLog {
     /// The full fields of entry `i` (parsed on first use).
     pub fn body(&self, i: usize) -> &Body {
         let e = &self.entries[i];
-        e.body.get_or_init(|| Box::new(parse_full(e.raw(self), e.span.line)))
+        e.body
+            .get_or_init(|| Box::new(parse_full(e.raw(self), e.span.line)))
     }
 
     pub fn field(&self, i: usize, name: &str) -> Option<&str> {
@@ -175,7 +198,9 @@ impl DecisionLog {
 
     /// The decision's latest outcome: from the last OUTCOME entry, else its own field.
     pub fn latest_outcome(&self, i: usize) -> Option<&str> {
-        self.latest_outcome_entry(i).and_then(|o| self.field(o, "Outcome")).or_else(|| self.field(i, "Outcome"))
+        self.latest_outcome_entry(i)
+            .and_then(|o| self.field(o, "Outcome"))
+            .or_else(|| self.field(i, "Outcome"))
     }
 
     /// `forgotten` (a tombstone), `superseded`, `provisional` (tentative and not confirmed) or
@@ -238,13 +263,19 @@ impl DecisionLog {
 
 /// Two decisions' IDs in one order: the key of a pair, whichever way it was named.
 pub fn pair(a: &str, b: &str) -> (String, String) {
-    if a <= b { (a.to_string(), b.to_string()) } else { (b.to_string(), a.to_string()) }
+    if a <= b {
+        (a.to_string(), b.to_string())
+    } else {
+        (b.to_string(), a.to_string())
+    }
 }
 
 /// Whether some line of a decision log's text starts with `**Paths:**` (one search for line
 /// starts): only then can a decision name paths for `zo stale` to measure.
 pub fn names_paths(text: &str) -> bool {
-    crate::format::line_starts(text, "**Paths:**").next().is_some()
+    crate::format::line_starts(text, "**Paths:**")
+        .next()
+        .is_some()
 }
 
 /// Entry by exact ID, the first of duplicates (`verify` reports them).

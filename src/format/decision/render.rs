@@ -6,7 +6,11 @@ use super::{DecisionLog, fields};
 /// Decision `i`'s tombstone: its heading time, ID and links kept, its text gone.
 pub fn tombstone(log: &DecisionLog, i: usize, when: &str, reason: &str) -> String {
     let e = &log.entries[i];
-    let heading = if e.timestamp.is_empty() { format!("## Decision: {}", crate::format::fact::FORGOTTEN) } else { format!("## Decision: {}", e.timestamp) };
+    let heading = if e.timestamp.is_empty() {
+        format!("## Decision: {}", crate::format::fact::FORGOTTEN)
+    } else {
+        format!("## Decision: {}", e.timestamp)
+    };
     let links = |name: &str| log.field(i, name).unwrap_or("").to_string();
     let (supersedes, refs) = (links("Supersedes"), links("Refs"));
     crate::format::tombstone(
@@ -52,7 +56,11 @@ pub struct NewDecision {
 impl NewDecision {
     /// The fields in canonical order, skipping empty optional ones.
     pub fn fields(&self) -> Vec<(&'static str, &str)> {
-        let mut v = vec![("ID", self.id.as_str()), ("Type", self.kind.as_str()), ("Title", self.title.as_str())];
+        let mut v = vec![
+            ("ID", self.id.as_str()),
+            ("Type", self.kind.as_str()),
+            ("Title", self.title.as_str()),
+        ];
         let optional = [
             ("Decision", &self.decision),
             ("Rationale", &self.rationale),
@@ -66,7 +74,12 @@ impl NewDecision {
             ("Paths", &self.paths),
             ("Commit", &self.commit),
         ];
-        v.extend(optional.into_iter().filter(|(_, s)| !s.is_empty()).map(|(k, s)| (k, s.as_str())));
+        v.extend(
+            optional
+                .into_iter()
+                .filter(|(_, s)| !s.is_empty())
+                .map(|(k, s)| (k, s.as_str())),
+        );
         v
     }
 

@@ -43,7 +43,20 @@ impl Decision {
         confidence: Option<f64>,
         separated: bool,
     ) -> Decision {
-        Decision { span, id, id_derived, timestamp, title, kind, supersedes, refs, confidence, separated, body: OnceCell::new(), piece: OnceCell::new() }
+        Decision {
+            span,
+            id,
+            id_derived,
+            timestamp,
+            title,
+            kind,
+            supersedes,
+            refs,
+            confidence,
+            separated,
+            body: OnceCell::new(),
+            piece: OnceCell::new(),
+        }
     }
 }
 
@@ -51,7 +64,12 @@ impl DecisionLog {
     /// A log restored from its summary: the entries' key fields and the links between them
     /// as `parse` resolved them when the summary was written (`links`), each entry's text read
     /// from `source` when first needed.
-    pub fn restored(entries: Vec<Decision>, links: Links, source: std::sync::Arc<dyn Source>, names_paths: bool) -> DecisionLog {
+    pub fn restored(
+        entries: Vec<Decision>,
+        links: Links,
+        source: std::sync::Arc<dyn Source>,
+        names_paths: bool,
+    ) -> DecisionLog {
         let mut outcomes: HashMap<usize, Vec<usize>> = HashMap::new();
         for (t, o) in links.outcomes {
             outcomes.entry(t).or_default().push(o);
@@ -74,16 +92,35 @@ impl DecisionLog {
     /// `parse` reads the whole (the walk needs no state from before an entry's heading), and
     /// the links are resolved again over every entry. What zo's writers do (append) costs a
     /// walk over what they appended, not over the log.
-    pub fn extended(mut entries: Vec<Decision>, tail: &str, at: usize, line: usize, source: std::sync::Arc<dyn Source>, names_paths: bool) -> DecisionLog {
+    pub fn extended(
+        mut entries: Vec<Decision>,
+        tail: &str,
+        at: usize,
+        line: usize,
+        source: std::sync::Arc<dyn Source>,
+        names_paths: bool,
+    ) -> DecisionLog {
         for (span, keys) in scan(tail) {
             // Sliced from the tail, numbered in the whole file; then placed in the whole text.
-            let mut d = Decision::parse(tail, Span { line: span.line + line - 1, ..span }, keys);
+            let mut d = Decision::parse(
+                tail,
+                Span {
+                    line: span.line + line - 1,
+                    ..span
+                },
+                keys,
+            );
             let _ = d.piece.set(tail[span.start..span.end].to_string());
             d.span.start += at;
             d.span.end += at;
             entries.push(d);
         }
-        let mut log = DecisionLog { entries, source: Some(source), names_paths, ..Default::default() };
+        let mut log = DecisionLog {
+            entries,
+            source: Some(source),
+            names_paths,
+            ..Default::default()
+        };
         log.link();
         log
     }
@@ -91,13 +128,23 @@ impl DecisionLog {
     /// The links between entries as `parse` resolved them, for the summary to record (each
     /// list sorted, so equal logs give equal summaries).
     pub fn links(&self) -> Links {
-        let mut superseded_by: Vec<(usize, usize)> = self.superseded_by.iter().map(|(&t, &i)| (t, i)).collect();
+        let mut superseded_by: Vec<(usize, usize)> =
+            self.superseded_by.iter().map(|(&t, &i)| (t, i)).collect();
         superseded_by.sort_unstable();
-        let mut outcomes: Vec<(usize, usize)> = self.outcomes.iter().flat_map(|(&t, v)| v.iter().map(move |&o| (t, o))).collect();
+        let mut outcomes: Vec<(usize, usize)> = self
+            .outcomes
+            .iter()
+            .flat_map(|(&t, v)| v.iter().map(move |&o| (t, o)))
+            .collect();
         // By target, each target's outcomes in file order (as `link` pushed them).
         outcomes.sort_unstable();
         let mut confirmed: Vec<usize> = self.confirmed.iter().copied().collect();
         confirmed.sort_unstable();
-        Links { superseded_by, outcomes, confirmed, cycles: self.cycles.clone() }
+        Links {
+            superseded_by,
+            outcomes,
+            confirmed,
+            cycles: self.cycles.clone(),
+        }
     }
 }

@@ -7,7 +7,16 @@ use super::{Span, fields, heading_text, is_heading, parse_full};
 use crate::format::{line_at, line_starts, same_folded};
 
 /// The fields the cheap scan reads.
-pub(super) const KEY_FIELDS: [&str; 8] = ["ID", "Type", "Title", "Timestamp", "Date", "Supersedes", "Refs", "Confidence"];
+pub(super) const KEY_FIELDS: [&str; 8] = [
+    "ID",
+    "Type",
+    "Title",
+    "Timestamp",
+    "Date",
+    "Supersedes",
+    "Refs",
+    "Confidence",
+];
 
 /// The key fields of one entry as the quick walk read them, and whether a `---` closed it.
 pub(super) type Keys<'a> = ([Option<&'a str>; 8], bool);
@@ -40,7 +49,9 @@ pub(super) fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
         }
     }
     let (mut at, mut line_no) = (0usize, 1usize);
-    let newlines = memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).chain((bytes.last() != Some(&b'\n')).then_some(bytes.len()));
+    let newlines = memchr::memchr_iter(b'\n', bytes)
+        .map(|i| i + 1)
+        .chain((bytes.last() != Some(&b'\n')).then_some(bytes.len()));
     for next in newlines {
         let (start, n) = (at, line_no);
         (at, line_no) = (next, line_no + 1);
@@ -50,19 +61,40 @@ pub(super) fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
         let first = bytes[start];
         if first == b'#' {
             let line = fields::strip_eol(&text[start..next]);
-            if is_heading(line) && !cur.as_ref().is_some_and(|o| crate::format::fenced_heading(text, o.span.start, start, &is_heading)) {
+            if is_heading(line)
+                && !cur.as_ref().is_some_and(|o| {
+                    crate::format::fenced_heading(text, o.span.start, start, &is_heading)
+                })
+            {
                 close(cur.take(), start, &mut out);
-                let span = Span { start, end: text.len(), line: n };
-                cur = Some(Open { span, keys: ([None; 8], false), exact: true, open_key: false, fence: Default::default() });
+                let span = Span {
+                    start,
+                    end: text.len(),
+                    line: n,
+                };
+                cur = Some(Open {
+                    span,
+                    keys: ([None; 8], false),
+                    exact: true,
+                    open_key: false,
+                    fence: Default::default(),
+                });
                 continue;
             }
         }
         let Some(o) = cur.as_mut() else { continue };
-        if !o.exact || o.keys.1 || !(o.open_key || matches!(first, b'*' | b'-' | b' ' | b'`' | b'~' | b'#')) {
+        if !o.exact
+            || o.keys.1
+            || !(o.open_key || matches!(first, b'*' | b'-' | b' ' | b'`' | b'~' | b'#'))
+        {
             continue;
         }
         let line = fields::strip_eol(&text[start..next]);
-        let in_fence = if matches!(first, b' ' | b'`' | b'~') { o.fence.feed(line) } else { o.fence.is_open() };
+        let in_fence = if matches!(first, b' ' | b'`' | b'~') {
+            o.fence.feed(line)
+        } else {
+            o.fence.is_open()
+        };
         if !in_fence {
             if first == b'*' {
                 if let Some((name, rest)) = fields::parse_field_line(line) {
@@ -103,12 +135,19 @@ pub fn may_hold_title(text: &str, title: &str) -> bool {
     }
     let bytes = text.as_bytes();
     for at in line_starts(text, "**") {
-        if !bytes.get(at + 2..at + 7).is_some_and(|w| w.eq_ignore_ascii_case(b"title")) {
+        if !bytes
+            .get(at + 2..at + 7)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"title"))
+        {
             continue;
         }
         let line = line_at(text, at);
-        let Some((name, rest)) = fields::parse_field_line(line) else { continue };
-        if name.eq_ignore_ascii_case("Title") && (same_folded(rest, title) || !value_ends_with_line(text, at + line.len())) {
+        let Some((name, rest)) = fields::parse_field_line(line) else {
+            continue;
+        };
+        if name.eq_ignore_ascii_case("Title")
+            && (same_folded(rest, title) || !value_ends_with_line(text, at + line.len()))
+        {
             return true;
         }
     }
@@ -122,8 +161,14 @@ pub fn may_hold_title(text: &str, title: &str) -> bool {
 /// is not blank is a field line, a `---`, an entry heading, or there is none.
 fn value_ends_with_line(text: &str, end: usize) -> bool {
     // The first piece is the rest of the value's own line: its line end.
-    let next = text[end..].split_inclusive('\n').skip(1).map(fields::strip_eol).find(|l| !l.trim().is_empty());
-    next.is_none_or(|l| fields::parse_field_line(l).is_some() || fields::is_separator(l) || is_heading(l))
+    let next = text[end..]
+        .split_inclusive('\n')
+        .skip(1)
+        .map(fields::strip_eol)
+        .find(|l| !l.trim().is_empty());
+    next.is_none_or(|l| {
+        fields::parse_field_line(l).is_some() || fields::is_separator(l) || is_heading(l)
+    })
 }
 
 /// Whether `id` appears anywhere in the log: how `decide` checks a new random ID without
@@ -138,7 +183,10 @@ pub fn mentions(text: &str, id: &str) -> bool {
 pub fn last_separated(text: &str) -> Option<bool> {
     let bytes = text.as_bytes();
     let at_start = bytes.starts_with(b"##").then_some(0);
-    let start = memchr::memmem::rfind_iter(bytes, b"\n##").map(|p| p + 1).chain(at_start).find(|&p| is_heading(line_at(text, p)))?;
+    let start = memchr::memmem::rfind_iter(bytes, b"\n##")
+        .map(|p| p + 1)
+        .chain(at_start)
+        .find(|&p| is_heading(line_at(text, p)))?;
     let (span, keys) = scan(&text[start..]).into_iter().next()?;
     Some(match keys {
         Some((_, separated)) => separated,

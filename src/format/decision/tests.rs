@@ -32,7 +32,10 @@ fn canonical_entry_round_trips_byte_for_byte() {
     assert!(!e.id_derived);
     assert_eq!(log.field(0, "Decision"), Some(new.decision.as_str()));
     assert_eq!(e.title, new.title);
-    let again = NewDecision { decision: log.field(0, "Decision").unwrap().into(), ..sample() };
+    let again = NewDecision {
+        decision: log.field(0, "Decision").unwrap().into(),
+        ..sample()
+    };
     assert_eq!(again.render(), e.raw(&log));
 }
 
@@ -53,8 +56,12 @@ fn older_forms_are_read() {
 /// lists, headings and rules in their text) written the way `zo decide` writes them.
 fn real_logs() -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut texts = vec![std::fs::read_to_string(root.join(".zo-example/memory/DECISION_LOG.md")).unwrap()];
-    texts.push(std::fs::read_to_string(root.join("tests/fixtures/zero-operators-memory/DECISION_LOG.md")).unwrap());
+    let mut texts =
+        vec![std::fs::read_to_string(root.join(".zo-example/memory/DECISION_LOG.md")).unwrap()];
+    texts.push(
+        std::fs::read_to_string(root.join("tests/fixtures/zero-operators-memory/DECISION_LOG.md"))
+            .unwrap(),
+    );
     let corpus = std::fs::read_to_string(root.join("tests/fixtures/adr-corpus.jsonl")).unwrap();
     let mut log = String::new();
     for (i, line) in corpus.lines().enumerate() {
@@ -79,23 +86,56 @@ fn real_logs() -> Vec<String> {
 fn edge_cases() -> Vec<(String, Option<bool>)> {
     let e = "## Decision: 2026-01-01T00:00:00Z\n";
     vec![
-        (format!("{e}**Title:** two\nlines\n**ID:** D-1\n"), Some(false)),
+        (
+            format!("{e}**Title:** two\nlines\n**ID:** D-1\n"),
+            Some(false),
+        ),
         // Prose after a key field belongs to its value.
-        (format!("{e}**Title:** t\n\n**Type:** X\n\nprose\n\n---\n**Refs:** after\n"), Some(false)),
-        (format!("{e}**Title:** t\n\n**Decision:** X\n\nprose\n\n---\n**Refs:** after\n"), Some(true)),
+        (
+            format!("{e}**Title:** t\n\n**Type:** X\n\nprose\n\n---\n**Refs:** after\n"),
+            Some(false),
+        ),
+        (
+            format!("{e}**Title:** t\n\n**Decision:** X\n\nprose\n\n---\n**Refs:** after\n"),
+            Some(true),
+        ),
         // Backticks inside a line are no fence.
-        (format!("{e}**ID:** D-2\n**Title:** uses ``` inline\n\n**Decision:** a ```b``` c\n---\n"), Some(true)),
+        (
+            format!(
+                "{e}**ID:** D-2\n**Title:** uses ``` inline\n\n**Decision:** a ```b``` c\n---\n"
+            ),
+            Some(true),
+        ),
         // A field line or a `---` inside a fence is text; the keys after the fence count.
-        (format!("{e}**ID:** D-3\n**Decision:** x\n   ~~~\n**Type:** in a fence\n---\n   ~~~\n**Type:** real\n---\n"), Some(true)),
-        (format!("{e}**Decision:** x\n```sh\n**Refs:** no\n```\n**Refs:** D-9\n"), Some(true)),
+        (
+            format!(
+                "{e}**ID:** D-3\n**Decision:** x\n   ~~~\n**Type:** in a fence\n---\n   ~~~\n**Type:** real\n---\n"
+            ),
+            Some(true),
+        ),
+        (
+            format!("{e}**Decision:** x\n```sh\n**Refs:** no\n```\n**Refs:** D-9\n"),
+            Some(true),
+        ),
         // An unclosed fence runs to the end of the entry, but not into the next one.
-        (format!("{e}**Decision:** x\n```\n**ID:** hidden\n{e}**ID:** D-4\n"), Some(true)),
+        (
+            format!("{e}**Decision:** x\n```\n**ID:** hidden\n{e}**ID:** D-4\n"),
+            Some(true),
+        ),
         // A hand-written entry inside a closed code block is text of the entry around it.
-        (format!("{e}**ID:** D-7\n**Decision:** like this:\n```md\n{e}**ID:** D-8\n---\n```\n**Type:** real\n---\n\n{e}**ID:** D-9\n"), Some(true)),
+        (
+            format!(
+                "{e}**ID:** D-7\n**Decision:** like this:\n```md\n{e}**ID:** D-8\n---\n```\n**Type:** real\n---\n\n{e}**ID:** D-9\n"
+            ),
+            Some(true),
+        ),
         // A key whose value starts on the next line, or runs into a fence.
         (format!("{e}**Title:**\n  t\n"), Some(false)),
         (format!("{e}**Title:** t\n```\ncode\n```\n"), Some(false)),
-        (format!("{e}\r\n**ID:** D-5\r\n**Title:** crlf\r\n---\r\n"), Some(true)),
+        (
+            format!("{e}\r\n**ID:** D-5\r\n**Title:** crlf\r\n---\r\n"),
+            Some(true),
+        ),
         ("no heading at all\n**ID:** D-6\n".into(), None),
     ]
 }
@@ -116,8 +156,14 @@ fn key_scan_agrees_with_full_parse() {
         let walked = scan(text);
         let spans = split_entries(text, is_heading);
         assert_eq!(
-            walked.iter().map(|(s, _)| (s.start, s.end, s.line)).collect::<Vec<_>>(),
-            spans.iter().map(|s| (s.start, s.end, s.line)).collect::<Vec<_>>()
+            walked
+                .iter()
+                .map(|(s, _)| (s.start, s.end, s.line))
+                .collect::<Vec<_>>(),
+            spans
+                .iter()
+                .map(|s| (s.start, s.end, s.line))
+                .collect::<Vec<_>>()
         );
         let log = DecisionLog::parse(Text::new(text.clone()));
         for (i, (span, keys)) in walked.iter().enumerate() {
@@ -130,9 +176,17 @@ fn key_scan_agrees_with_full_parse() {
                     assert_eq!(*v, full.get(k), "{k} in {raw}");
                 }
             }
-            assert_eq!(log.field(i, "Title").unwrap_or(""), full.get("Title").unwrap_or(""));
+            assert_eq!(
+                log.field(i, "Title").unwrap_or(""),
+                full.get("Title").unwrap_or("")
+            );
             // The title is the field on one line (`one_line`).
-            assert_eq!(log.entries[i].title, full.get("Title").map(one_line).unwrap_or_else(|| log.entries[i].title.clone()));
+            assert_eq!(
+                log.entries[i].title,
+                full.get("Title")
+                    .map(one_line)
+                    .unwrap_or_else(|| log.entries[i].title.clone())
+            );
         }
     }
     assert!(scanned > 10);
@@ -141,7 +195,11 @@ fn key_scan_agrees_with_full_parse() {
 #[test]
 fn key_scan_answers_only_where_it_reads_right() {
     for (text, answers) in &edge_cases() {
-        assert_eq!(scan(text).first().map(|(_, k)| k.is_some()), *answers, "{text}");
+        assert_eq!(
+            scan(text).first().map(|(_, k)| k.is_some()),
+            *answers,
+            "{text}"
+        );
     }
 }
 
@@ -154,7 +212,12 @@ fn checks_without_a_parse_agree_with_the_parsed_log() {
         assert_eq!(last_separated(text), log.last_separated(), "{text}");
         for e in &log.entries {
             assert!(may_hold_title(text, &e.title), "{:?}", e.title);
-            let shouted: String = e.title.split_whitespace().map(|w| w.to_uppercase()).collect::<Vec<_>>().join("  \t");
+            let shouted: String = e
+                .title
+                .split_whitespace()
+                .map(|w| w.to_uppercase())
+                .collect::<Vec<_>>()
+                .join("  \t");
             assert!(may_hold_title(text, &shouted), "{shouted:?}");
             assert!(mentions(text, &e.id) || e.id_derived);
         }
@@ -168,18 +231,30 @@ fn quick_title_search_finds_titles_and_only_whole_ones() {
     d.decision = "## a heading\n**Title:** not this".into();
     let text = d.render();
     assert!(may_hold_title(&text, "bench   DECISION 17"));
-    assert!(!may_hold_title(&text, "bench decision 1"), "a prefix is another title");
+    assert!(
+        !may_hold_title(&text, "bench decision 1"),
+        "a prefix is another title"
+    );
     assert!(!may_hold_title(&text, "decision 17 bench"));
     // A title that runs over lines, the second escaped because it looks like a heading.
     let multi = "## Decision: 2026-01-01T00:00:00Z\n**Title:** first part\n\\## second part\n---\n";
     let log = DecisionLog::parse(Text::new(multi.into()));
-    assert_eq!(log.entries[0].title, "first part ## second part", "one line wherever it is shown");
+    assert_eq!(
+        log.entries[0].title, "first part ## second part",
+        "one line wherever it is shown"
+    );
     assert!(may_hold_title(multi, "first part ## second part"));
     // The older form: the title in the heading.
-    assert!(may_hold_title("## Decision: Use Postgres\n**Date:** 2024-01-01\n", "use postgres"));
+    assert!(may_hold_title(
+        "## Decision: Use Postgres\n**Date:** 2024-01-01\n",
+        "use postgres"
+    ));
     assert!(!may_hold_title("", "anything"));
     // A title that starts on the line after its field name.
-    assert!(may_hold_title("## Decision: 2026-01-01T00:00:00Z\n**Title:**\nlater\n", "other"));
+    assert!(may_hold_title(
+        "## Decision: 2026-01-01T00:00:00Z\n**Title:**\nlater\n",
+        "other"
+    ));
     assert_eq!(last_separated(""), None);
     assert_eq!(last_separated("# DECISION_LOG\n\n---\n"), None);
 }

@@ -62,7 +62,11 @@ impl Filler {
         // must never reach an agent's context.
         let state_text = state_text(memory, at)?;
         self.state = state_text.clone();
-        let state_text = if self.screen.pass("STATE", "STATE.md", &state_text) { state_text } else { "(withheld: see Withheld below)".to_string() };
+        let state_text = if self.screen.pass("STATE", "STATE.md", &state_text) {
+            state_text
+        } else {
+            "(withheld: see Withheld below)".to_string()
+        };
         let state_text = state_text.as_str();
         let state_body = match state_text.split_once('\n') {
             Some((first, rest)) if first.starts_with("# ") => rest,
@@ -74,10 +78,17 @@ impl Filler {
         let facts = memory.fact_list_as_of(None, None, false, at)?;
         let facts_text: String = facts
             .iter()
-            .filter(|v| v.scope == crate::store::facts::Scope::User || self.screen.pass(&v.id, &v.key, &fact_text(memory, v)))
+            .filter(|v| {
+                v.scope == crate::store::facts::Scope::User
+                    || self.screen.pass(&v.id, &v.key, &fact_text(memory, v))
+            })
             .map(fact_line)
             .collect();
-        let facts_cost = if facts_text.is_empty() { 0 } else { cost("Facts", &facts_text) };
+        let facts_cost = if facts_text.is_empty() {
+            0
+        } else {
+            cost("Facts", &facts_text)
+        };
         self.budget = self.budget.saturating_sub(facts_cost);
         if self.fits("State", state_body) {
             self.push("State", state_body.trim().to_string());
@@ -86,11 +97,17 @@ impl Filler {
                 Some(i) => state_body.split_at(i + 1),
                 None => (state_body, ""),
             };
-            let headings: Vec<&str> = sections.lines().filter_map(|l| l.strip_prefix("## ")).collect();
+            let headings: Vec<&str> = sections
+                .lines()
+                .filter_map(|l| l.strip_prefix("## "))
+                .collect();
             self.left.state_sections = headings.len();
             let mut text = fields.trim().to_string();
             if !headings.is_empty() {
-                text.push_str(&format!("\n\n(STATE.md sections, left out for the budget: {})", headings.join("; ")));
+                text.push_str(&format!(
+                    "\n\n(STATE.md sections, left out for the budget: {})",
+                    headings.join("; ")
+                ));
             }
             self.push("State", text);
         }
@@ -117,8 +134,17 @@ impl Filler {
             let full: String = active
                 .iter()
                 .map(|p| {
-                    let rules: String = p.rules().iter().map(|r| format!("  - {}\n", r.replace('\n', "\n    "))).collect();
-                    format!("- {} {} ({})\n{rules}", p.id, p.title, p.root_cause().unwrap_or("-"))
+                    let rules: String = p
+                        .rules()
+                        .iter()
+                        .map(|r| format!("  - {}\n", r.replace('\n', "\n    ")))
+                        .collect();
+                    format!(
+                        "- {} {} ({})\n{rules}",
+                        p.id,
+                        p.title,
+                        p.root_cause().unwrap_or("-")
+                    )
                 })
                 .collect();
             if self.fits("Priors", &full) {
@@ -129,11 +155,20 @@ impl Filler {
                     .iter()
                     .map(|p| {
                         let first = p.rules().into_iter().next().unwrap_or_default();
-                        let first = first.lines().next().unwrap_or("").chars().take(160).collect::<String>();
+                        let first = first
+                            .lines()
+                            .next()
+                            .unwrap_or("")
+                            .chars()
+                            .take(160)
+                            .collect::<String>();
                         format!("- {} {}: {first}\n", p.id, p.title)
                     })
                     .collect();
-                self.push("Priors (compact; `zo prior list` has the rules in full)", compact.trim_end().to_string());
+                self.push(
+                    "Priors (compact; `zo prior list` has the rules in full)",
+                    compact.trim_end().to_string(),
+                );
             }
         }
     }
@@ -144,7 +179,13 @@ impl Filler {
             let (name, text) = (name.as_str(), text.as_str());
             let snapshot = crate::format::session::SessionFile::parse(name, text);
             let handoff = snapshot.section(&["handoff"]).filter(|h| !h.is_empty());
-            if let Some(h) = handoff.filter(|_| self.screen.pass(name, "the latest snapshot", &named_text(name, text))).map(str::to_string) {
+            if let Some(h) = handoff
+                .filter(|_| {
+                    self.screen
+                        .pass(name, "the latest snapshot", &named_text(name, text))
+                })
+                .map(str::to_string)
+            {
                 let title = format!("Handoff ({})", frame::name(name.trim_end_matches(".md")));
                 if self.fits(&title, &h) {
                     self.push(title, h);
@@ -162,7 +203,10 @@ impl Filler {
             let (name, text) = (name.as_str(), text.as_str());
             let s = crate::format::session::SessionFile::parse(name, text);
             let next = s.section(&["next", "what's next", "next steps"]);
-            if let Some(next) = next.filter(|_| self.screen.pass(name, "the last session", &named_text(name, text))) {
+            if let Some(next) = next.filter(|_| {
+                self.screen
+                    .pass(name, "the last session", &named_text(name, text))
+            }) {
                 let title = format!("Next, from {}", frame::name(name.trim_end_matches(".md")));
                 if self.fits(&title, next) {
                     self.push(title, next.to_string());
@@ -178,8 +222,18 @@ impl Filler {
     /// pulled, not written on this machine. Nothing is read from git when HEAD has not moved.
     pub(super) fn arrivals(&mut self, layout: &Layout, log: &DecisionLog, priors: &PriorsFile) {
         if let Some(since) = crate::store::provenance::last_seen(layout) {
-            let mut ids: Vec<(&str, &str)> = log.entries.iter().filter(|e| !e.is_annotation()).map(|e| (e.id.as_str(), e.title.as_str())).collect();
-            ids.extend(priors.entries.iter().map(|p| (p.id.as_str(), p.title.as_str())));
+            let mut ids: Vec<(&str, &str)> = log
+                .entries
+                .iter()
+                .filter(|e| !e.is_annotation())
+                .map(|e| (e.id.as_str(), e.title.as_str()))
+                .collect();
+            ids.extend(
+                priors
+                    .entries
+                    .iter()
+                    .map(|p| (p.id.as_str(), p.title.as_str())),
+            );
             let arrived = crate::store::provenance::arrivals(layout, &since, &ids);
             if !arrived.is_empty() {
                 // IDs, titles and authors are the repository's text: screened as the Withheld
@@ -189,9 +243,19 @@ impl Filler {
                     .map(|a| {
                         let by = a.commit.as_ref().map_or_else(
                             || "in a commit since".to_string(),
-                            |c| shown_title(&c.by(), &format!("{} by an author whose name the rules flag", c.short)),
+                            |c| {
+                                shown_title(
+                                    &c.by(),
+                                    &format!("{} by an author whose name the rules flag", c.short),
+                                )
+                            },
                         );
-                        format!("- {} {} — {}", shown_id(&a.id), shown_title(&a.title, "(its title is withheld: the rules flag it)"), by.trim_matches('"'))
+                        format!(
+                            "- {} {} — {}",
+                            shown_id(&a.id),
+                            shown_title(&a.title, "(its title is withheld: the rules flag it)"),
+                            by.trim_matches('"')
+                        )
                     })
                     .collect();
                 let text = lines.join("\n");
@@ -242,7 +306,12 @@ impl Filler {
 
     /// The most recent decisions (`candidates`, newest first), whole entries only: the ones
     /// shown.
-    pub(super) fn recent(&mut self, log: &DecisionLog, candidates: &[usize], stale: &HashMap<String, StaleEntry>) -> HashSet<usize> {
+    pub(super) fn recent(
+        &mut self,
+        log: &DecisionLog,
+        candidates: &[usize],
+        stale: &HashMap<String, StaleEntry>,
+    ) -> HashSet<usize> {
         let mut shown = HashSet::new();
         let mut recent = String::new();
         let mut stopped = false;
@@ -267,14 +336,24 @@ impl Filler {
     }
 
     /// For a task: the best-matching older decisions not `shown` already, in full.
-    pub(super) fn task(&mut self, task: &str, matches: TaskMatches, log: &DecisionLog, stale: &HashMap<String, StaleEntry>, mut shown: HashSet<usize>) {
+    pub(super) fn task(
+        &mut self,
+        task: &str,
+        matches: TaskMatches,
+        log: &DecisionLog,
+        stale: &HashMap<String, StaleEntry>,
+        mut shown: HashSet<usize>,
+    ) {
         let mut text = String::new();
         for i in matches {
             if shown.contains(&i) || !screen_decision(&mut self.screen, log, i) {
                 continue;
             }
             let e = decision_text(log, i, stale);
-            if self.fits(&format!("Related to the task: {task}"), &format!("{text}{e}")) {
+            if self.fits(
+                &format!("Related to the task: {task}"),
+                &format!("{text}{e}"),
+            ) {
                 text.push_str(&e);
                 shown.insert(i);
                 self.left.decisions = self.left.decisions.saturating_sub(1);
@@ -283,7 +362,10 @@ impl Filler {
             }
         }
         if !text.is_empty() {
-            self.push(format!("Related to the task: {task}"), text.trim_end().to_string());
+            self.push(
+                format!("Related to the task: {task}"),
+                text.trim_end().to_string(),
+            );
         }
     }
 
@@ -292,7 +374,13 @@ impl Filler {
     /// its recent decisions' and priors' titles, the task), those sharing most first, each
     /// marked with its memory (`team:PR-004`). A link that does not open is left to `zo
     /// continue` and `zo links` to report.
-    pub(super) fn linked(&mut self, memory: &Memory, log: &DecisionLog, priors: &PriorsFile, task: Option<&str>) {
+    pub(super) fn linked(
+        &mut self,
+        memory: &Memory,
+        log: &DecisionLog,
+        priors: &PriorsFile,
+        task: Option<&str>,
+    ) {
         let links = crate::store::links::load(&memory.layout);
         if links.links.is_empty() {
             return;
@@ -309,10 +397,14 @@ impl Filler {
         let mut texts: Vec<&str> = vec![self.state.as_str()];
         texts.extend(titles);
         texts.extend(task);
-        let project: HashSet<String> = crate::search::answerable::subject_words(&texts).into_iter().collect();
+        let project: HashSet<String> = crate::search::answerable::subject_words(&texts)
+            .into_iter()
+            .collect();
         let mut found: Vec<(usize, String)> = Vec::new();
         for link in &links.links {
-            let Ok(linked) = crate::store::links::open(link) else { continue };
+            let Ok(linked) = crate::store::links::open(link) else {
+                continue;
+            };
             let Ok(file) = linked.priors() else { continue };
             for (p, superseded) in file.entries.iter().zip(file.superseded()) {
                 if superseded || p.is_forgotten() {
@@ -321,13 +413,26 @@ impl Filler {
                 let rules = p.rules();
                 let mut own: Vec<&str> = vec![p.title.as_str(), p.field("Failure").unwrap_or("")];
                 own.extend(rules.iter().map(String::as_str));
-                let shared = crate::search::answerable::subject_words(&own).iter().filter(|w| project.contains(*w)).count();
+                let shared = crate::search::answerable::subject_words(&own)
+                    .iter()
+                    .filter(|w| project.contains(*w))
+                    .count();
                 let id = format!("{}:{}", link.name, p.id);
                 if shared == 0 || !self.screen.pass(&id, &p.title, &p.content(&file)) {
                     continue;
                 }
-                let rules: String = rules.iter().map(|r| format!("  - {}\n", r.replace('\n', "\n    "))).collect();
-                found.push((shared, format!("- {id} {} ({})\n{rules}", p.title, p.root_cause().unwrap_or("-"))));
+                let rules: String = rules
+                    .iter()
+                    .map(|r| format!("  - {}\n", r.replace('\n', "\n    ")))
+                    .collect();
+                found.push((
+                    shared,
+                    format!(
+                        "- {id} {} ({})\n{rules}",
+                        p.title,
+                        p.root_cause().unwrap_or("-")
+                    ),
+                ));
             }
         }
         found.sort_by_key(|f| std::cmp::Reverse(f.0));
@@ -348,26 +453,50 @@ impl Filler {
     /// must know memory holds something it was not shown, and why.
     pub(super) fn withheld(&mut self) {
         if let Some(text) = self.screen.text() {
-            let at = self.sections.iter().take_while(|s| s.name == "State" || s.name == "Facts").count();
+            let at = self
+                .sections
+                .iter()
+                .take_while(|s| s.name == "State" || s.name == "Facts")
+                .count();
             self.used += cost(WITHHELD, &text);
-            self.sections.insert(at, Section { name: WITHHELD.into(), text });
+            self.sections.insert(
+                at,
+                Section {
+                    name: WITHHELD.into(),
+                    text,
+                },
+            );
         }
     }
 }
 
 /// The last snapshot (`snapshots`) or session file and its text: now, or as the memory held
 /// them at `at`. An unreadable file now is empty text, as a missing section is.
-fn last_file(memory: &Memory, at: Option<&AsOf>, snapshots: bool) -> Result<Option<(String, String)>> {
+fn last_file(
+    memory: &Memory,
+    at: Option<&AsOf>,
+    snapshots: bool,
+) -> Result<Option<(String, String)>> {
     let names = match (at, snapshots) {
         (None, true) => memory.snapshot_names()?,
         (None, false) => memory.session_names()?,
         (Some(at), _) => memory.names_as_of(at, snapshots)?,
     };
-    let Some(name) = names.last() else { return Ok(None) };
+    let Some(name) = names.last() else {
+        return Ok(None);
+    };
     let text = match at {
         None => {
-            let dir = if snapshots { memory.layout.snapshots() } else { memory.layout.sessions() };
-            crate::store::fsio::read_text(&dir.join(name)).ok().flatten().map(|t| t.as_str().to_string()).unwrap_or_default()
+            let dir = if snapshots {
+                memory.layout.snapshots()
+            } else {
+                memory.layout.sessions()
+            };
+            crate::store::fsio::read_text(&dir.join(name))
+                .ok()
+                .flatten()
+                .map(|t| t.as_str().to_string())
+                .unwrap_or_default()
         }
         Some(at) => memory.dir_text_as_of(at, name, snapshots)?,
     };
@@ -378,7 +507,11 @@ fn last_file(memory: &Memory, at: Option<&AsOf>, snapshots: bool) -> Result<Opti
 fn entry_text(log: &DecisionLog, i: usize) -> String {
     let mut s = log.entries[i].content(log);
     if let Some(j) = log.latest_outcome_entry(i) {
-        s.push_str(&format!("\n(latest outcome, {}: {})", log.entries[j].id, log.field(j, "Outcome").unwrap_or("")));
+        s.push_str(&format!(
+            "\n(latest outcome, {}: {})",
+            log.entries[j].id,
+            log.field(j, "Outcome").unwrap_or("")
+        ));
     }
     s.push_str("\n\n");
     s
@@ -390,7 +523,10 @@ fn decision_text(log: &DecisionLog, i: usize, stale: &HashMap<String, StaleEntry
     if let Some(m) = stale.get(&log.entries[i].id) {
         t.insert_str(
             t.trim_end().len(),
-            &format!("\n(stale: {} changed under its paths since it was made; check it still holds)", crate::format::moved(m.commits, m.lines)),
+            &format!(
+                "\n(stale: {} changed under its paths since it was made; check it still holds)",
+                crate::format::moved(m.commits, m.lines)
+            ),
         );
     }
     t
@@ -398,6 +534,10 @@ fn decision_text(log: &DecisionLog, i: usize, stale: &HashMap<String, StaleEntry
 
 /// A fact as the bundle shows it: `key = value` (user facts marked).
 fn fact_line(v: &crate::store::facts::FactView) -> String {
-    let user = if v.scope == crate::store::facts::Scope::User { "  (user)" } else { "" };
+    let user = if v.scope == crate::store::facts::Scope::User {
+        "  (user)"
+    } else {
+        ""
+    };
     format!("- {} = {}{user}\n", v.key, v.value.replace('\n', "\n  "))
 }

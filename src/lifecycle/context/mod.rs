@@ -75,11 +75,19 @@ impl AsOfNote {
     /// `shallow`: the repository's shallow note (`Repo::shallow_note`), when it is shallow: a
     /// date before its oldest commit is then one whose commits are not here, not one before
     /// any commit was made.
-    pub fn new(at: &AsOf, from: Option<crate::git::CommitRef>, shallow: Option<String>) -> AsOfNote {
+    pub fn new(
+        at: &AsOf,
+        from: Option<crate::git::CommitRef>,
+        shallow: Option<String>,
+    ) -> AsOfNote {
         // A commit's subject is anyone's text on a line of zo's own: withheld when the
         // directive rules flag it.
         let subject = |c: &crate::git::CommitRef| {
-            if crate::store::screened::flags(&c.subject).is_empty() { c.subject.clone() } else { "(subject withheld: it reads as an instruction)".into() }
+            if crate::store::screened::flags(&c.subject).is_empty() {
+                c.subject.clone()
+            } else {
+                "(subject withheld: it reads as an instruction)".into()
+            }
         };
         let note = match (at, &from) {
             (AsOf::Commit { commit, .. }, _) => format!(
@@ -103,7 +111,11 @@ impl AsOfNote {
                 ),
             },
         };
-        AsOfNote { at: at.clone(), state_and_priors_from: from, note }
+        AsOfNote {
+            at: at.clone(),
+            state_and_priors_from: from,
+            note,
+        }
     }
 }
 
@@ -111,8 +123,15 @@ impl Bundle {
     /// Put a section right after STATE and the facts (the session's own progress, after a
     /// compaction): what the agent needs before anything older.
     pub fn insert_early(&mut self, name: impl Into<String>, text: String) {
-        let at = self.sections.iter().take_while(|s| s.name == "State" || s.name == "Facts").count();
-        let section = Section { name: name.into(), text };
+        let at = self
+            .sections
+            .iter()
+            .take_while(|s| s.name == "State" || s.name == "Facts")
+            .count();
+        let section = Section {
+            name: name.into(),
+            text,
+        };
         self.tokens += cost(&section.name, &section.text);
         self.sections.insert(at, section);
     }
@@ -127,7 +146,13 @@ impl Bundle {
         let mut cut: Vec<(String, usize)> = Vec::new();
         let mut len = self.markdown().chars().count();
         while len > max {
-            let Some(i) = self.sections.iter().rposition(|s| s.name != "State" && s.name != "Facts") else { break };
+            let Some(i) = self
+                .sections
+                .iter()
+                .rposition(|s| s.name != "State" && s.name != "Facts")
+            else {
+                break;
+            };
             let text = &self.sections[i].text;
             match entry_starts(text).last() {
                 Some(&at) if at > 0 => {
@@ -148,9 +173,15 @@ impl Bundle {
         }
         if !dropped.is_empty() || !cut.is_empty() {
             dropped.reverse();
-            let mut parts: Vec<String> = cut.iter().map(|(n, k)| format!("the last {k} of {}", frame::one_line(n))).collect();
+            let mut parts: Vec<String> = cut
+                .iter()
+                .map(|(n, k)| format!("the last {k} of {}", frame::one_line(n)))
+                .collect();
             parts.extend(dropped.iter().map(|n| frame::one_line(n)));
-            let note = format!(" Left out to stay within {max} characters: {} (`zo context` prints them).", parts.join("; "));
+            let note = format!(
+                " Left out to stay within {max} characters: {} (`zo context` prints them).",
+                parts.join("; ")
+            );
             self.footer.push_str(&note);
             self.tokens = tokens(&self.markdown());
         }
@@ -184,19 +215,28 @@ fn entry_starts(text: &str) -> Vec<usize> {
             Some((start, l))
         })
     };
-    let marker = ["## ", "### ", "- "].into_iter().find(|m| lines().any(|(_, l)| l.starts_with(m)));
-    marker.map_or_else(Vec::new, |m| lines().filter(|(_, l)| l.starts_with(m)).map(|(at, _)| at).collect())
+    let marker = ["## ", "### ", "- "]
+        .into_iter()
+        .find(|m| lines().any(|(_, l)| l.starts_with(m)));
+    marker.map_or_else(Vec::new, |m| {
+        lines()
+            .filter(|(_, l)| l.starts_with(m))
+            .map(|(at, _)| at)
+            .collect()
+    })
 }
 
 /// The bundle's title and frame line.
 fn head(project: &str) -> String {
     // The project's name is the repository's text on zo's own title line: quoted, and not
     // shown at all when it reads as an instruction.
-    let name = if crate::store::screened::flags(project).is_empty() && project.chars().count() <= 120 {
-        frame::name(project)
-    } else {
-        "(the project's name is withheld: it reads as an instruction or is over 120 characters)".into()
-    };
+    let name =
+        if crate::store::screened::flags(project).is_empty() && project.chars().count() <= 120 {
+            frame::name(project)
+        } else {
+            "(the project's name is withheld: it reads as an instruction or is over 120 characters)"
+                .into()
+        };
     format!("# Context: {name}\n\n{}\n", crate::templates::AGENT_FRAME)
 }
 
@@ -220,13 +260,27 @@ pub fn build(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>) 
 
 /// The bundle as the memory held it at `at` (None: now). The task's matches are indexes into
 /// the decision log of then.
-pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatches)>, at: Option<&AsOf>) -> Result<Bundle> {
+pub fn build_as_of(
+    memory: &Memory,
+    budget: usize,
+    task: Option<(&str, TaskMatches)>,
+    at: Option<&AsOf>,
+) -> Result<Bundle> {
     let layout = &memory.layout;
     let (state, _) = memory.state();
     let project = state.scalar("project").unwrap_or_else(|| layout.project());
     let shallow = || crate::git::Repo::discover(&memory.layout.root).and_then(|r| r.shallow_note());
-    let as_of = at.map(|a| Ok::<_, anyhow::Error>(AsOfNote::new(a, memory.untimed_commit(a)?, shallow()))).transpose()?;
-    let header = tokens(&format!("{}{}", head(&project), as_of.as_ref().map(|a| format!("{}\n\n", a.note)).unwrap_or_default()));
+    let as_of = at
+        .map(|a| Ok::<_, anyhow::Error>(AsOfNote::new(a, memory.untimed_commit(a)?, shallow())))
+        .transpose()?;
+    let header = tokens(&format!(
+        "{}{}",
+        head(&project),
+        as_of
+            .as_ref()
+            .map(|a| format!("{}\n\n", a.note))
+            .unwrap_or_default()
+    ));
     let mut f = Filler {
         budget: budget.saturating_sub(FOOTER_TOKENS),
         used: header,
@@ -246,10 +300,18 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
 
     // The most recent decisions, newest first, whole entries only.
     let log = memory.decisions_as_of(at)?;
-    let candidates: Vec<usize> =
-        (0..log.entries.len()).rev().filter(|&i| !log.entries[i].is_annotation() && log.status(i) == crate::format::Status::Active).collect();
+    let candidates: Vec<usize> = (0..log.entries.len())
+        .rev()
+        .filter(|&i| {
+            !log.entries[i].is_annotation() && log.status(i) == crate::format::Status::Active
+        })
+        .collect();
     // Staleness is measured to HEAD, a thing of now: a bundle of then does not claim it.
-    let stale = if at.is_none() { crate::lifecycle::stale::stale_ids(memory, &log)? } else { Default::default() };
+    let stale = if at.is_none() {
+        crate::lifecycle::stale::stale_ids(memory, &log)?
+    } else {
+        Default::default()
+    };
     if at.is_none() {
         f.arrivals(layout, &log, &priors);
         f.disagreements(layout, &log);
@@ -268,12 +330,28 @@ pub fn build_as_of(memory: &Memory, budget: usize, task: Option<(&str, TaskMatch
     f.withheld();
     let footer = footer(&f.left, budget, at, task_query.as_deref(), f.used);
     let used = f.used + tokens(&footer) + 1;
-    Ok(Bundle { project, budget, tokens: used, sections: f.sections, left_out: f.left, footer, as_of })
+    Ok(Bundle {
+        project,
+        budget,
+        tokens: used,
+        sections: f.sections,
+        left_out: f.left,
+        footer,
+        as_of,
+    })
 }
 
 /// The closing line: what was left out, and the commands that print it for the same moment.
-fn footer(left: &LeftOut, budget: usize, at: Option<&AsOf>, task_query: Option<&str>, used: usize) -> String {
-    let then = at.map(|a| format!(" --as-of {}", a.label())).unwrap_or_default();
+fn footer(
+    left: &LeftOut,
+    budget: usize,
+    at: Option<&AsOf>,
+    task_query: Option<&str>,
+    used: usize,
+) -> String {
+    let then = at
+        .map(|a| format!(" --as-of {}", a.label()))
+        .unwrap_or_default();
     let mut parts = Vec::new();
     if left.state_sections > 0 {
         parts.push(format!(
@@ -282,7 +360,10 @@ fn footer(left: &LeftOut, budget: usize, at: Option<&AsOf>, task_query: Option<&
         ));
     }
     if left.decisions > 0 {
-        parts.push(format!("{} (`zo log{then}`, `zo show ID{then}`)", crate::format::count(left.decisions, "older decision", "older decisions")));
+        parts.push(format!(
+            "{} (`zo log{then}`, `zo show ID{then}`)",
+            crate::format::count(left.decisions, "older decision", "older decisions")
+        ));
     }
     if left.task_matches > 0 {
         parts.push(format!(
@@ -292,7 +373,10 @@ fn footer(left: &LeftOut, budget: usize, at: Option<&AsOf>, task_query: Option<&
         ));
     }
     if left.facts > 0 {
-        parts.push(format!("{} (`zo fact list{then}`)", crate::format::count(left.facts, "fact", "facts")));
+        parts.push(format!(
+            "{} (`zo fact list{then}`)",
+            crate::format::count(left.facts, "fact", "facts")
+        ));
     }
     if left.priors_compacted {
         parts.push("the priors' full rules (`zo prior list`)".into());
@@ -304,19 +388,35 @@ fn footer(left: &LeftOut, budget: usize, at: Option<&AsOf>, task_query: Option<&
         parts.push("the last session's Next (in .zo/memory/sessions/)".into());
     }
     if left.disagreements > 0 {
-        parts
-            .push(format!("{} (`zo verify`)", crate::format::count(left.disagreements, "pair of decisions that disagree", "pairs of decisions that disagree")));
+        parts.push(format!(
+            "{} (`zo verify`)",
+            crate::format::count(
+                left.disagreements,
+                "pair of decisions that disagree",
+                "pairs of decisions that disagree"
+            )
+        ));
     }
     if left.linked_lessons > 0 {
         parts.push(format!(
             "{} (`zo recall --memory NAME …`)",
-            crate::format::count(left.linked_lessons, "lesson from a linked memory", "lessons from linked memories")
+            crate::format::count(
+                left.linked_lessons,
+                "lesson from a linked memory",
+                "lessons from linked memories"
+            )
         ));
     }
     if parts.is_empty() {
-        format!("Left out: nothing (about {} of {budget} tokens).", used + tokens("Left out: nothing (about 0000 of 0000 tokens).\n"))
+        format!(
+            "Left out: nothing (about {} of {budget} tokens).",
+            used + tokens("Left out: nothing (about 0000 of 0000 tokens).\n")
+        )
     } else {
-        format!("Left out to stay within {budget} tokens: {}.", parts.join("; "))
+        format!(
+            "Left out to stay within {budget} tokens: {}.",
+            parts.join("; ")
+        )
     }
 }
 
@@ -325,10 +425,17 @@ fn footer(left: &LeftOut, budget: usize, at: Option<&AsOf>, task_query: Option<&
 pub fn state_text(memory: &Memory, at: Option<&AsOf>) -> Result<String> {
     let layout = &memory.layout;
     let state_text = match at {
-        None => crate::store::fsio::read_text(&layout.state()).ok().flatten().map_or_else(|| "(no STATE.md)".into(), |t| t.as_str().to_string()),
-        Some(at) => memory.state_text_as_of(at)?.unwrap_or_else(|| "(no STATE.md then)".into()),
+        None => crate::store::fsio::read_text(&layout.state())
+            .ok()
+            .flatten()
+            .map_or_else(|| "(no STATE.md)".into(), |t| t.as_str().to_string()),
+        Some(at) => memory
+            .state_text_as_of(at)?
+            .unwrap_or_else(|| "(no STATE.md then)".into()),
     };
-    let state_text = state_text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+    let state_text = state_text
+        .trim_start_matches('\u{feff}')
+        .replace("\r\n", "\n");
     let placeholder = crate::templates::state_placeholder();
     Ok(match state_text.strip_suffix(placeholder) {
         Some(t) if !placeholder.is_empty() => t.to_string(),

@@ -20,14 +20,18 @@ impl Screen {
         if flags.is_empty() {
             return true;
         }
-        let why: Vec<String> = flags.iter().map(|f| format!("{} (rule {})", f.what, f.rule)).collect();
+        let why: Vec<String> = flags
+            .iter()
+            .map(|f| format!("{} (rule {})", f.what, f.rule))
+            .collect();
         // Flagged only as shown (a fact's key beside its value): the title is half of it.
         let title = if crate::store::screened::flags(text).is_empty() {
             "(its title is withheld too)".to_string()
         } else {
             shown_title(title, "(its title is withheld too)")
         };
-        self.withheld.push(format!("- {} {title}: {}", shown_id(id), why.join("; ")));
+        self.withheld
+            .push(format!("- {} {title}: {}", shown_id(id), why.join("; ")));
         false
     }
 
@@ -40,7 +44,10 @@ impl Screen {
 /// An entry's ID where zo names an entry outside its quoted text (Withheld, Arrived): an ID zo
 /// would not write is the repository's text, and is not shown.
 pub(super) fn shown_id(id: &str) -> String {
-    if crate::format::is_entry_id(id) || crate::store::memory::is_shown_name(id) && id.ends_with(".md") || id == "STATE" {
+    if crate::format::is_entry_id(id)
+        || crate::store::memory::is_shown_name(id) && id.ends_with(".md")
+        || id == "STATE"
+    {
         frame::name(id).trim_matches('"').to_string()
     } else {
         "(an entry whose ID is not one zo writes)".into()
@@ -50,7 +57,11 @@ pub(super) fn shown_id(id: &str) -> String {
 /// A title (or any one-line name from the repository: a commit's author) quoted, or `instead`
 /// when the directive rules flag it.
 pub(super) fn shown_title(title: &str, instead: &str) -> String {
-    if crate::store::screened::flags(title).is_empty() { frame::name(title) } else { instead.to_string() }
+    if crate::store::screened::flags(title).is_empty() {
+        frame::name(title)
+    } else {
+        instead.to_string()
+    }
 }
 
 /// Whether decision `i` and its latest outcome may go into the bundle: each entry is screened
@@ -58,7 +69,13 @@ pub(super) fn shown_title(title: &str, instead: &str) -> String {
 pub(super) fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) -> bool {
     let e = &log.entries[i];
     let own = screen.pass(&e.id, &e.title, &e.content(log));
-    let outcome = log.latest_outcome_entry(i).is_none_or(|j| screen.pass(&log.entries[j].id, &log.entries[j].title, &log.entries[j].content(log)));
+    let outcome = log.latest_outcome_entry(i).is_none_or(|j| {
+        screen.pass(
+            &log.entries[j].id,
+            &log.entries[j].title,
+            &log.entries[j].content(log),
+        )
+    });
     own && outcome
 }
 
@@ -70,5 +87,9 @@ pub(super) fn fact_text(memory: &Memory, v: &crate::store::facts::FactView) -> S
     if crate::store::screened::flags(&format!("- {} = {}", v.key, v.value)).is_empty() {
         return v.value.clone();
     }
-    memory.facts(crate::store::facts::Scope::Project).ok().and_then(|f| f.find(&v.id).map(|i| f.entries[i].content(&f))).unwrap_or_else(|| v.value.clone())
+    memory
+        .facts(crate::store::facts::Scope::Project)
+        .ok()
+        .and_then(|f| f.find(&v.id).map(|i| f.entries[i].content(&f)))
+        .unwrap_or_else(|| v.value.clone())
 }

@@ -78,8 +78,15 @@ pub struct Promotion {
 impl Promotion {
     /// Its line in a history.
     pub fn line(&self) -> String {
-        let now = self.now.as_deref().map(|n| format!(" (now {n}: a merge there renumbered it)")).unwrap_or_default();
-        format!("  promoted    {}  {}  to {}{now}\n", self.timestamp, self.id, self.to)
+        let now = self
+            .now
+            .as_deref()
+            .map(|n| format!(" (now {n}: a merge there renumbered it)"))
+            .unwrap_or_default();
+        format!(
+            "  promoted    {}  {}  to {}{now}\n",
+            self.timestamp, self.id, self.to
+        )
     }
 }
 
@@ -92,15 +99,32 @@ pub fn promotion_of(memory: &Memory, log: &DecisionLog, j: usize) -> Promotion {
         Some((to, h)) => (to.to_string(), Some(h.trim_end_matches(')').to_string())),
         None => (rest.to_string(), None),
     };
-    let now = hash.and_then(|h| crate::ops::promote::copy_now(memory, &to, &h)).filter(|n| *n != to);
-    Promotion { id: log.entries[j].id.clone(), timestamp: log.entries[j].timestamp.clone(), to, now }
+    let now = hash
+        .and_then(|h| crate::ops::promote::copy_now(memory, &to, &h))
+        .filter(|n| *n != to);
+    Promotion {
+        id: log.entries[j].id.clone(),
+        timestamp: log.entries[j].timestamp.clone(),
+        to,
+        now,
+    }
 }
 
 /// The PROMOTE entries of `log` (`memory`'s) that refer to the entry `is_me` accepts, oldest
 /// first.
-pub(in crate::ops) fn promotions(memory: &Memory, log: &DecisionLog, is_me: impl Fn(&str) -> bool) -> Vec<Promotion> {
+pub(in crate::ops) fn promotions(
+    memory: &Memory,
+    log: &DecisionLog,
+    is_me: impl Fn(&str) -> bool,
+) -> Vec<Promotion> {
     (0..log.entries.len())
-        .filter(|&j| log.entries[j].is_promotion() && log.entries[j].refs.as_deref().is_some_and(|r| referenced_ids(r).iter().any(|id| is_me(id))))
+        .filter(|&j| {
+            log.entries[j].is_promotion()
+                && log.entries[j]
+                    .refs
+                    .as_deref()
+                    .is_some_and(|r| referenced_ids(r).iter().any(|id| is_me(id)))
+        })
         .map(|j| promotion_of(memory, log, j))
         .collect()
 }
@@ -120,9 +144,15 @@ pub(in crate::ops) fn event(log: &DecisionLog, j: usize, outcome: bool) -> Event
 pub fn history(memory: &Memory, id: &str) -> Result<History> {
     let log = memory.decisions()?;
     let file = memory.layout.show(&memory.layout.decision_log());
-    let i = log.find(id).map_err(|e| crate::store::memory::find_error(e, id, &file))?;
+    let i = log
+        .find(id)
+        .map_err(|e| crate::store::memory::find_error(e, id, &file))?;
     let e = &log.entries[i];
-    let resolves_to_me = |v: &str| referenced_ids(v).iter().any(|r| log.find(r).ok() == Some(i));
+    let resolves_to_me = |v: &str| {
+        referenced_ids(v)
+            .iter()
+            .any(|r| log.find(r).ok() == Some(i))
+    };
     let (mut outcomes, mut confirmations, mut supersedes) = (Vec::new(), Vec::new(), Vec::new());
     for (j, o) in log.entries.iter().enumerate() {
         if j == i {
@@ -139,7 +169,10 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
             if let Some(j) = log.find(&r).ok().filter(|&j| j != i) {
                 // Dated when the supersession was recorded (this entry's time), so the life
                 // reads in time order; the superseded entry's own time is on its page.
-                supersedes.push(Event { timestamp: e.timestamp.clone(), ..event(&log, j, false) });
+                supersedes.push(Event {
+                    timestamp: e.timestamp.clone(),
+                    ..event(&log, j, false)
+                });
             }
         }
     }
@@ -154,9 +187,10 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
     let (session, agent) = session_of(memory, &e.id)?;
     let (commit, shallow) = match crate::git::Repo::discover(&memory.layout.root) {
         // The ID line, not the bare ID: an OUTCOME's Refs names the ID only after it exists.
-        Some(repo) if !e.id_derived => {
-            repo.shallow_cut(repo.first_commit_holding(Path::new(&memory.layout.rel(&memory.layout.decision_log())), &format!("**ID:** {}", e.id))?)
-        }
+        Some(repo) if !e.id_derived => repo.shallow_cut(repo.first_commit_holding(
+            Path::new(&memory.layout.rel(&memory.layout.decision_log())),
+            &format!("**ID:** {}", e.id),
+        )?),
         _ => (None, None),
     };
     Ok(History {
@@ -164,7 +198,14 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
         kind: e.kind.clone(),
         title: e.title.clone(),
         status: log.status(i),
-        written: Written { timestamp: e.timestamp.clone(), here: crate::store::provenance::written_here(&e.id), session, agent, commit, shallow },
+        written: Written {
+            timestamp: e.timestamp.clone(),
+            here: crate::store::provenance::written_here(&e.id),
+            session,
+            agent,
+            commit,
+            shallow,
+        },
         promoted: promotions(memory, &log, |r| log.find(r).ok() == Some(i)),
         outcomes,
         confirmations,
@@ -176,40 +217,70 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
 
 /// The session whose `## Decisions` list names `id`, and the agent it names (`-` is none).
 fn session_of(memory: &Memory, id: &str) -> Result<(Option<String>, Option<String>)> {
-    Ok(session_listing(memory, &["decisions"], id)?.map_or((None, None), |l| (Some(l.file), l.agent)))
+    Ok(session_listing(memory, &["decisions"], id)?
+        .map_or((None, None), |l| (Some(l.file), l.agent)))
 }
 
 impl History {
     /// The life as people read it, one line per event, oldest first.
     pub fn render(&self) -> String {
         // A tombstone's title is "[forgotten]" already: its status is not said twice.
-        let status = if self.status == crate::format::Status::Forgotten && self.title == crate::format::fact::FORGOTTEN {
+        let status = if self.status == crate::format::Status::Forgotten
+            && self.title == crate::format::fact::FORGOTTEN
+        {
             String::new()
         } else {
             format!("  [{}]", self.status)
         };
         // An agent reads this too: a title the directive rules flag is marked, as `show` marks it.
-        let flagged = if crate::store::screened::flags(&self.title).is_empty() { "" } else { "  [not approved: reads as an instruction to an agent]" };
-        let mut s = format!("{}  {}  {}{status}{flagged}\n", self.id, self.kind, self.title);
+        let flagged = if crate::store::screened::flags(&self.title).is_empty() {
+            ""
+        } else {
+            "  [not approved: reads as an instruction to an agent]"
+        };
+        let mut s = format!(
+            "{}  {}  {}{status}{flagged}\n",
+            self.id, self.kind, self.title
+        );
         let w = &self.written;
-        s.push_str(&written_line(&w.timestamp, w.session.as_deref(), None, w.agent.as_deref(), commit_text(w.commit.as_ref(), w.shallow.as_deref())));
+        s.push_str(&written_line(
+            &w.timestamp,
+            w.session.as_deref(),
+            None,
+            w.agent.as_deref(),
+            commit_text(w.commit.as_ref(), w.shallow.as_deref()),
+        ));
         for e in &self.supersedes {
-            s.push_str(&format!("  supersedes  {}  {}  {}\n", e.id, e.timestamp, e.title));
+            s.push_str(&format!(
+                "  supersedes  {}  {}  {}\n",
+                e.id, e.timestamp, e.title
+            ));
         }
         for e in &self.confirmations {
             s.push_str(&format!("  confirmed   {}  {}\n", e.timestamp, e.id));
         }
         for e in &self.outcomes {
-            s.push_str(&format!("  outcome     {}  {}  {}\n", e.timestamp, e.id, e.outcome.as_deref().unwrap_or("")));
+            s.push_str(&format!(
+                "  outcome     {}  {}  {}\n",
+                e.timestamp,
+                e.id,
+                e.outcome.as_deref().unwrap_or("")
+            ));
         }
         for p in &self.promoted {
             s.push_str(&p.line());
         }
         if let Some(e) = &self.superseded_by {
-            s.push_str(&format!("  superseded  {}  by {}  {}\n", e.timestamp, e.id, e.title));
+            s.push_str(&format!(
+                "  superseded  {}  by {}  {}\n",
+                e.timestamp, e.id, e.title
+            ));
         }
         if let Some(f) = &self.forgotten {
-            s.push_str(&format!("  forgotten   {}  reason: {}\n", f.forgotten, f.reason));
+            s.push_str(&format!(
+                "  forgotten   {}  reason: {}\n",
+                f.forgotten, f.reason
+            ));
         }
         s
     }

@@ -61,13 +61,21 @@ pub struct FactVersion {
 }
 
 fn id_list(v: Option<&str>) -> Vec<String> {
-    v.unwrap_or("").split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+    v.unwrap_or("")
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The life of a fact key, or of the key the version `asked` belongs to.
 pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
     let threshold = memory.threshold()?;
-    let files = [(Scope::Project, memory.facts(Scope::Project)?), (Scope::User, memory.user_facts())];
+    let files = [
+        (Scope::Project, memory.facts(Scope::Project)?),
+        (Scope::User, memory.user_facts()),
+    ];
     let key = key_of(memory, &files, asked)?;
     let mut versions = Vec::new();
     let mut holds = None;
@@ -81,19 +89,36 @@ pub fn fact_history(memory: &Memory, asked: &str) -> Result<FactHistory> {
         };
         let ks = key.as_deref().map(|k| key_state(f, k, threshold));
         for i in order {
-            versions.push(version(f, i, *scope, ks.as_ref(), &sessions, repo.as_ref(), &rel)?);
+            versions.push(version(
+                f,
+                i,
+                *scope,
+                ks.as_ref(),
+                &sessions,
+                repo.as_ref(),
+                &rel,
+            )?);
         }
     }
     if versions.is_empty() {
         let file = memory.layout.show(&memory.layout.facts());
         return Err(anyhow::anyhow!("no fact {asked} in {file}"));
     }
-    Ok(FactHistory { entry: "fact", key, asked: asked.to_string(), holds, versions })
+    Ok(FactHistory {
+        entry: "fact",
+        key,
+        asked: asked.to_string(),
+        holds,
+        versions,
+    })
 }
 
 /// Whether version `f` names `id` in its `Supersedes` or `Confirms`.
 fn names(f: &Fact, id: &str) -> bool {
-    id_list(f.field("Supersedes")).iter().chain(id_list(f.field("Confirms")).iter()).any(|s| s.eq_ignore_ascii_case(id))
+    id_list(f.field("Supersedes"))
+        .iter()
+        .chain(id_list(f.field("Confirms")).iter())
+        .any(|s| s.eq_ignore_ascii_case(id))
 }
 
 /// The key: as given, or the asked version's, or through the version naming a tombstone (a
@@ -103,7 +128,9 @@ fn key_of(memory: &Memory, files: &[(Scope, FactsFile); 2], asked: &str) -> Resu
     if !is_id {
         return Ok(Some(asked.to_string()));
     }
-    let found = files.iter().find_map(|(_, f)| f.find(asked).map(|i| (f, i)));
+    let found = files
+        .iter()
+        .find_map(|(_, f)| f.find(asked).map(|i| (f, i)));
     let Some((f, i)) = found else {
         let file = memory.layout.show(&memory.layout.facts());
         return Err(anyhow::anyhow!("no fact version {asked} in {file}"));
@@ -112,7 +139,12 @@ fn key_of(memory: &Memory, files: &[(Scope, FactsFile); 2], asked: &str) -> Resu
     if !e.key.is_empty() {
         Ok(Some(e.key.clone()))
     } else {
-        Ok(files.iter().find_map(|(_, f)| f.entries.iter().find(|o| !o.key.is_empty() && names(o, &e.id)).map(|o| o.key.clone())))
+        Ok(files.iter().find_map(|(_, f)| {
+            f.entries
+                .iter()
+                .find(|o| !o.key.is_empty() && names(o, &e.id))
+                .map(|o| o.key.clone())
+        }))
     }
 }
 
@@ -138,17 +170,38 @@ fn key_order(f: &FactsFile, k: &str, threshold: f64, holds: &mut Option<String>)
 
 /// Version `i` of `f` as the life shows it: its status under the key (`ks`; none for a lone
 /// tombstone), the versions around it, the session open when it was set, its first commit.
-fn version(f: &FactsFile, i: usize, scope: Scope, ks: Option<&KeyState>, sessions: &[SessionSpan], repo: Option<&Repo>, rel: &str) -> Result<FactVersion> {
+fn version(
+    f: &FactsFile,
+    i: usize,
+    scope: Scope,
+    ks: Option<&KeyState>,
+    sessions: &[SessionSpan],
+    repo: Option<&Repo>,
+    rel: &str,
+) -> Result<FactVersion> {
     let e = &f.entries[i];
-    let forgotten = e
-        .is_forgotten()
-        .then(|| Forget { forgotten: e.field("Forgotten").unwrap_or_default().to_string(), reason: e.field("Reason").unwrap_or_default().to_string() });
+    let forgotten = e.is_forgotten().then(|| Forget {
+        forgotten: e.field("Forgotten").unwrap_or_default().to_string(),
+        reason: e.field("Reason").unwrap_or_default().to_string(),
+    });
     let status = match (&forgotten, ks) {
         (Some(_), _) | (None, None) => crate::format::Status::Forgotten,
         (None, Some(ks)) => ks.status(f, i),
     };
-    let by = |field: &str| f.entries.iter().find(|o| id_list(o.field(field)).iter().any(|s| s.eq_ignore_ascii_case(&e.id))).map(|o| o.id.clone());
-    let set = forgotten.is_none().then(|| e.set().to_string()).filter(|s| !s.is_empty());
+    let by = |field: &str| {
+        f.entries
+            .iter()
+            .find(|o| {
+                id_list(o.field(field))
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(&e.id))
+            })
+            .map(|o| o.id.clone())
+    };
+    let set = forgotten
+        .is_none()
+        .then(|| e.set().to_string())
+        .filter(|s| !s.is_empty());
     let (session, agent) = set
         .as_deref()
         .and_then(|s| crate::time::parse_instant(s, false))
@@ -156,7 +209,9 @@ fn version(f: &FactsFile, i: usize, scope: Scope, ks: Option<&KeyState>, session
         .map(|s| (Some(s.file.clone()), s.agent.clone()))
         .unwrap_or((None, None));
     let (commit, shallow) = match (repo, scope) {
-        (Some(r), Scope::Project) if !e.id.is_empty() => r.shallow_cut(r.first_commit_holding(Path::new(rel), &format!("**ID:** {}", e.id))?),
+        (Some(r), Scope::Project) if !e.id.is_empty() => {
+            r.shallow_cut(r.first_commit_holding(Path::new(rel), &format!("**ID:** {}", e.id))?)
+        }
         _ => (None, None),
     };
     Ok(FactVersion {
@@ -164,14 +219,22 @@ fn version(f: &FactsFile, i: usize, scope: Scope, ks: Option<&KeyState>, session
         scope,
         value: forgotten.is_none().then(|| e.value().to_string()),
         set,
-        source: if forgotten.is_none() { e.field("Source").map(str::to_string) } else { None },
+        source: if forgotten.is_none() {
+            e.field("Source").map(str::to_string)
+        } else {
+            None
+        },
         confidence: forgotten.is_none().then(|| e.confidence()),
         status,
         supersedes: id_list(e.field("Supersedes")),
         superseded_by: f
             .entries
             .iter()
-            .filter(|o| id_list(o.field("Supersedes")).iter().any(|s| s.eq_ignore_ascii_case(&e.id)))
+            .filter(|o| {
+                id_list(o.field("Supersedes"))
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(&e.id))
+            })
             .map(|o| o.id.clone())
             .collect(),
         confirms: e.field("Confirms").map(str::to_string),
@@ -201,12 +264,21 @@ fn session_spans(memory: &Memory) -> Result<Vec<SessionSpan>> {
             text.as_str()
                 .lines()
                 .take_while(|l| !l.starts_with("## "))
-                .find_map(|l| crate::format::fields::parse_field_line(l).filter(|(n, _)| *n == k).map(|(_, v)| v.trim().to_string()))
+                .find_map(|l| {
+                    crate::format::fields::parse_field_line(l)
+                        .filter(|(n, _)| *n == k)
+                        .map(|(_, v)| v.trim().to_string())
+                })
         };
         let at = |k: &str| field(k).and_then(|v| crate::time::parse_instant(&v, false));
         if let (Some(a), Some(b)) = (at("Started"), at("Ended")) {
             let agent = field("Agent").filter(|a| !a.is_empty() && a != "-");
-            out.push(SessionSpan { file: name, start: a, end: b, agent });
+            out.push(SessionSpan {
+                file: name,
+                start: a,
+                end: b,
+                agent,
+            });
         }
     }
     Ok(out)
@@ -214,20 +286,45 @@ fn session_spans(memory: &Memory) -> Result<Vec<SessionSpan>> {
 
 impl FactHistory {
     pub fn render(&self) -> String {
-        let holds = self.holds.as_deref().map(|h| format!("holds {h}")).unwrap_or_else(|| "holds no value".into());
-        let mut s = format!("{}  fact  {}\n", self.key.as_deref().unwrap_or(crate::format::fact::FORGOTTEN), holds);
+        let holds = self
+            .holds
+            .as_deref()
+            .map(|h| format!("holds {h}"))
+            .unwrap_or_else(|| "holds no value".into());
+        let mut s = format!(
+            "{}  fact  {}\n",
+            self.key
+                .as_deref()
+                .unwrap_or(crate::format::fact::FORGOTTEN),
+            holds
+        );
         for v in &self.versions {
-            let user = if v.scope == crate::store::facts::Scope::User { " (user)" } else { "" };
+            let user = if v.scope == crate::store::facts::Scope::User {
+                " (user)"
+            } else {
+                ""
+            };
             match &v.forgotten {
-                Some(f) => s.push_str(&format!("  {}{user}  [forgotten]  {}  reason: {}\n", v.id, f.forgotten, f.reason)),
+                Some(f) => s.push_str(&format!(
+                    "  {}{user}  [forgotten]  {}  reason: {}\n",
+                    v.id, f.forgotten, f.reason
+                )),
                 None => {
                     let value = v.value.as_deref().unwrap_or("").replace('\n', "\n      ");
-                    s.push_str(&format!("  {}{user}  {}  [{}]  = {value}\n", v.id, v.set.as_deref().unwrap_or("-"), v.status));
+                    s.push_str(&format!(
+                        "  {}{user}  {}  [{}]  = {value}\n",
+                        v.id,
+                        v.set.as_deref().unwrap_or("-"),
+                        v.status
+                    ));
                 }
             }
             let mut more = Vec::new();
             if let Some(c) = v.confidence.filter(|c| *c < 1.0) {
-                more.push(format!("confidence {}", crate::format::fact::format_confidence(c)));
+                more.push(format!(
+                    "confidence {}",
+                    crate::format::fact::format_confidence(c)
+                ));
             }
             if let Some(src) = &v.source {
                 more.push(format!("source {src}"));
@@ -245,7 +342,13 @@ impl FactHistory {
                 more.push(format!("confirmed by {c}"));
             }
             if let Some(sess) = &v.session {
-                more.push(format!("in {sess}{}", v.agent.as_deref().map(|a| format!(" by {a}")).unwrap_or_default()));
+                more.push(format!(
+                    "in {sess}{}",
+                    v.agent
+                        .as_deref()
+                        .map(|a| format!(" by {a}"))
+                        .unwrap_or_default()
+                ));
             }
             if v.scope == crate::store::facts::Scope::Project {
                 more.push(commit_text(v.commit.as_ref(), v.shallow.as_deref()));

@@ -20,7 +20,13 @@ pub use fact::{FactHistory, FactVersion, fact_history};
 pub use prior::{PriorEvent, PriorHistory, PriorWritten, prior_history};
 
 /// The "written" line of a life: when, in which session (ended when), by which agent, the commit.
-fn written_line(when: &str, session: Option<&str>, ended: Option<&str>, agent: Option<&str>, commit: String) -> String {
+fn written_line(
+    when: &str,
+    session: Option<&str>,
+    ended: Option<&str>,
+    agent: Option<&str>,
+    commit: String,
+) -> String {
     let mut line = format!("  written     {when}");
     if let Some(sess) = session {
         line.push_str(&format!("  in {sess}"));
@@ -38,7 +44,13 @@ fn written_line(when: &str, session: Option<&str>, ended: Option<&str>, agent: O
 /// How a text report names the first commit that holds an entry.
 pub(crate) fn commit_text(commit: Option<&CommitRef>, shallow: Option<&str>) -> String {
     match (commit, shallow) {
-        (Some(c), _) => format!("commit {} ({}, {}, {})", c.short, c.time, c.subject, c.by().split_once(" by ").map_or("", |x| x.1)),
+        (Some(c), _) => format!(
+            "commit {} ({}, {}, {})",
+            c.short,
+            c.time,
+            c.subject,
+            c.by().split_once(" by ").map_or("", |x| x.1)
+        ),
         (None, Some(note)) => format!("first commit unknown ({note})"),
         (None, None) => "not in any commit".into(),
     }
@@ -80,7 +92,11 @@ pub fn life(memory: &Memory, id: &str) -> Result<Life> {
     if upper.starts_with("PR-") {
         return Ok(Life::Prior(prior_history(memory, q)?));
     }
-    if upper.starts_with("F-") || (q.contains(':') && !crate::time::starts_with_date(q) && crate::format::fact::check_key(q).is_ok()) {
+    if upper.starts_with("F-")
+        || (q.contains(':')
+            && !crate::time::starts_with_date(q)
+            && crate::format::fact::check_key(q).is_ok())
+    {
         return Ok(Life::Fact(fact_history(memory, q)?));
     }
     Ok(Life::Decision(history(memory, q)?))
@@ -96,10 +112,18 @@ struct Listing {
 /// The session whose `## <section>` list names `id`.
 fn session_listing(memory: &Memory, section: &[&str], id: &str) -> Result<Option<Listing>> {
     for s in memory.sessions()? {
-        let listed = s.section(section).is_some_and(|b| b.lines().filter_map(crate::format::session::parse_listed).any(|(l, _, _)| l == id));
+        let listed = s.section(section).is_some_and(|b| {
+            b.lines()
+                .filter_map(crate::format::session::parse_listed)
+                .any(|(l, _, _)| l == id)
+        });
         if listed {
             let agent = session_agent(memory, &s.file_name)?;
-            return Ok(Some(Listing { file: s.file_name, ended: s.ended, agent }));
+            return Ok(Some(Listing {
+                file: s.file_name,
+                ended: s.ended,
+                agent,
+            }));
         }
     }
     Ok(None)
@@ -112,6 +136,10 @@ fn session_agent(memory: &Memory, name: &str) -> Result<Option<String>> {
         .as_str()
         .lines()
         .take_while(|l| !l.starts_with("## "))
-        .find_map(|l| crate::format::fields::parse_field_line(l).filter(|(k, _)| *k == "Agent").map(|(_, v)| v.trim().to_string()))
+        .find_map(|l| {
+            crate::format::fields::parse_field_line(l)
+                .filter(|(k, _)| *k == "Agent")
+                .map(|(_, v)| v.trim().to_string())
+        })
         .filter(|a| !a.is_empty() && a != "-"))
 }

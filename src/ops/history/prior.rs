@@ -61,21 +61,26 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
     };
     let repo = crate::git::Repo::discover(&memory.layout.root);
     let rel = memory.layout.rel(&memory.layout.priors());
-    let commit_of = |p: &crate::format::prior::Prior| -> Result<(Option<CommitRef>, Option<String>)> {
-        // The heading keeps the number through a forget; an older prior's only stable text
-        // is an `**ID:**` line (its tombstone's).
-        let needle = match p.number {
-            Some(n) => format!("## {}:", crate::format::prior::format_id(n)),
-            None => format!("**ID:** {}", p.id),
+    let commit_of =
+        |p: &crate::format::prior::Prior| -> Result<(Option<CommitRef>, Option<String>)> {
+            // The heading keeps the number through a forget; an older prior's only stable text
+            // is an `**ID:**` line (its tombstone's).
+            let needle = match p.number {
+                Some(n) => format!("## {}:", crate::format::prior::format_id(n)),
+                None => format!("**ID:** {}", p.id),
+            };
+            match &repo {
+                Some(r) => Ok(r.shallow_cut(r.first_commit_holding(Path::new(&rel), &needle)?)),
+                None => Ok((None, None)),
+            }
         };
-        match &repo {
-            Some(r) => Ok(r.shallow_cut(r.first_commit_holding(Path::new(&rel), &needle)?)),
-            None => Ok((None, None)),
-        }
-    };
     let ev = |j: usize| -> Result<PriorEvent> {
         let p = &priors.entries[j];
-        Ok(PriorEvent { id: p.id.clone(), title: p.title.clone(), commit: commit_of(p)?.0 })
+        Ok(PriorEvent {
+            id: p.id.clone(),
+            title: p.title.clone(),
+            commit: commit_of(p)?.0,
+        })
     };
     let p = &priors.entries[i];
     let superseded = priors.superseded();
@@ -85,7 +90,11 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
             supersedes.push(ev(j)?);
         }
     }
-    let superseded_by = match p.superseded_by().and_then(|b| priors.find(b)).filter(|&j| j != i) {
+    let superseded_by = match p
+        .superseded_by()
+        .and_then(|b| priors.find(b))
+        .filter(|&j| j != i)
+    {
         Some(j) => Some(ev(j)?),
         None => None,
     };
@@ -109,13 +118,25 @@ pub fn prior_history(memory: &Memory, id: &str) -> Result<PriorHistory> {
         entry: "prior",
         id: p.id.clone(),
         title: p.title.clone(),
-        root_cause: if forgotten.is_some() { None } else { p.root_cause().map(str::to_string) },
+        root_cause: if forgotten.is_some() {
+            None
+        } else {
+            p.root_cause().map(str::to_string)
+        },
         status,
         written: {
             let (commit, shallow) = commit_of(p)?;
-            PriorWritten { session, session_ended, agent, commit, shallow }
+            PriorWritten {
+                session,
+                session_ended,
+                agent,
+                commit,
+                shallow,
+            }
         },
-        promoted: super::decision::promotions(memory, &memory.decisions()?, |r| r.eq_ignore_ascii_case(&p.id)),
+        promoted: super::decision::promotions(memory, &memory.decisions()?, |r| {
+            r.eq_ignore_ascii_case(&p.id)
+        }),
         supersedes,
         superseded_by,
         forgotten,
@@ -144,11 +165,18 @@ impl PriorHistory {
             s.push_str(&p.line());
         }
         if let Some(e) = &self.superseded_by {
-            let when = e.commit.as_ref().map(|c| format!("  (commit {}, {})", c.short, c.time)).unwrap_or_default();
+            let when = e
+                .commit
+                .as_ref()
+                .map(|c| format!("  (commit {}, {})", c.short, c.time))
+                .unwrap_or_default();
             s.push_str(&format!("  superseded  by {}  {}{when}\n", e.id, e.title));
         }
         if let Some(f) = &self.forgotten {
-            s.push_str(&format!("  forgotten   {}  reason: {}\n", f.forgotten, f.reason));
+            s.push_str(&format!(
+                "  forgotten   {}  reason: {}\n",
+                f.forgotten, f.reason
+            ));
         }
         s
     }

@@ -11,13 +11,21 @@ use serde::{Deserialize, Serialize};
 /// The bundle for a task (or none) as the memory holds it now, or held it at `at`. For a task,
 /// older decisions that match it are ranked with hybrid recall (lexical without a model);
 /// without one the model is never loaded.
-pub fn bundle(env: &mut Env, task: Option<&str>, budget: Option<usize>, at: Option<&AsOf>) -> Result<Bundle> {
+pub fn bundle(
+    env: &mut Env,
+    task: Option<&str>,
+    budget: Option<usize>,
+    at: Option<&AsOf>,
+) -> Result<Bundle> {
     let (memory, note) = (env.memory, env.note);
     // As of then, decisions superseded since are searched too, so ask for more.
     let k = if at.is_some() { 40 } else { 10 };
     let search = &mut env.search;
     crate::ops::context_as_of(memory, task, budget, at, &mut |t, filter| {
-        Ok(search.recall_with(memory, t, &[], k, filter, Mode::Hybrid, note)?.at_least(Tier::Standard).hits)
+        Ok(search
+            .recall_with(memory, t, &[], k, filter, Mode::Hybrid, note)?
+            .at_least(Tier::Standard)
+            .hits)
     })
 }
 
@@ -36,13 +44,19 @@ pub struct Context {
 
 impl Operation for Context {
     const NAME: &'static str = "context";
-    const ABOUT: &'static str = "The session-start bundle: state, lessons, handoff, recent decisions.";
+    const ABOUT: &'static str =
+        "The session-start bundle: state, lessons, handoff, recent decisions.";
     const HINTS: Hints = READS;
     type Report = ContextReport;
 
     fn run(self, env: &mut Env) -> Result<ContextReport> {
         let at = super::as_of(env.memory, self.as_of.as_deref())?;
-        Ok(ContextReport::from(bundle(env, self.task.as_deref(), self.budget, at.as_ref())?))
+        Ok(ContextReport::from(bundle(
+            env,
+            self.task.as_deref(),
+            self.budget,
+            at.as_ref(),
+        )?))
     }
 }
 
@@ -77,19 +91,27 @@ impl Operation for SessionStart {
     const NAME: &'static str = "session_start";
     const ABOUT: &'static str = "Start a session (ending one left open); returns the bundle.";
     // Ending a session left open rewrites STATE's fields, as session_end does.
-    const HINTS: Hints = Hints { read_only: false, destructive: true, idempotent: false };
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
     type Report = Started;
 
     fn run(self, env: &mut Env) -> Result<Started> {
         let agent = self.agent.or_else(|| env.agent.map(str::to_string));
         // One policy for every way a session starts (`session::open`): a record left open is
         // ended first, so what it wrote gets its session file instead of being lost.
-        let (starting, ended_first) = crate::lifecycle::session::open(env.memory, agent, self.task.clone(), None)?;
+        let (starting, ended_first) =
+            crate::lifecycle::session::open(env.memory, agent, self.task.clone(), None)?;
         // The bundle is built before the record is written, so it says what arrived since the
         // last session; the record is written even when the bundle fails.
         let b = bundle(env, self.task.as_deref(), self.budget, None);
         starting.finish(env.memory)?;
-        Ok(Started { context: ContextReport::from(b?), ended_first })
+        Ok(Started {
+            context: ContextReport::from(b?),
+            ended_first,
+        })
     }
 }
 
@@ -100,6 +122,13 @@ impl Report for Started {
 
     fn notes(&self) -> Vec<String> {
         let ended = self.ended_first.iter();
-        ended.map(|e| format!("the session left open was ended first: {}", crate::ops::text::ended(&e.file, e.decisions.len(), e.priors.len()))).collect()
+        ended
+            .map(|e| {
+                format!(
+                    "the session left open was ended first: {}",
+                    crate::ops::text::ended(&e.file, e.decisions.len(), e.priors.len())
+                )
+            })
+            .collect()
     }
 }

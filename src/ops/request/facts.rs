@@ -37,20 +37,36 @@ pub enum FactGot {
 
 impl Operation for FactGet {
     const NAME: &'static str = "fact_get";
-    const ABOUT: &'static str = "The exact value of a fact by key, e.g. stack:web-framework. Look here before searching.";
+    const ABOUT: &'static str =
+        "The exact value of a fact by key, e.g. stack:web-framework. Look here before searching.";
     const HINTS: Hints = READS;
     type Report = FactGot;
 
     fn run(self, env: &mut Env) -> Result<FactGot> {
         let memory = env.memory;
         let at = super::as_of(memory, self.as_of.as_deref())?;
-        if let Some(v) = memory.fact_get_as_of(&self.key, self.scope, self.provisional, at.as_ref())? {
+        if let Some(v) =
+            memory.fact_get_as_of(&self.key, self.scope, self.provisional, at.as_ref())?
+        {
             return Ok(FactGot::Found(v));
         }
-        let provisional = !self.provisional && memory.fact_get_as_of(&self.key, self.scope, true, at.as_ref())?.is_some();
-        let hint = if provisional { " (only a provisional value: see `zo fact get --provisional`)" } else { "" };
-        let then = at.map(|at| format!(" as of {}", at.label())).unwrap_or_default();
-        Ok(FactGot::Missing { why: format!("no fact {}{then}{hint}", self.key), key: self.key, found: false })
+        let provisional = !self.provisional
+            && memory
+                .fact_get_as_of(&self.key, self.scope, true, at.as_ref())?
+                .is_some();
+        let hint = if provisional {
+            " (only a provisional value: see `zo fact get --provisional`)"
+        } else {
+            ""
+        };
+        let then = at
+            .map(|at| format!(" as of {}", at.label()))
+            .unwrap_or_default();
+        Ok(FactGot::Missing {
+            why: format!("no fact {}{then}{hint}", self.key),
+            key: self.key,
+            found: false,
+        })
     }
 }
 
@@ -76,22 +92,37 @@ impl Operation for FactInput {
 
     fn run(self, env: &mut Env) -> Result<FactSet> {
         let memory = env.memory;
-        let file = memory.facts_path(self.scope.unwrap_or(Scope::Project)).map(|p| memory.layout.show(&p)).unwrap_or_default();
-        memory.fact_set(&self, self.allow).with_context(|| format!("nothing was written to {file}"))
+        let file = memory
+            .facts_path(self.scope.unwrap_or(Scope::Project))
+            .map(|p| memory.layout.show(&p))
+            .unwrap_or_default();
+        memory
+            .fact_set(&self, self.allow)
+            .with_context(|| format!("nothing was written to {file}"))
     }
 }
 
 impl Report for FactSet {
     fn text(&self) -> String {
         let line = format!("{}: {} = {}", self.fact.id, self.fact.key, self.fact.value);
-        if self.unchanged { line } else { format!("recorded {line}") }
+        if self.unchanged {
+            line
+        } else {
+            format!("recorded {line}")
+        }
     }
 
     fn notes(&self) -> Vec<String> {
         if self.unchanged {
-            vec![format!("{} already holds this value ({}); nothing was written", self.fact.key, self.fact.id)]
+            vec![format!(
+                "{} already holds this value ({}); nothing was written",
+                self.fact.key, self.fact.id
+            )]
         } else if self.status == crate::format::Status::Provisional {
-            vec![format!("{} is provisional: `zo fact get` keeps the confirmed value until `zo confirm {}`", self.fact.id, self.fact.id)]
+            vec![format!(
+                "{} is provisional: `zo fact get` keeps the confirmed value until `zo confirm {}`",
+                self.fact.id, self.fact.id
+            )]
         } else {
             vec![]
         }
@@ -130,8 +161,16 @@ impl Operation for FactList {
 
     fn run(self, env: &mut Env) -> Result<FactsListed> {
         let at = super::as_of(env.memory, self.as_of.as_deref())?;
-        let facts = env.memory.fact_list_as_of(self.prefix.as_deref(), self.scope, self.all, at.as_ref())?;
-        Ok(FactsListed { facts, all: self.all })
+        let facts = env.memory.fact_list_as_of(
+            self.prefix.as_deref(),
+            self.scope,
+            self.all,
+            at.as_ref(),
+        )?;
+        Ok(FactsListed {
+            facts,
+            all: self.all,
+        })
     }
 }
 
@@ -141,6 +180,10 @@ impl Report for FactsListed {
     }
 
     fn notes(&self) -> Vec<String> {
-        if self.facts.is_empty() { vec!["no facts yet; set one with `zo fact set category:entity VALUE`".into()] } else { vec![] }
+        if self.facts.is_empty() {
+            vec!["no facts yet; set one with `zo fact set category:entity VALUE`".into()]
+        } else {
+            vec![]
+        }
     }
 }

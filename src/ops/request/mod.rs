@@ -59,7 +59,9 @@ impl Searcher<'_> {
         note: &dyn Fn(&str),
     ) -> Result<Recalled> {
         match self {
-            Searcher::OneShot => crate::search::recall::recall_with(memory, query, also, k, filter, mode, note),
+            Searcher::OneShot => {
+                crate::search::recall::recall_with(memory, query, also, k, filter, mode, note)
+            }
             Searcher::Kept(r) => r.recall_with(memory, query, also, k, filter, mode, note),
         }
     }
@@ -78,8 +80,12 @@ impl Searcher<'_> {
         note: &dyn Fn(&str),
     ) -> Result<Vec<Result<Recalled>>> {
         match self {
-            Searcher::OneShot => crate::search::recall::recall_across(memories, query, also, k, filter, mode, note),
-            Searcher::Kept(r) => crate::search::recall::each_memory(memories, note, |m, note| r.recall_with(m, query, also, k, filter, mode, note)),
+            Searcher::OneShot => {
+                crate::search::recall::recall_across(memories, query, also, k, filter, mode, note)
+            }
+            Searcher::Kept(r) => crate::search::recall::each_memory(memories, note, |m, note| {
+                r.recall_with(m, query, also, k, filter, mode, note)
+            }),
         }
     }
 }
@@ -106,9 +112,17 @@ pub struct Hints {
 }
 
 /// Reads: change nothing (the index they refresh is derived).
-pub const READS: Hints = Hints { read_only: true, destructive: false, idempotent: true };
+pub const READS: Hints = Hints {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+};
 /// Appends: each call adds an entry.
-pub const APPENDS: Hints = Hints { read_only: false, destructive: false, idempotent: false };
+pub const APPENDS: Hints = Hints {
+    read_only: false,
+    destructive: false,
+    idempotent: false,
+};
 
 /// An operation: decoded from a tool's arguments or built from the command line, run against a
 /// memory, answered with a report.
@@ -152,7 +166,12 @@ pub trait Report: Serialize {
 
 /// A report's schema as it is serialized: a field skipped when empty is not required.
 pub fn shape_of<R: schemars::JsonSchema>() -> Option<schemars::Schema> {
-    Some(schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<R>())
+    Some(
+        schemars::generate::SchemaSettings::draft2020_12()
+            .for_serialize()
+            .into_generator()
+            .into_root_schema_for::<R>(),
+    )
 }
 
 /// The linked memory `name` names (`--memory NAME`, `NAME:ID`), opened; a name that is not
@@ -160,8 +179,16 @@ pub fn shape_of<R: schemars::JsonSchema>() -> Option<schemars::Schema> {
 pub fn open_link(links: &crate::store::links::Links, name: &str) -> Result<(String, Memory)> {
     let Some(link) = links.find(name) else {
         let known: Vec<&str> = links.links.iter().map(|l| l.name.as_str()).collect();
-        let known = if known.is_empty() { "no memory is linked: `zo link PATH --name NAME`".to_string() } else { format!("linked: {}", known.join(", ")) };
-        return Err(crate::error::Error::usage(format!("no linked memory {:?} ({known})", crate::store::gate::visible(name))).into());
+        let known = if known.is_empty() {
+            "no memory is linked: `zo link PATH --name NAME`".to_string()
+        } else {
+            format!("linked: {}", known.join(", "))
+        };
+        return Err(crate::error::Error::usage(format!(
+            "no linked memory {:?} ({known})",
+            crate::store::gate::visible(name)
+        ))
+        .into());
     };
     Ok((link.name.clone(), crate::store::links::open(link)?))
 }

@@ -39,15 +39,30 @@ impl Operation for Show {
 
     fn run(self, env: &mut Env) -> Result<Shown> {
         if self.id.trim().is_empty() {
-            return Err(crate::error::Error::usage("show needs an ID: D-…, PR-…, F-…, a session's name or last").into());
+            return Err(crate::error::Error::usage(
+                "show needs an ID: D-…, PR-…, F-…, a session's name or last",
+            )
+            .into());
         }
         // `team:PR-004`: the entry of the linked memory `team`, shown as its own would be.
-        if let Some((name, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
-            let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
+        if let Some((name, linked, id)) =
+            crate::store::links::qualified(&env.memory.layout, &self.id)?
+        {
+            let mut sub = Env {
+                memory: &linked,
+                search: env.search.reborrow(),
+                note: env.note,
+                agent: env.agent,
+            };
             let mut shown = match (Show { id, ..self.clone() }).own(&mut sub) {
                 Ok(s) => s,
                 // A link named like a fact's category does not hide the project's fact.
-                Err(e) => return self.clone().own(env).map_err(|_| e.context(format!("in the linked memory {name}"))),
+                Err(e) => {
+                    return self
+                        .clone()
+                        .own(env)
+                        .map_err(|_| e.context(format!("in the linked memory {name}")));
+                }
             };
             if let Some(o) = shown.entry.as_object_mut() {
                 o.insert("memory".into(), name.into());
@@ -64,8 +79,15 @@ impl Show {
         let at = super::as_of(env.memory, self.as_of.as_deref())?;
         let v = crate::ops::show_as_of(env.memory, &self.id, at.as_ref())?;
         // Provenance walks git's history: for readers of the JSON, never on the hook path.
-        let v = if at.is_none() && !self.plain { crate::ops::entries::with_origin(env.memory, v)? } else { v };
-        Ok(Shown { entry: v, quoted: !self.plain })
+        let v = if at.is_none() && !self.plain {
+            crate::ops::entries::with_origin(env.memory, v)?
+        } else {
+            v
+        };
+        Ok(Shown {
+            entry: v,
+            quoted: !self.plain,
+        })
     }
 }
 
@@ -130,14 +152,31 @@ impl Operation for Log {
 
     fn run(mut self, env: &mut Env) -> Result<Logged> {
         if let Some(name) = self.memory.take().filter(|n| n != "project") {
-            let (name, linked) = super::open_link(&crate::store::links::load(&env.memory.layout), &name)?;
-            let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
-            let mut logged = self.run(&mut sub).map_err(|e| e.context(format!("in the linked memory {name}")))?;
-            logged.notes.insert(0, format!("the linked memory {name}'s decisions (`zo show {name}:ID`)"));
+            let (name, linked) =
+                super::open_link(&crate::store::links::load(&env.memory.layout), &name)?;
+            let mut sub = Env {
+                memory: &linked,
+                search: env.search.reborrow(),
+                note: env.note,
+                agent: env.agent,
+            };
+            let mut logged = self
+                .run(&mut sub)
+                .map_err(|e| e.context(format!("in the linked memory {name}")))?;
+            logged.notes.insert(
+                0,
+                format!("the linked memory {name}'s decisions (`zo show {name}:ID`)"),
+            );
             logged.memory = Some(name);
             return Ok(logged);
         }
-        let q = LogQuery { decision_type: self.decision_type, since: self.since, limit: self.limit, all: self.all, tag: self.tag };
+        let q = LogQuery {
+            decision_type: self.decision_type,
+            since: self.since,
+            limit: self.limit,
+            all: self.all,
+            tag: self.tag,
+        };
         q.check()?;
         let memory = env.memory;
         let at = super::as_of(memory, self.as_of.as_deref())?;
@@ -146,15 +185,32 @@ impl Operation for Log {
             None => memory.decisions_quick()?,
             Some(_) => (memory.decisions_as_of(at.as_ref())?, true),
         };
-        let mut notes: Vec<String> = memory.conflict_markers_in(log_conflict).iter().map(|p| p.to_string()).collect();
+        let mut notes: Vec<String> = memory
+            .conflict_markers_in(log_conflict)
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         let mut report = crate::ops::log(&log, &q)?;
         if report.picked.is_empty() {
             // A commit from before `zo init` holds no memory, not an empty log.
-            notes.push(at.as_ref().and_then(|a| a.no_memory_then(memory)).unwrap_or_else(|| "no decisions match".into()));
+            notes.push(
+                at.as_ref()
+                    .and_then(|a| a.no_memory_then(memory))
+                    .unwrap_or_else(|| "no decisions match".into()),
+            );
         }
-        let lines = report.picked.iter().map(|&i| crate::ops::text::log_line(&log, i, !self.plain)).collect();
+        let lines = report
+            .picked
+            .iter()
+            .map(|&i| crate::ops::text::log_line(&log, i, !self.plain))
+            .collect();
         report.as_of = at;
-        Ok(Logged { report, lines, notes, memory: None })
+        Ok(Logged {
+            report,
+            lines,
+            notes,
+            memory: None,
+        })
     }
 }
 
@@ -178,24 +234,36 @@ pub struct History {
 
 impl Operation for History {
     const NAME: &'static str = "history";
-    const ABOUT: &'static str = "An entry's whole life: where written, outcomes, supersessions; a fact key's versions.";
+    const ABOUT: &'static str =
+        "An entry's whole life: where written, outcomes, supersessions; a fact key's versions.";
     const HINTS: Hints = READS;
     type Report = Lived;
 
     fn run(self, env: &mut Env) -> Result<Lived> {
         if self.id.trim().is_empty() {
-            return Err(crate::error::Error::usage("history needs an ID (D-…, PR-…, F-…) or a fact key").into());
+            return Err(crate::error::Error::usage(
+                "history needs an ID (D-…, PR-…, F-…) or a fact key",
+            )
+            .into());
         }
-        if let Some((name, linked, id)) = crate::store::links::qualified(&env.memory.layout, &self.id)? {
+        if let Some((name, linked, id)) =
+            crate::store::links::qualified(&env.memory.layout, &self.id)?
+        {
             return match crate::ops::history::life(&linked, &id) {
-                Ok(life) => Ok(Lived { life, memory: Some(name) }),
+                Ok(life) => Ok(Lived {
+                    life,
+                    memory: Some(name),
+                }),
                 // A link named like a fact's category does not hide the project's fact key.
                 Err(e) => crate::ops::history::life(env.memory, &self.id)
                     .map(|life| Lived { life, memory: None })
                     .map_err(|_| e.context(format!("in the linked memory {name}"))),
             };
         }
-        Ok(Lived { life: crate::ops::history::life(env.memory, &self.id)?, memory: None })
+        Ok(Lived {
+            life: crate::ops::history::life(env.memory, &self.id)?,
+            memory: None,
+        })
     }
 }
 
@@ -211,7 +279,16 @@ pub struct Lived {
 
 impl Report for Lived {
     fn text(&self) -> String {
-        let from = self.memory.as_deref().map(|m| format!("(from the linked memory {})\n", crate::store::gate::frame::one_line(m))).unwrap_or_default();
+        let from = self
+            .memory
+            .as_deref()
+            .map(|m| {
+                format!(
+                    "(from the linked memory {})\n",
+                    crate::store::gate::frame::one_line(m)
+                )
+            })
+            .unwrap_or_default();
         format!("{from}{}", self.life.render())
     }
 }
@@ -272,8 +349,15 @@ impl Operation for Stale {
 
     fn run(self, env: &mut Env) -> Result<StaleListed> {
         use crate::lifecycle::stale::{COMMITS, LINES, stale};
-        let report = stale(env.memory, self.commits.unwrap_or(COMMITS), self.lines.unwrap_or(LINES))?;
-        Ok(StaleListed { report, all: self.all })
+        let report = stale(
+            env.memory,
+            self.commits.unwrap_or(COMMITS),
+            self.lines.unwrap_or(LINES),
+        )?;
+        Ok(StaleListed {
+            report,
+            all: self.all,
+        })
     }
 }
 

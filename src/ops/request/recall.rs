@@ -70,18 +70,26 @@ pub struct Recall {
 impl Recall {
     fn check(&self) -> Result<()> {
         if self.query.trim().is_empty() {
-            return Err(Error::usage("recall needs a query, e.g. zo recall \"why did we pick Postgres\"").into());
+            return Err(Error::usage(
+                "recall needs a query, e.g. zo recall \"why did we pick Postgres\"",
+            )
+            .into());
         }
         if self.also.len() > recall::MAX_ALSO {
-            return Err(
-                Error::usage(format!("also (--also) takes at most {} phrasings besides the question, not {}", recall::MAX_ALSO, self.also.len())).into()
-            );
+            return Err(Error::usage(format!(
+                "also (--also) takes at most {} phrasings besides the question, not {}",
+                recall::MAX_ALSO,
+                self.also.len()
+            ))
+            .into());
         }
         if self.also.iter().any(|p| p.trim().is_empty()) {
             return Err(Error::usage("also (--also) needs a phrasing, not an empty string").into());
         }
         if self.k == Some(0) {
-            return Err(Error::usage("k (-k) must be at least 1 (how many entries to return)").into());
+            return Err(
+                Error::usage("k (-k) must be at least 1 (how many entries to return)").into(),
+            );
         }
         Ok(())
     }
@@ -97,20 +105,52 @@ impl Operation for Recall {
         self.check()?;
         let which = self.memory.take().unwrap_or_else(|| "all".into());
         // `project` reads no link (a linked memory's own search is run as `project` too).
-        let links = if which == "project" { crate::store::links::Links::default() } else { crate::store::links::load(&env.memory.layout) };
+        let links = if which == "project" {
+            crate::store::links::Links::default()
+        } else {
+            crate::store::links::load(&env.memory.layout)
+        };
         if which != "all" && which != "project" {
             // One linked memory: searched as the project is, its hits named by it.
             let (name, linked) = super::open_link(&links, &which)?;
-            let mut sub = Env { memory: &linked, search: env.search.reborrow(), note: env.note, agent: env.agent };
-            let mut report = Recall { memory: Some("project".into()), ..self }.run(&mut sub)?;
+            let mut sub = Env {
+                memory: &linked,
+                search: env.search.reborrow(),
+                note: env.note,
+                agent: env.agent,
+            };
+            let mut report = Recall {
+                memory: Some("project".into()),
+                ..self
+            }
+            .run(&mut sub)?;
             report.name_memory(&name);
             return Ok(report);
         }
         let memory = env.memory;
-        let k = self.k.or_else(|| memory.layout.config.u64(&["recall", "top_k"]).map(|v| v as usize)).unwrap_or(3).min(recall::MAX_K);
-        let kind = self.kind.filter(|k| *k != Among::All).map(|k| k.name().to_string());
-        let filter =
-            Filter { kind, subtype: self.decision_type.clone(), all: self.all, provisional: self.provisional, scope: self.scope, ..Default::default() };
+        let k = self
+            .k
+            .or_else(|| {
+                memory
+                    .layout
+                    .config
+                    .u64(&["recall", "top_k"])
+                    .map(|v| v as usize)
+            })
+            .unwrap_or(3)
+            .min(recall::MAX_K);
+        let kind = self
+            .kind
+            .filter(|k| *k != Among::All)
+            .map(|k| k.name().to_string());
+        let filter = Filter {
+            kind,
+            subtype: self.decision_type.clone(),
+            all: self.all,
+            provisional: self.provisional,
+            scope: self.scope,
+            ..Default::default()
+        };
         let mode = self.mode.unwrap_or(Mode::Hybrid);
         // Only the default falls back to lexical search; a mode the caller asked for is a promise.
         if let Some(why) = self.mode.and_then(|m| recall::mode_unavailable(memory, m)) {
@@ -120,12 +160,16 @@ impl Operation for Recall {
         let at = super::as_of(memory, self.as_of.as_deref())?;
         // The linked memories (all, unless `--memory project`): now only (their pasts are in
         // their own histories), and never for the user's facts, which every memory shares.
-        let linked: Vec<(String, crate::store::memory::Memory)> = if which == "all" && self.scope != Some(Scope::User) {
+        let linked: Vec<(String, crate::store::memory::Memory)> = if which == "all"
+            && self.scope != Some(Scope::User)
+        {
             for n in &links.notes {
                 (env.note)(n);
             }
             if at.is_some() && !links.links.is_empty() {
-                (env.note)("as_of (--as-of) searches the project's memory only, not the linked memories");
+                (env.note)(
+                    "as_of (--as-of) searches the project's memory only, not the linked memories",
+                );
             }
             links
                 .links
@@ -148,14 +192,30 @@ impl Operation for Recall {
         let mut linked_found = Vec::new();
         let found = match &at {
             None => {
-                let mut each = env.search.recall_across(&targets, &self.query, &self.also, k, &filter, mode, env.note)?.into_iter();
-                let found = each.next().expect("the project's answer")?.at_least(min_tier);
+                let mut each = env
+                    .search
+                    .recall_across(
+                        &targets,
+                        &self.query,
+                        &self.also,
+                        k,
+                        &filter,
+                        mode,
+                        env.note,
+                    )?
+                    .into_iter();
+                let found = each
+                    .next()
+                    .expect("the project's answer")?
+                    .at_least(min_tier);
                 for ((name, m), r) in linked.iter().zip(each) {
                     match r {
                         Ok(f) => {
                             let mut f = f.at_least(min_tier);
                             // The user's facts are in every memory's index: the project's answer has them.
-                            f.hits.retain(|h| h.row.kind != "fact" || h.row.subtype != Scope::User.name());
+                            f.hits.retain(|h| {
+                                h.row.kind != "fact" || h.row.subtype != Scope::User.name()
+                            });
                             let mut report = RecallReport::new(self.query.clone(), f, self.explain);
                             report.annotate(m, !self.without_origins)?;
                             report.name_memory(name);
@@ -169,9 +229,28 @@ impl Operation for Recall {
             Some(at) => {
                 // Entries superseded or provisional now may have held then: search them all,
                 // more deeply, and let the memory of then decide.
-                let wide = Filter { all: true, ..filter.clone() };
-                let mut found = env.search.recall_with(memory, &self.query, &self.also, k.saturating_mul(4), &wide, mode, env.note)?.at_least(min_tier);
-                found.hits = crate::ops::asof::recall_hits(memory, std::mem::take(&mut found.hits), at, &filter)?;
+                let wide = Filter {
+                    all: true,
+                    ..filter.clone()
+                };
+                let mut found = env
+                    .search
+                    .recall_with(
+                        memory,
+                        &self.query,
+                        &self.also,
+                        k.saturating_mul(4),
+                        &wide,
+                        mode,
+                        env.note,
+                    )?
+                    .at_least(min_tier);
+                found.hits = crate::ops::asof::recall_hits(
+                    memory,
+                    std::mem::take(&mut found.hits),
+                    at,
+                    &filter,
+                )?;
                 let unnamed = crate::search::answerable::judge_names_then(&mut found, &self.query)?;
                 found.hits.truncate(k);
                 // Judged on the hits of then: an answer of now that did not exist then is none.
@@ -184,21 +263,46 @@ impl Operation for Recall {
         };
         if self.mode.is_some() && found.mode != mode {
             if let Some(why) = &found.note {
-                bail!("mode {} needs the index, and {why}; use mode lexical", mode.name());
+                bail!(
+                    "mode {} needs the index, and {why}; use mode lexical",
+                    mode.name()
+                );
             }
-            bail!("mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical", mode.name());
+            bail!(
+                "mode {} needs the embedding model, which is not available here; install it with `zo model install`, or use mode lexical",
+                mode.name()
+            );
         }
         // Not answered by confirmed memory: do unconfirmed entries answer? (Only then: one more
         // search, on the path that already found nothing.)
         let answered_linked = linked_found.iter().any(|r| r.answered);
         // In every memory searched: a linked memory's is named `team:ID` (it was lost).
-        let provisional = if !found.answered && !answered_linked && !self.all && !self.provisional && at.is_none() {
-            let wide = Filter { provisional: true, ..filter.clone() };
+        let provisional = if !found.answered
+            && !answered_linked
+            && !self.all
+            && !self.provisional
+            && at.is_none()
+        {
+            let wide = Filter {
+                provisional: true,
+                ..filter.clone()
+            };
             let names = std::iter::once(None).chain(linked.iter().map(|(n, _)| Some(n.as_str())));
             let mut matches = Vec::new();
-            for (name, more) in names.zip(env.search.recall_across(&targets, &self.query, &self.also, k, &wide, mode, &|_| {})?) {
+            for (name, more) in names.zip(env.search.recall_across(
+                &targets,
+                &self.query,
+                &self.also,
+                k,
+                &wide,
+                mode,
+                &|_| {},
+            )?) {
                 let Ok(more) = more else { continue };
-                let answers = more.hits.into_iter().filter(|h| h.row.status == crate::format::Status::Provisional.name() && h.tier >= Tier::Standard);
+                let answers = more.hits.into_iter().filter(|h| {
+                    h.row.status == crate::format::Status::Provisional.name()
+                        && h.tier >= Tier::Standard
+                });
                 matches.extend(answers.map(|h| crate::ops::ProvisionalMatch {
                     id: name.map_or(h.row.id.clone(), |n| format!("{n}:{}", h.row.id)),
                     title: h.row.title,

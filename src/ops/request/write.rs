@@ -26,13 +26,24 @@ impl Operation for DecisionInput {
 
     fn run(self, env: &mut Env) -> Result<Decided> {
         // An empty field is a missing one: there is no decision without both.
-        let missing: Vec<&str> =
-            [("a title (--title)", self.title.is_empty()), ("a decision (--decision)", self.decision.is_empty())].iter().filter(|m| m.1).map(|m| m.0).collect();
+        let missing: Vec<&str> = [
+            ("a title (--title)", self.title.is_empty()),
+            ("a decision (--decision)", self.decision.is_empty()),
+        ]
+        .iter()
+        .filter(|m| m.1)
+        .map(|m| m.0)
+        .collect();
         if !missing.is_empty() {
             return Err(Error::usage(format!("decide needs {}", missing.join(" and "))).into());
         }
         let memory = env.memory;
-        let new = memory.decide(&self, self.allow).with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
+        let new = memory.decide(&self, self.allow).with_context(|| {
+            format!(
+                "nothing was written to {}",
+                memory.layout.show(&memory.layout.decision_log())
+            )
+        })?;
         Ok(Decided::from(new))
     }
 }
@@ -69,7 +80,12 @@ impl Operation for Outcome {
         let memory = env.memory;
         let new = memory
             .outcome(&self.id, &self.text, self.allow)
-            .with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.decision_log())))?;
+            .with_context(|| {
+                format!(
+                    "nothing was written to {}",
+                    memory.layout.show(&memory.layout.decision_log())
+                )
+            })?;
         Ok(OutcomeRecorded::from(new))
     }
 }
@@ -94,21 +110,37 @@ pub struct Confirm {
 
 impl Operation for Confirm {
     const NAME: &'static str = "confirm";
-    const ABOUT: &'static str = "Confirm a provisional decision or fact so it joins the bundle and recall.";
+    const ABOUT: &'static str =
+        "Confirm a provisional decision or fact so it joins the bundle and recall.";
     // Confirming what is active already writes nothing.
-    const HINTS: Hints = Hints { read_only: false, destructive: false, idempotent: true };
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
     type Report = Confirmed;
 
     fn run(self, env: &mut Env) -> Result<Confirmed> {
-        for (id, flag) in std::iter::once((&self.id, "ID")).chain(self.compatible_with.iter().map(|o| (o, "--compatible-with"))) {
+        for (id, flag) in std::iter::once((&self.id, "ID")).chain(
+            self.compatible_with
+                .iter()
+                .map(|o| (o, "--compatible-with")),
+        ) {
             if id.trim().is_empty() {
-                return Err(crate::error::Error::usage(format!("confirm needs a decision or fact ID ({flag}), not an empty one")).into());
+                return Err(crate::error::Error::usage(format!(
+                    "confirm needs a decision or fact ID ({flag}), not an empty one"
+                ))
+                .into());
             }
         }
         match &self.compatible_with {
             // Only a pair `zo verify` names: a confirmation is permanent, and naming two
             // unrelated decisions compatible would say something nobody asked.
-            Some(other) => env.memory.confirm_compatible_pair(&self.id, other, &crate::lifecycle::contradictions::names),
+            Some(other) => env.memory.confirm_compatible_pair(
+                &self.id,
+                other,
+                &crate::lifecycle::contradictions::names,
+            ),
             None => env.memory.confirm(&self.id),
         }
     }
@@ -117,7 +149,10 @@ impl Operation for Confirm {
 impl Report for Confirmed {
     fn text(&self) -> String {
         match &self.compatible_with {
-            Some(other) => format!("{} and {other} confirmed compatible ({})", self.confirmed, self.id),
+            Some(other) => format!(
+                "{} and {other} confirmed compatible ({})",
+                self.confirmed, self.id
+            ),
             None => format!("{} confirmed ({})", self.confirmed, self.id),
         }
     }
@@ -125,15 +160,24 @@ impl Report for Confirmed {
     fn notes(&self) -> Vec<String> {
         if let Some(other) = &self.compatible_with {
             return vec![if self.unchanged {
-                format!("{} and {other} are recorded as compatible already; nothing written", self.confirmed)
+                format!(
+                    "{} and {other} are recorded as compatible already; nothing written",
+                    self.confirmed
+                )
             } else {
-                format!("{} and {other} hold together: zo verify and the merge driver no longer name them", self.confirmed)
+                format!(
+                    "{} and {other} hold together: zo verify and the merge driver no longer name them",
+                    self.confirmed
+                )
             }];
         }
         vec![if self.unchanged {
             format!("{} is active already; nothing to confirm", self.confirmed)
         } else {
-            format!("{} is confirmed: it is in the bundle and default recall now", self.confirmed)
+            format!(
+                "{} is confirmed: it is in the bundle and default recall now",
+                self.confirmed
+            )
         }]
     }
 }
@@ -153,25 +197,45 @@ pub struct Forget {
 
 impl Operation for Forget {
     const NAME: &'static str = "forget";
-    const ABOUT: &'static str = "Erase an entry holding a secret or personal data (a tombstone stays).";
-    const HINTS: Hints = Hints { read_only: false, destructive: true, idempotent: false };
+    const ABOUT: &'static str =
+        "Erase an entry holding a secret or personal data (a tombstone stays).";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
     type Report = Forgotten;
 
     fn run(self, env: &mut Env) -> Result<Forgotten> {
-        env.memory.forget_to(&self.id, &self.reason, self.replace_text.as_deref()).context("nothing was erased")
+        env.memory
+            .forget_to(&self.id, &self.reason, self.replace_text.as_deref())
+            .context("nothing was erased")
     }
 }
 
 impl Report for Forgotten {
     fn text(&self) -> String {
         let r = self;
-        let mut s = format!("{} forgotten: {}:{} now holds its tombstone", r.erasure.id, r.erasure.file, r.erasure.line);
-        s.push_str(if r.index_purged { "; its index rows and vectors are purged\n" } else { "\n" });
+        let mut s = format!(
+            "{} forgotten: {}:{} now holds its tombstone",
+            r.erasure.id, r.erasure.file, r.erasure.line
+        );
+        s.push_str(if r.index_purged {
+            "; its index rows and vectors are purged\n"
+        } else {
+            "\n"
+        });
         if !r.state_cleared.is_empty() {
-            s.push_str(&format!("STATE.md no longer holds its text: {} cleared\n", r.state_cleared.join(", ")));
+            s.push_str(&format!(
+                "STATE.md no longer holds its text: {} cleared\n",
+                r.state_cleared.join(", ")
+            ));
         }
         if !r.listings_cleared.is_empty() {
-            s.push_str(&format!("no longer listed with its title in {}\n", r.listings_cleared.join(", ")));
+            s.push_str(&format!(
+                "no longer listed with its title in {}\n",
+                r.listings_cleared.join(", ")
+            ));
         }
         if r.in_history {
             s.push_str("\nGit history still holds the text (it is in the last commit). A person must purge it:\n");
@@ -240,8 +304,12 @@ impl Operation for PriorAdd {
             solution: self.solution.unwrap_or_default(),
         };
         let memory = env.memory;
-        let (id, similar) =
-            memory.add_prior(&input, self.allow).with_context(|| format!("nothing was written to {}", memory.layout.show(&memory.layout.priors())))?;
+        let (id, similar) = memory.add_prior(&input, self.allow).with_context(|| {
+            format!(
+                "nothing was written to {}",
+                memory.layout.show(&memory.layout.priors())
+            )
+        })?;
         Ok(PriorAdded { id, similar })
     }
 }
@@ -263,7 +331,11 @@ impl Operation for Ending {
     const NAME: &'static str = "session_end";
     const ABOUT: &'static str = "End the session: write its record and update STATE.";
     // It rewrites STATE's phase, blockers and next steps.
-    const HINTS: Hints = Hints { read_only: false, destructive: true, idempotent: false };
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
     type Report = Ended;
 
     fn run(self, env: &mut Env) -> Result<Ended> {
@@ -283,6 +355,9 @@ impl Operation for Ending {
 
 impl Report for Ended {
     fn text(&self) -> String {
-        format!("{}; STATE.md updated", crate::ops::text::ended(&self.file, self.decisions.len(), self.priors.len()))
+        format!(
+            "{}; STATE.md updated",
+            crate::ops::text::ended(&self.file, self.decisions.len(), self.priors.len())
+        )
     }
 }

@@ -19,11 +19,16 @@ impl Index {
         match self.meta("model")? {
             Some(m) if m == want => {}
             Some(m) => {
-                note(&format!("re-embedding every entry: the index was built with {m}, the model is now {want}"));
+                note(&format!(
+                    "re-embedding every entry: the index was built with {m}, the model is now {want}"
+                ));
                 let tx = self.conn.unchecked_transaction()?;
                 tx.execute("DELETE FROM vectors", [])?;
                 tx.execute("UPDATE entries SET vec = NULL", [])?;
-                tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('model', ?1)", [&want])?;
+                tx.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('model', ?1)",
+                    [&want],
+                )?;
                 tx.commit()?;
             }
             None => self.set_meta("model", &want)?,
@@ -42,8 +47,14 @@ impl Index {
     fn store(&mut self, got: &[(&str, &[u8])]) -> Result<()> {
         let tx = self.conn.transaction()?;
         for (h, bytes) in got {
-            tx.execute("INSERT OR REPLACE INTO vectors (vhash, vec) VALUES (?1, ?2)", params![h, bytes])?;
-            tx.execute("UPDATE entries SET vec = ?2 WHERE vhash = ?1", params![h, bytes])?;
+            tx.execute(
+                "INSERT OR REPLACE INTO vectors (vhash, vec) VALUES (?1, ?2)",
+                params![h, bytes],
+            )?;
+            tx.execute(
+                "UPDATE entries SET vec = ?2 WHERE vhash = ?1",
+                params![h, bytes],
+            )?;
         }
         tx.commit()?;
         Ok(())
@@ -58,7 +69,11 @@ impl Index {
         }
         let texts: Vec<&str> = todo.iter().map(|(_, t)| t.as_str()).collect();
         let found = cache.get(&texts)?;
-        let got: Vec<(&str, &[u8])> = todo.iter().zip(&found).filter_map(|((h, _), v)| v.as_deref().map(|v| (h.as_str(), v))).collect();
+        let got: Vec<(&str, &[u8])> = todo
+            .iter()
+            .zip(&found)
+            .filter_map(|((h, _), v)| v.as_deref().map(|v| (h.as_str(), v)))
+            .collect();
         self.store(&got)?;
         Ok(got.len())
     }
@@ -93,14 +108,27 @@ impl Index {
             let vecs = embedding::embed_entries(embedder, &texts)?;
             bar.inc(chunk.len() as u64);
             let bytes: Vec<Vec<u8>> = vecs.iter().map(|v| embedding::to_bytes(v)).collect();
-            let got: Vec<(&str, &[u8])> = chunk.iter().zip(&bytes).map(|((h, _), b)| (h.as_str(), b.as_slice())).collect();
+            let got: Vec<(&str, &[u8])> = chunk
+                .iter()
+                .zip(&bytes)
+                .map(|((h, _), b)| (h.as_str(), b.as_slice()))
+                .collect();
             self.store(&got)?;
             if let Some(c) = &cache {
-                let _ = c.put(&texts.iter().copied().zip(bytes.iter().map(Vec::as_slice)).collect::<Vec<_>>());
+                let _ = c.put(
+                    &texts
+                        .iter()
+                        .copied()
+                        .zip(bytes.iter().map(Vec::as_slice))
+                        .collect::<Vec<_>>(),
+                );
             }
         }
         bar.finish_and_clear();
-        self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
+        self.conn.execute(
+            "DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)",
+            [],
+        )?;
         Ok(todo.len())
     }
 }

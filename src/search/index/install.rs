@@ -11,11 +11,21 @@ use std::path::{Path, PathBuf};
 
 /// The schema version a database says it has; None when it has no `meta` table or no version.
 fn schema_version(conn: &Connection) -> Result<Option<String>> {
-    let has_meta: bool = conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get::<_, i64>(0))? > 0;
+    let has_meta: bool = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )? > 0;
     if !has_meta {
         return Ok(None);
     }
-    Ok(conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional()?)
+    Ok(conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?)
 }
 
 /// The files beside `index.db` that SQLite and zo make: the write-ahead log and its shared
@@ -39,12 +49,18 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 pub(super) fn check_files(layout: &Layout) -> Result<()> {
     let db = layout.index_db();
     for path in std::iter::once(db.clone()).chain(SIDECARS.iter().map(|s| with_suffix(&db, s))) {
-        let Ok(m) = std::fs::symlink_metadata(&path) else { continue };
+        let Ok(m) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
         let t = m.file_type();
         if t.is_file() {
             continue;
         }
-        let what = if t.is_dir() { "a directory" } else { crate::store::fsio::special_kind(&t).unwrap_or("not a regular file") };
+        let what = if t.is_dir() {
+            "a directory"
+        } else {
+            crate::store::fsio::special_kind(&t).unwrap_or("not a regular file")
+        };
         bail!(
             "{} is {what}, where zo keeps its index (a derived file it rebuilds at will); zo neither follows nor removes it: move it away or remove it, then run again",
             layout.show(&path)
@@ -67,12 +83,19 @@ fn remove_dead_builds(layout: &Layout) {
     if !proc.join("self").exists() {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(&layout.memory) else { return };
+    let Ok(entries) = std::fs::read_dir(&layout.memory) else {
+        return;
+    };
     for e in entries.flatten() {
         let name = e.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(BUILD_PREFIX)) else { continue };
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(BUILD_PREFIX)) else {
+            continue;
+        };
         let pid = rest.split('-').next().unwrap_or("");
-        if pid.parse::<u32>().is_ok() && !proc.join(pid).exists() && e.file_type().is_ok_and(|t| t.is_file()) {
+        if pid.parse::<u32>().is_ok()
+            && !proc.join(pid).exists()
+            && e.file_type().is_ok_and(|t| t.is_file())
+        {
             let _ = std::fs::remove_file(e.path());
         }
     }
@@ -90,7 +113,9 @@ fn copy_into(src: &Connection, dst: &mut Connection) -> Result<()> {
             StepResult::Done => return Ok(()),
             StepResult::More => {}
             // The busy handler (30 s) has already waited; another writer kept the database.
-            _ if started.elapsed() > std::time::Duration::from_secs(60) => bail!("another process kept the index busy for a minute"),
+            _ if started.elapsed() > std::time::Duration::from_secs(60) => {
+                bail!("another process kept the index busy for a minute")
+            }
             _ => std::thread::sleep(std::time::Duration::from_millis(10)),
         }
     }
@@ -112,21 +137,41 @@ impl Index {
         builder.prefix(&prefix);
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let temp =
-            builder.tempfile_in(&layout.memory).with_context(|| format!("could not create a new index in {}", layout.show(&layout.memory)))?.into_temp_path();
+        let temp = builder
+            .tempfile_in(&layout.memory)
+            .with_context(|| {
+                format!(
+                    "could not create a new index in {}",
+                    layout.show(&layout.memory)
+                )
+            })?
+            .into_temp_path();
         let mut conn = Index::connect(&temp)?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute_batch(SCHEMA).with_context(|| format!("{} is not a usable index", temp.display()))?;
-        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        tx.execute_batch(SCHEMA)
+            .with_context(|| format!("{} is not a usable index", temp.display()))?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)",
+            [SCHEMA_VERSION],
+        )?;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
         let build = format!("{}-{nanos}", std::process::id());
-        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?1)", [&build])?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?1)",
+            [&build],
+        )?;
         // Signed by this user's zo (`store::trust`), for this file: an index.db a repository
         // committed, another machine made, or a copy is rebuilt rather than searched. Sealed
         // again for the file it ends up in (`swap_in`).
         seal_owner(&tx, &temp)?;
         tx.commit()?;
-        Ok(Index { conn, path: temp.to_path_buf(), state: State::Building(temp) })
+        Ok(Index {
+            conn,
+            path: temp.to_path_buf(),
+            state: State::Building(temp),
+        })
     }
 
     /// Put a database made by `build` in place of `index.db` and open it. (`swap_in` with
@@ -146,20 +191,41 @@ impl Index {
     pub(super) fn swap_in(self, layout: &Layout, only_if_unusable: bool) -> Result<(Index, bool)> {
         let path = layout.index_db();
         let lock_path = layout.index_lock();
-        let Index { conn: src, state, .. } = self;
-        let State::Building(temp) = state else { bail!("only a new index can be installed") };
+        let Index {
+            conn: src, state, ..
+        } = self;
+        let State::Building(temp) = state else {
+            bail!("only a new index can be installed")
+        };
         check_files(layout)?;
         if path.exists() {
             let lock = Lock::index(&lock_path, false)?;
             if let Ok(mut dst) = Index::connect(&path) {
-                if only_if_unusable && schema_version(&dst).ok().flatten().as_deref() == Some(SCHEMA_VERSION) && ours(&dst, &path) {
-                    return Ok((Index { conn: dst, path, state: State::Live { _lock: lock } }, false));
+                if only_if_unusable
+                    && schema_version(&dst).ok().flatten().as_deref() == Some(SCHEMA_VERSION)
+                    && ours(&dst, &path)
+                {
+                    return Ok((
+                        Index {
+                            conn: dst,
+                            path,
+                            state: State::Live { _lock: lock },
+                        },
+                        false,
+                    ));
                 }
                 // A database SQLite can read and write (another schema, or `index rebuild`).
                 if copy_into(&src, &mut dst).is_ok() {
                     dst.pragma_update(None, "journal_mode", "WAL")?;
                     seal_owner(&dst, &path)?;
-                    return Ok((Index { conn: dst, path, state: State::Live { _lock: lock } }, true));
+                    return Ok((
+                        Index {
+                            conn: dst,
+                            path,
+                            state: State::Live { _lock: lock },
+                        },
+                        true,
+                    ));
                 }
             }
         }
@@ -172,13 +238,22 @@ impl Index {
             } else {
                 check_files(layout)?;
                 remove_db(&path);
-                temp.persist(&path).map_err(|e| anyhow::anyhow!(e.error)).with_context(|| format!("could not replace {}", layout.show(&path)))?;
+                temp.persist(&path)
+                    .map_err(|e| anyhow::anyhow!(e.error))
+                    .with_context(|| format!("could not replace {}", layout.show(&path)))?;
                 Index::connect(&path)?.pragma_update(None, "journal_mode", "WAL")?;
             }
         }
         let lock = Lock::index(&lock_path, false)?;
         let conn = Index::connect(&path)?;
-        Ok((Index { conn, path, state: State::Live { _lock: lock } }, replaced))
+        Ok((
+            Index {
+                conn,
+                path,
+                state: State::Live { _lock: lock },
+            },
+            replaced,
+        ))
     }
 
     /// The database at `path` if it exists and has this schema (the common case: no writes);
@@ -203,8 +278,12 @@ impl Index {
     /// way can only be inside the repository.
     fn connect(path: &Path) -> Result<Connection> {
         use rusqlite::OpenFlags;
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_NOFOLLOW;
-        let conn = Connection::open_with_flags(path, flags).with_context(|| format!("could not open {}", path.display()))?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_NOFOLLOW;
+        let conn = Connection::open_with_flags(path, flags)
+            .with_context(|| format!("could not open {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         Ok(conn)

@@ -115,7 +115,10 @@ enum State {
 
 fn is_corruption(e: &rusqlite::Error) -> bool {
     use rusqlite::ErrorCode::*;
-    matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt | CannotOpen | SystemIoFailure))
+    matches!(
+        e.sqlite_error_code(),
+        Some(NotADatabase | DatabaseCorrupt | CannotOpen | SystemIoFailure)
+    )
 }
 
 impl Index {
@@ -138,17 +141,35 @@ impl Index {
                 let denied = e
                     .chain()
                     .filter_map(|c| c.downcast_ref::<std::io::Error>())
-                    .any(|io| matches!(io.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem));
+                    .any(|io| {
+                        matches!(
+                            io.kind(),
+                            std::io::ErrorKind::PermissionDenied
+                                | std::io::ErrorKind::ReadOnlyFilesystem
+                        )
+                    });
                 if !denied {
                     return Err(e);
                 }
-                note(&format!("{} is read-only: searching a temporary index, lexically (nothing is saved)", layout.show(&layout.memory)));
+                note(&format!(
+                    "{} is read-only: searching a temporary index, lexically (nothing is saved)",
+                    layout.show(&layout.memory)
+                ));
                 let why = "the memory directory is read-only";
                 return Ok((Index::temporary(why)?, Some(why.into())));
             }
         };
         let why = match Index::current(&path) {
-            Ok(conn) => return Ok((Index { conn, path, state: State::Live { _lock: lock } }, None)),
+            Ok(conn) => {
+                return Ok((
+                    Index {
+                        conn,
+                        path,
+                        state: State::Live { _lock: lock },
+                    },
+                    None,
+                ));
+            }
             Err(why) => why,
         };
         drop(lock);
@@ -158,7 +179,10 @@ impl Index {
             return Ok((ix, None));
         }
         match why.as_str() {
-            "the index did not exist" => note(&format!("building {}: it did not exist", layout.show(&path))),
+            "the index did not exist" => note(&format!(
+                "building {}: it did not exist",
+                layout.show(&path)
+            )),
             _ => note(&format!("rebuilding {}: {why}", layout.show(&path))),
         }
         Ok((ix, Some(why)))
@@ -173,7 +197,10 @@ impl Index {
         let mut r = fresh.refresh(memory)?;
         r.rebuilt = Some(why.to_string());
         let index = fresh.install(layout)?;
-        note(&format!("rebuilt {}: {why}", layout.show(&layout.index_db())));
+        note(&format!(
+            "rebuilt {}: {why}",
+            layout.show(&layout.index_db())
+        ));
         Ok((index, r))
     }
 
@@ -183,9 +210,16 @@ impl Index {
         let mut conn = Connection::open_in_memory()?;
         let tx = conn.transaction()?;
         tx.execute_batch(SCHEMA)?;
-        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION])?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)",
+            [SCHEMA_VERSION],
+        )?;
         tx.commit()?;
-        Ok(Index { conn, path: PathBuf::from(":memory:"), state: State::Temporary(why.to_string()) })
+        Ok(Index {
+            conn,
+            path: PathBuf::from(":memory:"),
+            state: State::Temporary(why.to_string()),
+        })
     }
 
     /// Whether this is a temporary in-memory index (nothing it computes is kept).
@@ -217,27 +251,46 @@ impl Index {
     pub fn snapshot<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
         self.conn.execute_batch("BEGIN DEFERRED")?;
         let out = f();
-        let _ = self.conn.execute_batch(if out.is_ok() { "COMMIT" } else { "ROLLBACK" });
+        let _ = self
+            .conn
+            .execute_batch(if out.is_ok() { "COMMIT" } else { "ROLLBACK" });
         out
     }
 
     fn meta(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
     }
 
     fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", [key, value])?;
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            [key, value],
+        )?;
         Ok(())
     }
 
     pub fn counts(&self) -> Result<(usize, usize, usize)> {
-        let n = |sql: &str| self.conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|v| v as usize);
-        Ok((n("SELECT count(*) FROM entries")?, n("SELECT count(*) FROM entries WHERE vec IS NOT NULL")?, n("SELECT count(*) FROM vectors")?))
+        let n = |sql: &str| {
+            self.conn
+                .query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|v| v as usize)
+        };
+        Ok((
+            n("SELECT count(*) FROM entries")?,
+            n("SELECT count(*) FROM entries WHERE vec IS NOT NULL")?,
+            n("SELECT count(*) FROM vectors")?,
+        ))
     }
 
     /// Run `f`; if SQLite says the database is corrupt, the caller should rebuild.
     pub fn corrupt(err: &anyhow::Error) -> bool {
-        err.chain().any(|e| e.downcast_ref::<rusqlite::Error>().is_some_and(is_corruption))
+        err.chain().any(|e| {
+            e.downcast_ref::<rusqlite::Error>()
+                .is_some_and(is_corruption)
+        })
     }
 }
 

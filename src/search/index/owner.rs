@@ -15,7 +15,11 @@ const OWNER_DOMAIN: &str = "zo index 1";
 fn owner_input(build: &str, path: &Path) -> Option<String> {
     let m = std::fs::metadata(path).ok()?;
     #[cfg(unix)]
-    let id = format!("{}:{}", std::os::unix::fs::MetadataExt::dev(&m), std::os::unix::fs::MetadataExt::ino(&m));
+    let id = format!(
+        "{}:{}",
+        std::os::unix::fs::MetadataExt::dev(&m),
+        std::os::unix::fs::MetadataExt::ino(&m)
+    );
     #[cfg(not(unix))]
     let id = String::new();
     Some(format!("{build}\n{id}"))
@@ -24,18 +28,32 @@ fn owner_input(build: &str, path: &Path) -> Option<String> {
 /// Whether this user's zo built the database at `path`: its `owner` is the MAC of its `build`
 /// in that file (`owner_input`).
 pub(super) fn ours(conn: &Connection, path: &Path) -> bool {
-    let get = |k: &str| conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get::<_, String>(0)).ok();
+    let get = |k: &str| {
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| {
+            r.get::<_, String>(0)
+        })
+        .ok()
+    };
     match (get("build"), get("owner")) {
-        (Some(build), Some(owner)) => owner_input(&build, path).is_some_and(|input| crate::store::trust::sealed(OWNER_DOMAIN, input.as_bytes(), &owner)),
+        (Some(build), Some(owner)) => owner_input(&build, path).is_some_and(|input| {
+            crate::store::trust::sealed(OWNER_DOMAIN, input.as_bytes(), &owner)
+        }),
         _ => false,
     }
 }
 
 /// Sign the database at `path` as this user's (`ours`), for the file it is in now.
 pub(super) fn seal_owner(conn: &Connection, path: &Path) -> Result<()> {
-    let build: String = conn.query_row("SELECT value FROM meta WHERE key = 'build'", [], |r| r.get(0))?;
-    if let Some(owner) = owner_input(&build, path).and_then(|input| crate::store::trust::mac(OWNER_DOMAIN, input.as_bytes())) {
-        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('owner', ?1)", [owner])?;
+    let build: String = conn.query_row("SELECT value FROM meta WHERE key = 'build'", [], |r| {
+        r.get(0)
+    })?;
+    if let Some(owner) = owner_input(&build, path)
+        .and_then(|input| crate::store::trust::mac(OWNER_DOMAIN, input.as_bytes()))
+    {
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('owner', ?1)",
+            [owner],
+        )?;
     }
     Ok(())
 }

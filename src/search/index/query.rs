@@ -9,7 +9,9 @@ use rusqlite::params;
 impl Index {
     /// FTS5 BM25 ranking among rows passing `filter`: (rowid, score), best first.
     pub fn lexical(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(i64, f64)>> {
-        let Some(q) = fts_query(query) else { return Ok(vec![]) };
+        let Some(q) = fts_query(query) else {
+            return Ok(vec![]);
+        };
         // Ranked by FTS5 alone first, then joined to the entries for the filter: joining every
         // match reads one page per matching entry (3,000 matches for a common word at 10,000
         // decisions: 14–21 ms, against 8–13 ms this way). When the filter leaves fewer than
@@ -37,7 +39,10 @@ impl Index {
 
     /// The stored vectors of rows passing `filter` (read while the model loads).
     pub fn vectors(&self, filter: &Filter) -> Result<Vectors> {
-        let sql = format!("SELECT e.rowid, e.vec FROM entries e WHERE e.vec IS NOT NULL AND {}", filter.sql());
+        let sql = format!(
+            "SELECT e.rowid, e.vec FROM entries e WHERE e.vec IS NOT NULL AND {}",
+            filter.sql()
+        );
         let mut stmt = self.conn.prepare(&sql)?;
         let mut rows = stmt.query([])?;
         let mut v = Vectors::default();
@@ -45,7 +50,10 @@ impl Index {
             let blob = r.get_ref(1)?.as_blob()?;
             if blob.len() == ENTRY_FLOATS * 4 {
                 v.ids.push(r.get(0)?);
-                v.data.extend(blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+                v.data.extend(
+                    blob.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
             }
         }
         Ok(v)
@@ -60,7 +68,11 @@ impl Index {
     /// entries there are: what the answerability judgement weighs a question's words by.
     pub fn doc_count(&self, word: &str) -> Result<usize> {
         let q = phrase_query(word);
-        Ok(self.conn.query_row("SELECT count(*) FROM fts WHERE fts MATCH ?1", [q], |r| r.get::<_, i64>(0))? as usize)
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM fts WHERE fts MATCH ?1", [q], |r| {
+                r.get::<_, i64>(0)
+            })? as usize)
     }
 
     /// Whether some entry of the memory the search covers holds the word or phrase (as FTS5
@@ -69,30 +81,57 @@ impl Index {
     /// filter asks for them (unconfirmed: the provisional hint names it instead).
     pub fn mentions(&self, phrase: &str, filter: &Filter) -> Result<bool> {
         let q = phrase_query(phrase);
-        let mut covered = Filter { all: true, ..filter.clone() }.sql();
+        let mut covered = Filter {
+            all: true,
+            ..filter.clone()
+        }
+        .sql();
         if !filter.all && !filter.provisional {
             covered.push_str(" AND e.status <> 'provisional'");
         }
-        let sql = format!("SELECT EXISTS(SELECT 1 FROM fts JOIN entries e ON e.rowid = fts.rowid WHERE fts MATCH ?1 AND {covered})");
-        Ok(self.conn.prepare_cached(&sql)?.query_row([q], |r| r.get::<_, bool>(0))?)
+        let sql = format!(
+            "SELECT EXISTS(SELECT 1 FROM fts JOIN entries e ON e.rowid = fts.rowid WHERE fts MATCH ?1 AND {covered})"
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([q], |r| r.get::<_, bool>(0))?)
     }
 
     /// Every entry, counted.
     pub fn entry_count(&self) -> Result<usize> {
-        Ok(self.conn.query_row("SELECT count(*) FROM entries", [], |r| r.get::<_, i64>(0))? as usize)
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM entries", [], |r| r.get::<_, i64>(0))?
+            as usize)
     }
 
     /// The words of `words` that the row holds (as FTS5 matches them), in their order.
     pub fn held_by(&self, rowid: i64, words: &[String]) -> Result<Vec<bool>> {
-        let mut stmt = self.conn.prepare_cached("SELECT 1 FROM fts WHERE fts MATCH ?1 AND rowid = ?2")?;
-        words.iter().map(|w| Ok(stmt.exists(params![phrase_query(w), rowid])?)).collect()
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT 1 FROM fts WHERE fts MATCH ?1 AND rowid = ?2")?;
+        words
+            .iter()
+            .map(|w| Ok(stmt.exists(params![phrase_query(w), rowid])?))
+            .collect()
     }
 
     /// What ranking after fusion needs of a row (kind, age, successor), without its text.
     pub fn brief(&self, rowid: i64) -> Result<Brief> {
-        Ok(self.conn.query_row("SELECT kind, id, timestamp, superseded_by FROM entries WHERE rowid = ?1", [rowid], |r| {
-            Ok(Brief { rowid, kind: r.get(0)?, id: r.get(1)?, timestamp: r.get(2)?, superseded_by: r.get(3)? })
-        })?)
+        Ok(self.conn.query_row(
+            "SELECT kind, id, timestamp, superseded_by FROM entries WHERE rowid = ?1",
+            [rowid],
+            |r| {
+                Ok(Brief {
+                    rowid,
+                    kind: r.get(0)?,
+                    id: r.get(1)?,
+                    timestamp: r.get(2)?,
+                    superseded_by: r.get(3)?,
+                })
+            },
+        )?)
     }
 
     pub fn row(&self, rowid: i64) -> Result<Row> {
@@ -137,7 +176,10 @@ impl Vectors {
             .iter()
             .zip(self.data.chunks_exact(ENTRY_FLOATS))
             .map(|(&id, v)| {
-                let sum: f32 = v.chunks_exact(embedding::DIM).map(|one| one.iter().zip(query).map(|(a, b)| a * b).sum::<f32>()).sum();
+                let sum: f32 = v
+                    .chunks_exact(embedding::DIM)
+                    .map(|one| one.iter().zip(query).map(|(a, b)| a * b).sum::<f32>())
+                    .sum();
                 (id, (sum / embedding::VECTORS_PER_ENTRY as f32) as f64)
             })
             .collect();
@@ -181,7 +223,10 @@ impl Filter {
             c.push(format!("e.kind = '{}'", k.replace('\'', "''")));
         }
         if let Some(t) = &self.subtype {
-            c.push(format!("upper(e.type) = upper('{}')", t.replace('\'', "''")));
+            c.push(format!(
+                "upper(e.type) = upper('{}')",
+                t.replace('\'', "''")
+            ));
         }
         if !self.all {
             c.push("e.status <> 'superseded'".into());
@@ -190,8 +235,12 @@ impl Filter {
             c.push("e.status <> 'provisional'".into());
         }
         match self.scope {
-            Some(crate::store::facts::Scope::User) => c.push("(e.kind = 'fact' AND e.type = 'user')".into()),
-            Some(crate::store::facts::Scope::Project) => c.push("NOT (e.kind = 'fact' AND e.type = 'user')".into()),
+            Some(crate::store::facts::Scope::User) => {
+                c.push("(e.kind = 'fact' AND e.type = 'user')".into())
+            }
+            Some(crate::store::facts::Scope::Project) => {
+                c.push("NOT (e.kind = 'fact' AND e.type = 'user')".into())
+            }
             None => {}
         }
         c.join(" AND ")
@@ -201,8 +250,10 @@ impl Filter {
 /// Words FTS5 is not asked for: they match nearly every entry (the answerability judgement
 /// drops them from a question too, with more of its own).
 pub const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how", "i", "in", "is", "it", "of", "on", "or", "our", "that", "the",
-    "this", "to", "was", "we", "were", "what", "when", "which", "who", "why", "with", "you", "have", "has", "had", "about", "should", "can", "there",
+    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "how",
+    "i", "in", "is", "it", "of", "on", "or", "our", "that", "the", "this", "to", "was", "we",
+    "were", "what", "when", "which", "who", "why", "with", "you", "have", "has", "had", "about",
+    "should", "can", "there",
 ];
 
 /// Plain language → an FTS5 query: each word quoted (no syntax errors), any of them may match.
@@ -228,7 +279,10 @@ pub struct Texts(rusqlite::Connection);
 impl Texts {
     pub fn new<'a>(texts: impl Iterator<Item = &'a str>) -> Result<Texts> {
         let conn = rusqlite::Connection::open_in_memory()?;
-        conn.execute_batch(&format!("CREATE VIRTUAL TABLE t USING fts5 (body, tokenize = '{}');", super::TOKENIZER))?;
+        conn.execute_batch(&format!(
+            "CREATE VIRTUAL TABLE t USING fts5 (body, tokenize = '{}');",
+            super::TOKENIZER
+        ))?;
         for t in texts {
             conn.execute("INSERT INTO t (body) VALUES (?1)", [t])?;
         }
@@ -238,6 +292,10 @@ impl Texts {
     /// Whether some text holds the word or phrase.
     pub fn mentions(&self, phrase: &str) -> Result<bool> {
         let q = phrase_query(phrase);
-        Ok(self.0.query_row("SELECT EXISTS(SELECT 1 FROM t WHERE t MATCH ?1)", [q], |r| r.get::<_, bool>(0))?)
+        Ok(self.0.query_row(
+            "SELECT EXISTS(SELECT 1 FROM t WHERE t MATCH ?1)",
+            [q],
+            |r| r.get::<_, bool>(0),
+        )?)
     }
 }

@@ -22,7 +22,11 @@ pub(crate) fn stamp(path: &Path) -> String {
             let ino = std::os::unix::fs::MetadataExt::ino(&m);
             #[cfg(not(unix))]
             let ino = 0u64;
-            let mtime = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
             format!("{ino}:{}:{mtime}", m.len())
         }
         Err(_) => "missing".into(),
@@ -33,7 +37,10 @@ impl Index {
     /// The sources and their stamps, as the files stand now.
     fn stamps(layout: &Layout, sessions: &[String]) -> Vec<(String, String)> {
         let mut v = vec![
-            (layout.rel(&layout.decision_log()), stamp(&layout.decision_log())),
+            (
+                layout.rel(&layout.decision_log()),
+                stamp(&layout.decision_log()),
+            ),
             (layout.rel(&layout.priors()), stamp(&layout.priors())),
             (layout.rel(&layout.facts()), stamp(&layout.facts())),
         ];
@@ -63,11 +70,17 @@ impl Index {
         if matches(&now, &indexed_stamps(&self.conn)?) {
             return Ok(out);
         }
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         // Another process may have refreshed while we waited for the write lock.
         let indexed = indexed_stamps(&tx)?;
         let layout = &memory.layout;
-        let (dsrc, psrc, fsrc) = (layout.rel(&layout.decision_log()), layout.rel(&layout.priors()), layout.rel(&layout.facts()));
+        let (dsrc, psrc, fsrc) = (
+            layout.rel(&layout.decision_log()),
+            layout.rel(&layout.priors()),
+            layout.rel(&layout.facts()),
+        );
         let threshold = memory.threshold()?;
         for (source, st) in &now {
             if indexed.get(source) == Some(st) {
@@ -79,21 +92,37 @@ impl Index {
             } else if *source == psrc {
                 prior_rows(&memory.priors()?)
             } else if *source == fsrc {
-                fact_rows(&memory.facts(crate::store::facts::Scope::Project)?, crate::store::facts::Scope::Project, threshold)
+                fact_rows(
+                    &memory.facts(crate::store::facts::Scope::Project)?,
+                    crate::store::facts::Scope::Project,
+                    threshold,
+                )
             } else if source == USER_FACTS {
-                fact_rows(&memory.facts(crate::store::facts::Scope::User).unwrap_or_default(), crate::store::facts::Scope::User, threshold)
+                fact_rows(
+                    &memory
+                        .facts(crate::store::facts::Scope::User)
+                        .unwrap_or_default(),
+                    crate::store::facts::Scope::User,
+                    threshold,
+                )
             } else {
                 let name = source.rsplit('/').next().unwrap_or(source);
                 session_rows(memory, name)?
             };
             apply(&tx, source, wants, &mut out)?;
-            tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![format!("stamp:{source}"), st])?;
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![format!("stamp:{source}"), st],
+            )?;
         }
         // Sources that no longer exist (a deleted session file).
         let live: std::collections::HashSet<&String> = now.iter().map(|(s, _)| s).collect();
         for source in indexed.keys().filter(|s| !live.contains(s)) {
             apply(&tx, source, Vec::new(), &mut out)?;
-            tx.execute("DELETE FROM meta WHERE key = ?1", [format!("stamp:{source}")])?;
+            tx.execute(
+                "DELETE FROM meta WHERE key = ?1",
+                [format!("stamp:{source}")],
+            )?;
         }
         tx.commit()?;
         Ok(out)
@@ -108,7 +137,9 @@ impl Index {
     pub fn purge(&mut self, memory: &Memory) -> Result<()> {
         self.conn.pragma_update(None, "secure_delete", "ON")?;
         let before: Vec<(String, String)> = {
-            let mut stmt = self.conn.prepare("SELECT DISTINCT vhash, embed_text FROM entries")?;
+            let mut stmt = self
+                .conn
+                .prepare("SELECT DISTINCT vhash, embed_text FROM entries")?;
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
@@ -118,12 +149,22 @@ impl Index {
             let rows = stmt.query_map([], |r| r.get(0))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        let gone: Vec<&str> = before.iter().filter(|(h, _)| !live.contains(h)).map(|(_, t)| t.as_str()).collect();
-        vectors::forget(&gone).context("could not erase the entry's vectors from the machine's vector cache")?;
-        self.conn.execute("DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)", [])?;
-        self.conn.execute("INSERT INTO fts (fts) VALUES ('optimize')", [])?;
+        let gone: Vec<&str> = before
+            .iter()
+            .filter(|(h, _)| !live.contains(h))
+            .map(|(_, t)| t.as_str())
+            .collect();
+        vectors::forget(&gone)
+            .context("could not erase the entry's vectors from the machine's vector cache")?;
+        self.conn.execute(
+            "DELETE FROM vectors WHERE vhash NOT IN (SELECT vhash FROM entries)",
+            [],
+        )?;
+        self.conn
+            .execute("INSERT INTO fts (fts) VALUES ('optimize')", [])?;
         self.conn.execute_batch("VACUUM")?;
-        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
 }

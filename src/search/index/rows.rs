@@ -24,10 +24,17 @@ pub(super) struct Want {
     embed_text: String,
 }
 
-pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, out: &mut Refresh) -> Result<()> {
+pub(super) fn apply(
+    tx: &rusqlite::Transaction,
+    source: &str,
+    wants: Vec<Want>,
+    out: &mut Refresh,
+) -> Result<()> {
     let existing: HashMap<String, (i64, String)> = {
         let mut stmt = tx.prepare("SELECT id, rowid, hash FROM entries WHERE source = ?1")?;
-        let rows = stmt.query_map([source], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
+        let rows = stmt.query_map([source], |r| {
+            Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
+        })?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     let mut seen = std::collections::HashSet::new();
@@ -35,7 +42,14 @@ pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, 
         if !seen.insert(w.id.clone()) {
             continue; // duplicate IDs: `zo verify` reports them; index the first
         }
-        let hash = sha256_hex(&format!("{}\0{}\0{}\0{}\0{pos}\0{}", w.text, w.status, w.superseded_by.as_deref().unwrap_or(""), w.subtype, w.line));
+        let hash = sha256_hex(&format!(
+            "{}\0{}\0{}\0{}\0{pos}\0{}",
+            w.text,
+            w.status,
+            w.superseded_by.as_deref().unwrap_or(""),
+            w.subtype,
+            w.line
+        ));
         let vhash = sha256_hex(&w.embed_text);
         match existing.get(&w.id) {
             Some((_, h)) if *h == hash => continue,
@@ -45,7 +59,10 @@ pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, 
                     "UPDATE entries SET position=?2, line=?3, hash=?4, vhash=?5, title=?6, type=?7, timestamp=?8, status=?9, superseded_by=?10, text=?11, embed_text=?12 WHERE rowid=?1",
                     params![rowid, pos as i64, w.line as i64, hash, vhash, w.title, w.subtype, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
                 )?;
-                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                tx.execute(
+                    "INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)",
+                    params![rowid, w.title, w.text],
+                )?;
                 tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
                 out.updated += 1;
             }
@@ -55,7 +72,10 @@ pub(super) fn apply(tx: &rusqlite::Transaction, source: &str, wants: Vec<Want>, 
                     params![w.kind, w.id, source, pos as i64, w.line as i64, hash, vhash, w.title, w.subtype, w.timestamp, w.status, w.superseded_by, w.text, w.embed_text],
                 )?;
                 let rowid = tx.last_insert_rowid();
-                tx.execute("INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)", params![rowid, w.title, w.text])?;
+                tx.execute(
+                    "INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)",
+                    params![rowid, w.title, w.text],
+                )?;
                 tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
                 out.inserted += 1;
             }
@@ -87,13 +107,18 @@ pub(super) fn decision_rows(log: &DecisionLog) -> Vec<Want> {
         let outcome = log.latest_outcome(i).unwrap_or("");
         // What answers questions, most telling first: the model reads up to its window.
         let field = |name: &str| log.field(i, name).unwrap_or("").trim();
-        let embed_text =
-            [e.title.as_str(), field("Decision"), field("Rationale"), field("Alternatives considered"), if outcome == "pending" { "" } else { outcome }]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n");
+        let embed_text = [
+            e.title.as_str(),
+            field("Decision"),
+            field("Rationale"),
+            field("Alternatives considered"),
+            if outcome == "pending" { "" } else { outcome },
+        ]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
         v.push(Want {
             kind: "decision",
             id: e.id.clone(),
@@ -124,9 +149,22 @@ pub(super) fn prior_rows(pf: &crate::format::prior::PriorsFile) -> Vec<Want> {
                 title: p.title.clone(),
                 subtype: p.root_cause().unwrap_or("").to_string(),
                 timestamp: String::new(),
-                status: if superseded { Status::Superseded } else { Status::Active }.name().into(),
+                status: if superseded {
+                    Status::Superseded
+                } else {
+                    Status::Active
+                }
+                .name()
+                .into(),
                 superseded_by: p.superseded_by().filter(|_| superseded).map(str::to_string),
-                embed_text: format!("{}\n{}\n{}", p.title, p.field("Failure").unwrap_or(""), rules).trim().to_string(),
+                embed_text: format!(
+                    "{}\n{}\n{}",
+                    p.title,
+                    p.field("Failure").unwrap_or(""),
+                    rules
+                )
+                .trim()
+                .to_string(),
                 text: p.content(pf),
             }
         })
@@ -139,30 +177,48 @@ pub(super) fn session_rows(memory: &Memory, name: &str) -> Result<Vec<Want>> {
         return Ok(vec![]); // nothing to recall: `zo forget` emptied it
     }
     let s = crate::format::session::SessionFile::parse(name, text.as_str());
-    let body: String = s.sections.iter().map(|(h, b)| format!("{h}\n{b}\n")).collect();
+    let body: String = s
+        .sections
+        .iter()
+        .map(|(h, b)| format!("{h}\n{b}\n"))
+        .collect();
     Ok(vec![Want {
         kind: "session",
         id: name.trim_end_matches(".md").to_string(),
         line: 1,
-        title: if s.title.is_empty() { name.to_string() } else { s.title.clone() },
+        title: if s.title.is_empty() {
+            name.to_string()
+        } else {
+            s.title.clone()
+        },
         subtype: String::new(),
         timestamp: s.date.clone().unwrap_or_default(),
         status: Status::Active.name().into(),
         superseded_by: None,
-        embed_text: format!("{}\n{}", s.title, body).chars().take(4000).collect(),
+        embed_text: format!("{}\n{}", s.title, body)
+            .chars()
+            .take(4000)
+            .collect(),
         text: text.as_str().trim_end().to_string(),
     }])
 }
 
 /// Facts: the version of each key that holds, and provisional ones (status says which). The
 /// key is the title (so a key lookup is a title match) and `type` carries the scope.
-pub(super) fn fact_rows(file: &crate::format::fact::FactsFile, scope: crate::store::facts::Scope, threshold: f64) -> Vec<Want> {
+pub(super) fn fact_rows(
+    file: &crate::format::fact::FactsFile,
+    scope: crate::store::facts::Scope,
+    threshold: f64,
+) -> Vec<Want> {
     let mut v = Vec::new();
     for key in file.keys() {
         let ks = crate::store::facts::key_state(file, key, threshold);
         for &i in &ks.versions {
             let status = ks.status(file, i);
-            if !matches!(status, crate::format::Status::Active | crate::format::Status::Provisional) {
+            if !matches!(
+                status,
+                crate::format::Status::Active | crate::format::Status::Provisional
+            ) {
                 continue;
             }
             let f = &file.entries[i];

@@ -58,7 +58,9 @@ pub fn max_bytes() -> Result<u64> {
 pub use crate::store::settings::parse_size;
 
 fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
@@ -73,10 +75,19 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 fn check(dir: &Path) -> Result<()> {
     crate::store::layout::private_dir(dir).context("the vector cache is not used")?;
     let db = dir.join(DB);
-    for path in std::iter::once(db.clone()).chain(["-wal", "-shm", "-journal"].iter().map(|s| with_suffix(&db, s))) {
-        let Ok(m) = std::fs::symlink_metadata(&path) else { continue };
+    for path in std::iter::once(db.clone()).chain(
+        ["-wal", "-shm", "-journal"]
+            .iter()
+            .map(|s| with_suffix(&db, s)),
+    ) {
+        let Ok(m) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
         if !m.file_type().is_file() {
-            bail!("{} is not a regular file (a link?); zo does not write through it: remove it to use the vector cache", path.display());
+            bail!(
+                "{} is not a regular file (a link?); zo does not write through it: remove it to use the vector cache",
+                path.display()
+            );
         }
     }
     Ok(())
@@ -84,8 +95,12 @@ fn check(dir: &Path) -> Result<()> {
 
 fn connect(db: &Path) -> Result<Connection> {
     use rusqlite::OpenFlags;
-    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_NOFOLLOW;
-    let conn = Connection::open_with_flags(db, flags).with_context(|| format!("could not open {}", db.display()))?;
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_NOFOLLOW;
+    let conn = Connection::open_with_flags(db, flags)
+        .with_context(|| format!("could not open {}", db.display()))?;
     conn.busy_timeout(std::time::Duration::from_secs(30))?;
     // Before the first table: a pruned cache can give its pages back (`incremental_vacuum`).
     conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
@@ -93,10 +108,17 @@ fn connect(db: &Path) -> Result<Connection> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     let tx = rusqlite::Transaction::new_unchecked(&conn, rusqlite::TransactionBehavior::Immediate)?;
     tx.execute_batch(SCHEMA)?;
-    let version: Option<String> = tx.query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| r.get(0)).optional()?;
+    let version: Option<String> = tx
+        .query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
     if version.as_deref() != Some(VERSION) {
         tx.execute_batch("DELETE FROM vectors; DELETE FROM models;")?;
-        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?1)", [VERSION])?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?1)",
+            [VERSION],
+        )?;
     }
     tx.commit()?;
     Ok(conn)
@@ -104,7 +126,10 @@ fn connect(db: &Path) -> Result<Connection> {
 
 fn is_corruption(e: &anyhow::Error) -> bool {
     use rusqlite::ErrorCode::*;
-    e.chain().any(|c| c.downcast_ref::<rusqlite::Error>().is_some_and(|e| matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt))))
+    e.chain().any(|c| {
+        c.downcast_ref::<rusqlite::Error>()
+            .is_some_and(|e| matches!(e.sqlite_error_code(), Some(NotADatabase | DatabaseCorrupt)))
+    })
 }
 
 /// Open (creating) the cache database in `dir`. A file SQLite calls corrupt or not a database
@@ -142,7 +167,11 @@ impl VectorCache {
         let dir = dir().context("no cache directory (neither ZO_VECTOR_CACHE, ZO_CACHE, XDG_CACHE_HOME nor HOME is set)")?;
         let conn = open_db(&dir)?;
         let model = model_identity(&conn, &paths.model_dir)?;
-        Ok(VectorCache { conn, model, max_bytes: max_bytes()? })
+        Ok(VectorCache {
+            conn,
+            model,
+            max_bytes: max_bytes()?,
+        })
     }
 
     fn key(&self, text: &str) -> [u8; 32] {
@@ -153,16 +182,27 @@ impl VectorCache {
     /// where there is none or the entry fails its checksum. Marks the found ones used.
     pub fn get(&self, texts: &[&str]) -> Result<Vec<Option<Vec<u8>>>> {
         let now = now();
-        let tx = rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Deferred)?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Deferred,
+        )?;
         let mut out = Vec::with_capacity(texts.len());
         let mut hits = Vec::new();
         {
-            let mut get = tx.prepare_cached("SELECT rowid, vec, sum, used FROM vectors WHERE key = ?1")?;
+            let mut get =
+                tx.prepare_cached("SELECT rowid, vec, sum, used FROM vectors WHERE key = ?1")?;
             for text in texts {
                 let key = self.key(text);
-                let row: Option<(i64, Vec<u8>, Vec<u8>, i64)> = get.query_row([&key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).optional()?;
+                let row: Option<(i64, Vec<u8>, Vec<u8>, i64)> = get
+                    .query_row([&key[..]], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    })
+                    .optional()?;
                 match row {
-                    Some((rowid, vec, sum, used)) if sum == checksum(&key, &vec) && vec.len() == embedding::DIM * embedding::VECTORS_PER_ENTRY * 4 => {
+                    Some((rowid, vec, sum, used))
+                        if sum == checksum(&key, &vec)
+                            && vec.len() == embedding::DIM * embedding::VECTORS_PER_ENTRY * 4 =>
+                    {
                         // Marking use costs a write; once an hour per entry is precise enough.
                         if now - used > 3600 {
                             hits.push(rowid);
@@ -175,9 +215,13 @@ impl VectorCache {
         }
         tx.commit()?;
         if !hits.is_empty() {
-            let tx = rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)?;
+            let tx = rusqlite::Transaction::new_unchecked(
+                &self.conn,
+                rusqlite::TransactionBehavior::Immediate,
+            )?;
             {
-                let mut touch = tx.prepare_cached("UPDATE vectors SET used = ?2 WHERE rowid = ?1")?;
+                let mut touch =
+                    tx.prepare_cached("UPDATE vectors SET used = ?2 WHERE rowid = ?1")?;
                 for rowid in hits {
                     touch.execute(params![rowid, now])?;
                 }
@@ -191,9 +235,14 @@ impl VectorCache {
     /// transaction, then prune to the bound if it is exceeded.
     pub fn put(&self, items: &[(&str, &[u8])]) -> Result<()> {
         let now = now();
-        let tx = rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
         {
-            let mut put = tx.prepare_cached("INSERT OR REPLACE INTO vectors (key, vec, sum, used) VALUES (?1, ?2, ?3, ?4)")?;
+            let mut put = tx.prepare_cached(
+                "INSERT OR REPLACE INTO vectors (key, vec, sum, used) VALUES (?1, ?2, ?3, ?4)",
+            )?;
             for (text, vec) in items {
                 let key = self.key(text);
                 put.execute(params![&key[..], vec, &checksum(&key, vec)[..], now])?;
@@ -245,8 +294,14 @@ pub fn forget(texts: &[&str]) -> Result<usize> {
 /// anything loads the model: a checkout of a memory this machine has seen needs no model load
 /// at all. Returns how many it took; without a model, or when the cache cannot be used (said
 /// once through `note`), 0.
-pub fn fill(index: &mut super::Index, config: &crate::store::config::Config, note: &dyn Fn(&str)) -> Result<usize> {
-    let Ok(paths) = embedding::locate(config).paths() else { return Ok(0) };
+pub fn fill(
+    index: &mut super::Index,
+    config: &crate::store::config::Config,
+    note: &dyn Fn(&str),
+) -> Result<usize> {
+    let Ok(paths) = embedding::locate(config).paths() else {
+        return Ok(0);
+    };
     if index.is_temporary() {
         return Ok(0);
     }
@@ -257,7 +312,9 @@ pub fn fill(index: &mut super::Index, config: &crate::store::config::Config, not
     match VectorCache::open(&paths).and_then(|c| index.take_cached(&c)) {
         Ok(n) => Ok(n),
         Err(e) => {
-            note(&format!("the vector cache could not be used ({e:#}); embedding without it"));
+            note(&format!(
+                "the vector cache could not be used ({e:#}); embedding without it"
+            ));
             Ok(0)
         }
     }
@@ -293,7 +350,13 @@ fn model_stamp(model_dir: &Path) -> String {
 /// with them (`embedding::vectors_id`: dimension, opening and whole window, MAX_TOKENS).
 fn model_identity(conn: &Connection, model_dir: &Path) -> Result<[u8; 32]> {
     let stamp = format!("{}|{}", embedding::vectors_id(), model_stamp(model_dir));
-    let known: Option<Vec<u8>> = conn.query_row("SELECT digest FROM models WHERE stamp = ?1", [&stamp], |r| r.get(0)).optional()?;
+    let known: Option<Vec<u8>> = conn
+        .query_row(
+            "SELECT digest FROM models WHERE stamp = ?1",
+            [&stamp],
+            |r| r.get(0),
+        )
+        .optional()?;
     if let Some(d) = known.and_then(|d| <[u8; 32]>::try_from(d.as_slice()).ok()) {
         return Ok(d);
     }
@@ -301,19 +364,28 @@ fn model_identity(conn: &Connection, model_dir: &Path) -> Result<[u8; 32]> {
     h.update(embedding::vectors_id().as_bytes());
     for f in embedding::MODEL_FILES {
         let p = model_dir.join(f);
-        let mut file = std::fs::File::open(&p).with_context(|| format!("could not read {}", p.display()))?;
+        let mut file =
+            std::fs::File::open(&p).with_context(|| format!("could not read {}", p.display()))?;
         h.update(f.as_bytes());
         h.update([0]);
-        std::io::copy(&mut file, &mut h).with_context(|| format!("could not read {}", p.display()))?;
+        std::io::copy(&mut file, &mut h)
+            .with_context(|| format!("could not read {}", p.display()))?;
     }
     let digest: [u8; 32] = h.finalize().into();
-    conn.execute("INSERT OR REPLACE INTO models (stamp, digest) VALUES (?1, ?2)", params![stamp, &digest[..]])?;
+    conn.execute(
+        "INSERT OR REPLACE INTO models (stamp, digest) VALUES (?1, ?2)",
+        params![stamp, &digest[..]],
+    )?;
     Ok(digest)
 }
 
 /// (entries, bytes counted against the bound).
 fn usage(conn: &Connection) -> Result<(u64, u64)> {
-    let (n, b): (i64, i64) = conn.query_row("SELECT count(*), coalesce(sum(length(vec)), 0) FROM vectors", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (n, b): (i64, i64) = conn.query_row(
+        "SELECT count(*), coalesce(sum(length(vec)), 0) FROM vectors",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     Ok((n as u64, b as u64 + n as u64 * ROW_OVERHEAD))
 }
 
@@ -344,11 +416,17 @@ pub struct Pruned {
 }
 
 fn cache_dir() -> Result<PathBuf> {
-    dir().context("no cache directory (neither ZO_VECTOR_CACHE, ZO_CACHE, XDG_CACHE_HOME nor HOME is set)")
+    dir().context(
+        "no cache directory (neither ZO_VECTOR_CACHE, ZO_CACHE, XDG_CACHE_HOME nor HOME is set)",
+    )
 }
 
 fn file_bytes(dir: &Path) -> u64 {
-    ["", "-wal"].iter().filter_map(|s| std::fs::symlink_metadata(with_suffix(&dir.join(DB), s)).ok()).map(|m| m.len()).sum()
+    ["", "-wal"]
+        .iter()
+        .filter_map(|s| std::fs::symlink_metadata(with_suffix(&dir.join(DB), s)).ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// The cache's size and age; creates nothing.
@@ -356,14 +434,26 @@ pub fn status() -> Result<Status> {
     let dir = cache_dir()?;
     let db = dir.join(DB);
     let max_bytes = max_bytes()?;
-    let mut s = Status { path: db.display().to_string(), exists: false, entries: 0, bytes: 0, file_bytes: 0, max_bytes, oldest_use: None, newest_use: None };
+    let mut s = Status {
+        path: db.display().to_string(),
+        exists: false,
+        entries: 0,
+        bytes: 0,
+        file_bytes: 0,
+        max_bytes,
+        oldest_use: None,
+        newest_use: None,
+    };
     if std::fs::symlink_metadata(&db).is_err() {
         return Ok(s);
     }
     let conn = open_db(&dir)?;
     s.exists = true;
     (s.entries, s.bytes) = usage(&conn)?;
-    (s.oldest_use, s.newest_use) = conn.query_row("SELECT min(used), max(used) FROM vectors", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    (s.oldest_use, s.newest_use) =
+        conn.query_row("SELECT min(used), max(used) FROM vectors", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
     s.file_bytes = file_bytes(&dir);
     Ok(s)
 }
@@ -373,17 +463,32 @@ pub fn prune(max: u64) -> Result<Pruned> {
     let dir = cache_dir()?;
     let db = dir.join(DB);
     if std::fs::symlink_metadata(&db).is_err() {
-        return Ok(Pruned { path: db.display().to_string(), removed: 0, entries: 0, bytes: 0, max_bytes: max });
+        return Ok(Pruned {
+            path: db.display().to_string(),
+            removed: 0,
+            entries: 0,
+            bytes: 0,
+            max_bytes: max,
+        });
     }
     let conn = open_db(&dir)?;
     let removed = prune_conn(&conn, max)?;
     let (entries, bytes) = usage(&conn)?;
-    Ok(Pruned { path: db.display().to_string(), removed, entries, bytes, max_bytes: max })
+    Ok(Pruned {
+        path: db.display().to_string(),
+        removed,
+        entries,
+        bytes,
+        max_bytes: max,
+    })
 }
 
 /// Remove every entry (the report names the configured bound, not the 0 it pruned to).
 pub fn clear() -> Result<Pruned> {
-    Ok(Pruned { max_bytes: max_bytes()?, ..prune(0)? })
+    Ok(Pruned {
+        max_bytes: max_bytes()?,
+        ..prune(0)?
+    })
 }
 
 fn prune_conn(conn: &Connection, max: u64) -> Result<u64> {

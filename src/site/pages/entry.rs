@@ -12,14 +12,24 @@ const HEADER_FIELDS: [&str; 4] = ["ID", "Type", "Title", "Tags"];
 /// One entry's page: its fields, its life, its supersession chain.
 pub fn entry(src: &Source, i: usize) -> String {
     let e = &src.log.entries[i];
-    let title = if e.is_forgotten() { "[forgotten]".to_string() } else { e.title.clone() };
+    let title = if e.is_forgotten() {
+        "[forgotten]".to_string()
+    } else {
+        e.title.clone()
+    };
     let mut b = header(src, i, &title);
     b.push_str(&fields(src, i));
     if let Some(h) = &src.lives[i] {
         b.push_str(&life(src, h));
     }
     b.push_str(&chain(src, i));
-    page("../", "decisions.html", &src.project, &format!("{} {}", e.id, title), &b)
+    page(
+        "../",
+        "decisions.html",
+        &src.project,
+        &format!("{} {}", e.id, title),
+        &b,
+    )
 }
 
 /// The page's head: where it is, the title and badges, and the notes on its status and
@@ -28,7 +38,10 @@ fn header(src: &Source, i: usize, title: &str) -> String {
     let log = &src.log;
     let e = &log.entries[i];
     let status = log.status(i);
-    let mut b = format!("<p class=\"crumbs\"><a href=\"../decisions.html\">Decisions</a> / <span class=\"id\">{}</span></p>", esc(&e.id));
+    let mut b = format!(
+        "<p class=\"crumbs\"><a href=\"../decisions.html\">Decisions</a> / <span class=\"id\">{}</span></p>",
+        esc(&e.id)
+    );
     b.push_str(&format!(
         "<h1>{}</h1><p class=\"meta\">{} {} <span class=\"date\">{}</span>",
         esc(title),
@@ -75,17 +88,31 @@ fn fields(src: &Source, i: usize) -> String {
     let e = &log.entries[i];
     let body = log.body(i);
     let mut b = String::from("<dl class=\"fields\">");
-    for f in body.fields.iter().filter(|f| !HEADER_FIELDS.iter().any(|h| f.name.eq_ignore_ascii_case(h))) {
+    for f in body
+        .fields
+        .iter()
+        .filter(|f| !HEADER_FIELDS.iter().any(|h| f.name.eq_ignore_ascii_case(h)))
+    {
         let value = match f.name.as_str() {
             "Supersedes" | "Refs" => {
-                let links: Vec<String> = referenced_ids(&f.value).iter().map(|r| src.link_id("../", r, r)).collect();
-                if links.is_empty() { esc(&f.value) } else { links.join(", ") }
+                let links: Vec<String> = referenced_ids(&f.value)
+                    .iter()
+                    .map(|r| src.link_id("../", r, r))
+                    .collect();
+                if links.is_empty() {
+                    esc(&f.value)
+                } else {
+                    links.join(", ")
+                }
             }
             // The decision's own field says "pending" until an OUTCOME entry records one:
             // show the recorded outcome, and where it was recorded.
             "Outcome" if !e.is_outcome() && log.latest_outcome_entry(i).is_some() => {
                 let o = log.latest_outcome_entry(i).unwrap_or(i);
-                let note = format!("<span class=\"muted\">(recorded in {})</span>", src.link_id("../", &log.entries[o].id, &log.entries[o].id));
+                let note = format!(
+                    "<span class=\"muted\">(recorded in {})</span>",
+                    src.link_id("../", &log.entries[o].id, &log.entries[o].id)
+                );
                 // Inside the outcome's last paragraph, so it reads as one line with it.
                 let text = md(log.latest_outcome(i).unwrap_or(""));
                 match text.trim_end().strip_suffix("</p>") {
@@ -99,7 +126,11 @@ fn fields(src: &Source, i: usize) -> String {
     }
     b.push_str("</dl>");
     for s in &body.sections {
-        b.push_str(&format!("<section><h2>{}</h2>{}</section>", esc(&s.heading), md(&s.body)));
+        b.push_str(&format!(
+            "<section><h2>{}</h2>{}</section>",
+            esc(&s.heading),
+            md(&s.body)
+        ));
     }
     b
 }
@@ -116,9 +147,14 @@ fn chain(src: &Source, i: usize) -> String {
     // the current entry scrolled far out of sight. Three boxes fit the page's width.
     const SIDE: usize = 1;
     let at = chain.iter().position(|&j| j == i).unwrap_or(0);
-    let from = at.saturating_sub(SIDE).min(chain.len().saturating_sub(2 * SIDE + 1));
+    let from = at
+        .saturating_sub(SIDE)
+        .min(chain.len().saturating_sub(2 * SIDE + 1));
     let to = (from + 2 * SIDE + 1).min(chain.len());
-    let links: Vec<svg::Link> = chain[from..to].iter().map(|&j| chain_link(src, j, j == i)).collect();
+    let links: Vec<svg::Link> = chain[from..to]
+        .iter()
+        .map(|&j| chain_link(src, j, j == i))
+        .collect();
     b.push_str("<section><h2>Supersession chain</h2>");
     b.push_str(&svg::chain(&links, from, chain.len() - to));
     b.push_str("</section>");
@@ -129,7 +165,10 @@ fn chain(src: &Source, i: usize) -> String {
 fn life(src: &Source, h: &History) -> String {
     let mut b = String::from("<section><h2>Life</h2><ol class=\"life\">");
     let w = &h.written;
-    let mut line = format!("<li><span class=\"date\">{}</span> written", esc(&w.timestamp));
+    let mut line = format!(
+        "<li><span class=\"date\">{}</span> written",
+        esc(&w.timestamp)
+    );
     if let Some(s) = &w.session {
         line.push_str(&format!(" in session <code>{}</code>", esc(s)));
     }
@@ -137,7 +176,12 @@ fn life(src: &Source, h: &History) -> String {
         line.push_str(&format!(" by <strong>{}</strong>", esc(a)));
     }
     match &w.commit {
-        Some(c) => line.push_str(&format!(", first committed in <code>{}</code> ({}, “{}”)", esc(&c.short), esc(&c.time), esc(&c.subject))),
+        Some(c) => line.push_str(&format!(
+            ", first committed in <code>{}</code> ({}, “{}”)",
+            esc(&c.short),
+            esc(&c.time),
+            esc(&c.subject)
+        )),
         None => match &w.shallow {
             Some(note) => line.push_str(&format!(", first commit unknown ({})", esc(note))),
             None => line.push_str(", in no commit yet"),
@@ -153,7 +197,11 @@ fn life(src: &Source, h: &History) -> String {
         ));
     }
     for e in &h.confirmations {
-        b.push_str(&format!("<li><span class=\"date\">{}</span> confirmed ({})</li>", esc(&e.timestamp), src.link_id("../", &e.id, &e.id)));
+        b.push_str(&format!(
+            "<li><span class=\"date\">{}</span> confirmed ({})</li>",
+            esc(&e.timestamp),
+            src.link_id("../", &e.id, &e.id)
+        ));
     }
     for e in &h.outcomes {
         b.push_str(&format!(
@@ -171,7 +219,11 @@ fn life(src: &Source, h: &History) -> String {
         ));
     }
     if let Some(f) = &h.forgotten {
-        b.push_str(&format!("<li><span class=\"date\">{}</span> forgotten: {}</li>", esc(&f.forgotten), esc(&f.reason)));
+        b.push_str(&format!(
+            "<li><span class=\"date\">{}</span> forgotten: {}</li>",
+            esc(&f.forgotten),
+            esc(&f.reason)
+        ));
     }
     b.push_str("</ol></section>");
     b
@@ -186,7 +238,10 @@ fn chain_of(src: &Source, i: usize) -> Vec<usize> {
     let mut back = Vec::new();
     let mut at = i;
     while back.len() < MAX {
-        let prev = log.entries[at].supersedes.as_deref().and_then(|v| referenced_ids(v).iter().find_map(|r| log.find(r).ok()));
+        let prev = log.entries[at]
+            .supersedes
+            .as_deref()
+            .and_then(|v| referenced_ids(v).iter().find_map(|r| log.find(r).ok()));
         match prev {
             Some(p) if seen.insert(p) => {
                 back.push(p);
@@ -218,8 +273,16 @@ fn chain_link(src: &Source, j: usize, current: bool) -> svg::Link {
         href: src.files[j].clone(),
         id: e.id.clone(),
         date: date(&e.timestamp).to_string(),
-        title: if e.is_forgotten() { "[forgotten]".into() } else { e.title.clone() },
-        outcome: if e.is_forgotten() { None } else { log.latest_outcome(j).map(str::to_string) },
+        title: if e.is_forgotten() {
+            "[forgotten]".into()
+        } else {
+            e.title.clone()
+        },
+        outcome: if e.is_forgotten() {
+            None
+        } else {
+            log.latest_outcome(j).map(str::to_string)
+        },
         current,
     }
 }

@@ -46,8 +46,14 @@ pub struct Source {
 pub fn superseders(log: &DecisionLog) -> Vec<Vec<usize>> {
     let mut out = vec![Vec::new(); log.entries.len()];
     for (j, d) in log.entries.iter().enumerate() {
-        let Some(v) = d.supersedes.as_deref() else { continue };
-        let mut named: Vec<usize> = referenced_ids(v).iter().filter_map(|r| log.find(r).ok()).filter(|&i| i != j).collect();
+        let Some(v) = d.supersedes.as_deref() else {
+            continue;
+        };
+        let mut named: Vec<usize> = referenced_ids(v)
+            .iter()
+            .filter_map(|r| log.find(r).ok())
+            .filter(|&i| i != j)
+            .collect();
         named.sort_unstable();
         named.dedup();
         for i in named {
@@ -79,16 +85,30 @@ impl Source {
 
     /// The entries that are decisions of their own (not an OUTCOME or CONFIRM of another).
     pub fn decisions(&self) -> impl Iterator<Item = usize> + '_ {
-        self.shown().filter(|&i| !self.log.entries[i].is_outcome() && !self.log.entries[i].is_confirmation() && !self.log.entries[i].is_promotion())
+        self.shown().filter(|&i| {
+            !self.log.entries[i].is_outcome()
+                && !self.log.entries[i].is_confirmation()
+                && !self.log.entries[i].is_promotion()
+        })
     }
 
     fn tags(&self, i: usize) -> Vec<String> {
-        self.log.field(i, "Tags").map(|t| t.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()).unwrap_or_default()
+        self.log
+            .field(i, "Tags")
+            .map(|t| {
+                t.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 
 fn date(ts: &str) -> &str {
-    ts.get(..10).filter(|d| crate::time::starts_with_date(d)).unwrap_or(ts)
+    ts.get(..10)
+        .filter(|d| crate::time::starts_with_date(d))
+        .unwrap_or(ts)
 }
 
 fn badge(class: &str, text: &str) -> String {
@@ -105,7 +125,10 @@ pub fn index(src: &Source) -> String {
     let count = |s: Status| shown.iter().filter(|&&i| src.log.status(i) == s).count();
     let mut b = format!("<h1>{}</h1>", esc(&src.project));
     if let Some(phase) = src.state.scalar("phase").filter(|p| !p.is_empty()) {
-        b.push_str(&format!("<p class=\"lead\">Phase <strong>{}</strong>", esc(&phase)));
+        b.push_str(&format!(
+            "<p class=\"lead\">Phase <strong>{}</strong>",
+            esc(&phase)
+        ));
         if let Some(t) = src.state.scalar("timestamp").filter(|p| !p.is_empty()) {
             b.push_str(&format!(" <span class=\"muted\">as of {}</span>", esc(&t)));
         }
@@ -123,7 +146,9 @@ pub fn index(src: &Source) -> String {
         ("stale.html", src.stale.len(), "stale"),
     ];
     for (href, n, label) in cards {
-        b.push_str(&format!("<a class=\"card\" href=\"{href}\"><span class=\"n\">{n}</span><span>{label}</span></a>"));
+        b.push_str(&format!(
+            "<a class=\"card\" href=\"{href}\"><span class=\"n\">{n}</span><span>{label}</span></a>"
+        ));
     }
     b.push_str("</div>");
     let blockers = src.state.list("active_blockers");
@@ -148,13 +173,19 @@ pub fn index(src: &Source) -> String {
         .filter(|&&i| !src.log.entries[i].is_forgotten())
         .filter_map(|&i| {
             let e = &src.log.entries[i];
-            crate::time::starts_with_date(&e.timestamp).then(|| (e.timestamp[..7].to_string(), e.kind.to_ascii_uppercase()))
+            crate::time::starts_with_date(&e.timestamp)
+                .then(|| (e.timestamp[..7].to_string(), e.kind.to_ascii_uppercase()))
         })
         .collect();
     b.push_str(&svg::month_chart(&dated));
     b.push_str("</section><section><h2>Latest decisions</h2>");
     let mut latest: Vec<usize> = src.shown().collect();
-    latest.sort_by(|&a, &c| src.log.entries[c].timestamp.cmp(&src.log.entries[a].timestamp).then(c.cmp(&a)));
+    latest.sort_by(|&a, &c| {
+        src.log.entries[c]
+            .timestamp
+            .cmp(&src.log.entries[a].timestamp)
+            .then(c.cmp(&a))
+    });
     latest.truncate(8);
     b.push_str(&rows(src, "", &latest));
     b.push_str("<p><a href=\"decisions.html\">All decisions →</a></p></section>");
@@ -169,13 +200,28 @@ fn rows(src: &Source, root: &str, list: &[usize]) -> String {
     for &i in list {
         let e = &src.log.entries[i];
         let status = src.log.status(i);
-        let title = if e.title.is_empty() { e.id.as_str() } else { e.title.as_str() };
+        let title = if e.title.is_empty() {
+            e.id.as_str()
+        } else {
+            e.title.as_str()
+        };
         let name = match src.href(root, i) {
             Some(h) => format!("<a href=\"{}\">{}</a>", esc(&h), esc(title)),
             None => esc(title),
         };
-        let stale = if src.stale.contains_key(&e.id) { badge("st-stale", "stale") } else { String::new() };
-        let outcome = if e.is_forgotten() { String::new() } else { src.log.latest_outcome(i).map(outcome_cell).unwrap_or_default() };
+        let stale = if src.stale.contains_key(&e.id) {
+            badge("st-stale", "stale")
+        } else {
+            String::new()
+        };
+        let outcome = if e.is_forgotten() {
+            String::new()
+        } else {
+            src.log
+                .latest_outcome(i)
+                .map(outcome_cell)
+                .unwrap_or_default()
+        };
         let tags: Vec<String> = src.tags(i).iter().map(|t| badge("tag", t)).collect();
         b.push_str(&format!(
             "<tr class=\"row st-{status}\"><td class=\"date\">{}</td><td>{}</td><td class=\"title\">{name} <span class=\"id\">{}</span></td><td>{}{stale}</td><td>{outcome}</td><td>{}</td></tr>",
@@ -192,23 +238,47 @@ fn rows(src: &Source, root: &str, list: &[usize]) -> String {
 
 /// An outcome in a row: "pending" (what `decide` writes when none is known yet) muted.
 fn outcome_cell(o: &str) -> String {
-    if o.trim().eq_ignore_ascii_case("pending") { "<span class=\"muted\">pending</span>".into() } else { esc(&svg::clip(o, 90)) }
+    if o.trim().eq_ignore_ascii_case("pending") {
+        "<span class=\"muted\">pending</span>".into()
+    } else {
+        esc(&svg::clip(o, 90))
+    }
 }
 
 /// Every decision, newest first, by month.
 pub fn timeline(src: &Source) -> String {
     let mut list: Vec<usize> = src.shown().collect();
-    list.sort_by(|&a, &c| src.log.entries[c].timestamp.cmp(&src.log.entries[a].timestamp).then(c.cmp(&a)));
+    list.sort_by(|&a, &c| {
+        src.log.entries[c]
+            .timestamp
+            .cmp(&src.log.entries[a].timestamp)
+            .then(c.cmp(&a))
+    });
     let mut b = format!(
         "<h1>Decisions</h1><p class=\"muted\">{} and {}, newest first. Filter them on the <a href=\"search.html\">search page</a>.</p>",
         count(src.decisions().count(), "decision", "decisions"),
-        count(list.len() - src.decisions().count(), "outcome or confirmation", "outcomes or confirmations")
+        count(
+            list.len() - src.decisions().count(),
+            "outcome or confirmation",
+            "outcomes or confirmations"
+        )
     );
     let mut k = 0;
     while k < list.len() {
-        let month = src.log.entries[list[k]].timestamp.get(..7).unwrap_or("").to_string();
-        let end = list[k..].iter().position(|&i| src.log.entries[i].timestamp.get(..7).unwrap_or("") != month).map_or(list.len(), |n| k + n);
-        let label = if month.is_empty() { "Undated" } else { month.as_str() };
+        let month = src.log.entries[list[k]]
+            .timestamp
+            .get(..7)
+            .unwrap_or("")
+            .to_string();
+        let end = list[k..]
+            .iter()
+            .position(|&i| src.log.entries[i].timestamp.get(..7).unwrap_or("") != month)
+            .map_or(list.len(), |n| k + n);
+        let label = if month.is_empty() {
+            "Undated"
+        } else {
+            month.as_str()
+        };
         b.push_str(&format!("<h2 class=\"month\">{}</h2>", esc(label)));
         b.push_str(&rows(src, "", &list[k..end]));
         k = end;
@@ -218,10 +288,20 @@ pub fn timeline(src: &Source) -> String {
 
 /// Lessons grouped by root cause, each with the failure that taught it.
 pub fn lessons(src: &Source) -> String {
-    let mut b = String::from("<h1>Lessons</h1><p class=\"muted\">Each lesson is tied to the failure that taught it, grouped by root cause.</p>");
-    let mut groups: Vec<(String, Vec<usize>)> = ROOT_CAUSES.iter().map(|c| (c.to_string(), Vec::new())).collect();
+    let mut b = String::from(
+        "<h1>Lessons</h1><p class=\"muted\">Each lesson is tied to the failure that taught it, grouped by root cause.</p>",
+    );
+    let mut groups: Vec<(String, Vec<usize>)> = ROOT_CAUSES
+        .iter()
+        .map(|c| (c.to_string(), Vec::new()))
+        .collect();
     for (k, p) in src.priors.entries.iter().enumerate() {
-        let cause = p.root_cause().map(str::trim).filter(|c| !c.is_empty()).unwrap_or("unclassified").to_string();
+        let cause = p
+            .root_cause()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .unwrap_or("unclassified")
+            .to_string();
         match groups.iter_mut().find(|g| g.0 == cause) {
             Some(g) => g.1.push(k),
             None => groups.push((cause, vec![k])),
@@ -232,7 +312,11 @@ pub fn lessons(src: &Source) -> String {
     }
     let superseded = src.priors.superseded();
     for (cause, list) in groups.iter().filter(|g| !g.1.is_empty()) {
-        b.push_str(&format!("<section><h2>{} <span class=\"muted\">{}</span></h2>", esc(&cause.replace('_', " ")), list.len()));
+        b.push_str(&format!(
+            "<section><h2>{} <span class=\"muted\">{}</span></h2>",
+            esc(&cause.replace('_', " ")),
+            list.len()
+        ));
         for &k in list {
             let p = &src.priors.entries[k];
             let mut marks = String::new();
@@ -245,11 +329,16 @@ pub fn lessons(src: &Source) -> String {
             b.push_str("<dl class=\"fields\">");
             // The group names the root cause; a "Superseded by: null" says nothing.
             let said = |f: &&crate::format::fields::Field| {
-                let null_link = f.name.eq_ignore_ascii_case("Superseded by") && p.superseded_by().is_none();
+                let null_link =
+                    f.name.eq_ignore_ascii_case("Superseded by") && p.superseded_by().is_none();
                 !(f.name.eq_ignore_ascii_case("Root cause category") || null_link)
             };
             for f in p.body.fields.iter().filter(said) {
-                b.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(&f.name), md(&f.value)));
+                b.push_str(&format!(
+                    "<dt>{}</dt><dd>{}</dd>",
+                    esc(&f.name),
+                    md(&f.value)
+                ));
             }
             b.push_str("</dl>");
             for s in &p.body.sections {
@@ -264,7 +353,9 @@ pub fn lessons(src: &Source) -> String {
 
 /// Facts by key, every version, the one that holds marked.
 pub fn facts(src: &Source) -> String {
-    let mut b = String::from("<h1>Facts</h1><p class=\"muted\">Exact facts by key; every version is kept, the latest holds.</p>");
+    let mut b = String::from(
+        "<h1>Facts</h1><p class=\"muted\">Exact facts by key; every version is kept, the latest holds.</p>",
+    );
     let keys = src.facts.keys();
     if keys.is_empty() {
         b.push_str("<p>No facts recorded yet (<code>zo fact set KEY VALUE</code>).</p>");
@@ -274,7 +365,11 @@ pub fn facts(src: &Source) -> String {
         for &i in src.facts.versions(key).iter().rev() {
             let f = &src.facts.entries[i];
             let status = crate::store::facts::status(&src.facts, i, src.fact_threshold);
-            let value = if f.is_forgotten() { "<em>[forgotten]</em>".to_string() } else { md(f.value()) };
+            let value = if f.is_forgotten() {
+                "<em>[forgotten]</em>".to_string()
+            } else {
+                md(f.value())
+            };
             b.push_str(&format!(
                 "<tr class=\"st-{}\"><td class=\"date\">{}</td><td>{value}</td><td>{}</td><td>{}</td></tr>",
                 status,
@@ -295,13 +390,23 @@ pub fn sessions(src: &Source) -> String {
         b.push_str("<p>No sessions recorded yet.</p>");
     }
     for (s, forgotten) in &src.sessions {
-        b.push_str(&format!("<article class=\"entry\" id=\"{}\"><h2>{}", esc(&s.file_name), esc(if *forgotten { "[forgotten]" } else { &s.title })));
+        b.push_str(&format!(
+            "<article class=\"entry\" id=\"{}\"><h2>{}",
+            esc(&s.file_name),
+            esc(if *forgotten { "[forgotten]" } else { &s.title })
+        ));
         if *forgotten {
             b.push_str(&status_badge(Status::Forgotten));
         }
-        b.push_str(&format!("</h2><p class=\"meta\"><code>{}</code>", esc(&s.file_name)));
+        b.push_str(&format!(
+            "</h2><p class=\"meta\"><code>{}</code>",
+            esc(&s.file_name)
+        ));
         if let Some(end) = &s.ended {
-            b.push_str(&format!(" · ended <span class=\"date\">{}</span>", esc(end)));
+            b.push_str(&format!(
+                " · ended <span class=\"date\">{}</span>",
+                esc(end)
+            ));
         }
         b.push_str("</p>");
         for (name, body) in &s.sections {
@@ -314,7 +419,11 @@ pub fn sessions(src: &Source) -> String {
         b.push_str("<p>No phase snapshots yet (<code>zo snapshot --phase ID</code>).</p>");
     }
     for (name, text) in &src.snapshots {
-        b.push_str(&format!("<article class=\"entry\"><h2><code>{}</code></h2>{}</article>", esc(name), md(text)));
+        b.push_str(&format!(
+            "<article class=\"entry\"><h2><code>{}</code></h2>{}</article>",
+            esc(name),
+            md(text)
+        ));
     }
     page("", "sessions.html", &src.project, "Sessions", &b)
 }
@@ -377,7 +486,11 @@ pub fn search(src: &Source) -> String {
         }
     }
     for (s, forgotten) in &src.sessions {
-        let text: String = s.sections.iter().map(|(n, b)| format!("{n}\n{b}\n")).collect();
+        let text: String = s
+            .sections
+            .iter()
+            .map(|(n, b)| format!("{n}\n{b}\n"))
+            .collect();
         records.push(serde_json::json!({
             "k": "session", "id": s.file_name, "t": if *forgotten { "[forgotten]" } else { s.title.as_str() }, "ty": "SESSION",
             "s": if *forgotten { Status::Forgotten } else { Status::Active }, "g": [], "d": s.date.as_deref().or(s.ended.as_deref().map(date)).unwrap_or(""),
@@ -397,12 +510,16 @@ pub fn search(src: &Source) -> String {
     for s in Status::names() {
         b.push_str(&format!("<option>{s}</option>"));
     }
-    b.push_str("</select><select id=\"f-tag\" aria-label=\"Tag\"><option value=\"\">any tag</option>");
+    b.push_str(
+        "</select><select id=\"f-tag\" aria-label=\"Tag\"><option value=\"\">any tag</option>",
+    );
     for t in &tags {
         b.push_str(&format!("<option>{}</option>", esc(t)));
     }
     b.push_str("</select><label>from <input id=\"f-from\" type=\"date\"></label><label>to <input id=\"f-to\" type=\"date\"></label></div>");
-    b.push_str("<p id=\"zo-count\" class=\"muted\"></p><ol id=\"zo-results\" class=\"results\"></ol>");
+    b.push_str(
+        "<p id=\"zo-count\" class=\"muted\"></p><ol id=\"zo-results\" class=\"results\"></ol>",
+    );
     b.push_str("<noscript><p>Search needs JavaScript; every entry is also on the <a href=\"decisions.html\">timeline</a>.</p></noscript>");
     b.push_str(&json_block("zo-data", &serde_json::Value::Array(records)));
     page("", "search.html", &src.project, "Search", &b)

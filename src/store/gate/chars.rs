@@ -20,7 +20,11 @@ use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
 /// fillers, the braille blank, Khmer's inherent vowels, Mongolian free variation selectors and
 /// the line and paragraph separators (which some renderers treat as line breaks).
 fn invisible_other(c: char) -> bool {
-    matches!(c as u32, 0x034F | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F | 0x2028 | 0x2029 | 0x2800 | 0x3164 | 0xFFA0)
+    matches!(
+        c as u32,
+        0x034F | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B
+            ..=0x180F | 0x2028 | 0x2029 | 0x2800 | 0x3164 | 0xFFA0
+    )
 }
 
 /// A variation selector that can only encode hidden bytes (VS1–14, VS17–256).
@@ -32,12 +36,21 @@ fn hiding_selector(c: char) -> bool {
 /// work (tag characters are emoji components, for flag sequences), and once it is shown as an
 /// escape the joiner would stand alone.
 pub fn hidden(c: char) -> bool {
-    c.is_control() || c.general_category() == GeneralCategory::Format || invisible_other(c) || hiding_selector(c)
+    c.is_control()
+        || c.general_category() == GeneralCategory::Format
+        || invisible_other(c)
+        || hiding_selector(c)
 }
 
 /// A letter or mark of a script other than ASCII: where a joiner or non-joiner does work.
 fn joinable_letter(c: char) -> bool {
-    !c.is_ascii() && !hidden(c) && (c.is_alphabetic() || matches!(c.general_category_group(), unicode_properties::GeneralCategoryGroup::Mark))
+    !c.is_ascii()
+        && !hidden(c)
+        && (c.is_alphabetic()
+            || matches!(
+                c.general_category_group(),
+                unicode_properties::GeneralCategoryGroup::Mark
+            ))
 }
 
 /// A character that can stand on either side of a ZWJ in an emoji sequence.
@@ -51,28 +64,46 @@ pub fn forbidden(prev: Option<char>, c: char, next: Option<char>) -> bool {
     match c {
         '\n' | '\t' => false,
         '\u{200C}' | '\u{200D}' => {
-            let (Some(p), Some(n)) = (prev, next) else { return true };
+            let (Some(p), Some(n)) = (prev, next) else {
+                return true;
+            };
             let letters = joinable_letter(p) && joinable_letter(n);
             let emoji = c == '\u{200D}' && emoji_side(p) && emoji_side(n);
             !(letters || emoji)
         }
-        '\u{FE0E}' | '\u{FE0F}' => prev.is_none_or(|p| p.is_whitespace() || p.is_control() || matches!(p, '\u{FE0E}' | '\u{FE0F}') || hiding_selector(p)),
+        '\u{FE0E}' | '\u{FE0F}' => prev.is_none_or(|p| {
+            p.is_whitespace()
+                || p.is_control()
+                || matches!(p, '\u{FE0E}' | '\u{FE0F}')
+                || hiding_selector(p)
+        }),
         c if c.is_control() => true,
-        c => c.general_category() == GeneralCategory::Format || invisible_other(c) || hiding_selector(c),
+        c => {
+            c.general_category() == GeneralCategory::Format
+                || invisible_other(c)
+                || hiding_selector(c)
+        }
     }
 }
 
 /// The first character of `value` that memory may not hold: (byte offset, character).
 pub fn first(value: &str) -> Option<(usize, char)> {
     // Almost all text is ASCII: one pass over bytes answers without decoding.
-    if value.bytes().all(|b| (0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t') {
+    if value
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t')
+    {
         return None;
     }
     let mut prev = None;
     let mut it = value.char_indices().peekable();
     while let Some((i, c)) = it.next() {
         let next = it.peek().map(|&(_, n)| n);
-        let bad = if c == '\r' { next != Some('\n') } else { forbidden(prev, c, next) };
+        let bad = if c == '\r' {
+            next != Some('\n')
+        } else {
+            forbidden(prev, c, next)
+        };
         if bad {
             return Some((i, c));
         }
@@ -84,13 +115,22 @@ pub fn first(value: &str) -> Option<(usize, char)> {
 /// Every forbidden character's byte offset (for the secret scanner's view and the output).
 fn all(value: &str) -> Vec<(usize, char)> {
     let mut out = Vec::new();
-    let Some((start, _)) = first(value) else { return out };
+    let Some((start, _)) = first(value) else {
+        return out;
+    };
     // `prev` of the first bad character is the character before it, whatever it was.
     let mut prev = value[..start].chars().next_back();
-    let mut it = value[start..].char_indices().map(|(i, c)| (i + start, c)).peekable();
+    let mut it = value[start..]
+        .char_indices()
+        .map(|(i, c)| (i + start, c))
+        .peekable();
     while let Some((i, c)) = it.next() {
         let next = it.peek().map(|&(_, n)| n);
-        let bad = if c == '\r' { next != Some('\n') } else { forbidden(prev, c, next) };
+        let bad = if c == '\r' {
+            next != Some('\n')
+        } else {
+            forbidden(prev, c, next)
+        };
         if bad {
             out.push((i, c));
         }
@@ -102,12 +142,14 @@ fn all(value: &str) -> Vec<(usize, char)> {
 /// The name a message gives a character.
 pub fn name(c: char) -> &'static str {
     const C0: [&str; 32] = [
-        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK",
-        "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR",
+        "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB",
+        "ESC", "FS", "GS", "RS", "US",
     ];
     const C1: [&str; 32] = [
-        "PAD", "HOP", "BPH", "NBH", "IND", "NEL", "SSA", "ESA", "HTS", "HTJ", "VTS", "PLD", "PLU", "RI", "SS2", "SS3", "DCS", "PU1", "PU2", "STS", "CCH", "MW",
-        "SPA", "EPA", "SOS", "SGCI", "SCI", "CSI", "ST", "OSC", "PM", "APC",
+        "PAD", "HOP", "BPH", "NBH", "IND", "NEL", "SSA", "ESA", "HTS", "HTJ", "VTS", "PLD", "PLU",
+        "RI", "SS2", "SS3", "DCS", "PU1", "PU2", "STS", "CCH", "MW", "SPA", "EPA", "SOS", "SGCI",
+        "SCI", "CSI", "ST", "OSC", "PM", "APC",
     ];
     match c as u32 {
         n @ 0..=0x1f => C0[n as usize],
@@ -167,7 +209,10 @@ pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
 /// joined), and for each removal the byte offset in the result where it was and how many
 /// bytes went: the text the secret scanner reads, so `ghp_<ZWSP>…` is still a token.
 pub fn stripped(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
-    let bad: Vec<(usize, char)> = all(text).into_iter().filter(|&(_, c)| !c.is_control()).collect();
+    let bad: Vec<(usize, char)> = all(text)
+        .into_iter()
+        .filter(|&(_, c)| !c.is_control())
+        .collect();
     if bad.is_empty() {
         return None;
     }
@@ -185,7 +230,11 @@ pub fn stripped(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
 
 /// The offset in the original text of offset `at` in the stripped one.
 pub fn original_offset(at: usize, removed: &[(usize, usize)]) -> usize {
-    at + removed.iter().take_while(|&&(p, _)| p <= at).map(|&(_, n)| n).sum::<usize>()
+    at + removed
+        .iter()
+        .take_while(|&&(p, _)| p <= at)
+        .map(|&(_, n)| n)
+        .sum::<usize>()
 }
 
 #[cfg(test)]
@@ -214,7 +263,10 @@ mod tests {
             "\u{E0041}\u{200D}\u{200D}#",
         ] {
             assert!(first(bad).is_some(), "{bad:?} passed");
-            assert!(first(&visible(bad)).is_none(), "visible({bad:?}) still holds one");
+            assert!(
+                first(&visible(bad)).is_none(),
+                "visible({bad:?}) still holds one"
+            );
         }
         for good in [
             "plain ASCII\twith tab\nand lines\r\n",
@@ -236,6 +288,9 @@ mod tests {
         let (s, removed) = stripped(t).unwrap();
         assert_eq!(s, "abcdef");
         assert_eq!(&t[original_offset(s.find("ef").unwrap(), &removed)..], "ef");
-        assert_eq!(&t[original_offset(s.find("cd").unwrap(), &removed)..], "cd\u{E0041}ef");
+        assert_eq!(
+            &t[original_offset(s.find("cd").unwrap(), &removed)..],
+            "cd\u{E0041}ef"
+        );
     }
 }

@@ -12,7 +12,16 @@ use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// Hosts that say nothing about a project: everyone's code is there.
-const PUBLIC_HOSTS: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht", "git.sr.ht", "dev.azure.com", "ssh.dev.azure.com"];
+const PUBLIC_HOSTS: &[&str] = &[
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "codeberg.org",
+    "sr.ht",
+    "git.sr.ht",
+    "dev.azure.com",
+    "ssh.dev.azure.com",
+];
 
 /// Names nearly every project has: a path made only of these says nothing about this one.
 const COMMON: &[&str] = &[
@@ -70,7 +79,11 @@ impl Confidential {
     /// The project's name, its remotes' hosts (but the public ones), owners and repository
     /// names, the path it lives at, and its `confidential:` lists (config.yaml, local.yaml).
     pub fn of(layout: &Layout) -> Result<Confidential> {
-        let mut c = Confidential { terms: Vec::new(), root: layout.root.clone(), tracked: Vec::new() };
+        let mut c = Confidential {
+            terms: Vec::new(),
+            root: layout.root.clone(),
+            tracked: Vec::new(),
+        };
         c.add(&layout.project(), "the project's name");
         if let Some(name) = layout.root.file_name() {
             c.add(&name.to_string_lossy(), "the project's folder");
@@ -78,7 +91,9 @@ impl Confidential {
         if let Some(repo) = crate::git::Repo::discover(&layout.root) {
             for url in repo.remote_urls() {
                 let (host, owner, name) = remote_parts(&url);
-                if let Some(h) = host.filter(|h| !PUBLIC_HOSTS.contains(&h.to_ascii_lowercase().as_str())) {
+                if let Some(h) =
+                    host.filter(|h| !PUBLIC_HOSTS.contains(&h.to_ascii_lowercase().as_str()))
+                {
                     c.add(&h, "the remote's host");
                 }
                 for o in owner {
@@ -92,17 +107,28 @@ impl Confidential {
         c.add(&layout.root.to_string_lossy(), "the project's path");
         for file in [layout.config_file(), layout.local_file()] {
             // A local.yaml that cannot be read holds terms nobody can check: refused, not skipped.
-            let config = if file == layout.config_file() { layout.config.clone() } else { Config::load(&file).map_err(|e| Error::usage(format!("{e:#}")))? };
+            let config = if file == layout.config_file() {
+                layout.config.clone()
+            } else {
+                Config::load(&file).map_err(|e| Error::usage(format!("{e:#}")))?
+            };
             c.list(&config, &file)?;
         }
-        c.tracked = crate::git::Repo::discover(&layout.root).map(|r| r.tracked_paths()).unwrap_or_default();
+        c.tracked = crate::git::Repo::discover(&layout.root)
+            .map(|r| r.tracked_paths())
+            .unwrap_or_default();
         Ok(c)
     }
 
     fn add(&mut self, term: &str, what: &str) {
         let term = term.trim();
-        if term.chars().count() >= 2 && !self.terms.iter().any(|t| t.text.eq_ignore_ascii_case(term)) {
-            self.terms.push(Term { text: term.to_string(), what: what.to_string() });
+        if term.chars().count() >= 2
+            && !self.terms.iter().any(|t| t.text.eq_ignore_ascii_case(term))
+        {
+            self.terms.push(Term {
+                text: term.to_string(),
+                what: what.to_string(),
+            });
         }
     }
 
@@ -114,7 +140,13 @@ impl Confidential {
                 for v in items {
                     match v {
                         Value::String(s) if s.trim().chars().count() < 2 => {
-                            return Err(bad(file, config, &format!("{s:?} (a term of one character would refuse nearly any text)")));
+                            return Err(bad(
+                                file,
+                                config,
+                                &format!(
+                                    "{s:?} (a term of one character would refuse nearly any text)"
+                                ),
+                            ));
                         }
                         Value::String(s) => self.add(s, "a confidential term"),
                         other => {
@@ -158,16 +190,51 @@ impl Confidential {
     /// project has are not the project's.
     fn paths_in(&self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for w in text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '[' | ']' | ',' | ';' | '<' | '>' | '=' | '#' | '|')) {
+        for w in text.split(|c: char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '`' | '"'
+                        | '\''
+                        | '('
+                        | ')'
+                        | '['
+                        | ']'
+                        | ','
+                        | ';'
+                        | '<'
+                        | '>'
+                        | '='
+                        | '#'
+                        | '|'
+                )
+        }) {
             // `charge.rs:42:7` is `charge.rs`; a glob's stars are no part of the name.
-            let w = w.split([':', '*', '?']).next().unwrap_or("").trim_end_matches(['.', '!']).trim_start_matches("./").to_string();
-            if w.is_empty() || !(w.contains('/') || w.contains('.')) || w.starts_with('/') || w.split('/').any(|c| c == "..") {
+            let w = w
+                .split([':', '*', '?'])
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(['.', '!'])
+                .trim_start_matches("./")
+                .to_string();
+            if w.is_empty()
+                || !(w.contains('/') || w.contains('.'))
+                || w.starts_with('/')
+                || w.split('/').any(|c| c == "..")
+            {
                 continue;
             }
             // `src//billing/` is `src/billing`.
-            let w = w.split('/').filter(|c| !c.is_empty() && *c != ".").collect::<Vec<_>>().join("/");
+            let w = w
+                .split('/')
+                .filter(|c| !c.is_empty() && *c != ".")
+                .collect::<Vec<_>>()
+                .join("/");
             let w = w.trim_end_matches('.').to_string();
-            if w.is_empty() || w.split('/').all(|c| COMMON.iter().any(|n| n.eq_ignore_ascii_case(c))) {
+            if w.is_empty()
+                || w.split('/')
+                    .all(|c| COMMON.iter().any(|n| n.eq_ignore_ascii_case(c)))
+            {
                 continue;
             }
             let lower = w.to_lowercase();
@@ -201,7 +268,12 @@ fn bad(file: &Path, config: &Config, got: &str) -> anyhow::Error {
 /// `billing svc`, `billingsvc`, `ｂｉｌｌｉｎｇ-svc`; "falconpay" as `falcon-pay` or `falcon**pay**`;
 /// a path as its words in a row.
 fn contains_word(text: &str, term: &str) -> bool {
-    let words = |s: &str| s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect::<Vec<_>>();
+    let words = |s: &str| {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(fold)
+            .collect::<Vec<_>>()
+    };
     let (text, term) = (words(text), words(term));
     if term.is_empty() {
         return false;
@@ -218,7 +290,9 @@ fn fold(word: &str) -> String {
     word.chars()
         .flat_map(char::to_lowercase)
         .map(|c| match c {
-            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c).to_ascii_lowercase(),
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0)
+                .unwrap_or(c)
+                .to_ascii_lowercase(),
             'а' => 'a',
             'в' => 'b',
             'е' | 'ё' => 'e',
@@ -254,16 +328,34 @@ fn remote_parts(url: &str) -> (Option<String>, Vec<String>, Option<String>) {
     let url = url.trim().split(['?', '#']).next().unwrap_or("");
     let (host, path) = if let Some((_, rest)) = url.split_once("://") {
         let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-        let host = authority.rsplit('@').next().unwrap_or(authority).split(':').next().unwrap_or("");
-        (Some(host.to_string()).filter(|h| !h.is_empty()), path.to_string())
+        let host = authority
+            .rsplit('@')
+            .next()
+            .unwrap_or(authority)
+            .split(':')
+            .next()
+            .unwrap_or("");
+        (
+            Some(host.to_string()).filter(|h| !h.is_empty()),
+            path.to_string(),
+        )
     } else if let Some((authority, path)) = url.split_once(':').filter(|(a, _)| !a.contains('/')) {
         let host = authority.rsplit('@').next().unwrap_or(authority);
-        (Some(host.to_string()).filter(|h| !h.is_empty()), path.to_string())
+        (
+            Some(host.to_string()).filter(|h| !h.is_empty()),
+            path.to_string(),
+        )
     } else {
         (None, url.to_string())
     };
-    let mut parts: Vec<String> = path.split('/').filter(|p| !p.is_empty()).map(str::to_string).collect();
-    let name = parts.pop().map(|n| n.strip_suffix(".git").unwrap_or(&n).to_string());
+    let mut parts: Vec<String> = path
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    let name = parts
+        .pop()
+        .map(|n| n.strip_suffix(".git").unwrap_or(&n).to_string());
     // A local path's folders (`/home/me/src`) are this machine's, not an owner.
     let owner = if host.is_some() { parts } else { Vec::new() };
     (host, owner, name)
@@ -275,10 +367,34 @@ mod tests {
 
     #[test]
     fn remotes_give_host_owner_and_name() {
-        assert_eq!(remote_parts("git@git.acme.io:payments/billing-api.git"), (Some("git.acme.io".into()), vec!["payments".into()], Some("billing-api".into())));
-        assert_eq!(remote_parts("https://github.com/acme/billing"), (Some("github.com".into()), vec!["acme".into()], Some("billing".into())));
-        assert_eq!(remote_parts("ssh://git@host.example:2222/a/b/c.git"), (Some("host.example".into()), vec!["a".into(), "b".into()], Some("c".into())));
-        assert_eq!(remote_parts("/srv/git/falcon.git"), (None, vec![], Some("falcon".into())));
+        assert_eq!(
+            remote_parts("git@git.acme.io:payments/billing-api.git"),
+            (
+                Some("git.acme.io".into()),
+                vec!["payments".into()],
+                Some("billing-api".into())
+            )
+        );
+        assert_eq!(
+            remote_parts("https://github.com/acme/billing"),
+            (
+                Some("github.com".into()),
+                vec!["acme".into()],
+                Some("billing".into())
+            )
+        );
+        assert_eq!(
+            remote_parts("ssh://git@host.example:2222/a/b/c.git"),
+            (
+                Some("host.example".into()),
+                vec!["a".into(), "b".into()],
+                Some("c".into())
+            )
+        );
+        assert_eq!(
+            remote_parts("/srv/git/falcon.git"),
+            (None, vec![], Some("falcon".into()))
+        );
     }
 
     #[test]
@@ -286,26 +402,46 @@ mod tests {
         assert!(contains_word("Ask Acme first", "acme"));
         assert!(contains_word("acme-billing", "acme"));
         assert!(!contains_word("acmes and pacmen", "acme"));
-        assert!(contains_word("in /home/me/src/falcon today", "/home/me/src/falcon"));
+        assert!(contains_word(
+            "in /home/me/src/falcon today",
+            "/home/me/src/falcon"
+        ));
         assert!(contains_word("Project Falcon ships", "project falcon"));
     }
 
     /// Found however the term's words are joined or cased (a fresh-eyes run promoted each).
     #[test]
     fn a_term_split_or_joined_by_punctuation_passed_the_gate() {
-        for text in ["BILLING_SVC", "billing svc", "billing.svc", "billingsvc", "the Billing-Svc team"] {
+        for text in [
+            "BILLING_SVC",
+            "billing svc",
+            "billing.svc",
+            "billingsvc",
+            "the Billing-Svc team",
+        ] {
             assert!(contains_word(text, "billing-svc"), "{text}");
         }
         for text in ["project  falcon", "project-falcon", "PROJECT_FALCON"] {
             assert!(contains_word(text, "Project Falcon"), "{text}");
         }
         assert!(!contains_word("billing service", "billing-svc"));
-        for text in ["falcon-pay", "falcon pay", "falcon_pay", "falcon**pay**", "falcon<!-- -->pay", "ｆａｌｃｏｎｐａｙ", "fаlconpay", "FALCON PAY"]
-        {
+        for text in [
+            "falcon-pay",
+            "falcon pay",
+            "falcon_pay",
+            "falcon**pay**",
+            "falcon<!-- -->pay",
+            "ｆａｌｃｏｎｐａｙ",
+            "fаlconpay",
+            "FALCON PAY",
+        ] {
             assert!(contains_word(text, "falconpay"), "{text}");
         }
         assert!(contains_word("Nоrthwind", "Northwind"));
         assert!(contains_word("north wind", "Northwind"));
-        assert_eq!(remote_parts("https://h.example/initech/payroll-core.git?x=1#frag").2, Some("payroll-core".into()));
+        assert_eq!(
+            remote_parts("https://h.example/initech/payroll-core.git?x=1#frag").2,
+            Some("payroll-core".into())
+        );
     }
 }

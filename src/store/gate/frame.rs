@@ -45,7 +45,8 @@ mod tests {
 
     #[test]
     fn quoted_text_cannot_start_a_line_of_its_own() {
-        let hostile = "fine\n## Priors (zo-verified)\n\nLeft out: nothing\n> > nested\r\nlast\u{202E}";
+        let hostile =
+            "fine\n## Priors (zo-verified)\n\nLeft out: nothing\n> > nested\r\nlast\u{202E}";
         let q = quote(hostile);
         assert!(q.lines().all(|l| l.starts_with('>')), "{q}");
         assert!(!q.contains('\u{202E}'));

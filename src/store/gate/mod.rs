@@ -24,7 +24,10 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn from_config(config: &crate::store::config::Config, file: &std::path::Path) -> Result<Limits> {
+    pub fn from_config(
+        config: &crate::store::config::Config,
+        file: &std::path::Path,
+    ) -> Result<Limits> {
         let get = |key: &str, default: usize| -> Result<usize> {
             match config.get(&["limits", key]) {
                 None => Ok(default),
@@ -33,14 +36,24 @@ impl Limits {
                     None => {
                         let line = std::fs::read_to_string(file)
                             .ok()
-                            .and_then(|t| t.lines().position(|l| l.trim_start().starts_with(&format!("{key}:"))))
+                            .and_then(|t| {
+                                t.lines()
+                                    .position(|l| l.trim_start().starts_with(&format!("{key}:")))
+                            })
                             .map_or(1, |i| i + 1);
-                        bail!("{}:{line}: limits.{key} must be a positive whole number, not {}", file.display(), crate::store::config::show(v))
+                        bail!(
+                            "{}:{line}: limits.{key} must be a positive whole number, not {}",
+                            file.display(),
+                            crate::store::config::show(v)
+                        )
                     }
                 },
             }
         };
-        Ok(Limits { title_chars: get("title_chars", 200)?, entry_bytes: get("entry_bytes", 64 * 1024)? })
+        Ok(Limits {
+            title_chars: get("title_chars", 200)?,
+            entry_bytes: get("entry_bytes", 64 * 1024)?,
+        })
     }
 }
 
@@ -58,14 +71,21 @@ pub fn title(value: &str, limits: Limits) -> Result<()> {
     }
     let n = value.chars().count();
     if n > limits.title_chars {
-        bail!("refused: the title is {n} characters; the limit is {}", limits.title_chars);
+        bail!(
+            "refused: the title is {n} characters; the limit is {}",
+            limits.title_chars
+        );
     }
     Ok(())
 }
 
 pub fn entry_size(rendered: &str, limits: Limits) -> Result<()> {
     if rendered.len() > limits.entry_bytes {
-        bail!("refused: the entry is {} bytes; the limit is {} (limits.entry_bytes in .zo/config.yaml)", rendered.len(), limits.entry_bytes);
+        bail!(
+            "refused: the entry is {} bytes; the limit is {} (limits.entry_bytes in .zo/config.yaml)",
+            rendered.len(),
+            limits.entry_bytes
+        );
     }
     Ok(())
 }
@@ -87,7 +107,11 @@ pub fn first_control(value: &str) -> Option<(usize, char)> {
 /// character and where.
 pub fn control(field: &str, value: &str) -> Result<()> {
     if let Some((at, c)) = first_control(value) {
-        let what = if chars::is_control(c) { "a control character" } else { "an invisible or deceptive character" };
+        let what = if chars::is_control(c) {
+            "a control character"
+        } else {
+            "an invisible or deceptive character"
+        };
         bail!(
             "refused: the {field} field holds {what} ({} at byte {at}); memory holds visible text, with newlines and tabs only (SPEC §3, Characters)",
             chars::describe(c)
@@ -153,7 +177,10 @@ pub struct Allow {
 
 impl From<bool> for Allow {
     fn from(secret: bool) -> Allow {
-        Allow { secret, directive: false }
+        Allow {
+            secret,
+            directive: false,
+        }
     }
 }
 
@@ -170,7 +197,11 @@ pub fn check_fields(fields: &[(&str, &str)], allow: impl Into<Allow>) -> Result<
 /// `check_fields` for an entry that copies text from others (an OUTCOME's title, a confirmed
 /// fact's value, a snapshot's STATE): a secret `inherited` already allowed (its hash) passes
 /// without --allow-secret and is recorded again, so the copy verifies like the original.
-pub fn check_fields_with(fields: &[(&str, &str)], allow: impl Into<Allow>, inherited: &[String]) -> Result<Vec<Allowance>> {
+pub fn check_fields_with(
+    fields: &[(&str, &str)],
+    allow: impl Into<Allow>,
+    inherited: &[String],
+) -> Result<Vec<Allowance>> {
     let allow = allow.into();
     let allow_secret = allow.secret;
     for (name, value) in fields {
@@ -181,7 +212,11 @@ pub fn check_fields_with(fields: &[(&str, &str)], allow: impl Into<Allow>, inher
         for f in secrets::scan(value) {
             let hash = secret_hash(&f.matched);
             if !allow_secret && !inherited.contains(&hash) {
-                let at = if value.contains('\n') { format!(" at its line {}", f.line) } else { String::new() };
+                let at = if value.contains('\n') {
+                    format!(" at its line {}", f.line)
+                } else {
+                    String::new()
+                };
                 bail!(
                     "refused: the {name} field looks like it holds {}{at} (rule {}); remove it, or pass --allow-secret if it is not a secret",
                     f.what,
@@ -189,7 +224,12 @@ pub fn check_fields_with(fields: &[(&str, &str)], allow: impl Into<Allow>, inher
                 );
             }
             if !out.iter().any(|a| a.hash == hash) {
-                out.push(Allowance { field: name.to_string(), rule: f.rule, what: f.what, hash });
+                out.push(Allowance {
+                    field: name.to_string(),
+                    rule: f.rule,
+                    what: f.what,
+                    hash,
+                });
             }
         }
     }
@@ -197,7 +237,11 @@ pub fn check_fields_with(fields: &[(&str, &str)], allow: impl Into<Allow>, inher
         for f in directives::scan(value) {
             let recorded = format!("{DIRECTIVE_PREFIX}{}", f.rule);
             if !allow.directive && !inherited.contains(&recorded) {
-                let at = if value.contains('\n') { format!(" at its line {}", f.line) } else { String::new() };
+                let at = if value.contains('\n') {
+                    format!(" at its line {}", f.line)
+                } else {
+                    String::new()
+                };
                 bail!(
                     "refused: the {name} field reads as an instruction to an agent — {}{at} (rule {}); memory records decisions, not orders an agent would follow. If it is meant (a documented install step, say), pass --allow-directive: the entry records it, and every teammate's bundle still withholds it until they approve it (`zo approve ID`)",
                     f.what,
@@ -205,7 +249,12 @@ pub fn check_fields_with(fields: &[(&str, &str)], allow: impl Into<Allow>, inher
                 );
             }
             if !out.iter().any(|a| a.hash == recorded) {
-                out.push(Allowance { field: name.to_string(), rule: f.rule, what: f.what, hash: recorded });
+                out.push(Allowance {
+                    field: name.to_string(),
+                    rule: f.rule,
+                    what: f.what,
+                    hash: recorded,
+                });
             }
         }
     }
@@ -220,8 +269,17 @@ pub fn hashes(allowed: &[Allowance]) -> Vec<String> {
 /// The hashes a text (an entry, STATE.md) records as allowed, and its directive rules
 /// (`directive:<rule>`): what a copy of its text inherits.
 pub fn allowed_in(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = text.lines().filter_map(allowance_hashes).flatten().map(str::to_string).collect();
-    out.extend(directives::allowed_in(text).into_iter().map(|r| format!("{DIRECTIVE_PREFIX}{r}")));
+    let mut out: Vec<String> = text
+        .lines()
+        .filter_map(allowance_hashes)
+        .flatten()
+        .map(str::to_string)
+        .collect();
+    out.extend(
+        directives::allowed_in(text)
+            .into_iter()
+            .map(|r| format!("{DIRECTIVE_PREFIX}{r}")),
+    );
     out
 }
 
@@ -241,15 +299,25 @@ pub fn allowance_lines(allowed: &[String]) -> String {
 /// its `  - sha256:…` items.
 pub fn allowance_hashes(line: &str) -> Option<Vec<&str>> {
     let l = line.trim_end_matches(['\r', '\n']).trim_end();
-    let is_hash = |h: &str| h.strip_prefix("sha256:").is_some_and(|x| x.len() == 64 && x.bytes().all(|b| b.is_ascii_hexdigit()));
+    let is_hash = |h: &str| {
+        h.strip_prefix("sha256:")
+            .is_some_and(|x| x.len() == 64 && x.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
     let list = if let Some(r) = l.strip_prefix(ALLOWED_FIELD) {
         vec![r.trim()]
-    } else if let Some(r) = l.strip_prefix(STATE_ALLOWED).and_then(|r| r.strip_prefix(':')) {
+    } else if let Some(r) = l
+        .strip_prefix(STATE_ALLOWED)
+        .and_then(|r| r.strip_prefix(':'))
+    {
         let r = r.trim();
         if r.is_empty() {
             return Some(vec![]);
         }
-        r.strip_prefix('[')?.strip_suffix(']')?.split(',').map(str::trim).collect()
+        r.strip_prefix('[')?
+            .strip_suffix(']')?
+            .split(',')
+            .map(str::trim)
+            .collect()
     } else {
         vec![l.trim_start().strip_prefix("- ")?.trim()]
     };
@@ -268,13 +336,22 @@ pub fn unallowed_secrets(text: &str, entries: &[std::ops::Range<usize>]) -> Vec<
 }
 
 /// `found` (the secrets of `text`) less those their entry allows (see `unallowed_secrets`).
-pub fn unallowed(text: &str, found: Vec<Finding>, entries: &[std::ops::Range<usize>]) -> Vec<Finding> {
+pub fn unallowed(
+    text: &str,
+    found: Vec<Finding>,
+    entries: &[std::ops::Range<usize>],
+) -> Vec<Finding> {
     found
         .into_iter()
         .filter(|f| {
-            let Some(r) = entries.iter().find(|r| r.contains(&f.start)) else { return true };
+            let Some(r) = entries.iter().find(|r| r.contains(&f.start)) else {
+                return true;
+            };
             let hash = secret_hash(&f.matched);
-            !text[r.clone()].lines().filter_map(allowance_hashes).any(|hs| hs.contains(&hash.as_str()))
+            !text[r.clone()]
+                .lines()
+                .filter_map(allowance_hashes)
+                .any(|hs| hs.contains(&hash.as_str()))
         })
         .collect()
 }
@@ -373,7 +450,13 @@ pub(crate) mod tests {
         assert_eq!(missed, Vec::<&str>::new(), "secrets that passed");
         for s in forms {
             let allowed = check_fields(&[("Decision", s)], true).unwrap();
-            assert!(!allowed.is_empty() && allowed.iter().all(|a| a.hash.starts_with("sha256:") && a.field == "Decision"), "{s}");
+            assert!(
+                !allowed.is_empty()
+                    && allowed
+                        .iter()
+                        .all(|a| a.hash.starts_with("sha256:") && a.field == "Decision"),
+                "{s}"
+            );
         }
     }
 
@@ -418,7 +501,10 @@ pub(crate) mod tests {
     pub(crate) fn real_memory_files() -> Vec<(std::path::PathBuf, String)> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut out = Vec::new();
-        let mut stack = vec![root.join(".zo-example/memory"), root.join("tests/fixtures/zero-operators-memory")];
+        let mut stack = vec![
+            root.join(".zo-example/memory"),
+            root.join("tests/fixtures/zero-operators-memory"),
+        ];
         while let Some(dir) = stack.pop() {
             for e in std::fs::read_dir(&dir).unwrap().flatten() {
                 let p = e.path();
@@ -448,20 +534,46 @@ pub(crate) mod tests {
         assert_eq!(checked, 326);
         let files = real_memory_files();
         for (p, text) in &files {
-            assert_eq!(find_secrets(text), vec![], "{} holds no secret", p.display());
+            assert_eq!(
+                find_secrets(text),
+                vec![],
+                "{} holds no secret",
+                p.display()
+            );
         }
         assert!(files.len() > 5, "{} files checked", files.len());
     }
 
     #[test]
     fn control_characters_are_refused_naming_the_field() {
-        let e = check_fields(&[("Title", "ok"), ("Decision", "clear \u{1b}[2J screen")], false).unwrap_err().to_string();
-        assert!(e.contains("the Decision field holds a control character (U+001B ESC at byte 6)"), "{e}");
-        for (s, name) in [("a\0b", "NUL"), ("a\rb", "CR"), ("\u{7f}", "DEL"), ("\u{9b}31m", "CSI"), ("\u{85}", "NEL"), ("\u{7}", "BEL")] {
+        let e = check_fields(
+            &[("Title", "ok"), ("Decision", "clear \u{1b}[2J screen")],
+            false,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("the Decision field holds a control character (U+001B ESC at byte 6)"),
+            "{e}"
+        );
+        for (s, name) in [
+            ("a\0b", "NUL"),
+            ("a\rb", "CR"),
+            ("\u{7f}", "DEL"),
+            ("\u{9b}31m", "CSI"),
+            ("\u{85}", "NEL"),
+            ("\u{7}", "BEL"),
+        ] {
             let e = check_fields(&[("Title", s)], true).unwrap_err().to_string();
             assert!(e.contains(name) && e.contains("the Title field"), "{e}");
         }
-        assert!(check_fields(&[("Decision", "tabs\tand\nlines\r\nand CRLF, é, 日本")], false).is_ok());
+        assert!(
+            check_fields(
+                &[("Decision", "tabs\tand\nlines\r\nand CRLF, é, 日本")],
+                false
+            )
+            .is_ok()
+        );
     }
 
     /// An allowance covers its own secret in its own entry, and nothing else.
@@ -469,17 +581,45 @@ pub(crate) mod tests {
     fn an_allowance_covers_exactly_its_entry_and_secret() {
         let secret = "ghp_rTAwR4y9ojfljoQoaF1LlqsajAIxNKu8iS2G";
         let allowed = check_fields(&[("Decision", &format!("use {secret}"))], true).unwrap();
-        let entry = |body: &str, allow: &str| format!("## Decision: x\n**Decision:** {body}\n{allow}\n---\n\n");
-        let a = entry(&format!("use {secret}"), &allowance_lines(&hashes(&allowed)));
+        let entry = |body: &str, allow: &str| {
+            format!("## Decision: x\n**Decision:** {body}\n{allow}\n---\n\n")
+        };
+        let a = entry(
+            &format!("use {secret}"),
+            &allowance_lines(&hashes(&allowed)),
+        );
         let b = entry(&format!("again {secret}"), "");
-        let c = entry(&format!("{secret} and ghp_8NPRVdD53X83RZJzzzzgEOzdmenCkhvMdgaK"), &allowance_lines(&hashes(&allowed)));
+        let c = entry(
+            &format!("{secret} and ghp_8NPRVdD53X83RZJzzzzgEOzdmenCkhvMdgaK"),
+            &allowance_lines(&hashes(&allowed)),
+        );
         let text = format!("{a}{b}{c}");
-        let spans = [0..a.len(), a.len()..a.len() + b.len(), a.len() + b.len()..text.len()];
-        let left: Vec<usize> = unallowed_secrets(&text, &spans).iter().map(|f| f.line).collect();
-        assert_eq!(left, vec![8, 13], "the same secret in another entry and another secret in the same entry");
-        assert!(find_secrets(&allowance_lines(&hashes(&allowed))).is_empty(), "the record itself is no secret");
-        let state = format!("# STATE\nnext_steps: [use {secret}]\n{STATE_ALLOWED}: [{}]\n", allowed[0].hash);
-        assert_eq!(unallowed_secrets(&state, std::slice::from_ref(&(0..state.len()))), vec![]);
+        let spans = [
+            0..a.len(),
+            a.len()..a.len() + b.len(),
+            a.len() + b.len()..text.len(),
+        ];
+        let left: Vec<usize> = unallowed_secrets(&text, &spans)
+            .iter()
+            .map(|f| f.line)
+            .collect();
+        assert_eq!(
+            left,
+            vec![8, 13],
+            "the same secret in another entry and another secret in the same entry"
+        );
+        assert!(
+            find_secrets(&allowance_lines(&hashes(&allowed))).is_empty(),
+            "the record itself is no secret"
+        );
+        let state = format!(
+            "# STATE\nnext_steps: [use {secret}]\n{STATE_ALLOWED}: [{}]\n",
+            allowed[0].hash
+        );
+        assert_eq!(
+            unallowed_secrets(&state, std::slice::from_ref(&(0..state.len()))),
+            vec![]
+        );
     }
 
     /// A text with no rule's keyword runs no regex: the gate costs one pass of the keyword
@@ -487,7 +627,8 @@ pub(crate) mod tests {
     /// `cargo bench --bench commands`' `decide`).
     #[test]
     fn a_text_without_keywords_is_cheap() {
-        let prose = "We chose the simpler layout for the orders service because it ships sooner. ".repeat(20);
+        let prose = "We chose the simpler layout for the orders service because it ships sooner. "
+            .repeat(20);
         assert_eq!(secrets::rules_to_run(&prose), None);
         assert!(find_secrets(&prose).is_empty());
         // A keyword wakes its rules only.

@@ -84,11 +84,17 @@ struct Engine {
 
 fn compile(p: &str) -> Option<Regex> {
     // gitleaks' generic rule is large once Unicode classes are expanded.
-    regex::RegexBuilder::new(p).size_limit(64 << 20).build().ok()
+    regex::RegexBuilder::new(p)
+        .size_limit(64 << 20)
+        .build()
+        .ok()
 }
 
 static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
-    let rules: Vec<&'static Rule> = super::rules::RULES.iter().chain(super::gitleaks::RULES.iter()).collect();
+    let rules: Vec<&'static Rule> = super::rules::RULES
+        .iter()
+        .chain(super::gitleaks::RULES.iter())
+        .collect();
     let mut words: Vec<String> = Vec::new();
     let mut owners: Vec<Vec<usize>> = Vec::new();
     let mut always = Vec::new();
@@ -107,10 +113,25 @@ static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
             }
         }
     }
-    let keywords = AhoCorasickBuilder::new().ascii_case_insensitive(true).match_kind(MatchKind::Standard).build(&words).expect("keywords build an automaton");
+    let keywords = AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .build(&words)
+        .expect("keywords build an automaton");
     let compiled = (0..rules.len()).map(|_| OnceLock::new()).collect();
-    let global = super::gitleaks::GLOBAL.regexes.iter().filter_map(|p| compile(p)).collect();
-    Engine { rules, keywords, owners, always, compiled, global }
+    let global = super::gitleaks::GLOBAL
+        .regexes
+        .iter()
+        .filter_map(|p| compile(p))
+        .collect();
+    Engine {
+        rules,
+        keywords,
+        owners,
+        always,
+        compiled,
+        global,
+    }
 });
 
 impl Engine {
@@ -118,7 +139,14 @@ impl Engine {
         self.compiled[i]
             .get_or_init(|| {
                 let r = self.rules[i];
-                Some(Compiled { re: compile(r.regex)?, allow: r.allow.iter().map(|a| (a, a.regexes.iter().filter_map(|p| compile(p)).collect())).collect() })
+                Some(Compiled {
+                    re: compile(r.regex)?,
+                    allow: r
+                        .allow
+                        .iter()
+                        .map(|a| (a, a.regexes.iter().filter_map(|p| compile(p)).collect()))
+                        .collect(),
+                })
             })
             .as_ref()
     }
@@ -135,7 +163,11 @@ pub fn entropy(s: &str) -> f64 {
     if n == 0 {
         return 0.0;
     }
-    counts.values().map(|&c| c as f64 / n as f64).map(|p| -p * p.log2()).sum()
+    counts
+        .values()
+        .map(|&c| c as f64 / n as f64)
+        .map(|p| -p * p.log2())
+        .sum()
 }
 
 fn allowed(a: &Allow, regexes: &[Regex], secret: &str, matched: &str, line: &str) -> bool {
@@ -147,7 +179,11 @@ fn allowed(a: &Allow, regexes: &[Regex], secret: &str, matched: &str, line: &str
     let by_regex = regexes.iter().any(|r| r.is_match(target));
     let lower = secret.to_lowercase();
     let by_word = a.stopwords.iter().any(|w| lower.contains(w));
-    if a.all { (a.regexes.is_empty() || by_regex) && (a.stopwords.is_empty() || by_word) } else { by_regex || by_word }
+    if a.all {
+        (a.regexes.is_empty() || by_regex) && (a.stopwords.is_empty() || by_word)
+    } else {
+        by_regex || by_word
+    }
 }
 
 /// The line(s) a match spans, without their line ends.
@@ -197,7 +233,9 @@ pub(super) fn rules_to_run(text: &str) -> Option<Vec<bool>> {
 
 fn scan_plain(text: &str) -> Vec<Finding> {
     let e = &*ENGINE;
-    let Some(run) = rules_to_run(text) else { return vec![] };
+    let Some(run) = rules_to_run(text) else {
+        return vec![];
+    };
     let mut out: Vec<Finding> = Vec::new();
     for (i, rule) in e.rules.iter().enumerate() {
         if !run[i] {
@@ -223,8 +261,13 @@ fn scan_plain(text: &str) -> Vec<Finding> {
             }
             let line = lines_of(text, start, start + matched.len());
             if e.global.iter().any(|r| r.is_match(secret))
-                || super::gitleaks::GLOBAL.stopwords.iter().any(|w| secret.to_lowercase().contains(w))
-                || c.allow.iter().any(|(a, res)| allowed(a, res, secret, matched, line))
+                || super::gitleaks::GLOBAL
+                    .stopwords
+                    .iter()
+                    .any(|w| secret.to_lowercase().contains(w))
+                || c.allow
+                    .iter()
+                    .any(|(a, res)| allowed(a, res, secret, matched, line))
                 || super::rules::placeholder(secret)
                 || super::rules::public(secret)
                 || rule.confirm.is_some_and(|f| !f(secret))
@@ -257,10 +300,22 @@ mod tests {
     #[test]
     fn every_rule_compiles_and_has_a_keyword() {
         let e = &*ENGINE;
-        let broken: Vec<&str> = (0..e.rules.len()).filter(|&i| e.compiled(i).is_none()).map(|i| e.rules[i].id).collect();
+        let broken: Vec<&str> = (0..e.rules.len())
+            .filter(|&i| e.compiled(i).is_none())
+            .map(|i| e.rules[i].id)
+            .collect();
         assert_eq!(broken, Vec::<&str>::new());
-        let bad: Vec<(&str, &str)> =
-            e.rules.iter().flat_map(|r| r.allow.iter().flat_map(|a| a.regexes.iter()).filter(|p| compile(p).is_none()).map(|p| (r.id, *p))).collect();
+        let bad: Vec<(&str, &str)> = e
+            .rules
+            .iter()
+            .flat_map(|r| {
+                r.allow
+                    .iter()
+                    .flat_map(|a| a.regexes.iter())
+                    .filter(|p| compile(p).is_none())
+                    .map(|p| (r.id, *p))
+            })
+            .collect();
         assert_eq!(bad, vec![], "allowlist regexes that do not compile");
         assert_eq!(e.always, Vec::<usize>::new(), "rules without keywords");
         assert_eq!(e.global.len(), super::super::gitleaks::GLOBAL.regexes.len());

@@ -6,18 +6,29 @@
 /// "Adopt Hono for the HTTP API" do. A cheap test that needs no model, at write time.
 pub const NEAR_DUPLICATE: f64 = 0.6;
 
-const SMALL: [&str; 12] = ["a", "an", "the", "for", "of", "to", "in", "on", "and", "or", "with", "use"];
+const SMALL: [&str; 12] = [
+    "a", "an", "the", "for", "of", "to", "in", "on", "and", "or", "with", "use",
+];
 
 fn title_words(t: &str) -> std::collections::HashSet<String> {
     t.split(|c: char| !c.is_alphanumeric())
         .map(|w| w.to_lowercase())
-        .map(|w| if w.len() > 3 { w.trim_end_matches('s').to_string() } else { w })
+        .map(|w| {
+            if w.len() > 3 {
+                w.trim_end_matches('s').to_string()
+            } else {
+                w
+            }
+        })
         .filter(|w| !w.is_empty() && !SMALL.contains(&w.as_str()))
         .collect()
 }
 
 /// Titles among `others` that nearly match `title` (not exactly: exact ones are refused).
-pub fn near_duplicates<'a>(title: &str, others: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<crate::format::Similar> {
+pub fn near_duplicates<'a>(
+    title: &str,
+    others: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Vec<crate::format::Similar> {
     let mine = title_words(title);
     if mine.len() < 2 {
         return vec![];
@@ -123,10 +134,23 @@ mod tests {
 
     #[test]
     fn near_duplicate_titles_are_found_and_different_ones_are_not() {
-        let others = [("D-1", "Adopt Hono for the HTTP API"), ("D-2", "Use Postgres for orders"), ("D-3", "Cache sessions in Redis")];
+        let others = [
+            ("D-1", "Adopt Hono for the HTTP API"),
+            ("D-2", "Use Postgres for orders"),
+            ("D-3", "Cache sessions in Redis"),
+        ];
         let hits = near_duplicates("Adopt Hono for the API", others.iter().copied());
-        assert_eq!(hits.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["D-1"]);
-        assert!(near_duplicates("Use PostgreSQL for the orders service", others.iter().copied()).is_empty());
+        assert_eq!(
+            hits.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["D-1"]
+        );
+        assert!(
+            near_duplicates(
+                "Use PostgreSQL for the orders service",
+                others.iter().copied()
+            )
+            .is_empty()
+        );
         assert!(near_duplicates("Redis", others.iter().copied()).is_empty());
     }
 }

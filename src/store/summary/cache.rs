@@ -14,7 +14,11 @@ static LAST: std::sync::Mutex<Option<(PathBuf, Arc<Vec<u8>>)>> = std::sync::Mute
 
 /// The bytes kept for the summary at `spath`, if the last ones read or written were its.
 pub(super) fn kept(spath: &Path) -> Option<Arc<Vec<u8>>> {
-    LAST.lock().ok().and_then(|l| l.as_ref().filter(|(p, _)| *p == spath).map(|(_, b)| Arc::clone(b)))
+    LAST.lock().ok().and_then(|l| {
+        l.as_ref()
+            .filter(|(p, _)| *p == spath)
+            .map(|(_, b)| Arc::clone(b))
+    })
 }
 
 /// Keep bytes just read from `spath`, their MAC checked.

@@ -21,9 +21,20 @@ pub(super) fn encode(log: &DecisionLog, h: &Header) -> Vec<u8> {
         for n in [e.span.start as u64, e.span.end as u64, e.span.line as u64] {
             out.extend_from_slice(&n.to_le_bytes());
         }
-        out.push(u8::from(e.id_derived) | u8::from(e.separated) << 1 | u8::from(e.confidence.is_some()) << 2);
+        out.push(
+            u8::from(e.id_derived)
+                | u8::from(e.separated) << 1
+                | u8::from(e.confidence.is_some()) << 2,
+        );
         out.extend_from_slice(&e.confidence.unwrap_or(0.0).to_bits().to_le_bytes());
-        for s in [Some(&e.id), Some(&e.timestamp), Some(&e.title), Some(&e.kind), e.supersedes.as_ref(), e.refs.as_ref()] {
+        for s in [
+            Some(&e.id),
+            Some(&e.timestamp),
+            Some(&e.title),
+            Some(&e.kind),
+            e.supersedes.as_ref(),
+            e.refs.as_ref(),
+        ] {
             match s {
                 Some(s) => {
                     out.extend_from_slice(&(s.len() as u32).to_le_bytes());
@@ -98,11 +109,24 @@ pub(super) fn parse_header(bytes: &[u8]) -> Option<Header> {
         return None;
     }
     let mut r = Reader(&rest[..HEADER_LEN]);
-    let stamp = Stamp { dev: r.u64()?, ino: r.u64()?, len: r.u64()?, mtime_ns: r.i128()?, ctime_ns: r.i128()? };
+    let stamp = Stamp {
+        dev: r.u64()?,
+        ino: r.u64()?,
+        len: r.u64()?,
+        mtime_ns: r.i128()?,
+        ctime_ns: r.i128()?,
+    };
     let made_ns = r.i128()?;
     let content = r.take::<32>()?;
     let flags = r.u8()?;
-    Some(Header { stamp, made_ns, content, bom: flags & 1 != 0, names_paths: flags & 2 != 0, conflict: flags & 4 != 0 })
+    Some(Header {
+        stamp,
+        made_ns,
+        content,
+        bom: flags & 1 != 0,
+        names_paths: flags & 2 != 0,
+        conflict: flags & 4 != 0,
+    })
 }
 
 /// The entries' bytes of a summary `parse_header` accepted: between the header and the MAC.
@@ -131,7 +155,11 @@ pub(super) fn entries(body: &[u8], text_len: u64) -> Option<(Vec<Decision>, Link
         let confidence = f64::from_bits(r.u64()?);
         let [id, timestamp, title, kind] = [r.str()??, r.str()??, r.str()??, r.str()??];
         let (supersedes, refs) = (r.str()?, r.str()?);
-        let span = Span { start: start as usize, end: end as usize, line: line as usize };
+        let span = Span {
+            start: start as usize,
+            end: end as usize,
+            line: line as usize,
+        };
         out.push(Decision::restored(
             span,
             id,
@@ -149,8 +177,18 @@ pub(super) fn entries(body: &[u8], text_len: u64) -> Option<(Vec<Decision>, Link
     let superseded_by = read_pairs(&mut r, n)?;
     let outcomes = read_pairs(&mut r, n)?;
     let confirmed = read_list(&mut r, n)?;
-    let cycles = (0..count_of(&mut r)?).map(|_| read_list(&mut r, n)).collect::<Option<Vec<_>>>()?;
-    r.0.is_empty().then_some((out, Links { superseded_by, outcomes, confirmed, cycles }))
+    let cycles = (0..count_of(&mut r)?)
+        .map(|_| read_list(&mut r, n))
+        .collect::<Option<Vec<_>>>()?;
+    r.0.is_empty().then_some((
+        out,
+        Links {
+            superseded_by,
+            outcomes,
+            confirmed,
+            cycles,
+        },
+    ))
 }
 
 /// A list's length, bounded by the bytes left (each item takes at least 4): a corrupt length
@@ -170,7 +208,9 @@ fn read_list(r: &mut Reader, n: usize) -> Option<Vec<usize>> {
 }
 
 fn read_pairs(r: &mut Reader, n: usize) -> Option<Vec<(usize, usize)>> {
-    (0..count_of(r)?).map(|_| Some((index_of(r, n)?, index_of(r, n)?))).collect()
+    (0..count_of(r)?)
+        .map(|_| Some((index_of(r, n)?, index_of(r, n)?)))
+        .collect()
 }
 
 struct Reader<'a>(&'a [u8]);
@@ -217,7 +257,13 @@ mod tests {
     #[test]
     fn header_round_trips_and_rejects_a_torn_or_foreign_summary() {
         let h = Header {
-            stamp: Stamp { dev: 1, ino: 2, len: 3, mtime_ns: -4, ctime_ns: 5 },
+            stamp: Stamp {
+                dev: 1,
+                ino: 2,
+                len: 3,
+                mtime_ns: -4,
+                ctime_ns: 5,
+            },
             made_ns: 6,
             content: [7; 32],
             bom: true,
@@ -233,15 +279,32 @@ mod tests {
         put_header(&mut out, &h);
         seal_with(&mut out, &key);
         let (back, body) = header_with(&out, &key).unwrap();
-        assert_eq!((back.stamp, back.made_ns, back.content, back.bom, back.names_paths, back.conflict), (h.stamp, 6, [7; 32], true, false, true));
+        assert_eq!(
+            (
+                back.stamp,
+                back.made_ns,
+                back.content,
+                back.bom,
+                back.names_paths,
+                back.conflict
+            ),
+            (h.stamp, 6, [7; 32], true, false, true)
+        );
         let (restored, links) = entries(body, 0).unwrap();
         assert_eq!((restored.len(), links), (0, Links::default()));
         for cut in 0..out.len() {
-            assert!(header_with(&out[..cut], &key).is_none_or(|(_, b)| entries(b, 0).is_none()), "cut at {cut}");
+            assert!(
+                header_with(&out[..cut], &key).is_none_or(|(_, b)| entries(b, 0).is_none()),
+                "cut at {cut}"
+            );
         }
         // Another user's (or a repository's) summary: another key, or any byte changed.
         assert!(header_with(&out, &[8u8; 32]).is_none());
-        for at in [MAGIC.len() + 40, MAGIC.len() + HEADER_LEN - 2, out.len() - 1] {
+        for at in [
+            MAGIC.len() + 40,
+            MAGIC.len() + HEADER_LEN - 2,
+            out.len() - 1,
+        ] {
             let mut bad = out.clone();
             bad[at] ^= 1;
             assert!(header_with(&bad, &key).is_none(), "a byte changed at {at}");

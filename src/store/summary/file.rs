@@ -20,7 +20,9 @@ pub(super) fn hash_through(file: &File, len: u64) -> Option<(blake3::Hasher, u64
     let mut buf = vec![0u8; 256 << 10];
     let mut at = 0u64;
     while at < len {
-        let want = buf.len().min(usize::try_from(len - at).unwrap_or(usize::MAX));
+        let want = buf
+            .len()
+            .min(usize::try_from(len - at).unwrap_or(usize::MAX));
         match read_at(file, &mut buf[..want], at) {
             Some(0) | None => break,
             Some(n) => {
@@ -90,7 +92,8 @@ pub(super) struct FileSource {
 impl Source for FileSource {
     fn read(&self, start: usize, end: usize) -> String {
         let buf = read_span(&self.file, (self.offset + start) as u64, end - start);
-        String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        String::from_utf8(buf)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 

@@ -33,14 +33,19 @@ pub fn key() -> Option<&'static Mac> {
         }
         let mut k = [0u8; 32];
         getrandom::fill(&mut k).ok()?;
-        let tmp = tempfile::Builder::new().prefix(".summary.key.").tempfile_in(&dir).ok()?;
+        let tmp = tempfile::Builder::new()
+            .prefix(".summary.key.")
+            .tempfile_in(&dir)
+            .ok()?;
         std::io::Write::write_all(&mut tmp.as_file(), &k).ok()?;
         tmp.as_file().sync_all().ok()?;
         // tempfile makes it 0600. A hard link never replaces a key another process put there
         // first; a damaged key (a crash mid-write on an older zo) is replaced by rename.
         match std::fs::hard_link(tmp.path(), &path) {
             Ok(()) => Some(k),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read().or_else(|| tmp.persist(&path).ok().map(|_| k)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                read().or_else(|| tmp.persist(&path).ok().map(|_| k))
+            }
             Err(_) => None,
         }
     })
@@ -66,5 +71,6 @@ pub(super) fn seal_with(out: &mut Vec<u8>, key: &Mac) {
 pub(super) fn unseal_with<'a>(bytes: &'a [u8], key: &Mac) -> Option<&'a [u8]> {
     let (sealed, mac) = bytes.split_at(bytes.len().checked_sub(32)?);
     // blake3::Hash compares in constant time.
-    (keyed(key).update(sealed).finalize() == blake3::Hash::from(Mac::try_from(mac).ok()?)).then_some(sealed)
+    (keyed(key).update(sealed).finalize() == blake3::Hash::from(Mac::try_from(mac).ok()?))
+        .then_some(sealed)
 }

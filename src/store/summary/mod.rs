@@ -81,8 +81,17 @@ impl Stamp {
     #[cfg(not(unix))]
     pub fn of(m: &std::fs::Metadata) -> Stamp {
         // Without ctime and inode the stamp proves little: every read checks the content.
-        let mtime_ns = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i128);
-        Stamp { len: m.len(), mtime_ns, ctime_ns: i128::MAX / 2, ..Default::default() }
+        let mtime_ns = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as i128);
+        Stamp {
+            len: m.len(),
+            mtime_ns,
+            ctime_ns: i128::MAX / 2,
+            ..Default::default()
+        }
     }
 
     /// Whether this stamp, recorded at `made_ns`, proves the content: the file's last change
@@ -93,7 +102,9 @@ impl Stamp {
 }
 
 fn now_ns() -> i128 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
 }
 
 pub fn path(layout: &Layout) -> PathBuf {
@@ -122,32 +133,56 @@ pub struct Restored {
 /// as it was before something was appended (`grown`); None means "read the file". Never an
 /// error: a summary that cannot be used is the same as none.
 pub fn load(layout: &Layout) -> Option<Restored> {
-    let Found { file, stamp, bytes, h, proven } = found(layout)?;
+    let Found {
+        file,
+        stamp,
+        bytes,
+        h,
+        proven,
+    } = found(layout)?;
     if !proven {
         return grown(layout, file, stamp, &bytes, h);
     }
-    let (entries, links) = entries(body(&bytes), stamp.len.saturating_sub(if h.bom { 3 } else { 0 }))?;
+    let (entries, links) = entries(
+        body(&bytes),
+        stamp.len.saturating_sub(if h.bom { 3 } else { 0 }),
+    )?;
     if h.stamp != stamp || !h.stamp.settled(h.made_ns) {
         // Proven by content: record the new stamp so the next read needs no content check
         // (only once the file has settled; until then every read checks the content).
         let made = now_ns();
         if stamp.settled(made) {
             let mut out = bytes[..bytes.len() - 32].to_vec();
-            put_header(&mut out, &Header { stamp, made_ns: made, ..h });
+            put_header(
+                &mut out,
+                &Header {
+                    stamp,
+                    made_ns: made,
+                    ..h
+                },
+            );
             if seal(&mut out).is_some() {
                 let _ = write(layout, &out);
                 keep(layout, out);
             }
         }
     }
-    let source = Arc::new(FileSource { file, offset: if h.bom { 3 } else { 0 } });
-    Some(Restored { log: DecisionLog::restored(entries, links, source, h.names_paths), conflict: h.conflict })
+    let source = Arc::new(FileSource {
+        file,
+        offset: if h.bom { 3 } else { 0 },
+    });
+    Some(Restored {
+        log: DecisionLog::restored(entries, links, source, h.names_paths),
+        conflict: h.conflict,
+    })
 }
 
 /// The number of entries in the log, from a summary proven fresh (what a session's record
 /// notes at its start, without restoring the entries).
 pub fn count(layout: &Layout) -> Option<usize> {
-    let Found { stamp, bytes, h, .. } = found(layout).filter(|f| f.proven)?;
+    let Found {
+        stamp, bytes, h, ..
+    } = found(layout).filter(|f| f.proven)?;
     let body = body(&bytes);
     let n = u64::from_le_bytes(*body.first_chunk::<8>()?);
     // The same check `entries` makes of the count, and the spans' bound on the last entry.
@@ -169,7 +204,9 @@ pub fn derived(layout: &Layout, name: &str) -> Option<Vec<u8>> {
 /// Keep `value`, derived from the log as the fresh summary describes it (see `derived`).
 /// Ignored when there is no fresh summary or no key: the next reader derives it again.
 pub fn keep_derived(layout: &Layout, name: &str, value: &[u8]) {
-    let Some(content) = found(layout).filter(|f| f.proven).map(|f| f.h.content) else { return };
+    let Some(content) = found(layout).filter(|f| f.proven).map(|f| f.h.content) else {
+        return;
+    };
     let mut out = content.to_vec();
     out.extend_from_slice(value);
     if seal(&mut out).is_some() && layout.memory.is_dir() {
@@ -199,21 +236,42 @@ fn found(layout: &Layout) -> Option<Found> {
     let file = fsio::open_regular(&layout.decision_log()).ok()??;
     let stamp = Stamp::of(&file.metadata().ok()?);
     let spath = path(layout);
-    let proves = |h: &Header| (h.stamp == stamp && h.stamp.settled(h.made_ns)) || (h.stamp.len == stamp.len && content_of(&file) == Some(h.content));
+    let proves = |h: &Header| {
+        (h.stamp == stamp && h.stamp.settled(h.made_ns))
+            || (h.stamp.len == stamp.len && content_of(&file) == Some(h.content))
+    };
     // Bytes kept from this process's own read (their MAC checked then) or write need no MAC
     // check again (a megabyte hashed per call): only their freshness is checked.
     if let Some(bytes) = cache::kept(&spath) {
         if let Some(h) = parse_header(&bytes).filter(|h| proves(h)) {
-            return Some(Found { file, stamp, bytes, h, proven: true });
+            return Some(Found {
+                file,
+                stamp,
+                bytes,
+                h,
+                proven: true,
+            });
         }
     }
     let bytes = Arc::new(read_summary(&spath)?);
     let (h, _) = header(&bytes)?;
     if !proves(&h) {
-        return Some(Found { file, stamp, bytes, h, proven: false });
+        return Some(Found {
+            file,
+            stamp,
+            bytes,
+            h,
+            proven: false,
+        });
     }
     cache::remember(spath, Arc::clone(&bytes));
-    Some(Found { file, stamp, bytes, h, proven: true })
+    Some(Found {
+        file,
+        stamp,
+        bytes,
+        h,
+        proven: true,
+    })
 }
 
 /// The log restored from a summary of an earlier, shorter version of the file, when the file
@@ -253,9 +311,26 @@ fn grown(layout: &Layout, file: File, stamp: Stamp, bytes: &[u8], h: Header) -> 
     let tail = String::from_utf8(tail).ok()?;
     let names_paths = h.names_paths || crate::format::decision::names_paths(&tail);
     let conflict = h.conflict || crate::store::verify::may_hold_conflict_markers(tail.as_bytes());
-    let source = Arc::new(FileSource { file, offset: bom as usize });
-    let log = DecisionLog::extended(entries, &tail, last.span.start, last.span.line, source, names_paths);
-    let h = Header { stamp, made_ns: now_ns(), content: *hash.finalize().as_bytes(), bom: h.bom, names_paths, conflict };
+    let source = Arc::new(FileSource {
+        file,
+        offset: bom as usize,
+    });
+    let log = DecisionLog::extended(
+        entries,
+        &tail,
+        last.span.start,
+        last.span.line,
+        source,
+        names_paths,
+    );
+    let h = Header {
+        stamp,
+        made_ns: now_ns(),
+        content: *hash.finalize().as_bytes(),
+        bom: h.bom,
+        names_paths,
+        conflict,
+    };
     write_summary(layout, &log, h);
     Some(Restored { log, conflict })
 }
@@ -267,7 +342,14 @@ pub fn save(layout: &Layout, log: &DecisionLog, stamp: Stamp, content: Mac, conf
     if !log.is_whole() {
         return;
     }
-    let h = Header { stamp, made_ns: now_ns(), content, bom: log.text.bom, names_paths: log.may_name_paths(), conflict };
+    let h = Header {
+        stamp,
+        made_ns: now_ns(),
+        content,
+        bom: log.text.bom,
+        names_paths: log.may_name_paths(),
+        conflict,
+    };
     write_summary(layout, log, h);
 }
 
@@ -299,12 +381,25 @@ mod tests {
     /// again within the same clock tick without its times moving.
     #[test]
     fn stamp_proves_only_a_settled_file() {
-        let s = |m: i128, c: i128| Stamp { mtime_ns: m, ctime_ns: c, ..Default::default() };
+        let s = |m: i128, c: i128| Stamp {
+            mtime_ns: m,
+            ctime_ns: c,
+            ..Default::default()
+        };
         let made = 100 * SETTLE_NS;
         assert!(s(made - SETTLE_NS - 1, made - SETTLE_NS - 1).settled(made));
-        assert!(!s(made - SETTLE_NS, 0).settled(made), "exactly the margin is not enough");
-        assert!(!s(0, made - 1).settled(made), "a recent ctime (mtime set back by hand) is racy");
-        assert!(!s(made + 5, 0).settled(made), "a file from the future is racy");
+        assert!(
+            !s(made - SETTLE_NS, 0).settled(made),
+            "exactly the margin is not enough"
+        );
+        assert!(
+            !s(0, made - 1).settled(made),
+            "a recent ctime (mtime set back by hand) is racy"
+        );
+        assert!(
+            !s(made + 5, 0).settled(made),
+            "a file from the future is racy"
+        );
         assert!(!s(i128::MAX, i128::MAX).settled(made));
     }
 }

@@ -23,12 +23,15 @@ pub use check::{check, settings_run_hook};
 use settings::{Shape, codex_config, edit_hooks, mcp_json, opencode_json};
 pub use user::approve_claude_server;
 
-pub const AGENTS: &[&str] = &["claude", "cursor", "codex", "gemini", "qwen", "opencode", "copilot", "generic"];
+pub const AGENTS: &[&str] = &[
+    "claude", "cursor", "codex", "gemini", "qwen", "opencode", "copilot", "generic",
+];
 
 /// The MCP server entry every client gets: `zo mcp`, found on PATH.
 pub const MCP_COMMAND: &str = "zo";
 /// The stanza for clients zo does not write config for.
-pub const MCP_STANZA: &str = "{\"mcpServers\": {\"zo\": {\"command\": \"zo\", \"args\": [\"mcp\"]}}}";
+pub const MCP_STANZA: &str =
+    "{\"mcpServers\": {\"zo\": {\"command\": \"zo\", \"args\": [\"mcp\"]}}}";
 
 /// The project files that wire an MCP client to zo, by agent.
 pub const MCP_FILES: &[(&str, &str)] = &[
@@ -80,7 +83,9 @@ pub fn wire(root: &Path, agent: &str, remove: bool) -> Result<Changes> {
     match agent {
         "claude" => claude(&mut st, root, remove, &mut ch)?,
         "gemini" | "qwen" => settings_agent(&mut st, root, agent, remove, &mut ch)?,
-        "cursor" | "codex" | "opencode" | "copilot" | "generic" => agents_md_agent(&mut st, root, agent, remove, &mut ch)?,
+        "cursor" | "codex" | "opencode" | "copilot" | "generic" => {
+            agents_md_agent(&mut st, root, agent, remove, &mut ch)?
+        }
         other => bail!("unknown agent {other:?}; supported: {}", AGENTS.join(", ")),
     }
     Ok(ch)
@@ -97,7 +102,14 @@ fn claude(st: &mut Staged, root: &Path, remove: bool, ch: &mut Changes) -> Resul
         let note = "Claude Code's SessionEnd hook records a bare session if you do not";
         block(st, root, "CLAUDE.md", agent, note, remove, ch)?;
     }
-    if let Some(gone) = edit_hooks(st, root, ".claude/settings.json", templates::CLAUDE_HOOKS, Shape::Groups, remove)? {
+    if let Some(gone) = edit_hooks(
+        st,
+        root,
+        ".claude/settings.json",
+        templates::CLAUDE_HOOKS,
+        Shape::Groups,
+        remove,
+    )? {
         ch.file(remove, gone, ".claude/settings.json", "zo's hooks");
     }
     if let Some(gone) = mcp_json(st, root, ".mcp.json", remove)? {
@@ -118,10 +130,18 @@ fn claude(st: &mut Staged, root: &Path, remove: bool, ch: &mut Changes) -> Resul
             st.delete(&cmd);
             ch.removed.push(SLASH_COMMAND.into());
         }
-    } else if current.is_none() || current.as_deref().is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t)) {
+    } else if current.is_none()
+        || current
+            .as_deref()
+            .is_some_and(|t| t != templates::CLAUDE_RECALL && is_our_recall(t))
+    {
         // Missing, or an older zo's copy: (re)written. A user's own edit is left alone.
         st.write(&cmd, templates::CLAUDE_RECALL.to_string());
-        if current.is_some() { ch.updated.push(SLASH_COMMAND.into()) } else { ch.added.push(SLASH_COMMAND.into()) }
+        if current.is_some() {
+            ch.updated.push(SLASH_COMMAND.into())
+        } else {
+            ch.added.push(SLASH_COMMAND.into())
+        }
     }
     std::mem::take(st).apply()?;
     if old_ours {
@@ -136,16 +156,39 @@ fn claude(st: &mut Staged, root: &Path, remove: bool, ch: &mut Changes) -> Resul
 
 /// Gemini CLI and Qwen Code: one settings file holds the server and the hooks (in each one's
 /// event names); the block goes in the context file each reads first, as CLAUDE.md's.
-fn settings_agent(st: &mut Staged, root: &Path, agent: &str, remove: bool, ch: &mut Changes) -> Result<()> {
-    let (dir, hooks, file) = if agent == "gemini" { (".gemini", templates::GEMINI_HOOKS, "GEMINI.md") } else { (".qwen", templates::QWEN_HOOKS, "QWEN.md") };
+fn settings_agent(
+    st: &mut Staged,
+    root: &Path,
+    agent: &str,
+    remove: bool,
+    ch: &mut Changes,
+) -> Result<()> {
+    let (dir, hooks, file) = if agent == "gemini" {
+        (".gemini", templates::GEMINI_HOOKS, "GEMINI.md")
+    } else {
+        (".qwen", templates::QWEN_HOOKS, "QWEN.md")
+    };
     let settings = format!("{dir}/settings.json");
     let server = mcp_json(st, root, &settings, remove)?;
     let hooked = edit_hooks(st, root, &settings, hooks, Shape::Groups, remove)?;
     if server.is_some() || hooked.is_some() {
         // Whole: the first edit created the file, or the second left it empty.
-        ch.file(remove, server == Some(true) || hooked == Some(true), &settings, "zo's server and hooks");
+        ch.file(
+            remove,
+            server == Some(true) || hooked == Some(true),
+            &settings,
+            "zo's server and hooks",
+        );
     }
-    block(st, root, file, agent, "its SessionEnd hook records a bare session if you do not", remove, ch)?;
+    block(
+        st,
+        root,
+        file,
+        agent,
+        "its SessionEnd hook records a bare session if you do not",
+        remove,
+        ch,
+    )?;
     std::mem::take(st).apply()?;
     if remove {
         remove_empty_dirs(root, &[dir], ch);
@@ -154,13 +197,23 @@ fn settings_agent(st: &mut Staged, root: &Path, agent: &str, remove: bool, ch: &
 }
 
 /// The agents that share the AGENTS.md block, each with its own server (and hooks) file.
-fn agents_md_agent(st: &mut Staged, root: &Path, agent: &str, remove: bool, ch: &mut Changes) -> Result<()> {
+fn agents_md_agent(
+    st: &mut Staged,
+    root: &Path,
+    agent: &str,
+    remove: bool,
+    ch: &mut Changes,
+) -> Result<()> {
     // The server's file goes first, so that the block's users are counted without it.
     let server = match agent {
-        "cursor" => mcp_json(st, root, ".cursor/mcp.json", remove)?.map(|g| (g, ".cursor/mcp.json", "zo's server")),
-        "codex" => codex_config(st, root, remove)?.map(|g| (g, ".codex/config.toml", "[mcp_servers.zo]")),
+        "cursor" => mcp_json(st, root, ".cursor/mcp.json", remove)?
+            .map(|g| (g, ".cursor/mcp.json", "zo's server")),
+        "codex" => {
+            codex_config(st, root, remove)?.map(|g| (g, ".codex/config.toml", "[mcp_servers.zo]"))
+        }
         "opencode" => opencode_json(st, root, remove)?.map(|g| (g, "opencode.json", "mcp.zo")),
-        "copilot" => mcp_json(st, root, ".github/mcp.json", remove)?.map(|g| (g, ".github/mcp.json", "zo's server")),
+        "copilot" => mcp_json(st, root, ".github/mcp.json", remove)?
+            .map(|g| (g, ".github/mcp.json", "zo's server")),
         _ => None,
     };
     if let Some((gone, file, what)) = server {
@@ -239,7 +292,8 @@ const SHARED_NOTE: &str = "or have your tool's session-end hook run it";
 fn claude_md_links_to_agents_md(root: &Path) -> bool {
     let path = root.join("CLAUDE.md");
     std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
-        && std::fs::read_link(&path).is_ok_and(|t| t == Path::new("AGENTS.md") || t == Path::new("./AGENTS.md"))
+        && std::fs::read_link(&path)
+            .is_ok_and(|t| t == Path::new("AGENTS.md") || t == Path::new("./AGENTS.md"))
 }
 
 /// Remove each of `dirs` (relative to `root`, innermost first) if it is an empty directory:
@@ -247,7 +301,8 @@ fn claude_md_links_to_agents_md(root: &Path) -> bool {
 fn remove_empty_dirs(root: &Path, dirs: &[&str], ch: &mut Changes) {
     for d in dirs {
         let path = root.join(d);
-        let empty = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) && std::fs::read_dir(&path).is_ok_and(|mut it| it.next().is_none());
+        let empty = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+            && std::fs::read_dir(&path).is_ok_and(|mut it| it.next().is_none());
         if empty && fsio::remove_dir(&path).is_ok() {
             ch.removed.push(format!("{d}/"));
         }
@@ -258,7 +313,9 @@ fn remove_empty_dirs(root: &Path, dirs: &[&str], ch: &mut Changes) {
 /// only in the frontmatter's quoting), so `--remove` may delete it and `init` may update it.
 fn is_our_recall(text: &str) -> bool {
     let plain = |s: &str| s.replace('"', "");
-    [templates::CLAUDE_RECALL, RECALL_BEFORE_ALSO].iter().any(|ours| text == *ours || plain(text) == plain(ours))
+    [templates::CLAUDE_RECALL, RECALL_BEFORE_ALSO]
+        .iter()
+        .any(|ours| text == *ours || plain(text) == plain(ours))
 }
 
 /// `/zo-recall` as zo wrote it before it taught `--also` (issue 23): still zo's, so updated.

@@ -9,7 +9,14 @@ use std::path::Path;
 
 /// Whether a hook command is one of zo's (this version's or an older one's).
 pub(super) fn is_zo_command(c: &str) -> bool {
-    ["zo hook ", "zo -q hook ", "zo session start --agent claude", "zo -q session end --agent claude"].iter().any(|p| c.starts_with(p))
+    [
+        "zo hook ",
+        "zo -q hook ",
+        "zo session start --agent claude",
+        "zo -q session end --agent claude",
+    ]
+    .iter()
+    .any(|p| c.starts_with(p))
 }
 
 /// How an agent's hooks file lists the commands of an event: Claude Code and Codex in matcher
@@ -25,25 +32,54 @@ pub(super) enum Shape {
 /// Code's `.claude/settings.json`, Codex's and Cursor's hooks files), or take them out: zo's
 /// older entries are replaced, everything else is kept. None if nothing changed, else whether
 /// the whole file was created or (left empty by the removal) deleted.
-pub(super) fn edit_hooks(st: &mut Staged, root: &Path, file: &str, template: &str, shape: Shape, remove: bool) -> Result<Option<bool>> {
+pub(super) fn edit_hooks(
+    st: &mut Staged,
+    root: &Path,
+    file: &str,
+    template: &str,
+    shape: Shape,
+    remove: bool,
+) -> Result<Option<bool>> {
     let path = root.join(file);
-    let Some((mut settings, existed)) = read_json(st, &path, remove)? else { return Ok(None) };
+    let Some((mut settings, existed)) = read_json(st, &path, remove)? else {
+        return Ok(None);
+    };
     let before = settings.clone();
     let wanted: Value = serde_json::from_str(template).context("zo's hooks template")?;
-    let obj = settings.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object; nothing was changed", path.display()))?;
+    let obj = settings.as_object_mut().ok_or_else(|| {
+        anyhow!(
+            "{} is not a JSON object; nothing was changed",
+            path.display()
+        )
+    })?;
     if shape == Shape::Flat && !remove {
         obj.entry("version").or_insert(json!(1));
     }
     let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
-    let hooks = hooks.as_object_mut().ok_or_else(|| anyhow!("`hooks` in {} is not an object; nothing was changed", path.display()))?;
+    let hooks = hooks.as_object_mut().ok_or_else(|| {
+        anyhow!(
+            "`hooks` in {} is not an object; nothing was changed",
+            path.display()
+        )
+    })?;
     for (event, entry) in wanted.as_object().expect("template is an object") {
         let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
-        let list = list.as_array_mut().ok_or_else(|| anyhow!("`hooks.{event}` in {} is not a list; nothing was changed", path.display()))?;
+        let list = list.as_array_mut().ok_or_else(|| {
+            anyhow!(
+                "`hooks.{event}` in {} is not a list; nothing was changed",
+                path.display()
+            )
+        })?;
         if !remove && list.iter().any(|m| m == entry) {
             continue;
         }
         // Copilot CLI names the command `bash`.
-        let zo_command = |h: &Value| h["command"].as_str().or(h["bash"].as_str()).is_some_and(is_zo_command);
+        let zo_command = |h: &Value| {
+            h["command"]
+                .as_str()
+                .or(h["bash"].as_str())
+                .is_some_and(is_zo_command)
+        };
         match shape {
             Shape::Flat => list.retain(|h| !zo_command(h)),
             Shape::Groups => {
@@ -75,20 +111,39 @@ pub(super) fn edit_hooks(st: &mut Staged, root: &Path, file: &str, template: &st
 /// The `zo` server in a client's `mcpServers` JSON (Claude Code's `.mcp.json`, Cursor's
 /// `.cursor/mcp.json`), merged with the servers already there. None if nothing changed, else
 /// whether the whole file was created or deleted.
-pub(super) fn mcp_json(st: &mut Staged, root: &Path, file: &str, remove: bool) -> Result<Option<bool>> {
+pub(super) fn mcp_json(
+    st: &mut Staged,
+    root: &Path,
+    file: &str,
+    remove: bool,
+) -> Result<Option<bool>> {
     let path = root.join(file);
-    let Some((mut v, existed)) = read_json(st, &path, remove)? else { return Ok(None) };
+    let Some((mut v, existed)) = read_json(st, &path, remove)? else {
+        return Ok(None);
+    };
     let before = v.clone();
-    let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object; nothing was changed", path.display()))?;
+    let obj = v.as_object_mut().ok_or_else(|| {
+        anyhow!(
+            "{} is not a JSON object; nothing was changed",
+            path.display()
+        )
+    })?;
     let servers = obj.entry("mcpServers").or_insert_with(|| json!({}));
-    let servers = servers.as_object_mut().ok_or_else(|| anyhow!("`mcpServers` in {} is not an object; nothing was changed", path.display()))?;
+    let servers = servers.as_object_mut().ok_or_else(|| {
+        anyhow!(
+            "`mcpServers` in {} is not an object; nothing was changed",
+            path.display()
+        )
+    })?;
     if remove {
         servers.remove("zo");
         if servers.is_empty() {
             obj.remove("mcpServers");
         }
     } else {
-        servers.entry("zo").or_insert_with(|| json!({"command": MCP_COMMAND, "args": ["mcp"]}));
+        servers
+            .entry("zo")
+            .or_insert_with(|| json!({"command": MCP_COMMAND, "args": ["mcp"]}));
     }
     save_json(st, &path, &v, &before, existed, remove)
 }
@@ -98,14 +153,26 @@ pub(super) fn mcp_json(st: &mut Staged, root: &Path, file: &str, remove: bool) -
 /// or deleted.
 pub(super) fn opencode_json(st: &mut Staged, root: &Path, remove: bool) -> Result<Option<bool>> {
     let path = root.join("opencode.json");
-    let Some((mut v, existed)) = read_json(st, &path, remove)? else { return Ok(None) };
+    let Some((mut v, existed)) = read_json(st, &path, remove)? else {
+        return Ok(None);
+    };
     let before = v.clone();
-    let obj = v.as_object_mut().ok_or_else(|| anyhow!("{} is not a JSON object; nothing was changed", path.display()))?;
+    let obj = v.as_object_mut().ok_or_else(|| {
+        anyhow!(
+            "{} is not a JSON object; nothing was changed",
+            path.display()
+        )
+    })?;
     if !existed && !remove {
         obj.insert("$schema".into(), json!("https://opencode.ai/config.json"));
     }
     let servers = obj.entry("mcp").or_insert_with(|| json!({}));
-    let servers = servers.as_object_mut().ok_or_else(|| anyhow!("`mcp` in {} is not an object; nothing was changed", path.display()))?;
+    let servers = servers.as_object_mut().ok_or_else(|| {
+        anyhow!(
+            "`mcp` in {} is not an object; nothing was changed",
+            path.display()
+        )
+    })?;
     if remove {
         servers.remove("zo");
         if servers.is_empty() {
@@ -116,7 +183,9 @@ pub(super) fn opencode_json(st: &mut Staged, root: &Path, remove: bool) -> Resul
             obj.remove("$schema");
         }
     } else {
-        servers.entry("zo").or_insert_with(|| json!({"type": "local", "command": [MCP_COMMAND, "mcp"], "enabled": true}));
+        servers.entry("zo").or_insert_with(
+            || json!({"type": "local", "command": [MCP_COMMAND, "mcp"], "enabled": true}),
+        );
     }
     save_json(st, &path, &v, &before, existed, remove)
 }
@@ -124,7 +193,14 @@ pub(super) fn opencode_json(st: &mut Staged, root: &Path, remove: bool) -> Resul
 /// Write a client's JSON file back after zo changed `value` (from `before`): nothing when
 /// unchanged (None); removed when a removal left it an empty object (Some(true)); else
 /// written, Some(whether it was created).
-fn save_json(st: &mut Staged, path: &Path, value: &Value, before: &Value, existed: bool, remove: bool) -> Result<Option<bool>> {
+fn save_json(
+    st: &mut Staged,
+    path: &Path,
+    value: &Value,
+    before: &Value,
+    existed: bool,
+    remove: bool,
+) -> Result<Option<bool>> {
     if value == before {
         return Ok(None);
     }
@@ -148,7 +224,10 @@ pub(super) fn codex_config(st: &mut Staged, root: &Path, remove: bool) -> Result
     let path = root.join(".codex/config.toml");
     let text = st.read(&path)?.unwrap_or_default();
     let mut doc = parse_toml(&path, &text)?;
-    let has = doc.get("mcp_servers").and_then(|t| t.as_table_like()).is_some_and(|t| t.contains_key("zo"));
+    let has = doc
+        .get("mcp_servers")
+        .and_then(|t| t.as_table_like())
+        .is_some_and(|t| t.contains_key("zo"));
     match (has, remove) {
         (false, false) => {
             let servers = doc.entry("mcp_servers").or_insert_with(|| {
@@ -156,7 +235,12 @@ pub(super) fn codex_config(st: &mut Staged, root: &Path, remove: bool) -> Result
                 t.set_implicit(true);
                 toml_edit::Item::Table(t)
             });
-            let Some(servers) = servers.as_table_like_mut() else { bail!("{}: `mcp_servers` is not a table; nothing was changed", path.display()) };
+            let Some(servers) = servers.as_table_like_mut() else {
+                bail!(
+                    "{}: `mcp_servers` is not a table; nothing was changed",
+                    path.display()
+                )
+            };
             let mut zo = toml_edit::Table::new();
             zo.insert("command", toml_edit::value(MCP_COMMAND));
             let mut args = toml_edit::Array::new();
@@ -165,7 +249,9 @@ pub(super) fn codex_config(st: &mut Staged, root: &Path, remove: bool) -> Result
             servers.insert("zo", toml_edit::Item::Table(zo));
         }
         (true, true) => {
-            let servers = doc["mcp_servers"].as_table_like_mut().expect("checked above");
+            let servers = doc["mcp_servers"]
+                .as_table_like_mut()
+                .expect("checked above");
             servers.remove("zo");
             if servers.is_empty() {
                 doc.remove("mcp_servers");
@@ -179,7 +265,11 @@ pub(super) fn codex_config(st: &mut Staged, root: &Path, remove: bool) -> Result
         return Ok(Some(true));
     }
     // A table zo appends gets a blank line before it, as a person would write it.
-    let new = if text.is_empty() { new.trim_start().to_string() } else { new.replace("\n\n\n[", "\n\n[") };
+    let new = if text.is_empty() {
+        new.trim_start().to_string()
+    } else {
+        new.replace("\n\n\n[", "\n\n[")
+    };
     st.write(&path, new);
     Ok(Some(text.is_empty()))
 }
@@ -187,8 +277,14 @@ pub(super) fn codex_config(st: &mut Staged, root: &Path, remove: bool) -> Result
 /// A TOML document, or an error naming the file and line.
 fn parse_toml(path: &Path, text: &str) -> Result<toml_edit::DocumentMut> {
     text.parse::<toml_edit::DocumentMut>().map_err(|e| {
-        let line = e.span().map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-        anyhow!("{}:{line}: not valid TOML ({}); fix it and run again, nothing was changed", path.display(), e.message())
+        let line = e.span().map_or(1, |s| {
+            text[..s.start.min(text.len())].matches('\n').count() + 1
+        });
+        anyhow!(
+            "{}:{line}: not valid TOML ({}); fix it and run again, nothing was changed",
+            path.display(),
+            e.message()
+        )
     })
 }
 
@@ -201,7 +297,14 @@ fn read_json(st: &Staged, path: &Path, remove: bool) -> Result<Option<(Value, bo
     match text.filter(|t| !t.trim().is_empty()) {
         Some(t) => serde_json::from_str(&t)
             .map(|v| Some((v, existed)))
-            .map_err(|e| anyhow!("{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed", path.display(), e.line(), e.column())),
+            .map_err(|e| {
+                anyhow!(
+                    "{}:{}:{}: not valid JSON ({e}); fix it and run again, nothing was changed",
+                    path.display(),
+                    e.line(),
+                    e.column()
+                )
+            }),
         None if remove => Ok(None),
         None => Ok(Some((json!({}), existed))),
     }

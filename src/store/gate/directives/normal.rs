@@ -5,10 +5,14 @@
 /// dashes folded (`fold`; patterns for other scripts are written against the folded text),
 /// each run of spaces and tabs one space (lines kept, so a finding's line is the text's).
 pub(super) fn normal(text: &str) -> String {
-    let clean = crate::store::gate::chars::stripped(text).map_or_else(|| text.to_string(), |(t, _)| t);
+    let clean =
+        crate::store::gate::chars::stripped(text).map_or_else(|| text.to_string(), |(t, _)| t);
     // Compatibility forms as the letters they display (`ｃｕｒｌ`, `𝐜𝐮𝐫𝐥`, `ﬁ`): NFKC, which
     // keeps line breaks, so a finding's line is still the text's. ASCII needs none.
-    let clean = if clean.is_ascii() || unicode_normalization::is_nfkc_quick(clean.chars()) == unicode_normalization::IsNormalized::Yes {
+    let clean = if clean.is_ascii()
+        || unicode_normalization::is_nfkc_quick(clean.chars())
+            == unicode_normalization::IsNormalized::Yes
+    {
         clean
     } else {
         unicode_normalization::UnicodeNormalization::nfkc(clean.as_str()).collect()
@@ -22,7 +26,11 @@ pub(super) fn normal(text: &str) -> String {
     // makes when it makes one of `SPLICED`; other words keep their quotes (`don't`).
     let flush = |word: &mut String, out: &mut String| {
         let spliced: String = word.chars().filter(|c| !SPLICE.contains(c)).collect();
-        let word_ref = if spliced.len() != word.len() && SPLICED.contains(&spliced.as_str()) { &spliced } else { &*word };
+        let word_ref = if spliced.len() != word.len() && SPLICED.contains(&spliced.as_str()) {
+            &spliced
+        } else {
+            &*word
+        };
         let latin = word_ref.chars().any(|c| c.is_ascii_alphabetic());
         let other = word_ref.chars().any(|c| c.is_alphabetic() && !c.is_ascii());
         if latin && other {
@@ -39,7 +47,12 @@ pub(super) fn normal(text: &str) -> String {
             space = false;
             continue;
         }
-        if SPLICE.contains(&c) && !word.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric() || SPLICE.contains(n)) {
+        if SPLICE.contains(&c)
+            && !word.is_empty()
+            && chars
+                .get(i + 1)
+                .is_some_and(|n| n.is_alphanumeric() || SPLICE.contains(n))
+        {
             word.push(c);
             continue;
         }
@@ -62,7 +75,10 @@ pub(super) fn normal(text: &str) -> String {
 const SPLICE: [char; 3] = ['"', '\'', '\\'];
 
 /// Commands the rules name that a spliced word is read as.
-const SPLICED: &[&str] = &["curl", "wget", "bash", "sh", "zsh", "base64", "iex", "iwr", "irm", "eval", "rm", "python", "python3", "node", "scp", "nc"];
+const SPLICED: &[&str] = &[
+    "curl", "wget", "bash", "sh", "zsh", "base64", "iex", "iwr", "irm", "eval", "rm", "python",
+    "python3", "node", "scp", "nc",
+];
 
 /// A character as the rules read it: every space a space, every dash a hyphen.
 fn fold(c: char) -> char {

@@ -253,14 +253,22 @@ const VENDOR_INSTALLERS: &[&str] = &[
 /// Whether every address in a matched fetch-and-execute is on a vendor's installer host, and
 /// every URL is https: a host without a scheme counts as an address too.
 pub(super) fn vendor_installer(m: &str) -> bool {
-    static HOST: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?:([a-z][a-z0-9+.-]*)://)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]|\s|$|[`'\x22)])").expect("host pattern"));
+    static HOST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:([a-z][a-z0-9+.-]*)://)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]|\s|$|[`'\x22)])",
+        )
+        .expect("host pattern")
+    });
     let mut any = false;
     for c in HOST.captures_iter(m) {
         let host = c.get(2).map_or("", |h| h.as_str());
         let scheme = c.get(1).map(|x| x.as_str());
         // Without a scheme, `install.sh` or `setup.py` is a file name, not a host.
-        if scheme.is_none() && [".sh", ".py", ".ps1", ".md", ".txt", ".json", ".rs", ".js"].iter().any(|x| host.ends_with(x)) {
+        if scheme.is_none()
+            && [".sh", ".py", ".ps1", ".md", ".txt", ".json", ".rs", ".js"]
+                .iter()
+                .any(|x| host.ends_with(x))
+        {
             continue;
         }
         any = true;
