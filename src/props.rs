@@ -535,6 +535,7 @@ pub fn agent_render(bytes: &[u8]) {
         left_out: Default::default(),
         footer: "Left out: nothing.".into(),
         as_of: None,
+        vouched: vec![],
     };
     let md = b.markdown();
     assert!(crate::store::gate::first_control(&md).is_none(), "{md:?}");

@@ -14,7 +14,7 @@ pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
     let p = crate::ops::approve::pending(&memory, &a.id)?;
     if !std::io::stdin().is_terminal() {
         return Err(Error::usage(format!(
-            "zo approve asks the person at a terminal, and stdin is not one: run `zo approve {}` yourself in a terminal. An agent cannot approve what memory asks it to do.",
+            "approving asks the person at a terminal, and stdin is not one: run `zo approve ID` yourself in a terminal (the ID: {}). An agent cannot approve what memory asks it to do.",
             p.id
         ))
         .into());
@@ -24,7 +24,13 @@ pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
         .iter()
         .map(|f| format!("{} (rule {}, line {})", f.what, f.rule, f.line))
         .collect();
-    super::say(&format!(
+    // The entry is shown to the person who asked for it: marked by the output gate, as recall
+    // and show mark it.
+    let asked = crate::store::shown::Vouch::Asked {
+        id: p.id.clone(),
+        text: p.text.clone(),
+    };
+    let question = format!(
         "{}\n\n{} reads as an instruction to an agent: {}.\nApproved, agents on this machine get it in their bundle and recall without a warning{}.\nType {} to approve it, anything else to leave it withheld: ",
         crate::store::gate::frame::quote(&p.text),
         p.id,
@@ -35,7 +41,8 @@ pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
             ""
         },
         p.id
-    ));
+    );
+    super::say_shown(&crate::store::shown::text_with(&question, vec![asked]));
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     if line.trim() != p.id {

@@ -332,7 +332,7 @@ fn session_start(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str) -> Resu
         // Qwen Code reads it as Claude Code does.
         let r = crate::ops::ContextReport::from(b);
         let out = serde_json::json!({ "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": r.markdown } });
-        return ctx.print_json_line(&out);
+        return ctx.emit(&crate::store::shown::json_with(out, r.bundle.vouched).line());
     }
     super::context::print(ctx, b)
 }

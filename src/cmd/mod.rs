@@ -71,14 +71,29 @@ impl Ctx {
         }
     }
 
-    /// Write the command's output to stdout in one go. On a terminal, control characters in
-    /// it (text from memory a hand edit or an older zo let in) are shown as escapes, never
-    /// replayed; pipes and --json get the bytes as they are. Output that cannot be written is
-    /// an error (exit 1), except a pipe whose reader left (`zo log | head -1`), which `main`
-    /// keeps quiet.
+    /// Write the command's output to stdout in one go, through the output gate
+    /// (`store::shown`): whatever reads it — a terminal, an agent's shell tool, a script —
+    /// is given no character memory may not hold and no directive unmarked. Output that
+    /// cannot be written is an error (exit 1), except a pipe whose reader left (`zo log |
+    /// head -1`), which `main` keeps quiet.
     pub fn print(&self, text: &str) -> Result<()> {
+        self.emit(&crate::store::shown::text(text))
+    }
+
+    /// The `--json` document, through the output gate.
+    pub fn print_json(&self, value: &serde_json::Value) -> Result<()> {
+        self.emit(&crate::store::shown::json(value.clone()).pretty())
+    }
+
+    /// `print_json` on one line: a hook's reply, which its agent reads as one JSON document.
+    pub fn print_json_line(&self, value: &serde_json::Value) -> Result<()> {
+        self.emit(&crate::store::shown::json(value.clone()).line())
+    }
+
+    /// The one writer of stdout: it takes only what the output gate made.
+    pub fn emit(&self, shown: &crate::store::shown::Shown) -> Result<()> {
         use anyhow::Context;
-        if text.is_empty() {
+        if shown.is_empty() {
             return Ok(());
         }
         if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
@@ -86,29 +101,10 @@ impl Ctx {
             return Err(std::io::Error::from_raw_os_error(9)).context("could not write to stdout");
         }
         let mut out = std::io::stdout().lock();
-        // Whatever reads it — a terminal, an agent's shell tool, a script — sees no character
-        // memory may not hold (SPEC §3a, "What reaches an agent"): each is shown as an escape.
-        let text = crate::store::gate::visible(text);
-        out.write_all(text.as_bytes())
+        out.write_all(shown.as_str().as_bytes())
             .context("could not write to stdout")?;
         out.flush().context("could not write to stdout")?;
         Ok(())
-    }
-
-    /// The `--json` document.
-    pub fn print_json(&self, value: &serde_json::Value) -> Result<()> {
-        let mut value = value.clone();
-        crate::store::gate::clean_json(&mut value);
-        let mut s = serde_json::to_string_pretty(&value)?;
-        s.push('\n');
-        self.print(&s)
-    }
-
-    /// `print_json` on one line: a hook's reply, which its agent reads as one JSON document.
-    pub fn print_json_line(&self, value: &serde_json::Value) -> Result<()> {
-        let mut value = value.clone();
-        crate::store::gate::clean_json(&mut value);
-        self.print(&format!("{value}\n"))
     }
 }
 
@@ -136,10 +132,17 @@ impl Ctx {
         for n in r.notes() {
             self.note(n);
         }
+        // The JSON and the text are screened together: the entries the report shows on
+        // purpose (its hits, the entry asked for) are marked, not withheld, in both.
+        let value = serde_json::to_value(r)?;
         if self.json {
-            return self.print_json(&serde_json::to_value(r)?);
+            return self.emit(&crate::store::shown::json_with(value, r.vouched()).pretty());
         }
-        self.print(&text(r))
+        self.emit(&crate::store::shown::report_text(
+            &value,
+            &text(r),
+            r.vouched(),
+        ))
     }
 }
 
@@ -152,12 +155,16 @@ pub fn stdout_was_closed() {
 }
 
 /// Write to stderr, ignoring a closed stderr (`zo verify 2>&1 | head -1`): eprintln! would
-/// panic there, and the exit code must stay the documented one.
+/// panic there, and the exit code must stay the documented one. Through the output gate, as
+/// stdout: an agent reads stderr too.
 pub fn say(text: &str) {
+    say_shown(&crate::store::shown::text(text));
+}
+
+/// `say` for what the output gate already made (an entry shown to the person asked about it).
+pub fn say_shown(shown: &crate::store::shown::Shown) {
     let mut err = std::io::stderr().lock();
-    // As stdout: no character the gate refuses, wherever stderr goes (an agent reads it too).
-    let text = crate::store::gate::visible(text);
-    let _ = err.write_all(text.as_bytes());
+    let _ = err.write_all(shown.as_str().as_bytes());
 }
 
 pub fn run(cli: Cli) -> Result<()> {

@@ -19,12 +19,20 @@ pub mod wire;
 pub use tools::{TOOL_NAMES, check_args};
 
 use crate::search::recall::Recaller;
+use crate::store::shown::{self, Shown, ShownJson};
 use anyhow::Result;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use wire::{Incoming, RpcError};
+
+/// What a request is answered with: zo's own value (the tool list, the server's info), or a
+/// tool's result, which the output gate made.
+enum Answer {
+    Own(Value),
+    Tool(ShownJson),
+}
 
 pub struct Server {
     repo: Option<PathBuf>,
@@ -58,14 +66,14 @@ const PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "
 
 impl Server {
     /// A request's answer: its result, or the JSON-RPC error it gets.
-    fn answer(&self, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
+    fn answer(&self, method: &str, params: Option<Value>) -> Result<Answer, RpcError> {
         match method {
-            "initialize" => self.initialize(params.as_ref()),
-            "ping" => Ok(json!({})),
-            "tools/list" => Ok(json!({ "tools": tools::listed() })),
+            "initialize" => self.initialize(params.as_ref()).map(Answer::Own),
+            "ping" => Ok(Answer::Own(json!({}))),
+            "tools/list" => Ok(Answer::Own(json!({ "tools": tools::listed() }))),
             "tools/call" => {
                 let (name, args) = wire::call_params(params)?;
-                Ok(self.call_tool(&name, args))
+                Ok(Answer::Tool(self.call_tool(&name, args)))
             }
             other => Err(RpcError::new(
                 wire::METHOD_NOT_FOUND,
@@ -95,8 +103,10 @@ impl Server {
     }
 
     /// A tool's result. Its failures, panics included, are the tool's error (`isError`) with
-    /// the CLI's message, which the agent reads; the server goes on.
-    fn call_tool(&self, name: &str, args: Value) -> Value {
+    /// the CLI's message, which the agent reads; the server goes on. Made by the output gate
+    /// (SPEC §3a): whatever a memory file holds, no invisible character and no unmarked
+    /// directive reaches the model.
+    fn call_tool(&self, name: &str, args: Value) -> ShownJson {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             tools::call(self, name, args)
         }))
@@ -110,22 +120,14 @@ impl Server {
                 why.unwrap_or_else(|| "panic".into())
             ))
         });
-        // Every string the agent is given passes the output gate (SPEC §3a): whatever a memory
-        // file holds, no control or invisible character reaches the model.
-        let mut result = match outcome {
-            Ok((json, text)) => {
-                json!({ "content": [{ "type": "text", "text": text }], "structuredContent": json, "isError": false })
-            }
-            Err(e) => {
-                json!({ "content": [{ "type": "text", "text": format!("zo: {e:#}") }], "isError": true })
-            }
-        };
-        crate::store::gate::clean_json(&mut result);
-        result
+        match outcome {
+            Ok((json, text)) => shown::tool_result(Some(json), text, false),
+            Err(e) => shown::tool_result(None, shown::text(&format!("zo: {e:#}")), true),
+        }
     }
 
     /// The answer line for one incoming message, if it gets one.
-    fn reply(&self, msg: Incoming) -> Option<Value> {
+    fn reply(&self, msg: Incoming) -> Option<Shown> {
         match msg {
             Incoming::Request { id, method, params } => {
                 let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -138,14 +140,15 @@ impl Server {
                     ))
                 });
                 Some(match answer {
-                    Ok(r) => wire::result(id, r),
-                    Err(e) => wire::error(id, &e),
+                    Ok(Answer::Own(r)) => shown::json(wire::result(id, r)).line(),
+                    Ok(Answer::Tool(r)) => r.rpc_result(id),
+                    Err(e) => shown::json(wire::error(id, &e)).line(),
                 })
             }
             // notifications/initialized, notifications/cancelled (requests run one at a time,
             // so the one it names has been answered already), and anything else: no answer.
             Incoming::Notification { .. } | Incoming::Response => None,
-            Incoming::Invalid { id, error } => Some(wire::error(id, &error)),
+            Incoming::Invalid { id, error } => Some(shown::json(wire::error(id, &error)).line()),
         }
     }
 }
@@ -170,7 +173,7 @@ pub fn serve(repo: Option<PathBuf>) -> Result<()> {
     let mut out = std::io::stdout().lock();
     while let Some(msg) = lines.next_message()? {
         if let Some(answer) = server.reply(msg) {
-            out.write_all(&wire::line(&answer))?;
+            out.write_all(answer.as_str().as_bytes())?;
             out.flush()?;
         }
     }

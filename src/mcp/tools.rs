@@ -8,6 +8,7 @@
 use super::Server;
 use crate::ops::request::{self, Env, Operation, Report, Searcher};
 use crate::store::memory::Memory;
+use crate::store::shown::{Shown, ShownJson};
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Value, json};
 
@@ -30,8 +31,9 @@ macro_rules! tools {
             bail!("no tool {name:?}")
         }
 
-        /// Run one tool: (its JSON, the text an agent reads). Errors carry the CLI's message.
-        pub fn call(server: &Server, name: &str, a: Value) -> Result<(Value, String)> {
+        /// Run one tool: its JSON and the text an agent reads, through the output gate.
+        /// Errors carry the CLI's message.
+        pub fn call(server: &Server, name: &str, a: Value) -> Result<(ShownJson, Shown)> {
             $(if name == <$t as Operation>::NAME {
                 return run::<$t>(server, a);
             })+
@@ -231,9 +233,9 @@ fn args<T: Operation>(v: Value) -> Result<T> {
     serde_json::from_value(v).map_err(|e| anyhow!("bad arguments for {}: {e}", T::NAME))
 }
 
-/// Decode, run against the server's memory with its kept model, and render: the report's
-/// JSON, and its text followed by its notes.
-fn run<T: Operation>(server: &Server, a: Value) -> Result<(Value, String)> {
+/// Decode, run against the server's memory with its kept model, and render through the
+/// output gate: the report's JSON, and its text followed by its notes.
+fn run<T: Operation>(server: &Server, a: Value) -> Result<(ShownJson, Shown)> {
     let req = args::<T>(a)?;
     let memory = Memory::open(server.repo.as_deref())?;
     let notes = std::cell::RefCell::new(Vec::<String>::new());
@@ -260,7 +262,11 @@ fn run<T: Operation>(server: &Server, a: Value) -> Result<(Value, String)> {
         text.into_iter().chain(said).collect()
     };
     lines.extend(notes.into_inner().into_iter().map(|n| format!("note: {n}")));
-    Ok((serde_json::to_value(&report)?, lines.join("\n")))
+    Ok(crate::store::shown::report(
+        serde_json::to_value(&report)?,
+        &lines.join("\n"),
+        report.vouched(),
+    ))
 }
 
 #[cfg(test)]

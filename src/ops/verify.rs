@@ -110,7 +110,7 @@ fn secrets(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
             file: label.to_string(),
             line: f.line,
             message: format!(
-                "this line looks like it holds {} (rule {}): rotate the secret, remove the line by hand (commit that edit with --no-verify), and purge it from git history (e.g. git filter-repo --replace-text)",
+                "this line looks like it holds {} (rule {}): rotate the secret, remove the line by hand (git commit's no-verify option lets that one edit past the hook), and purge it from git history (e.g. git filter-repo --replace-text)",
                 f.what, f.rule
             ),
         });

@@ -21,6 +21,8 @@
 //!   full commit IDs before a git process sees one, derived files git tracks.
 //! - `write` — every write operation of `Memory` (STATE's key and value rules included);
 //!   `asof` — the memory as it stood then.
+//! - `shown` — the output gate: what a reader is given (stdout, stderr, hook replies, MCP
+//!   results) is made only there, every line and string screened.
 //! - `screened` — the directive rules' verdicts on text, cached per user; `approvals` — which
 //!   flagged entries a person here approved (`zo approve`), and what stays withheld;
 //!   `provenance` — an entry's origin: written here, or the commit and author that brought it.
@@ -42,6 +44,7 @@ pub mod memory;
 pub mod provenance;
 pub mod screened;
 pub mod settings;
+pub mod shown;
 pub mod summary;
 pub mod trust;
 pub mod verify;

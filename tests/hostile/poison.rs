@@ -914,13 +914,16 @@ fn arrivals_and_progress_printed_what_the_withheld_section_hid() {
             );
         }
     }
-    // `zo log` and `zo history`, which an agent's shell runs too, mark the flagged title.
+    // `zo log` and `zo history`, which an agent's shell runs too, withhold or mark the flagged
+    // title (log keeps the line and its ID: the output gate would take the whole line out).
     let log = h.expect(&["log"], 0).stdout;
     assert!(
-        log.lines()
-            .any(|l| l.starts_with("D-0badf00d") && l.contains("[not approved")),
+        log.lines().any(|l| l.starts_with("D-0badf00d")
+            && l.contains("title withheld")
+            && l.contains("[not approved")),
         "{log}"
     );
+    assert!(!log.contains("evil.example"), "{log}");
     let hist = h.expect(&["history", "D-0badf00d"], 0).stdout;
     assert!(
         hist.lines()

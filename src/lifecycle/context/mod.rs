@@ -57,6 +57,10 @@ pub struct Bundle {
     /// The past moment the bundle shows (`zo context --as-of`); absent for now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub as_of: Option<AsOfNote>,
+    /// Entries the rules flag that a person here approved, as the bundle shows them: the
+    /// output gate keeps them (`store::shown`).
+    #[serde(skip)]
+    pub vouched: Vec<crate::store::shown::Vouch>,
 }
 
 /// What an as-of bundle is read from, said in the bundle itself.
@@ -338,6 +342,7 @@ pub fn build_as_of(
         left_out: f.left,
         footer,
         as_of,
+        vouched: f.screen.vouched,
     })
 }
 

@@ -10,6 +10,12 @@ use crate::store::memory::Memory;
 #[derive(Default)]
 pub(super) struct Screen {
     withheld: Vec<String>,
+    /// Texts passed because a person here approved them, not yet paired with the form the
+    /// bundle shows them in (`shown`).
+    pending: Vec<String>,
+    /// Approved entries as the bundle shows them: the output gate keeps them
+    /// (`store::shown::Vouch::ApprovedAs`) instead of withholding what the rules flag.
+    pub(super) vouched: Vec<crate::store::shown::Vouch>,
 }
 
 impl Screen {
@@ -18,8 +24,12 @@ impl Screen {
     pub(super) fn pass(&mut self, id: &str, title: &str, text: &str) -> bool {
         let flags = crate::store::approvals::withheld(text);
         if flags.is_empty() {
+            if crate::store::approvals::is_approved(text) {
+                self.pending.push(text.to_string());
+            }
             return true;
         }
+        self.pending.clear();
         let why: Vec<String> = flags
             .iter()
             .map(|f| format!("{} (rule {})", f.what, f.rule))
@@ -33,6 +43,30 @@ impl Screen {
         self.withheld
             .push(format!("- {} {title}: {}", shown_id(id), why.join("; ")));
         false
+    }
+
+    /// The entry (or entries) passed last is shown as `displayed`: where a person approved
+    /// it, the output gate is told so.
+    pub(super) fn shown(&mut self, displayed: &str) {
+        self.shown_as(&[displayed]);
+    }
+
+    /// `shown`, for an entry the bundle may show in any of several forms (a lesson in full or
+    /// compact, STATE whole or its fields alone).
+    pub(super) fn shown_as(&mut self, forms: &[&str]) {
+        for source in self.pending.drain(..) {
+            for displayed in forms {
+                self.vouched.push(crate::store::shown::Vouch::ApprovedAs {
+                    source: source.clone(),
+                    shown: displayed.trim().to_string(),
+                });
+            }
+        }
+    }
+
+    /// What was passed last is not shown after all.
+    pub(super) fn dropped(&mut self) {
+        self.pending.clear();
     }
 
     /// The Withheld section's text, when anything was.
@@ -76,6 +110,9 @@ pub(super) fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) 
             &log.entries[j].content(log),
         )
     });
+    if !(own && outcome) {
+        screen.dropped();
+    }
     own && outcome
 }
 

@@ -238,10 +238,9 @@ impl History {
         } else {
             "  [not approved: reads as an instruction to an agent]"
         };
-        let mut s = format!(
-            "{}  {}  {}{status}{flagged}\n",
-            self.id, self.kind, self.title
-        );
+        // The title itself is not printed then: the output gate would take the line out whole.
+        let title = crate::store::screened::title_or(&self.title, "(title withheld)");
+        let mut s = format!("{}  {}  {title}{status}{flagged}\n", self.id, self.kind);
         let w = &self.written;
         s.push_str(&written_line(
             &w.timestamp,

@@ -64,6 +64,10 @@ impl Report for ContextReport {
     fn text(&self) -> String {
         self.markdown.clone()
     }
+
+    fn vouched(&self) -> Vec<crate::store::shown::Vouch> {
+        self.bundle.vouched.clone()
+    }
 }
 
 /// Start a session record; returns the context bundle.
@@ -118,6 +122,10 @@ impl Operation for SessionStart {
 impl Report for Started {
     fn text(&self) -> String {
         self.context.markdown.clone()
+    }
+
+    fn vouched(&self) -> Vec<crate::store::shown::Vouch> {
+        self.context.vouched()
     }
 
     fn notes(&self) -> Vec<String> {

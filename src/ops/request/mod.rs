@@ -148,6 +148,11 @@ pub trait Report: Serialize {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Entries the report shows on purpose beyond those its JSON marks (`store::shown`): the
+    /// gate keeps them (the bundle's approved entries) instead of withholding them.
+    fn vouched(&self) -> Vec<crate::store::shown::Vouch> {
+        Vec::new()
+    }
     /// Whether the notes come before the text where both are shown together (recall's "not in
     /// memory" must be read before the nearest entries).
     fn notes_first(&self) -> bool {
