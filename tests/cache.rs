@@ -345,9 +345,12 @@ fn forget_erases_the_entry_from_the_vector_cache() {
     let r = source();
     m.refresh(r.path());
     assert_eq!(m.entries(), 20);
-    let out = m.run(
-        r.path(),
-        &["forget", "D-02e4fb86", "--reason", "held a credential"],
+    let out = util::forget(
+        &m.cmd(
+            r.path(),
+            &["forget", "D-02e4fb86", "--reason", "held a credential"],
+        ),
+        "D-02e4fb86",
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     // The decision's vectors, and the session's that listed it with its title (the forget

@@ -11,6 +11,15 @@ const APR1: &str = "1775037600";
 const APR10: &str = "1775815200";
 
 /// Run zo at a pinned time and expect success; returns stdout.
+/// `zo forget ID …` at `now`, as a person runs it: at a terminal, the ID typed back.
+fn forget_at(r: &Repo, now: &str, args: &[&str]) -> String {
+    let mut c = r.cmd(args);
+    c.env("ZO_NOW", now);
+    let out = util::forget(&c, args[1]);
+    assert_eq!(out.code, 0, "zo {args:?} failed: {}", out.stdout);
+    out.stdout.trim().to_string()
+}
+
 fn at(r: &Repo, now: &str, args: &[&str]) -> String {
     let out = r
         .cmd(args)
@@ -151,7 +160,7 @@ fn history_of_a_forgotten_decision_shows_the_tombstone_never_the_text() {
         ],
     );
     r.commit_all("decide");
-    at(&r, MAR15, &["forget", &a, "--reason", "asked to"]);
+    forget_at(&r, MAR15, &["forget", &a, "--reason", "asked to"]);
     let h = r.json(&["history", &a]);
     assert_eq!(h["status"], "forgotten");
     assert_eq!(h["forgotten"]["reason"], "asked to");
@@ -798,12 +807,12 @@ fn history_of_a_forgotten_prior_or_fact_shows_the_tombstone_never_the_text() {
         .as_str()
         .unwrap()
         .to_string();
-    at(
+    forget_at(
         &r,
         APR10,
         &["forget", "PR-001", "--reason", "held a hostname"],
     );
-    at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
+    forget_at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
     let p = r.json(&["history", "PR-001"]);
     assert_eq!(p["status"], "forgotten");
     assert_eq!(p["forgotten"]["reason"], "held a hostname");
@@ -847,9 +856,9 @@ fn as_of_a_commit_does_not_bring_back_forgotten_text() {
         .as_str()
         .unwrap()
         .to_string();
-    at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
-    at(&r, APR10, &["forget", &a, "--reason", "named a customer"]);
-    at(
+    forget_at(&r, APR10, &["forget", &old, "--reason", "held a password"]);
+    forget_at(&r, APR10, &["forget", &a, "--reason", "named a customer"]);
+    forget_at(
         &r,
         APR10,
         &["forget", "PR-001", "--reason", "held a hostname"],
@@ -966,12 +975,12 @@ fn forgetting_a_session_takes_its_text_out_of_state_now_and_as_of() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .find(|n| n.starts_with("session-"))
         .unwrap();
-    let f = r.json(&[
-        "forget",
-        name.trim_end_matches(".md"),
-        "--reason",
-        "asked to",
-    ]);
+    let session = name.trim_end_matches(".md");
+    let f = util::forget(
+        &r.cmd(&["--json", "forget", session, "--reason", "asked to"]),
+        session,
+    );
+    let f = util::json_in(&f.stdout);
     assert_eq!(f["state_cleared"].as_array().unwrap().len(), 4, "{f}");
     let state = r.read(".zo/memory/STATE.md");
     assert!(!state.contains("quokka"), "{state}");
@@ -1026,12 +1035,12 @@ fn forgetting_a_session_keeps_state_fields_written_since() {
             "second plan",
         ],
     );
-    r.ok(&[
-        "forget",
-        first.trim_end_matches(".md"),
-        "--reason",
-        "asked to",
-    ]);
+    let session = first.trim_end_matches(".md");
+    let f = util::forget(
+        &r.cmd(&["forget", session, "--reason", "asked to"]),
+        session,
+    );
+    assert_eq!(f.code, 0, "{}", f.stdout);
     let state = r.read(".zo/memory/STATE.md");
     assert!(state.contains("second plan"), "{state}");
     // The blockers were the first session's and nobody changed them: cleared.
@@ -1123,7 +1132,10 @@ fn supersedes_line_is_dated_when_the_supersession_was_recorded() {
 fn forgotten_is_said_once_in_log_and_history_lines() {
     let r = Repo::init();
     let a = r.decide("Secret plan", "erase me");
-    r.ok(&["forget", &a, "--reason", "asked to"]);
+    assert_eq!(
+        util::forget(&r.cmd(&["forget", &a, "--reason", "asked to"]), &a).code,
+        0
+    );
     let log = r.ok(&["log", "--all"]);
     let line = log.lines().find(|l| l.starts_with(&a)).unwrap();
     assert_eq!(line.matches("[forgotten]").count(), 1, "{line}");

@@ -3,7 +3,7 @@
 //! including merges of real clones.
 
 mod util;
-use util::{Repo, World, commit_in, git_in, zo_in, zo_ok};
+use util::{Repo, World, commit_in, git_in, zo_command, zo_in, zo_ok};
 
 fn json_of(s: &str) -> serde_json::Value {
     serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
@@ -526,9 +526,8 @@ fn an_erasure_survives_a_merge_from_a_clone_that_still_has_the_text() {
 
     // A forgets both; B, which still has the text, records something else meanwhile.
     let replace = a.parent().unwrap().join("replace-text.txt");
-    let f = json_of(&zo_ok(
-        &a,
-        &[
+    let forgot = util::forget(
+        zo_command(&a).args([
             "--json",
             "forget",
             &id,
@@ -536,8 +535,11 @@ fn an_erasure_survives_a_merge_from_a_clone_that_still_has_the_text() {
             "held a credential",
             "--replace-text",
             replace.to_str().unwrap(),
-        ],
-    ));
+        ]),
+        &id,
+    );
+    assert_eq!(forgot.code, 0, "{}", forgot.stdout);
+    let f = util::json_in(&forgot.stdout);
     assert_eq!(
         (
             f["kind"].as_str(),
@@ -559,7 +561,10 @@ fn an_erasure_survives_a_merge_from_a_clone_that_still_has_the_text() {
             .starts_with("git filter-repo --replace-text")
     );
     std::fs::remove_file(f["replacements"].as_str().unwrap()).unwrap();
-    let text = zo_in(&a, &["forget", &fid, "--reason", "personal data"]);
+    let text = util::forget(
+        zo_command(&a).args(["forget", &fid, "--reason", "personal data"]),
+        &fid,
+    );
     assert!(
         text.stdout.contains("Git history still holds the text"),
         "{}",
@@ -674,8 +679,10 @@ fn verify_accepts_a_tombstone_and_nothing_else() {
         .trim()
         .to_string();
     r.commit_all("base");
-    r.ok(&["forget", &id, "--reason", "token"]);
-    r.ok(&["forget", &pr, "--reason", "a person's name"]);
+    for (id, why) in [(&id, "token"), (&pr, "a person's name")] {
+        let f = util::forget(&r.cmd(&["forget", id, "--reason", why]), id);
+        assert_eq!(f.code, 0, "{}", f.stdout);
+    }
     r.ok(&["verify"]);
     assert!(r.ok(&["prior", "list"]).contains(&format!("{pr}  ")));
     assert!(!r.ok(&["context"]).contains("Lesson with a name"));
@@ -975,12 +982,12 @@ fn a_session_that_holds_personal_data_can_be_forgotten() {
         .to_string();
     r.commit_all("session");
     r.ok(&["index", "refresh"]);
-    let f = r.json(&[
-        "forget",
-        name.trim_end_matches(".md"),
-        "--reason",
-        "personal data",
-    ]);
+    let session = name.trim_end_matches(".md");
+    let f = util::forget(
+        &r.cmd(&["--json", "forget", session, "--reason", "personal data"]),
+        session,
+    );
+    let f = util::json_in(&f.stdout);
     assert_eq!(
         (f["kind"].as_str(), f["in_history"].as_bool()),
         (Some("session"), Some(true)),

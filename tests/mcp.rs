@@ -25,7 +25,6 @@ fn initialize_lists_small_tools_and_exits_when_stdin_closes() {
         "fact_set",
         "fact_list",
         "confirm",
-        "forget",
         "stale",
         "outcome",
         "prior_add",
@@ -44,6 +43,9 @@ fn initialize_lists_small_tools_and_exits_when_stdin_closes() {
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
     }
+    // An agent writes only what a person reviews: no erasing, no user-scope facts.
+    assert!(!names.contains(&"forget"), "{names:?}");
+    assert!(!names.contains(&"approve"), "{names:?}");
     assert!(c.close().success(), "clean exit when stdin closes");
 }
 
@@ -582,7 +584,7 @@ fn everything_at_once_loses_nothing_and_never_says_locked() {
 }
 
 #[test]
-fn lifecycle_tools_set_facts_confirm_forget_and_report_staleness() {
+fn lifecycle_tools_set_facts_confirm_and_report_staleness() {
     let r = Repo::example();
     r.commit_all("example");
     let mut c = Client::start(r.path());
@@ -622,22 +624,8 @@ fn lifecycle_tools_set_facts_confirm_forget_and_report_staleness() {
     let (d, text) = c.ok("decide", json!({"title": "Maybe shard bookings", "decision": "by port", "confidence": 0.5, "paths": "src/bookings"}));
     assert_eq!(d["status"], "provisional");
     assert!(text.contains("zo confirm"), "{text}");
-    let (v, text) = c.ok(
-        "forget",
-        json!({"id": d["id"], "reason": "named a customer"}),
-    );
-    assert_eq!(v["kind"], "decision");
-    assert!(text.contains("forgotten"), "{text}");
-    assert!(
-        !r.read(".zo/memory/DECISION_LOG.md")
-            .contains("Maybe shard bookings")
-    );
     let (v, _) = c.ok("stale", json!({}));
     assert_eq!(v["stale"], 0, "{v}");
-    assert!(
-        c.fails("forget", json!({"id": "D-00000000", "reason": "x"}))
-            .contains("no decision")
-    );
     assert!(c.close().success());
     r.ok(&["verify"]);
 }
@@ -778,10 +766,6 @@ fn the_cli_and_the_server_agree_where_they_once_differed() {
     // session_start takes the bundle's budget, as `zo session start --budget` does.
     let (v, _) = c.ok("session_start", json!({"budget": 300}));
     assert_eq!(v["budget"], 300, "{v}");
-    // forget: MCP said less than the CLI about the erasure.
-    let id = r.decide("Leaked a token here", "d");
-    let (_, text) = c.ok("forget", json!({"id": id, "reason": "test"}));
-    assert!(text.contains("now holds its tombstone"), "{text}");
     assert!(c.close().success());
 }
 
@@ -809,9 +793,12 @@ fn tool_schemas_carry_enums_arrays_and_hints() {
         json!(["all", "decision", "prior", "session", "fact"])
     );
     assert_eq!(recall["annotations"]["readOnlyHint"], true);
-    assert_eq!(
-        tool("fact_set")["inputSchema"]["properties"]["scope"]["enum"],
-        json!(["project", "user"])
+    // fact_set writes the project's facts only (SPEC §3a: an agent writes what a person
+    // reviews); the command line's --scope has no MCP parameter.
+    assert!(
+        tool("fact_set")["inputSchema"]["properties"]["scope"].is_null(),
+        "{}",
+        tool("fact_set")
     );
     assert_eq!(
         tool("prior_add")["inputSchema"]["properties"]["root_cause"]["enum"]
@@ -828,9 +815,9 @@ fn tool_schemas_carry_enums_arrays_and_hints() {
     );
     assert_eq!(decide["annotations"]["destructiveHint"], false);
     assert_eq!(
-        tool("forget")["annotations"],
+        tool("session_start")["annotations"],
         json!({}),
-        "forget is destructive: MCP's defaults say so"
+        "session_start ends a session left open: destructive, as MCP's defaults say"
     );
     // Advertised and accepted agree: session_end's subtask and agent are listed, and work.
     let end = tool("session_end");

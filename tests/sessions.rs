@@ -779,7 +779,12 @@ fn forget_left_the_title_in_session_and_snapshot_lists() {
     let kept = r.decide("Use Postgres for orders", "kept");
     r.ok(&["session", "end", "--summary", "s"]);
     r.ok(&["snapshot", "--phase", "p1"]);
-    let v = r.json(&["forget", &id, "--reason", "personal data"]);
+    let f = util::forget(
+        &r.cmd(&["--json", "forget", &id, "--reason", "personal data"]),
+        &id,
+    );
+    assert_eq!(f.code, 0, "{}", f.stdout);
+    let v = util::json_in(&f.stdout);
     assert_eq!(v["listings_cleared"].as_array().unwrap().len(), 2, "{v}");
     let mut files = Vec::new();
     for dir in ["sessions", "snapshots"] {

@@ -444,7 +444,10 @@ fn lives_agree_with_history_for_every_entry() {
     let new = new["id"].as_str().unwrap().to_string();
     r.commit_all("supersession");
     let gone = r.decide("Held a secret by mistake", "text to erase");
-    r.ok(&["forget", &gone, "--reason", "test"]);
+    assert_eq!(
+        util::forget(&r.cmd(&["forget", &gone, "--reason", "test"]), &gone).code,
+        0
+    );
     let memory = zo::store::memory::Memory::open(Some(r.path())).unwrap();
     let log = memory.decisions().unwrap();
     let lives = zo::ops::lives::all(&memory, &log).unwrap();

@@ -73,24 +73,8 @@ impl Memory {
         reason: &str,
         replace_text: Option<&Path>,
     ) -> Result<Forgotten> {
-        if let Some(p) = replace_text {
-            self.check_replace_text(p)?;
-        }
-        let reason = normalize_value(reason);
-        crate::store::gate::require("the reason (--reason)", &reason)?;
-        // A tombstone must never keep what it replaces: no --allow-secret here.
-        crate::store::gate::check_fields(&[("Reason", &reason)], false)?;
-        if reason.contains('\n') {
-            bail!("refused: the reason must be one line");
-        }
+        let (reason, scope) = self.forget_checks(id, reason, replace_text)?;
         let when = crate::time::now();
-        let scope = if id.trim().to_ascii_uppercase().starts_with("F-")
-            && self.facts(Scope::Project)?.find(id).is_none()
-        {
-            Scope::User
-        } else {
-            Scope::Project
-        };
         let _lock = if scope == Scope::User {
             self.fact_lock(Scope::User)?
         } else {
@@ -171,6 +155,47 @@ impl Memory {
             replacements,
             purge,
         })
+    }
+
+    /// What `forget_to` checks before it takes the lock: the replacements file, the reason (one
+    /// line, through the gate) and which scope a fact version is in.
+    fn forget_checks(
+        &self,
+        id: &str,
+        reason: &str,
+        replace_text: Option<&Path>,
+    ) -> Result<(String, Scope)> {
+        if let Some(p) = replace_text {
+            self.check_replace_text(p)?;
+        }
+        let reason = normalize_value(reason);
+        crate::store::gate::require("the reason (--reason)", &reason)?;
+        // A tombstone must never keep what it replaces: no --allow-secret here.
+        crate::store::gate::check_fields(&[("Reason", &reason)], false)?;
+        if reason.contains('\n') {
+            bail!("refused: the reason must be one line");
+        }
+        let scope = if id.trim().to_ascii_uppercase().starts_with("F-")
+            && self.facts(Scope::Project)?.find(id).is_none()
+        {
+            Scope::User
+        } else {
+            Scope::Project
+        };
+        Ok((reason, scope))
+    }
+
+    /// What `forget_to` would erase, found and checked as it does, nothing written: the entry's
+    /// ID and kind, for the person who confirms it at a terminal (`cmd/forget.rs`).
+    pub fn forget_preview(
+        &self,
+        id: &str,
+        reason: &str,
+        replace_text: Option<&Path>,
+    ) -> Result<(String, &'static str)> {
+        let (reason, scope) = self.forget_checks(id, reason, replace_text)?;
+        let t = self.target(id, &crate::time::now(), &reason, scope)?;
+        Ok((t.id, t.kind))
     }
 
     /// Replace the title of `id` in every session's and snapshot's list (`- ID — title …`) by

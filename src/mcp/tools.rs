@@ -12,7 +12,10 @@ use crate::store::shown::{Shown, ShownJson};
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Value, json};
 
-/// Every tool, in the order `tools/list` gives them.
+/// Every tool, in the order `tools/list` gives them. Not `forget` (erasing memory is a
+/// person's act at a terminal, as `approve` is: `cmd/forget.rs`), and `fact_set` writes only
+/// the project's facts (the user's file reaches every repository's bundle and no one reviews
+/// it): an agent writes only what a person reviews (SPEC §3a).
 macro_rules! tools {
     ($($t:ty),+ $(,)?) => {
         /// Every tool's name.
@@ -50,7 +53,6 @@ tools!(
     request::facts::FactSetRequest,
     request::facts::FactList,
     request::write::Confirm,
-    request::write::Forget,
     request::read::Stale,
     request::write::Outcome,
     request::write::PriorAdd,

@@ -164,8 +164,10 @@ pub struct FactInput {
     #[serde(default)]
     #[schemars(range(min = 0, max = 1))]
     pub confidence: Option<f64>,
-    /// default project; user: yours, never committed
-    #[serde(default)]
+    /// The command line's `--scope`; never from an agent's JSON: the user's facts reach the
+    /// bundle of every repository on the machine, and no one reviews them (SPEC §3a).
+    #[serde(skip)]
+    #[schemars(skip)]
     pub scope: Option<Scope>,
     /// The command line's `--allow-secret` / `--allow-directive`; never from JSON.
     #[serde(skip)]

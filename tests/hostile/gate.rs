@@ -73,10 +73,6 @@ fn mcp_writes_nul_into_every_memory_file_kind() {
             "prior_add",
             serde_json::json!({"title": "p", "root_cause": "novel_case", "failure": "f\u{0}", "rules": ["r"]}),
         ),
-        (
-            "forget",
-            serde_json::json!({"id": id, "reason": "why\u{0}"}),
-        ),
         ("session_start", serde_json::json!({"task": "t\u{0}"})),
         (
             "session_end",

@@ -257,7 +257,11 @@ fn superseding_a_forgotten_prior_is_refused_and_verify_still_passes() {
         );
     }
     h.repo.commit_all("priors");
-    h.expect(&["forget", "PR-001", "--reason", "held personal data"], 0);
+    let f = super::util::forget(
+        &h.cmd(&["forget", "PR-001", "--reason", "held personal data"]),
+        "PR-001",
+    );
+    assert_eq!(f.code, 0, "{}", f.stdout);
     h.expect(&["verify"], 0);
     let before = std::fs::read(h.mem("PRIORS.md")).unwrap();
     for args in [
@@ -294,7 +298,8 @@ fn supersede_outcome_or_confirm_of_a_forgotten_decision_is_refused() {
         .stdout
         .trim()
         .to_string();
-    h.expect(&["forget", &id, "--reason", "wrong place"], 0);
+    let f = super::util::forget(&h.cmd(&["forget", &id, "--reason", "wrong place"]), &id);
+    assert_eq!(f.code, 0, "{}", f.stdout);
     let before = std::fs::read(h.mem("DECISION_LOG.md")).unwrap();
     for args in [
         vec![
@@ -396,7 +401,9 @@ fn forget_leaves_no_copy_of_the_erased_text_in_tmpdir() {
         .to_string();
     h.repo.commit_all("leak");
     // TMPDIR is the outside directory's tmp/, empty: expect() checks that it stays so.
-    let r = h.expect(&["forget", &id, "--reason", "personal data"], 0);
+    let r = super::util::forget(&h.cmd(&["forget", &id, "--reason", "personal data"]), &id);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    h.assert_outside_unchanged();
     assert!(r.stdout.contains("--replace-text FILE"), "{}", r.stdout);
     assert!(!r.stdout.contains("jane.doe"), "{}", r.stdout);
     assert_eq!(std::fs::read_dir(h.out("tmp")).unwrap().count(), 0);
@@ -441,17 +448,18 @@ fn forget_replace_text_writes_only_a_new_private_file_outside_zo() {
     assert_eq!(std::fs::read(h.mem("DECISION_LOG.md")).unwrap(), log);
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "mine\n");
     let file = h.root().join("replace.txt");
-    h.expect(
-        &[
+    let f = super::util::forget(
+        &h.cmd(&[
             "forget",
             &id,
             "--reason",
             "personal data",
             "--replace-text",
             file.to_str().unwrap(),
-        ],
-        0,
+        ]),
+        &id,
     );
+    assert_eq!(f.code, 0, "{}", f.stdout);
     let body = std::fs::read_to_string(&file).unwrap();
     assert!(
         body.contains(&format!(

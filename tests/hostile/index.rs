@@ -347,9 +347,12 @@ fn index_db_link_to_a_file_outside_is_never_written_through() {
             .stdout
             .trim()
             .to_string();
-        let f = h
-            .expect(&["--json", "forget", &id, "--reason", "no longer true"], 0)
-            .json();
+        let forgot = super::util::forget(
+            &h.cmd(&["--json", "forget", &id, "--reason", "no longer true"]),
+            &id,
+        );
+        assert_eq!(forgot.code, 0, "{}", forgot.stdout);
+        let f = super::util::json_in(&forgot.stdout);
         assert_eq!(f["index_purged"], false, "{f}");
         assert!(
             std::fs::symlink_metadata(h.mem("index.db"))

@@ -12,6 +12,7 @@ mod honest;
 mod index;
 mod mcp;
 mod poison;
+mod screen;
 
 use std::collections::BTreeMap;
 use std::io::Write;

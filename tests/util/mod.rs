@@ -100,6 +100,37 @@ pub fn at_terminal(cmd: &Command, typed: &str) -> Run {
     Run::from(child.wait_with_output().unwrap())
 }
 
+/// `zo forget` as a person runs it (SPEC §3a: erasing memory is a person's act at a
+/// terminal): `cmd` at a terminal, `id` typed back when it asks. The run's output is what the
+/// command printed after the typed line (both streams, as a terminal shows them), CRLF as LF.
+pub fn forget(cmd: &Command, id: &str) -> Run {
+    let r = at_terminal(cmd, &format!("{id}\n"));
+    let out = r.stdout.replace("\r\n", "\n");
+    let after = match out.rsplit_once("anything else to keep it: ") {
+        Some((_, rest)) => rest.to_string(),
+        None => out,
+    };
+    Run {
+        code: r.code,
+        stdout: after.clone(),
+        stderr: after,
+    }
+}
+
+/// The JSON document in a terminal's output (notes and prompts around it left out).
+pub fn json_in(out: &str) -> serde_json::Value {
+    let at = out
+        .find("\n{")
+        .map(|i| i + 1)
+        .or_else(|| out.starts_with('{').then_some(0))
+        .unwrap_or_else(|| panic!("no JSON in: {out}"));
+    serde_json::Deserializer::from_str(&out[at..])
+        .into_iter::<serde_json::Value>()
+        .next()
+        .unwrap_or_else(|| panic!("no JSON in: {out}"))
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
 /// The embedding model and runtime as this machine has them (the developer's or CI's cache),
 /// found once from the test process's own environment.
 pub fn model() -> Option<&'static zo::search::embedding::Paths> {

@@ -195,6 +195,17 @@ pub struct Forget {
     pub replace_text: Option<PathBuf>,
 }
 
+impl Forget {
+    /// Why a forget without a terminal erases nothing (SPEC §3a: erasing memory is a person's
+    /// act at a terminal, as approving is; an agent's shell has none). A usage error: exit 2.
+    pub fn not_at_terminal(id: &str) -> anyhow::Error {
+        crate::error::Error::usage(format!(
+            "forgetting erases memory for good, so a person does it at a terminal, and stdin is not one: run `zo forget {id} --reason …` yourself in a terminal. An agent cannot erase memory; nothing was erased."
+        ))
+        .into()
+    }
+}
+
 impl Operation for Forget {
     const NAME: &'static str = "forget";
     const ABOUT: &'static str =
