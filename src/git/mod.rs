@@ -260,18 +260,37 @@ impl Repo {
     /// parents': (commit, short id, subject, [(parent version)…], this version). Versions are
     /// the file's bytes or None where it did not exist.
     pub fn history_of(&self, path: &Path) -> Result<Vec<Change>> {
+        self.history_moving(&|_| path.to_path_buf(), None)
+    }
+
+    /// `history_of` a file whose place may move from commit to commit: at each commit (and
+    /// each parent) the file is where `locate` says from that commit's version of `config`
+    /// (None where it has none), so a move with the same bytes is no change and a move that
+    /// rewrites them is one (memory moved by its `memory_root`, SPEC §3a).
+    pub fn history_moving(
+        &self,
+        locate: &dyn Fn(Option<&[u8]>) -> PathBuf,
+        config: Option<&Path>,
+    ) -> Result<Vec<Change>> {
         let Ok(head) = self.repo.head_id() else {
             return Ok(vec![]);
+        };
+        let at = |commit: gix::ObjectId| -> Result<PathBuf> {
+            let cfg = match config {
+                Some(c) => self.blob_in_commit(commit, c)?.map(|(_, b)| b),
+                None => None,
+            };
+            Ok(locate(cfg.as_deref()))
         };
         let mut out = Vec::new();
         for info in self.repo.rev_walk([head.detach()]).all()? {
             let info = info?;
-            let this = self.blob_in_commit(info.id, path)?;
+            let this = self.blob_in_commit(info.id, &at(info.id)?)?;
             let parents: Vec<gix::ObjectId> = info.parent_ids.iter().copied().collect();
             let mut parent_versions = Vec::new();
             let mut changed = parents.is_empty() && this.is_some();
             for p in &parents {
-                let pv = self.blob_in_commit(*p, path)?;
+                let pv = self.blob_in_commit(*p, &at(*p)?)?;
                 if pv.as_ref().map(|x| x.0) != this.as_ref().map(|x| x.0) {
                     changed = true;
                 }

@@ -186,6 +186,44 @@ fn flags_of(kind: Kind, change: &'static str, forgotten: bool, text: &str) -> Ve
     out
 }
 
+/// Where a commit keeps its memory, relative to the repository's top: what its own
+/// `.zo/config.yaml` names (`memory_root`), or the older layout's fixed place. Err: a value zo
+/// would refuse to read from, in zo's words.
+fn memory_at(repo: &Repo, memory: &Memory, c: &CommitRef) -> Result<String, String> {
+    if memory.layout.legacy {
+        return Ok(memory.layout.memory_rel());
+    }
+    let config = repo
+        .file_at_ref(c, Path::new(crate::store::layout::CONFIG_REL))
+        .map_err(|e| format!("{e:#}"))?;
+    crate::store::layout::memory_dir_in(config.as_deref()).map_err(|e| format!("{e:#}"))
+}
+
+/// The memory files a review compares, as (kind, path inside the memory directory): the four
+/// files, and every session and snapshot either side holds.
+fn files_of(repo: &Repo, sides: [(&CommitRef, &str); 2]) -> Result<Vec<(Kind, String)>> {
+    let mut files: Vec<(Kind, String)> = vec![
+        (Kind::Decisions, "DECISION_LOG.md".into()),
+        (Kind::Priors, "PRIORS.md".into()),
+        (Kind::Facts, "FACTS.md".into()),
+        (Kind::Whole, "STATE.md".into()),
+    ];
+    for dir in ["sessions", "snapshots"] {
+        let mut names: Vec<String> = Vec::new();
+        for (c, root) in sides {
+            names.extend(repo.names_at(c, Path::new(&format!("{root}/{dir}")))?);
+        }
+        names.sort();
+        names.dedup();
+        files.extend(
+            names
+                .into_iter()
+                .map(|n| (Kind::Whole, format!("{dir}/{n}"))),
+        );
+    }
+    Ok(files)
+}
+
 pub fn review(memory: &Memory, range: &str) -> Result<Review> {
     let layout = &memory.layout;
     let repo = Repo::discover(&layout.root).context("zo review needs a git repository")?;
@@ -194,35 +232,31 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
     // behind main did not remove what main added since.
     let from = repo.merge_base(&base, &to).unwrap_or(base);
     let commits = repo.range(&from, &to)?;
-    let mut files: Vec<(Kind, String)> = vec![
-        (Kind::Decisions, layout.rel(&layout.decision_log())),
-        (Kind::Priors, layout.rel(&layout.priors())),
-        (Kind::Facts, layout.rel(&layout.facts())),
-        (Kind::Whole, layout.rel(&layout.state())),
-    ];
-    for dir in [layout.sessions(), layout.snapshots()] {
-        let rel = layout.rel(&dir);
-        let mut names: Vec<String> = repo.names_at(&from, Path::new(&rel))?;
-        names.extend(repo.names_at(&to, Path::new(&rel))?);
-        names.sort();
-        names.dedup();
-        files.extend(
-            names
-                .into_iter()
-                .map(|n| (Kind::Whole, format!("{rel}/{n}"))),
-        );
-    }
+    // What memory is, is part of what is reviewed: each side is read where its own config
+    // keeps it, so a range that moves `memory_root` is compared across the move (an entry
+    // rewritten in the new place is an edit of history, as it would be in the old).
+    let before_dir = memory_at(&repo, memory, &from).unwrap_or_else(|_| ".zo/memory".into());
+    let after_dir = memory_at(&repo, memory, &to);
+    let after_root = after_dir.clone().unwrap_or_else(|_| before_dir.clone());
+    let dirs: Vec<String> = commits
+        .iter()
+        .map(|c| memory_at(&repo, memory, c).unwrap_or_else(|_| before_dir.clone()))
+        .collect();
     let read = |c: &CommitRef, rel: &str| -> Result<Option<String>> {
         Ok(repo
             .file_at_ref(c, Path::new(rel))?
             .map(|b| String::from_utf8_lossy(&b).into_owned()))
     };
     let mut out = Vec::new();
-    for (kind, rel) in files {
-        let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+    for (kind, file) in files_of(&repo, [(&from, &before_dir), (&to, &after_root)])? {
+        let name = file.rsplit('/').next().unwrap_or(&file).to_string();
+        let (old_rel, new_rel) = (
+            format!("{before_dir}/{file}"),
+            format!("{after_root}/{file}"),
+        );
         let (before, after) = (
-            entries(kind, &name, read(&from, &rel)?),
-            entries(kind, &name, read(&to, &rel)?),
+            entries(kind, &name, read(&from, &old_rel)?),
+            entries(kind, &name, read(&to, &new_rel)?),
         );
         if before == after {
             continue;
@@ -230,7 +264,13 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         // Each commit's version, parsed once, for who brought what.
         let versions: Vec<(CommitRef, Entries)> = commits
             .iter()
-            .map(|c| Ok((c.clone(), entries(kind, &name, read(c, &rel)?))))
+            .zip(&dirs)
+            .map(|(c, dir)| {
+                Ok((
+                    c.clone(),
+                    entries(kind, &name, read(c, &format!("{dir}/{file}"))?),
+                ))
+            })
             .collect::<Result<_>>()?;
         let ids: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
         for id in ids {
@@ -246,6 +286,11 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
                 .find(|(_, v)| v.get(id) == end)
                 .map(|(c, _)| c.clone());
             let forgotten = text.contains("**Forgotten:**");
+            let rel = if change == "removed" {
+                &old_rel
+            } else {
+                &new_rel
+            };
             out.push(Reviewed {
                 file: rel.clone(),
                 id: id.clone(),
@@ -256,6 +301,9 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
             });
         }
     }
+    if after_dir.as_deref() != Ok(before_dir.as_str()) {
+        out.insert(0, moved(&before_dir, &after_dir, &out, &commits, &dirs));
+    }
     let ok = out.iter().all(|e| e.flags.iter().all(|f| !f.fails));
     Ok(Review {
         from,
@@ -264,6 +312,60 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         entries: out,
         ok,
     })
+}
+
+/// The review's line for a range that moves the memory (`memory_root` changed, or set to a
+/// place zo refuses): reported always; it fails when any entry carried across is not
+/// byte-identical to the one it replaces (an edit or removal of history, flagged on the entry
+/// too) or when zo would refuse the new place.
+fn moved(
+    before: &str,
+    after: &Result<String, String>,
+    entries: &[Reviewed],
+    commits: &[CommitRef],
+    dirs: &[String],
+) -> Reviewed {
+    let carried = entries.iter().all(|e| e.change == "added");
+    let (title, detail, fails) = match after {
+        Ok(after) => (
+            format!("{before} → {after}"),
+            if carried {
+                format!(
+                    "memory_root moved the memory from {before} to {after}: every file zo reads is now there; every entry of {before} was carried across unchanged"
+                )
+            } else {
+                format!(
+                    "memory_root moved the memory from {before} to {after}, and entries carried across differ from the ones they replace: history rewritten in the new place (see the entries flagged below)"
+                )
+            },
+            !carried,
+        ),
+        Err(why) => (
+            format!("{before} → (refused)"),
+            format!("memory_root names a place zo refuses to read memory from: {why}"),
+            true,
+        ),
+    };
+    let by = match after {
+        Ok(after) => commits
+            .iter()
+            .zip(dirs)
+            .find(|(_, d)| *d == after)
+            .map(|(c, _)| c.clone()),
+        Err(_) => commits.last().cloned(),
+    };
+    Reviewed {
+        file: crate::store::layout::CONFIG_REL.into(),
+        id: "memory_root".into(),
+        title,
+        change: "changed",
+        by,
+        flags: vec![Flag {
+            kind: "memory-moved",
+            detail,
+            fails,
+        }],
+    }
 }
 
 impl Review {

@@ -290,6 +290,35 @@ struct File<'a> {
     path: &'a Path,
     rel: String,
     label: String,
+    /// Its name in the memory directory (`DECISION_LOG.md`).
+    name: String,
+    /// The older layout (no config: the memory does not move).
+    legacy: bool,
+}
+
+impl File<'_> {
+    /// Where this file is in a version of the repository whose `.zo/config.yaml` is `config`:
+    /// in the memory directory that version names. A base is read where it keeps its memory,
+    /// so a `memory_root` moved since is compared across the move (SPEC §3a: what memory is
+    /// is part of what is checked), never taken for a memory with no past.
+    fn rel_in(&self, config: Option<&[u8]>) -> String {
+        if self.legacy {
+            return self.rel.clone();
+        }
+        match crate::store::layout::memory_dir_in(config) {
+            Ok(dir) => format!("{dir}/{}", self.name),
+            Err(_) => self.rel.clone(),
+        }
+    }
+
+    /// `rel_in` at a commit.
+    fn rel_at(&self, repo: &crate::git::Repo, commit: gix::ObjectId) -> String {
+        let config = repo
+            .file_at(commit, Path::new(crate::store::layout::CONFIG_REL))
+            .ok()
+            .flatten();
+        self.rel_in(config.as_deref())
+    }
 }
 
 pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyReport> {
@@ -312,6 +341,11 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
             path,
             rel: layout.rel(path),
             label: layout.show(path),
+            name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            legacy: layout.legacy,
         };
         if history {
             let Some(repo) = &repo else {
@@ -388,7 +422,9 @@ fn check_history(
     if let Some(note) = repo.shallow_note() {
         anyhow::bail!("{note}; verify --history needs the whole history: git fetch --unshallow");
     }
-    for change in repo.history_of(Path::new(&f.rel))? {
+    let config = (!f.legacy).then(|| Path::new(crate::store::layout::CONFIG_REL));
+    let locate = |cfg: Option<&[u8]>| std::path::PathBuf::from(f.rel_in(cfg));
+    for change in repo.history_moving(&locate, config)? {
         commits.insert(change.short.clone());
         let before = problems.len();
         let this = text_of(change.this, &f.label, "commit", problems);
@@ -446,7 +482,13 @@ fn check_now(
         load(f.path, &f.label, problems)
     };
     let base = match repo {
-        Some(repo) => at_head(repo, &f.rel, &f.label, problems),
+        Some(repo) => {
+            let head = repo
+                .head_full()
+                .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
+            let rel = head.map_or_else(|| f.rel.clone(), |h| f.rel_at(repo, h));
+            at_head(repo, &rel, &f.label, problems)
+        }
         None => None,
     };
     if base.is_some() {
@@ -493,7 +535,7 @@ fn check_merges(
                 let version = at_commit(
                     repo,
                     parent,
-                    &f.rel,
+                    &f.rel_at(repo, parent),
                     &f.label,
                     "a parent's version",
                     problems,
@@ -528,7 +570,7 @@ fn check_merges(
         let other = at_commit(
             repo,
             theirs,
-            &f.rel,
+            &f.rel_at(repo, theirs),
             &f.label,
             "MERGE_HEAD's version",
             problems,

@@ -296,6 +296,11 @@ impl Layout {
     }
 
     /// The memory directory relative to the root, with `/` separators (for git).
+    /// The memory directory relative to the repository's top (`.zo/memory`).
+    pub fn memory_rel(&self) -> String {
+        self.rel(&self.memory)
+    }
+
     pub fn rel(&self, path: &Path) -> String {
         path.strip_prefix(&self.root)
             .unwrap_or(path)
@@ -316,6 +321,28 @@ impl Layout {
         });
         crate::store::gate::visible(&name.replace(['\r', '\n', '\t'], " ")).into_owned()
     }
+}
+
+/// The config file's path relative to the repository's top, where a commit's tree holds it.
+pub const CONFIG_REL: &str = ".zo/config.yaml";
+
+/// The memory directory a version of `.zo/config.yaml` names (None: the file is not there),
+/// relative to the repository's top and `/`-separated: `.zo/<memory_root>`. What memory is
+/// at a commit is part of what is reviewed (SPEC §3a): a pull request that moves it moves
+/// every file zo reads. A value zo would refuse to read from is the error it would give.
+pub fn memory_dir_in(config: Option<&[u8]>) -> Result<String> {
+    let file = Path::new(CONFIG_REL);
+    let config = match config {
+        None => Config::default(),
+        Some(bytes) => Config::parse(file, &String::from_utf8_lossy(bytes))?,
+    };
+    let root = memory_root(&config, file)?;
+    let parts: Vec<String> = root
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Ok(format!(".zo/{}", parts.join("/")))
 }
 
 /// `memory_root` from config.yaml: a relative path of plain names, so the memory stays inside
