@@ -45,8 +45,8 @@ pub struct Reviewed {
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Flag {
-    /// `directive`, `consented-directive`, `characters`, `secret`, `forged-structure` or
-    /// `history-edited`.
+    /// `directive`, `consented-directive`, `characters`, `secret`, `forged-structure`,
+    /// `history-edited`, `erased` (a tombstone replaced an entry) or `memory-moved`.
     pub kind: &'static str,
     pub detail: String,
     /// Whether `verify --range` fails on it: every flag does, a directive whose entry records
@@ -99,6 +99,12 @@ fn entries(kind: Kind, name: &str, text: Option<String>) -> Entries {
     }
 }
 
+/// Whether an entry's text (or a whole file's) is a tombstone `zo forget` leaves.
+fn is_tombstone(text: &str) -> bool {
+    text.lines().any(|l| l.starts_with("**Forgotten:**"))
+        || crate::format::session::is_forgotten(text)
+}
+
 /// `A..B` as two commits.
 fn parse_range(repo: &Repo, range: &str) -> Result<(CommitRef, CommitRef)> {
     let Some((a, b)) = range.split_once("..") else {
@@ -115,10 +121,26 @@ fn parse_range(repo: &Repo, range: &str) -> Result<(CommitRef, CommitRef)> {
     Ok((resolve(a)?, resolve(b)?))
 }
 
-/// The flags of an entry's text as it ends the range.
-fn flags_of(kind: Kind, change: &'static str, forgotten: bool, text: &str) -> Vec<Flag> {
+/// The flags of an entry's text as it ends the range. `erased`: the title of what a
+/// tombstone in the range replaced, when the change is one.
+fn flags_of(kind: Kind, change: &'static str, erased: Option<&str>, text: &str) -> Vec<Flag> {
     let mut out = Vec::new();
-    if change == "removed" || (change == "changed" && kind != Kind::Whole && !forgotten) {
+    // An erasure is a rewrite of memory's past too, and a tombstone is text anyone can write:
+    // the reviewer is told what it erased, and the range fails until a maintainer merges it
+    // knowingly (SPEC §3a). `zo forget`'s own tombstone is flagged the same: review cannot
+    // tell who wrote it.
+    if let Some(title) = erased {
+        out.push(Flag {
+            kind: "erased",
+            detail: format!(
+                "replaces {} with a tombstone: an entry erased from memory (by `zo forget`, or by hand: review cannot tell)",
+                crate::store::gate::frame::name(title)
+            ),
+            fails: true,
+        });
+        return out;
+    }
+    if change == "removed" || (change == "changed" && kind != Kind::Whole) {
         out.push(Flag {
             kind: "history-edited",
             detail: format!("an entry was {change} by hand: memory is append-only (supersede it, or `zo forget` it)"),
@@ -280,12 +302,16 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
                 (Some((t, x)), None) => ("removed", t, x),
                 _ => continue,
             };
+            // A tombstone where the base held text: what it erased, named from the base.
+            let erased = before
+                .get(id)
+                .filter(|(_, x)| change == "changed" && !is_tombstone(x) && is_tombstone(text))
+                .map(|(t, _)| t.as_str());
             let end = after.get(id);
             let by = versions
                 .iter()
                 .find(|(_, v)| v.get(id) == end)
                 .map(|(c, _)| c.clone());
-            let forgotten = text.contains("**Forgotten:**");
             let rel = if change == "removed" {
                 &old_rel
             } else {
@@ -297,7 +323,7 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
                 title: title.clone(),
                 change,
                 by,
-                flags: flags_of(kind, change, forgotten, text),
+                flags: flags_of(kind, change, erased, text),
             });
         }
     }

@@ -632,3 +632,41 @@ fn a_move_of_the_memory_that_keeps_every_entry_passes_and_is_reported() {
     h.expect(&["verify", "--range", "main..pr"], 0);
     h.expect(&["verify", "--history"], 0);
 }
+
+/// A hand-written tombstone (`**Type:** FORGOTTEN`) replacing a decision showed in review as
+/// `changed D-… "[forgotten]"`, unflagged and without the title it erased; `verify --range`
+/// passed. An erasure is named from the base and fails the range, hand-made or not.
+#[test]
+fn erasure_passed_the_gate() {
+    let h = Hostile::new();
+    let id = h
+        .repo
+        .decide("Require two reviewers on main", "branch protection");
+    h.repo.commit_all("policy");
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    let log = h.mem("DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let start = text.find("## Decision:").unwrap();
+    let end = text[start..].find("\n---\n").unwrap() + start + 5;
+    let heading = text[start..].lines().next().unwrap();
+    let tombstone = format!(
+        "{heading}\n**ID:** {id}\n**Type:** FORGOTTEN\n**Title:** [forgotten]\n**Forgotten:** 2026-11-20T10:00:00Z\n**Reason:** outdated\n\n---\n"
+    );
+    std::fs::write(
+        &log,
+        format!("{}{tombstone}{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
+    // Locally it reads as a forget (the pre-commit hook accepts zo's own tombstone).
+    h.expect(&["verify"], 0);
+    h.repo.commit_all("cleanup");
+    let r = h.expect(&["review", "main..pr"], 0);
+    assert!(
+        r.stdout.contains("FLAG erased") && r.stdout.contains("\"Require two reviewers on main\""),
+        "{}",
+        r.stdout
+    );
+    let v = h.expect(&["verify", "--range", "main..pr"], 4);
+    assert!(v.stderr.contains("FLAG erased"), "{}", v.stderr);
+    h.assert_outside_unchanged();
+}
