@@ -40,6 +40,17 @@ pub fn age_days(s: &str) -> Option<i64> {
     Some(unix_now().div_euclid(86_400) - days_from_civil(y, m, d))
 }
 
+/// How far ahead of this machine's clock a timestamp in memory may be and still be taken as
+/// written now (another machine's clock a little fast): an hour.
+pub const SKEW_SECS: i64 = 3600;
+
+/// Whether a date or RFC 3339 time is beyond now by more than the skew: memory dated in the
+/// future, which no writer wrote (every writer takes the time from the clock) and which must
+/// never be taken for the latest (SPEC §3a). Anything that is no time is not.
+pub fn is_future(s: &str) -> bool {
+    parse_instant(s, false).is_some_and(|t| t > unix_now() + SKEW_SECS)
+}
+
 /// The last second of year 9999: the dates zo writes have four-digit years.
 const MAX_NOW: i64 = 253_402_300_799;
 

@@ -136,10 +136,13 @@ impl FactsFile {
         let mut v: Vec<usize> = (0..self.entries.len())
             .filter(|&i| self.entries[i].key.eq_ignore_ascii_case(key.trim()))
             .collect();
-        v.sort_by(|&a, &b| {
-            (self.entries[a].set(), &self.entries[a].id)
-                .cmp(&(self.entries[b].set(), &self.entries[b].id))
-        });
+        // A version `Set` in the future is never the latest (it would hold forever): it sorts
+        // first, as if it were the oldest (`verify` names it).
+        let key = |i: usize| {
+            let e = &self.entries[i];
+            (!crate::time::is_future(e.set()), e.set(), &e.id)
+        };
+        v.sort_by(|&a, &b| key(a).cmp(&key(b)));
         v
     }
 

@@ -57,9 +57,31 @@ pub fn new_file_name(now: &str, suffix: &str) -> String {
 }
 
 /// Time order for any mix of names: by date, then time (older names, which have none, first
-/// on their day), then number; names that are not session names sort by name, first.
-pub fn sort_key(name: &str) -> (Option<SessionName>, String) {
-    (parse_file_name(name), name.to_string())
+/// on their day), then number; names that are not session names sort by name, first. A name
+/// dated in the future (`name_time`, `time::is_future`) sorts before all: whatever picks the
+/// last one as the latest never picks it (a planted `session-2099-…` owned "Next" forever).
+pub fn sort_key(name: &str) -> (bool, Option<SessionName>, String) {
+    let future = name_time(name).is_some_and(|t| crate::time::is_future(&t));
+    (!future, parse_file_name(name), name.to_string())
+}
+
+/// The time a session's or snapshot's file name carries, as RFC 3339 (a date alone for an
+/// older session name): `session-2026-11-23T08-30-05-123Z-3fa9c1.md` →
+/// `2026-11-23T08:30:05Z`, `phase_1_2026-10-13T16-05-00.md` → `2026-10-13T16:05:00Z`.
+pub fn name_time(name: &str) -> Option<String> {
+    if let Some(n) = parse_file_name(name) {
+        return Some(match n.time {
+            Some(t) if t.len() >= 8 => format!("{}T{}:{}:{}Z", n.date, &t[..2], &t[3..5], &t[6..8]),
+            _ => n.date,
+        });
+    }
+    // A snapshot: `<phase>_<YYYY-MM-DDTHH-MM-SS>.md`.
+    let stem = name.strip_suffix(".md")?;
+    let at = stem.len().checked_sub(19)?;
+    let t = stem.get(at..)?;
+    let b = t.as_bytes();
+    (crate::time::starts_with_date(t) && b[10] == b'T' && b[13] == b'-' && b[16] == b'-')
+        .then(|| format!("{}T{}:{}:{}Z", &t[..10], &t[11..13], &t[14..16], &t[17..19]))
 }
 
 /// The number in a `# Session NNN …` title line.

@@ -99,6 +99,23 @@ fn entries(kind: Kind, name: &str, text: Option<String>) -> Entries {
     }
 }
 
+/// The time an entry carries (a decision's heading, a fact's `Set`) or a session's or
+/// snapshot's file name does.
+fn dated(kind: Kind, name: &str, text: &str) -> Option<String> {
+    match kind {
+        Kind::Decisions => DecisionLog::parse(Text::new(text.to_string()))
+            .entries
+            .first()
+            .map(|e| e.timestamp.clone()),
+        Kind::Facts => FactsFile::parse(Text::new(text.to_string()))
+            .entries
+            .first()
+            .map(|e| e.set().to_string()),
+        Kind::Priors => None,
+        Kind::Whole => crate::format::session::name_time(name),
+    }
+}
+
 /// Whether an entry's text (or a whole file's) is a tombstone `zo forget` leaves.
 fn is_tombstone(text: &str) -> bool {
     text.lines().any(|l| l.starts_with("**Forgotten:**"))
@@ -123,7 +140,13 @@ fn parse_range(repo: &Repo, range: &str) -> Result<(CommitRef, CommitRef)> {
 
 /// The flags of an entry's text as it ends the range. `erased`: the title of what a
 /// tombstone in the range replaced, when the change is one.
-fn flags_of(kind: Kind, change: &'static str, erased: Option<&str>, text: &str) -> Vec<Flag> {
+fn flags_of(
+    kind: Kind,
+    name: &str,
+    change: &'static str,
+    erased: Option<&str>,
+    text: &str,
+) -> Vec<Flag> {
     let mut out = Vec::new();
     // An erasure is a rewrite of memory's past too, and a tombstone is text anyone can write:
     // the reviewer is told what it erased, and the range fails until a maintainer merges it
@@ -149,6 +172,15 @@ fn flags_of(kind: Kind, change: &'static str, erased: Option<&str>, text: &str) 
     }
     if change == "removed" {
         return out;
+    }
+    if let Some(at) = dated(kind, name, text).filter(|t| crate::time::is_future(t)) {
+        out.push(Flag {
+            kind: "future-dated",
+            detail: format!(
+                "dated {at}, beyond now: no writer dates ahead of its clock, and zo never takes it for the latest"
+            ),
+            fails: true,
+        });
     }
     if let Some((_, c)) = gate::first_control(text) {
         out.push(Flag {
@@ -323,7 +355,7 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
                 title: title.clone(),
                 change,
                 by,
-                flags: flags_of(kind, change, erased, text),
+                flags: flags_of(kind, &name, change, erased, text),
             });
         }
     }

@@ -189,11 +189,57 @@ fn directives(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>)
 }
 
 /// What text written by hand is checked for, that zo's writers refuse: characters, secrets,
-/// dangerous directives.
+/// dangerous directives, times in the future.
 fn hand_written(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
     characters(label, text, problems);
     secrets(label, kind, text, problems);
     directives(label, kind, text, problems);
+    future_dated(label, kind, text, problems);
+}
+
+/// Entries, and session and snapshot files, dated beyond now (`time::is_future`): no writer
+/// dates anything ahead of its clock, and such a date would otherwise be taken for the latest
+/// (a session's Next served at every start, a fact version holding forever).
+fn future_dated(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
+    let mut found: Vec<(usize, String)> = Vec::new();
+    match kind {
+        "decisions" => {
+            let log = DecisionLog::parse(text.clone());
+            found.extend(
+                log.entries
+                    .iter()
+                    .filter(|e| crate::time::is_future(&e.timestamp))
+                    .map(|e| (e.span.line, e.timestamp.clone())),
+            );
+        }
+        "facts" => {
+            let f = FactsFile::parse(text.clone());
+            found.extend(
+                f.entries
+                    .iter()
+                    .filter(|e| crate::time::is_future(e.set()))
+                    .map(|e| (e.span.line, e.set().to_string())),
+            );
+        }
+        "other" => {
+            let name = label.rsplit('/').next().unwrap_or(label);
+            if let Some(t) =
+                crate::format::session::name_time(name).filter(|t| crate::time::is_future(t))
+            {
+                found.push((1, t));
+            }
+        }
+        _ => {}
+    }
+    for (line, at) in found {
+        problems.push(Problem {
+            file: label.to_string(),
+            line,
+            message: format!(
+                "dated {at}, beyond now: zo dates what it writes by the clock, so this was written by hand or on a machine whose clock is wrong, and zo never takes it for the latest; correct the date"
+            ),
+        });
+    }
 }
 
 /// Structure and append-only checks of one version against a base version.
