@@ -189,6 +189,9 @@ fn main() {
         }
         println!();
     }
+    if selected(10_000) {
+        arrivals(&records, runs);
+    }
     // `status` on the 326 ADR records whole (the corpus the targets are stated on).
     if selected(326) {
         let (_keep, path, _) = repo_with_adr_corpus();
@@ -210,4 +213,127 @@ fn main() {
         }
     }
     println!();
+}
+
+/// The SessionStart hook when much arrived (SPEC §3a, "what arrived since your last session"):
+/// 10,000 decisions seen at a session start, then 60 commits of a teammate's — 59 adding a
+/// decision each, the last 1,441 more (1,500 in all). Each run starts from the user's state at
+/// that session start (its cache copied fresh), so each pays the whole lookup; beside it the
+/// same hook once that state is up to date (nothing arrived), and `git status`.
+fn arrivals(records: &[Record], runs: usize) {
+    let (_keep, path, _) = repo_with_log(10_000, records);
+    let d = path.as_path();
+    let seeded = tempfile::tempdir().unwrap();
+    // The user's cache (the vector cache holds the key and what the last start saw): named
+    // directly, as cargo's config names a shared one for every process it starts.
+    let cache = |dir: &std::path::Path| {
+        [
+            ("HOME", "/nonexistent".to_string()),
+            ("ZO_CACHE", dir.to_string_lossy().into_owned()),
+            (
+                "ZO_VECTOR_CACHE",
+                dir.join("vectors").to_string_lossy().into_owned(),
+            ),
+        ]
+    };
+    let with = |dir: &std::path::Path| {
+        let env = cache(dir);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        run_measured(d, ZO, &["hook", "claude"], Some(SESSION_START), &env)
+    };
+    hook(d, seeded.path());
+    let log = d.join(".zo/memory/DECISION_LOG.md");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    let entry = |i: usize| {
+        format!(
+            "## Decision: 2026-11-20T10:00:00Z\n**ID:** D-{:08x}\n**Type:** ARCHITECTURE\n**Title:** Arrived {i}\n**Decision:** pulled from a teammate\n\n---\n\n",
+            0x0a00_0000 + i
+        )
+    };
+    let mut i = 0;
+    for c in 0..60 {
+        let k = if c < 59 { 1 } else { 1_441 };
+        for _ in 0..k {
+            text.push_str(&entry(i));
+            i += 1;
+        }
+        std::fs::write(&log, &text).unwrap();
+        git(d, &["commit", "-qam", &format!("teammate {c}")]);
+    }
+    let _ = std::process::Command::new("sync").status();
+    let git_m = git_status(d, runs);
+    let fresh = |_: usize| {
+        let run = tempfile::tempdir().unwrap();
+        copy_tree(seeded.path(), run.path());
+        with(run.path())
+    };
+    let arrived = median_of(runs, &fresh);
+    // What the measured runs printed: the arrivals were there to find.
+    let check = tempfile::tempdir().unwrap();
+    copy_tree(seeded.path(), check.path());
+    let said = hook(d, check.path());
+    assert!(said.contains("## Arrived since"), "{said}");
+    let done = tempfile::tempdir().unwrap();
+    copy_tree(seeded.path(), done.path());
+    with(done.path());
+    with(done.path());
+    let nothing = median_of(runs, &|_| with(done.path()));
+    let f = |(s, c, m): M| format!("{:.1} / {:.1} / {m:.0}", s * 1000.0, c * 1000.0);
+    println!(
+        "\n| SessionStart at 10,000 decisions | wall ms / CPU ms / peak MB | × git status (wall / CPU) |\n|---|---:|---:|"
+    );
+    for (name, m) in [
+        ("git status", git_m),
+        ("nothing arrived", nothing),
+        ("1,500 arrived over 60 commits", arrived),
+    ] {
+        println!(
+            "| {name} | {} | {:.1}× / {:.1}× |",
+            f(m),
+            m.0 / git_m.0,
+            m.1 / git_m.1.max(1e-6)
+        );
+    }
+    println!(
+        "| extra for the arrivals | {:.1} / {:.1} | |",
+        (arrived.0 - nothing.0) * 1000.0,
+        (arrived.1 - nothing.1) * 1000.0
+    );
+}
+
+/// Copy a directory tree (the user's cache as a session start left it).
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+/// The SessionStart hook's output, run with `cache` as the user's cache.
+fn hook(d: &std::path::Path, cache: &std::path::Path) -> String {
+    let out = std::process::Command::new(ZO)
+        .args(["hook", "claude"])
+        .current_dir(d)
+        .env("HOME", "/nonexistent")
+        .env("ZO_CACHE", cache)
+        .env("ZO_VECTOR_CACHE", cache.join("vectors"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            std::io::Write::write_all(&mut c.stdin.take().unwrap(), SESSION_START.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }

@@ -367,6 +367,16 @@ pub struct Similar {
 }
 
 /// Hex SHA-256 of a string.
+/// An entry's identity by what it says (provenance, SPEC §3a): its content (`content_of`), with
+/// what zo changes in place taken out — a lesson's number, which a merge may renumber, and its
+/// `Superseded by` line, which `prior supersede` sets — hashed (32 hex digits). Two entries
+/// with one ID and different text have different keys; an edit gives a new one.
+pub fn content_key(entry: &str) -> String {
+    let content = content_of(entry);
+    let text = prior::without_numbers(&prior::without_supersession(content.trim()));
+    sha256_hex(&text)[..32].to_string()
+}
+
 pub fn sha256_hex(s: &str) -> String {
     let digest = Sha256::digest(s.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()

@@ -229,7 +229,7 @@ impl Prior {
 }
 
 /// `PR-046` → `PR-` everywhere in `text`.
-fn without_numbers(text: &str) -> String {
+pub(crate) fn without_numbers(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("PR-") {
@@ -240,7 +240,7 @@ fn without_numbers(text: &str) -> String {
     out
 }
 
-fn without_supersession(content: &str) -> String {
+pub(crate) fn without_supersession(content: &str) -> String {
     content.lines().filter(|l| !matches!(fields::parse_field_line(l), Some((n, _)) if n.eq_ignore_ascii_case("Superseded by"))).collect::<Vec<_>>().join("\n")
 }
 

@@ -475,6 +475,44 @@ impl Repo {
         Ok(out)
     }
 
+    /// For each `(token, text)` of `wanted`, the earliest commit (by commit time) reachable from
+    /// HEAD whose version of `path` holds `text` exactly (line ends read as LF): where an entry,
+    /// as it is now, entered history. Each distinct version is read once.
+    pub fn first_commits_with(
+        &self,
+        path: &Path,
+        wanted: &[(String, String)],
+    ) -> Result<std::collections::HashMap<String, CommitRef>> {
+        let mut held: std::collections::HashMap<gix::ObjectId, Vec<usize>> =
+            std::collections::HashMap::new();
+        let mut best: Vec<Option<(i64, gix::ObjectId)>> = vec![None; wanted.len()];
+        for (t, id, blob) in self.versions_of(path)? {
+            let found = held.entry(blob).or_insert_with(|| {
+                // A version too large to read holds nothing (as in first_commits_holding).
+                let data = self.blob(blob, path).unwrap_or_default();
+                let data = String::from_utf8_lossy(&data).replace("\r\n", "\n");
+                wanted
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, text))| !text.is_empty() && data.contains(text.as_str()))
+                    .map(|(i, _)| i)
+                    .collect()
+            });
+            for &i in found.iter() {
+                if best[i].is_none_or(|(bt, _)| t <= bt) {
+                    best[i] = Some((t, id));
+                }
+            }
+        }
+        let mut out = std::collections::HashMap::new();
+        for (i, b) in best.into_iter().enumerate() {
+            if let Some((_, id)) = b {
+                out.insert(wanted[i].0.clone(), self.commit_ref(id)?);
+            }
+        }
+        Ok(out)
+    }
+
     /// The earliest commit (by commit time) reachable from HEAD whose version of `path` holds
     /// `needle`: where an entry entered history. Each distinct version is searched once.
     pub fn first_commit_holding(&self, path: &Path, needle: &str) -> Result<Option<CommitRef>> {
@@ -718,6 +756,24 @@ pub fn is_commit_id(s: &str) -> bool {
 /// and opening it costs about a millisecond. None when anything is not as expected (the caller
 /// then asks gix). A worktree's `.git` file is followed to its git directory and the common
 /// directory named there.
+/// The repository's common git directory (the main `.git` of every worktree), read from the
+/// files as `head_id_fast` reads them: what names this repository on this machine.
+pub fn common_dir_fast(root: &Path) -> Option<PathBuf> {
+    let dot = root.join(".git");
+    let meta = std::fs::symlink_metadata(&dot).ok()?;
+    let git_dir = if meta.is_dir() {
+        dot
+    } else {
+        let text = std::fs::read_to_string(&dot).ok()?;
+        let p = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+        if p.is_absolute() { p } else { root.join(p) }
+    };
+    let common = std::fs::read_to_string(git_dir.join("commondir"))
+        .ok()
+        .map_or_else(|| git_dir.clone(), |c| git_dir.join(c.trim()));
+    Some(common.canonicalize().unwrap_or(common))
+}
+
 pub fn head_id_fast(root: &Path) -> Option<String> {
     let dot = root.join(".git");
     let meta = std::fs::symlink_metadata(&dot).ok()?;

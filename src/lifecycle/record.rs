@@ -214,7 +214,11 @@ impl Starting {
         save(memory, &rec)?;
         // The next bundle says what arrived since this start (`store::provenance`).
         if let Some(h) = &rec.head {
-            crate::store::provenance::mark_seen(&memory.layout, h);
+            crate::store::provenance::mark_seen(&memory.layout, h, || {
+                let log = memory.decisions_quick().map(|(l, _)| l).unwrap_or_default();
+                let priors = memory.priors().unwrap_or_default();
+                crate::store::provenance::files_now(&memory.layout, &log, &priors)
+            });
         }
         Ok(rec)
     }

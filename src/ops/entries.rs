@@ -296,7 +296,12 @@ fn marked(mut v: Value) -> Value {
 /// it, not the text `show` on the hook path.
 pub fn with_origin(memory: &Memory, mut v: Value) -> Result<Value> {
     if let Some(id) = v.get("id").and_then(Value::as_str).map(str::to_string) {
-        let origin = crate::store::provenance::origins(&memory.layout, &[id.as_str()])
+        let text = v
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let origin = crate::store::provenance::origins(&memory.layout, &[(&id, &text)])
             .pop()
             .unwrap_or_default();
         v["origin"] = serde_json::to_value(origin)?;
@@ -582,8 +587,15 @@ impl RecallReport {
     /// Each hit's origin (SPEC §3a): written here, or the commit and author that brought it;
     /// one walk of each file's history for all hits. For `--json` and MCP results.
     pub fn with_origins(&mut self, memory: &Memory) {
-        let ids: Vec<&str> = self.results.iter().map(|h| h.row.id.as_str()).collect();
-        let origins = crate::store::provenance::origins(&memory.layout, &ids);
+        // A decision's hit carries its latest outcome after it (`index::rows`): the entry's own
+        // text is what came before that entry's heading.
+        let own = |t: &'_ str| -> usize { t.find("\n\n## Decision:").unwrap_or(t.len()) };
+        let entries: Vec<(&str, &str)> = self
+            .results
+            .iter()
+            .map(|h| (h.row.id.as_str(), &h.row.text[..own(&h.row.text)]))
+            .collect();
+        let origins = crate::store::provenance::origins(&memory.layout, &entries);
         for (h, o) in self.results.iter_mut().zip(origins) {
             h.origin = Some(o);
         }

@@ -121,7 +121,7 @@ pub fn all(memory: &Memory, log: &DecisionLog) -> Result<Vec<Option<History>>> {
             status: log.status(i),
             written: Written {
                 timestamp: e.timestamp.clone(),
-                here: crate::store::provenance::written_here(&e.id),
+                here: crate::store::provenance::written_here(&memory.layout, &e.content(log)),
                 session,
                 agent,
                 commit,

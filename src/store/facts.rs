@@ -663,7 +663,7 @@ impl Memory {
         let parts = text.appended_parts(&format!("{joint}{entry}"));
         fsio::write_atomic_parts(path, &[&parts[0], &parts[1], &parts[2]])?;
         crate::store::write::approve_consented(&new.id, &entry, &new.allowed);
-        crate::store::provenance::note_written_here(&new.id);
+        crate::store::provenance::note_written_here(&self.layout, &entry);
         Ok(())
     }
 }

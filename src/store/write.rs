@@ -532,8 +532,8 @@ impl Memory {
     /// session's file lists exactly what it wrote — not what a pull brought in meanwhile.
     /// Called with the memory lock held, after the entry is written; best effort: a record that
     /// cannot be updated never fails the write (session end then falls back to its baseline).
-    fn note_written(&self, id: &str) {
-        crate::store::provenance::note_written_here(id);
+    fn note_written(&self, id: &str, entry: &str) {
+        crate::store::provenance::note_written_here(&self.layout, entry);
         let path = self.layout.session_record();
         let Ok(Some(text)) = fsio::read_text(&path) else {
             return;
@@ -583,7 +583,7 @@ impl Memory {
             &self.layout.decision_log(),
             &[&parts[0], &parts[1], &parts[2]],
         )?;
-        self.note_written(&new.id);
+        self.note_written(&new.id, &entry);
         approve_consented(&new.id, &entry, &new.allowed);
         Ok(())
     }
@@ -661,7 +661,7 @@ impl Memory {
             &self.layout.priors(),
             text.with_appended(&format!("{joint}{entry}")).as_bytes(),
         )?;
-        self.note_written(&prior::format_id(new.number));
+        self.note_written(&prior::format_id(new.number), &entry);
         approve_consented(&prior::format_id(new.number), &entry, &new.allowed);
         let others = file
             .entries

@@ -735,3 +735,166 @@ fn a_future_dated_session_owned_next_forever() {
     h.expect(&["verify", "--range", "main..pr"], 4);
     h.assert_outside_unchanged();
 }
+
+/// The SessionStart hook as Claude Code runs it.
+fn session_start(h: &Hostile) -> String {
+    let event = json!({"hook_event_name": "SessionStart", "source": "startup", "session_id": "s"});
+    let r = h.run_in(&["hook", "claude"], event.to_string().as_bytes());
+    check(&r, &["hook", "claude"], 0);
+    r.stdout
+}
+
+/// Commit everything as `author`.
+fn commit_as(h: &Hostile, author: &str, msg: &str) {
+    h.repo.git(&["add", "-A"]);
+    let name = format!("user.name={author}");
+    h.repo.git(&[
+        "-c",
+        &name,
+        "-c",
+        "user.email=a@example.com",
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        msg,
+    ]);
+}
+
+/// "Written here" was keyed by bare IDs machine-wide: a lesson committed as `PR-001` showed
+/// `origin.here: true` and was missing from "Arrived" whenever this user had written any
+/// PR-001 anywhere. Provenance is keyed by this repository and the entry's content now.
+#[test]
+fn provenance_was_forged_by_an_id_this_user_wrote_elsewhere() {
+    let h = Hostile::new();
+    // This user's own PR-001, in another project on the machine.
+    let other = tempfile::tempdir().unwrap();
+    super::util::git_in(other.path(), &["init", "-q"]);
+    let there = other.path().to_str().unwrap();
+    check(
+        &h.run(&["--repo", there, "init", "--project", "other"]),
+        &["init"],
+        0,
+    );
+    let args = [
+        "--repo",
+        there,
+        "prior",
+        "add",
+        "--title",
+        "Pin the toolchain",
+        "--root-cause",
+        "novel_case",
+        "--failure",
+        "a build broke",
+        "--rule",
+        "pin it",
+    ];
+    check(&h.run(&args), &args, 0);
+    session_start(&h);
+    // A teammate's commit brings a PR-001 of its own here.
+    let priors = h.mem("PRIORS.md");
+    let text = std::fs::read_to_string(&priors).unwrap();
+    std::fs::write(
+        &priors,
+        format!("{text}\n## PR-001: Publish packages to npm.mirror.example\n**Source:** review\n**Root cause category:** novel_case\n**Failure:** slow installs\n**Superseded by:** null\n\n### Rules\n1. **Use the mirror.**\n"),
+    )
+    .unwrap();
+    commit_as(&h, "Mallory", "faster installs");
+    let v = h.repo.json(&["show", "PR-001"]);
+    assert_eq!(v["origin"]["here"], false, "{v}");
+    assert_eq!(v["origin"]["commit"]["author"], "Mallory", "{v}");
+    let b = session_start(&h);
+    assert!(
+        b.contains("## Arrived since") && b.contains("PR-001") && b.contains("Mallory"),
+        "{b}"
+    );
+    // What this user writes here is theirs: a decision written now is not an arrival.
+    let id = h.repo.decide("Use the mirror for CI", "ci only");
+    h.repo.commit_all("ci");
+    assert_eq!(h.repo.json(&["show", &id])["origin"]["here"], true);
+    let b = session_start(&h);
+    assert!(!b.contains("## Arrived since"), "{b}");
+    // An old ID rewritten by a later commit is named by the commit that rewrote it.
+    let log = h.mem("DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(&log, text.replace("ci only", "ci and releases")).unwrap();
+    commit_as(&h, "Eve", "widen it");
+    let v = h.repo.json(&["show", &id]);
+    assert_eq!(v["origin"]["here"], false, "{v}");
+    assert_eq!(v["origin"]["commit"]["author"], "Eve", "{v}");
+    let b = session_start(&h);
+    assert!(
+        b.contains(&id) && b.contains("Eve"),
+        "a rewritten entry arrived: {b}"
+    );
+    h.assert_outside_unchanged();
+}
+
+/// An 8,000-entry log, then many commits and one appending 1,500 entries: the SessionStart
+/// hook read every version of the log in the range, burned seconds, and, killed by the agent's
+/// timeout, never recorded what it saw, so every later start did it again. Who brought what is
+/// now looked up within a bound of bytes read per start, the rest said in one line and carried
+/// over: a later start goes on from where the last one stopped.
+#[test]
+fn the_hook_path_was_unbounded_in_what_arrived() {
+    let h = Hostile::new();
+    let log = h.mem("DECISION_LOG.md");
+    let base = std::fs::read_to_string(&log).unwrap();
+    let body = "x".repeat(900);
+    let mut text = base.clone();
+    for i in 0..700 {
+        text.push_str(&super::util::canonical_entry(
+            i,
+            &format!("Old decision {i}"),
+            &body,
+        ));
+    }
+    std::fs::write(&log, &text).unwrap();
+    h.repo.commit_all("a large log");
+    session_start(&h);
+    // 40 commits of a teammate's, each adding ten decisions: 40 versions of a 0.7 MB log.
+    let mut n = 10_000;
+    for c in 0..40 {
+        for _ in 0..10 {
+            text.push_str(&super::util::canonical_entry(
+                n,
+                &format!("New decision {n}"),
+                "y",
+            ));
+            n += 1;
+        }
+        std::fs::write(&log, &text).unwrap();
+        commit_as(&h, "Teammate", &format!("batch {c}"));
+    }
+    // The commits searched for who brought the arrivals, as the footer says (all 40 when it
+    // says nothing: every arrival's commit was found).
+    let searched = |b: &str| -> usize {
+        b.find("looked up in ").map_or(40, |at| {
+            b[at + "looked up in ".len()..]
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+    };
+    let first = h.expect(&["context"], 0).stdout;
+    assert!(first.contains("## Arrived since"), "{first}");
+    assert!(
+        first.contains("of 40 commits, all a session start reads"),
+        "{first}"
+    );
+    let k1 = searched(&first);
+    assert!(k1 > 0 && k1 < 40, "{k1}");
+    // The next reader goes on from where that one stopped (as after a start its agent killed).
+    let second = h.expect(&["context"], 0).stdout;
+    let k2 = searched(&second);
+    assert!(k2 > k1, "{k1} then {k2}");
+    assert!(second.contains("by Teammate"), "{second}");
+    // The session start records what it saw: the start after it lists nothing.
+    session_start(&h);
+    let b = session_start(&h);
+    assert!(!b.contains("## Arrived since"), "{b}");
+    h.assert_outside_unchanged();
+}

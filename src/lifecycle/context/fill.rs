@@ -198,50 +198,61 @@ impl Filler {
     }
 
     /// What arrived since the user's last session here, and from whom (SPEC §3a): entries
-    /// pulled, not written on this machine. Nothing is read from git when HEAD has not moved.
+    /// pulled, not written on this machine (by content: `store::provenance`). Nothing is read
+    /// from git when HEAD has not moved; who brought each is looked up within a time budget,
+    /// and what was not, or did not fit, is counted for the footer.
     pub(super) fn arrivals(&mut self, layout: &Layout, log: &DecisionLog, priors: &PriorsFile) {
-        if let Some(since) = crate::store::provenance::last_seen(layout) {
-            let mut ids: Vec<(&str, &str)> = log
+        let Some(arrived) = crate::store::provenance::arrivals(layout, || {
+            crate::store::provenance::files_now(layout, log, priors)
+        }) else {
+            return;
+        };
+        // IDs, titles and authors are the repository's text: screened as the Withheld section
+        // screens them (an arrival is the likeliest entry to be withheld).
+        let lines: Vec<String> = arrived
+            .entries
+            .iter()
+            .map(|a| {
+                let by = a.commit.as_ref().map_or_else(
+                    || "in a commit since".to_string(),
+                    |c| {
+                        shown_title(
+                            &c.by(),
+                            &format!("{} by an author whose name the rules flag", c.short),
+                        )
+                    },
+                );
+                format!(
+                    "- {} {} — {}",
+                    shown_id(&a.id),
+                    shown_title(&a.title, "(its title is withheld: the rules flag it)"),
+                    by.trim_matches('"')
+                )
+            })
+            .collect();
+        // Whole lines while they fit (found by halving, as the disagreements are); the rest
+        // counted, never dropped unsaid.
+        let (mut lo, mut hi) = (0, lines.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if self.fits(ARRIVED, &lines[..mid].join("\n")) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        self.left.arrivals = lines.len() - lo;
+        if arrived.unfinished().is_some() {
+            self.left.arrivals_unattributed = arrived
                 .entries
                 .iter()
-                .filter(|e| !e.is_annotation())
-                .map(|e| (e.id.as_str(), e.title.as_str()))
-                .collect();
-            ids.extend(
-                priors
-                    .entries
-                    .iter()
-                    .map(|p| (p.id.as_str(), p.title.as_str())),
-            );
-            let arrived = crate::store::provenance::arrivals(layout, &since, &ids);
-            if !arrived.is_empty() {
-                // IDs, titles and authors are the repository's text: screened as the Withheld
-                // section screens them (an arrival is the likeliest entry to be withheld).
-                let lines: Vec<String> = arrived
-                    .iter()
-                    .map(|a| {
-                        let by = a.commit.as_ref().map_or_else(
-                            || "in a commit since".to_string(),
-                            |c| {
-                                shown_title(
-                                    &c.by(),
-                                    &format!("{} by an author whose name the rules flag", c.short),
-                                )
-                            },
-                        );
-                        format!(
-                            "- {} {} — {}",
-                            shown_id(&a.id),
-                            shown_title(&a.title, "(its title is withheld: the rules flag it)"),
-                            by.trim_matches('"')
-                        )
-                    })
-                    .collect();
-                let text = lines.join("\n");
-                if self.fits(ARRIVED, &text) {
-                    self.push(ARRIVED, text);
-                }
-            }
+                .filter(|a| a.commit.is_none())
+                .count();
+        }
+        self.left.arrivals_since = arrived.since.clone();
+        self.left.arrivals_searched = (arrived.searched, arrived.commits);
+        if lo > 0 {
+            self.push(ARRIVED, lines[..lo].join("\n"));
         }
     }
 

@@ -43,6 +43,16 @@ pub struct LeftOut {
     pub linked_lessons: usize,
     /// Pairs of decisions that disagree and did not fit.
     pub disagreements: usize,
+    /// Entries that arrived since the last session and did not fit.
+    pub arrivals: usize,
+    /// Arrivals whose commit was not looked up in the time a session start allows.
+    pub arrivals_unattributed: usize,
+    /// The commit the arrivals are counted from (short), and the commits searched for who
+    /// brought them of all in the range.
+    #[serde(skip)]
+    pub arrivals_since: String,
+    #[serde(skip)]
+    pub arrivals_searched: (usize, usize),
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -149,6 +159,7 @@ impl Bundle {
         let mut dropped: Vec<String> = Vec::new();
         let mut cut: Vec<(String, usize)> = Vec::new();
         let mut len = self.markdown().chars().count();
+        let rendered = |name: &str, text: &str| section_markdown(name, text).chars().count();
         while len > max {
             let Some(i) = self
                 .sections
@@ -157,23 +168,45 @@ impl Bundle {
             else {
                 break;
             };
-            let text = &self.sections[i].text;
-            match entry_starts(text).last() {
-                Some(&at) if at > 0 => {
-                    let name = self.sections[i].name.clone();
-                    self.sections[i].text = text[..at].trim_end().to_string();
-                    match cut.iter_mut().find(|(n, _)| *n == name) {
-                        Some((_, k)) => *k += 1,
-                        None => cut.push((name, 1)),
+            let (name, text) = (self.sections[i].name.clone(), self.sections[i].text.clone());
+            let others = len - rendered(&name, &text);
+            let starts = entry_starts(&text);
+            // The most whole entries that fit, found by halving (cutting one at a time and
+            // rendering the bundle again was quadratic: a long Arrived list took seconds).
+            let keep = |k: usize| text[..starts[k]].trim_end();
+            let fits = |k: usize| others + rendered(&name, keep(k)) <= max;
+            let fitting = match starts.iter().position(|&at| at > 0) {
+                Some(first) if fits(first) => {
+                    let (mut lo, mut hi) = (first, starts.len() - 1);
+                    while lo < hi {
+                        let mid = (lo + hi).div_ceil(2);
+                        if fits(mid) {
+                            lo = mid;
+                        } else {
+                            hi = mid - 1;
+                        }
                     }
+                    Some(lo)
                 }
-                _ => {
-                    let name = self.sections.remove(i).name;
+                _ => None,
+            };
+            match fitting {
+                Some(k) => {
+                    let gone = starts.len() - k;
+                    self.sections[i].text = keep(k).to_string();
+                    match cut.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, c)) => *c += gone,
+                        None => cut.push((name.clone(), gone)),
+                    }
+                    len = others + rendered(&name, &self.sections[i].text);
+                }
+                None => {
+                    self.sections.remove(i);
                     cut.retain(|(n, _)| *n != name);
                     dropped.push(name);
+                    len = others;
                 }
             }
-            len = self.markdown().chars().count();
         }
         if !dropped.is_empty() || !cut.is_empty() {
             dropped.reverse();
@@ -400,6 +433,25 @@ fn footer(
                 "pair of decisions that disagree",
                 "pairs of decisions that disagree"
             )
+        ));
+    }
+    if left.arrivals > 0 {
+        parts.push(format!(
+            "{} (`zo review {}..HEAD`)",
+            crate::format::count(left.arrivals, "more arrival", "more arrivals"),
+            left.arrivals_since
+        ));
+    }
+    if left.arrivals_unattributed > 0 {
+        let (searched, all) = left.arrivals_searched;
+        parts.push(format!(
+            "who brought {} (looked up in {searched} of {all} commits, all a session start reads: `zo review {}..HEAD` names each)",
+            crate::format::count(
+                left.arrivals_unattributed,
+                "arrival",
+                "arrivals"
+            ),
+            left.arrivals_since
         ));
     }
     if left.linked_lessons > 0 {

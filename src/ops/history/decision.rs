@@ -200,7 +200,7 @@ pub fn history(memory: &Memory, id: &str) -> Result<History> {
         status: log.status(i),
         written: Written {
             timestamp: e.timestamp.clone(),
-            here: crate::store::provenance::written_here(&e.id),
+            here: crate::store::provenance::written_here(&memory.layout, &e.content(&log)),
             session,
             agent,
             commit,
