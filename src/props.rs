@@ -165,7 +165,10 @@ pub fn merge(base: &[String], ours: &[String], theirs: &[String]) {
     let b = format!("{head}{}", entries(0xb0, base));
     let o = format!("{b}{}", entries(0xa0, ours));
     let t = format!("{b}{}", entries(0xc0, theirs));
-    let (merged, _) = crate::git::merge::decisions(&b, &o, &t);
+    let m = crate::git::merge::decisions(&b, &o, &t);
+    assert_eq!(m.conflicts, 0, "appends alone never conflict:\n{}", m.text);
+    assert!(crate::git::merge::lost("decisions", &o, &t, &m.text).is_empty());
+    let merged = m.text;
     let log = DecisionLog::parse(Text::new(merged.clone()));
     let ids: Vec<&str> = log.entries.iter().map(|e| e.id.as_str()).collect();
     let unique: HashSet<&str> = ids.iter().copied().collect();
@@ -179,7 +182,7 @@ pub fn merge(base: &[String], ours: &[String], theirs: &[String]) {
         crate::store::verify::decisions("merged", &log).is_empty(),
         "the merge is not a valid log:\n{merged}"
     );
-    let (other, _) = crate::git::merge::decisions(&b, &t, &o);
+    let other = crate::git::merge::decisions(&b, &t, &o).text;
     let other_ids: HashSet<String> = DecisionLog::parse(Text::new(other))
         .entries
         .iter()
@@ -194,8 +197,13 @@ pub fn merge(base: &[String], ours: &[String], theirs: &[String]) {
 /// The merge driver's three-way input of arbitrary text never panics, for every file kind.
 pub fn merge_any(base: &[u8], ours: &[u8], theirs: &[u8]) {
     let (b, o, t) = (text(base), text(ours), text(theirs));
-    let _ = crate::git::merge::decisions(&b, &o, &t);
-    let _ = crate::git::merge::priors(&b, &o, &t);
+    for (kind, m) in [
+        ("decisions", crate::git::merge::decisions(&b, &o, &t)),
+        ("priors", crate::git::merge::priors(&b, &o, &t)),
+        ("facts", crate::git::merge::facts(&b, &o, &t)),
+    ] {
+        let _ = crate::git::merge::lost(kind, &o, &t, &m.text);
+    }
     let _ = crate::git::merge::state(&o, &t);
     let _ = crate::git::merge::session(&b, &o, &t);
     // Nothing either side did is lost: the side that did not only append is kept whole (its
@@ -389,7 +397,7 @@ pub fn facts_merge(base: &[String], ours: &[String], theirs: &[String], forget_o
         );
     }
     for (x, y) in [(&o, &t), (&t, &o)] {
-        let (merged, _) = crate::git::merge::facts(&b, x, y);
+        let merged = crate::git::merge::facts(&b, x, y).text;
         let m = FactsFile::parse(Text::new(merged));
         let ids: HashSet<String> = m.entries.iter().map(|e| e.id.clone()).collect();
         for side in [x, y] {

@@ -190,7 +190,11 @@ fn merge_driver_renumbers_colliding_priors_and_keeps_references() {
         p(1, "theirs one", "null"),
         p(2, "theirs two", "PR-001").replace("theirs two", "theirs two (refines PR-001)")
     );
-    let (merged, notes) = zo::git::merge::priors(base, &ours, &theirs);
+    let zo::git::merge::Merged {
+        text: merged,
+        notes,
+        ..
+    } = zo::git::merge::priors(base, &ours, &theirs);
     let f = zo::format::prior::PriorsFile::parse(zo::format::Text::new(merged.clone()));
     let ids: Vec<&str> = f.entries.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, vec!["PR-001", "PR-003", "PR-002"], "{merged}");
@@ -820,7 +824,7 @@ fn a_decision_deleted_on_both_sides_is_not_resurrected() {
     let base = format!("{head}{}{}", e("D-00000001"), e("D-00000002"));
     let ours = format!("{head}{}{}", e("D-00000001"), e("D-0000000a"));
     let theirs = format!("{head}{}{}", e("D-00000001"), e("D-0000000b"));
-    let (merged, _) = zo::git::merge::decisions(&base, &ours, &theirs);
+    let merged = zo::git::merge::decisions(&base, &ours, &theirs).text;
     assert!(!merged.contains("D-00000002"), "{merged}");
     assert!(merged.contains("D-0000000a") && merged.contains("D-0000000b"));
     let p = |n: u32| {
@@ -834,11 +838,12 @@ fn a_decision_deleted_on_both_sides_is_not_resurrected() {
         }
         .render()
     };
-    let (merged, _) = zo::git::merge::priors(
+    let merged = zo::git::merge::priors(
         &format!("# PRIORS\n\n{}{}", p(1), p(2)),
         &format!("# PRIORS\n\n{}", p(1)),
         &format!("# PRIORS\n\n{}", p(1)),
-    );
+    )
+    .text;
     assert!(!merged.contains("PR-002"), "{merged}");
 }
 
@@ -1313,4 +1318,138 @@ fn show_gave_a_withheld_entrys_text_unmarked() {
     let v = json(&a, &["show", "D-00000bad"]);
     assert_eq!(v["directives"][0]["rule"], "fetch-exec", "{v}");
     assert!(zo(&a, &["show", "D-00000bad"]).starts_with("zo: not approved"));
+}
+
+/// One clone whose memory has a history, `b` and `a` cloned from it.
+fn two_clones_of_one_decision() -> (World, PathBuf, PathBuf) {
+    let w = World::new();
+    let a = w.clone("a");
+    zo(&a, &["init", "--project", "p"]);
+    zo(
+        &a,
+        &["decide", "--title", "Use Postgres", "--decision", "one db"],
+    );
+    commit_all(&a, "init");
+    git(&a, &["push", "-q", "origin", "HEAD"]);
+    let b = w.clone("b");
+    zo(&b, &["continue"]);
+    (w, a, b)
+}
+
+/// Side A appended a hand-written `## Meeting notes …` block to DECISION_LOG.md, side B ran
+/// `zo decide`: after the merge the notes were gone and `zo verify` said ok. Text that is no
+/// entry is kept from both sides and said.
+#[test]
+fn the_merge_driver_dropped_text_that_is_no_entry() {
+    let (_w, a, b) = two_clones_of_one_decision();
+    let log = a.join(".zo/memory/DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(
+        &log,
+        format!("{text}\n## Meeting notes 2026-11-02\nWe talked about caching. Nothing decided yet.\n- Ana: Redis?\n"),
+    )
+    .unwrap();
+    commit_all(&a, "notes");
+    git(&a, &["push", "-q", "origin", "HEAD"]);
+    zo(
+        &b,
+        &["decide", "--title", "Use Vitest", "--decision", "tests"],
+    );
+    commit_all(&b, "decide");
+    let pull = util::git_command(&b)
+        .args(["pull", "-q", "--no-rebase", "origin", "main"])
+        .output()
+        .unwrap();
+    assert!(
+        pull.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pull.stderr)
+    );
+    let merged = std::fs::read_to_string(b.join(".zo/memory/DECISION_LOG.md")).unwrap();
+    assert!(
+        merged.contains("## Meeting notes 2026-11-02") && merged.contains("- Ana: Redis?"),
+        "{merged}"
+    );
+    assert!(merged.contains("Use Vitest") && merged.contains("Use Postgres"));
+    assert!(
+        String::from_utf8_lossy(&pull.stderr).contains("kept text that is no entry"),
+        "{}",
+        String::from_utf8_lossy(&pull.stderr)
+    );
+}
+
+/// The same `**ID:**` with different text on both sides: one side was dropped, no markers,
+/// exit 0. It is a conflict now: both versions between markers, the merge stopped, `zo verify`
+/// naming the markers.
+#[test]
+fn the_same_id_with_different_text_on_both_sides_was_a_silent_choice() {
+    let (_w, a, b) = two_clones_of_one_decision();
+    let entry = |text: &str| {
+        format!(
+            "## Decision: 2026-11-20T10:00:00Z\n**ID:** D-0000beef\n**Type:** ARCHITECTURE\n**Title:** Registry\n**Decision:** {text}\n\n---\n\n"
+        )
+    };
+    for (dir, text) in [(&a, "npmjs.org"), (&b, "npm.mirror.example")] {
+        let log = dir.join(".zo/memory/DECISION_LOG.md");
+        let old = std::fs::read_to_string(&log).unwrap();
+        std::fs::write(&log, format!("{old}{}", entry(text))).unwrap();
+        commit_all(dir, "registry");
+    }
+    git(&a, &["push", "-q", "origin", "HEAD"]);
+    let pull = util::git_command(&b)
+        .args(["pull", "-q", "--no-rebase", "origin", "main"])
+        .output()
+        .unwrap();
+    assert!(!pull.status.success(), "the merge must stop");
+    let merged = std::fs::read_to_string(b.join(".zo/memory/DECISION_LOG.md")).unwrap();
+    assert!(
+        merged.contains("<<<<<<< ours")
+            && merged.contains("npmjs.org")
+            && merged.contains("npm.mirror.example")
+            && merged.contains("Use Postgres"),
+        "{merged}"
+    );
+    let v = util::zo_in(&b, &["verify"]);
+    assert_eq!(v.code, 4, "{}", v.stderr);
+    // An old entry edited differently on both sides is one too.
+    let base = "# DECISION_LOG\n\n---\n\n".to_string() + &entry("a");
+    let m = zo::git::merge::decisions(
+        &base,
+        &base.replace("**Decision:** a", "**Decision:** b"),
+        &base.replace("**Decision:** a", "**Decision:** c"),
+    );
+    assert_eq!(m.conflicts, 1, "{}", m.text);
+}
+
+/// `**Decision:** ```sql` (a fence opened on the field line, by hand) and a concurrent
+/// append: the merge put a stray `---` inside the entry (the closing fence line was read as
+/// opening one, which swallowed the entry's separator).
+#[test]
+fn a_fence_opened_on_a_field_line_got_a_stray_separator_in_a_merge() {
+    let entry = |id: &str, decision: &str| {
+        format!(
+            "## Decision: 2026-11-20T10:00:00Z\n**ID:** {id}\n**Type:** ARCHITECTURE\n**Title:** t {id}\n**Decision:** {decision}\n\n---\n\n"
+        )
+    };
+    let base = format!(
+        "# DECISION_LOG\n\n---\n\n{}",
+        entry("D-00000001", "```sql\nCREATE TABLE x (id int);\n```")
+    );
+    let ours = format!("{base}{}", entry("D-00000002", "cache"));
+    let theirs = format!("{base}{}", entry("D-00000003", "tests"));
+    let m = zo::git::merge::decisions(&base, &ours, &theirs);
+    assert_eq!(m.conflicts, 0);
+    assert_eq!(m.text.matches("\n---\n").count(), 4, "{}", m.text);
+    let log = zo::format::decision::DecisionLog::parse(zo::format::Text::new(m.text.clone()));
+    assert_eq!(log.entries.len(), 3);
+    assert!(log.entries.iter().all(|e| e.separated), "{}", m.text);
+    assert_eq!(
+        log.body(0)
+            .fields
+            .iter()
+            .find(|f| f.name == "Decision")
+            .unwrap()
+            .value,
+        "```sql\nCREATE TABLE x (id int);\n```"
+    );
 }

@@ -19,23 +19,27 @@ fn read(p: &Path) -> Result<String> {
 pub fn run(a: MergeDriverArgs) -> Result<()> {
     let texts = (read(&a.base), read(&a.ours), read(&a.theirs));
     let kind = FileKind::of_memory(&a.path);
+    let plain = |text: String| merge::Merged {
+        text,
+        ..Default::default()
+    };
     let merged = match (texts, kind) {
         ((Ok(b), Ok(o), Ok(t)), kind) => match kind {
             Some(FileKind::Decisions) => {
                 // Two clones that decided one subject differently: both entries are kept, and
                 // said.
-                let (text, mut notes) = merge::decisions(&b, &o, &t);
-                notes.extend(
-                    crate::lifecycle::contradictions::introduced(&o, &text)
+                let mut m = merge::decisions(&b, &o, &t);
+                m.notes.extend(
+                    crate::lifecycle::contradictions::introduced(&o, &m.text)
                         .iter()
                         .map(|c| format!("{} (zo verify names it)", c.describe())),
                 );
-                Some((text, notes))
+                Some(checked(m, "decisions", &o, &t))
             }
-            Some(FileKind::Priors) => Some(merge::priors(&b, &o, &t)),
-            Some(FileKind::State) => Some((merge::state(&o, &t), vec![])),
-            Some(FileKind::Session) => Some((merge::session(&b, &o, &t), vec![])),
-            Some(FileKind::Facts) => Some(merge::facts(&b, &o, &t)),
+            Some(FileKind::Priors) => Some(checked(merge::priors(&b, &o, &t), "priors", &o, &t)),
+            Some(FileKind::State) => Some(Some(plain(merge::state(&o, &t)))),
+            Some(FileKind::Session) => Some(Some(plain(merge::session(&b, &o, &t)))),
+            Some(FileKind::Facts) => Some(checked(merge::facts(&b, &o, &t), "facts", &o, &t)),
             None => None,
         },
         ((b, o, t), _) => {
@@ -45,11 +49,20 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
             None
         }
     };
-    if let Some((text, notes)) = merged {
-        for n in notes {
+    if let Some(m) = merged.flatten() {
+        for n in &m.notes {
             say(&format!("zo merge-driver: {}: {n}\n", a.path));
         }
-        return fsio::write_atomic(&a.ours, text.as_bytes());
+        fsio::write_atomic(&a.ours, m.text.as_bytes())?;
+        if m.conflicts > 0 {
+            return Err(Error::Failed(format!(
+                "{}: {} between conflict markers, the rest merged: keep what holds, then `git add` it and `zo verify`",
+                a.path,
+                crate::format::count(m.conflicts, "entry differs on the two sides and is", "entries differ on the two sides and are")
+            ))
+            .into());
+        }
+        return Ok(());
     }
     // Not readable as memory. One side only appended: keep both sides' text, theirs' additions
     // after ours. Otherwise a conflict with both sides between markers, for a person to
@@ -85,6 +98,21 @@ pub fn run(a: MergeDriverArgs) -> Result<()> {
         a.path
     ))
     .into())
+}
+
+/// The merge, unless it would lose an entry of either side or text written after one
+/// (`merge::lost`): then None, and the driver falls back to both sides between conflict
+/// markers. A merge never drops text silently, whatever the rules miss.
+fn checked(m: merge::Merged, kind: &str, ours: &str, theirs: &str) -> Option<merge::Merged> {
+    let lost = merge::lost(kind, ours, theirs, &m.text);
+    if lost.is_empty() {
+        return Some(m);
+    }
+    say(&format!(
+        "zo merge-driver: merging entry by entry would lose {}; both sides are kept whole instead\n",
+        lost.join(", ")
+    ));
+    None
 }
 
 /// git's own three-way text merge into OURS (git names the three files: temporary paths of

@@ -103,6 +103,17 @@ impl Fence {
                 self.open = None
             }
             (None, Some((c, m, _))) => self.open = Some((c, m)),
+            // A value written by hand to open a fence on its field line (`**Decision:** ```sql`):
+            // the person means the block, and its closing line closes it. Read otherwise, that
+            // line opened a fence that swallowed the entry's `---`, and a merge put a stray
+            // separator inside the entry. zo's own writer never starts a value there.
+            (None, None) => {
+                if let Some((c, m, _)) =
+                    parse_field_line(line).and_then(|(_, value)| fence_marker(value.trim_start()))
+                {
+                    self.open = Some((c, m));
+                }
+            }
             _ => {}
         }
         was_open

@@ -11,6 +11,15 @@ use crate::format::prior::{self, PriorsFile};
 use crate::format::state::{State, Value};
 use std::collections::{HashMap, HashSet};
 
+/// A merge's outcome: the text, what to tell the person, and how many conflicts it holds
+/// (each between conflict markers; the driver then fails, so git stops and a person chooses).
+#[derive(Debug, Clone, Default)]
+pub struct Merged {
+    pub text: String,
+    pub notes: Vec<String>,
+    pub conflicts: usize,
+}
+
 /// Join entry texts so that each is separated by `---`, keeping every byte of each entry.
 fn join_entries(preamble: &str, entries: &[(String, bool)]) -> String {
     let mut t = Text::new(preamble.to_string());
@@ -31,10 +40,128 @@ struct Item {
     order: String,
     raw: String,
     separated: bool,
-    content: String,
     /// A tombstone (`zo forget`): it wins over the entry's text on the other side, so a merge
     /// never brings erased text back.
     forgotten: bool,
+}
+
+/// An entry's text split where its `---` separator ends: the entry, and what follows it before
+/// the next entry's heading — text written by hand that is no entry (notes, a pasted block),
+/// which a merge must keep as much as the entries.
+fn split_tail(raw: &str) -> (&str, &str) {
+    let mut fence = crate::format::fields::Fence::default();
+    let mut at = 0;
+    for (i, line) in raw.split_inclusive('\n').enumerate() {
+        let l = crate::format::fields::strip_eol(line);
+        let in_fence = fence.feed(l);
+        at += line.len();
+        if i > 0 && !in_fence && crate::format::fields::is_separator(l) {
+            return raw.split_at(at);
+        }
+    }
+    (raw, "")
+}
+
+/// Three versions of one text: the one both sides agree on, else the side that changed it;
+/// None when both changed it differently.
+fn three_way<'a>(base: &str, ours: &'a str, theirs: &'a str) -> Option<&'a str> {
+    if ours == theirs || theirs == base {
+        Some(ours)
+    } else if ours == base {
+        Some(theirs)
+    } else {
+        None
+    }
+}
+
+/// Hand-written text after an entry, merged: as `three_way`, and when both sides wrote
+/// something else, both — ours, then what theirs has that ours does not — so nothing either
+/// side wrote is lost.
+fn merge_tails(base: &str, ours: &str, theirs: &str) -> String {
+    if let Some(t) = three_way(base, ours, theirs) {
+        return t.to_string();
+    }
+    let extra = theirs.strip_prefix(base).unwrap_or(theirs);
+    if ours.contains(extra.trim()) {
+        return ours.to_string();
+    }
+    format!("{}\n\n{}", ours.trim_end(), extra.trim_start_matches('\n'))
+}
+
+/// A note for each entry of the merge followed by text that is no entry and that ours did not
+/// hold: kept, and said.
+fn stray_notes(out: &[(String, bool)], ours: &str, id_of: impl Fn(&str) -> String) -> Vec<String> {
+    out.iter()
+        .filter_map(|(raw, _)| {
+            let tail = split_tail(raw).1.trim();
+            (!tail.is_empty() && !ours.contains(tail)).then(|| {
+                format!(
+                    "kept text that is no entry, after {} ({} lines from the other side): zo verify names it",
+                    id_of(raw),
+                    tail.lines().count()
+                )
+            })
+        })
+        .collect()
+}
+
+/// Both sides' versions of one entry, between conflict markers: a person chooses.
+fn conflict(ours: &str, theirs: &str) -> String {
+    format!(
+        "<<<<<<< ours\n{}\n=======\n{}\n>>>>>>> theirs\n\n",
+        ours.trim_end(),
+        theirs.trim_end()
+    )
+}
+
+/// The merge of one entry both sides hold (`base`: the ancestor's, when it had it). A tombstone
+/// wins; a side that left it as it was takes the other's; text after the entry is kept from
+/// both; the entry itself changed differently on both sides is a conflict, never a silent
+/// choice.
+fn merge_entry(
+    base: Option<&Item>,
+    o: &Item,
+    t: &Item,
+    notes: &mut Vec<String>,
+    conflicts: &mut usize,
+) -> (String, bool) {
+    if o.forgotten {
+        return (o.raw.clone(), o.separated);
+    }
+    if t.forgotten {
+        return (t.raw.clone(), t.separated);
+    }
+    let b = base.map_or("", |b| b.raw.as_str());
+    if let Some(raw) = three_way(b, &o.raw, &t.raw) {
+        let separated = if raw == o.raw {
+            o.separated
+        } else {
+            t.separated
+        };
+        return (raw.to_string(), separated);
+    }
+    let ((bh, bt), (oh, ot), (th, tt)) = (split_tail(b), split_tail(&o.raw), split_tail(&t.raw));
+    match three_way(bh, oh, th) {
+        Some(head) => {
+            let tail = merge_tails(bt, ot, tt);
+            if tail != ot && tail != tt {
+                notes.push(format!(
+                    "{}: both sides wrote text after it that is no entry; both are kept (zo verify names it)",
+                    o.id
+                ));
+            }
+            let separated = if head == oh { o.separated } else { t.separated };
+            (format!("{head}{tail}"), separated)
+        }
+        None => {
+            *conflicts += 1;
+            notes.push(format!(
+                "{} differs on the two sides; both are between conflict markers: keep the one that holds (or both, under two IDs), then `zo verify`",
+                o.id
+            ));
+            (conflict(&o.raw, &t.raw), true)
+        }
+    }
 }
 
 /// Union by ID. Entries of the ancestor come first, in its order; then the entries either side
@@ -44,6 +171,7 @@ fn union(
     ours: &[Item],
     theirs: &[Item],
     notes: &mut Vec<String>,
+    conflicts: &mut usize,
 ) -> Vec<(String, bool)> {
     let by_id = |v: &[Item]| -> HashMap<String, usize> {
         v.iter()
@@ -57,47 +185,52 @@ fn union(
     let mut seen = HashSet::new();
     let mut out: Vec<(String, bool)> = Vec::new();
     for e in base {
-        seen.insert(e.id.clone());
+        if !seen.insert(e.id.clone()) {
+            continue;
+        }
         let (o, t) = (
             oi.get(&e.id).map(|&i| &ours[i]),
             ti.get(&e.id).map(|&i| &theirs[i]),
         );
-        // A side that changed an old entry (it should not, but for a tombstone) wins over one
-        // that did not; when both did, ours is kept and the difference reported.
-        let o_changed = o.map(|x| x.content != e.content);
-        let t_changed = t.map(|x| x.content != e.content);
-        let pick = match (o, t, o_changed, t_changed) {
-            (Some(o), _, _, _) if o.forgotten => entry(o),
-            (_, Some(t), _, _) if t.forgotten => entry(t),
-            (_, Some(t), Some(false) | None, Some(true)) => entry(t),
-            (Some(o), _, Some(true), Some(true)) => {
-                notes.push(format!("{} was edited on both sides; kept ours", e.id));
-                entry(o)
-            }
-            (Some(o), _, _, _) => entry(o),
-            (None, Some(t), _, _) => entry(t),
+        let pick = match (o, t) {
+            (Some(o), Some(t)) => merge_entry(Some(e), o, t, notes, conflicts),
+            // Removed on one side only (history edited: `zo verify` names it): the other
+            // side's text is kept, so nothing either side holds is lost.
+            (Some(x), None) | (None, Some(x)) => entry(x),
             // Deleted on both sides: both agree it goes; the ancestor must not bring it back.
-            (None, None, _, _) => continue,
+            (None, None) => continue,
         };
         out.push(pick);
     }
-    let mut added: Vec<&Item> = Vec::new();
-    for side in [ours, theirs] {
-        for e in side {
-            if seen.insert(e.id.clone()) {
-                // The same new entry on both sides, forgotten on one: the tombstone.
-                let other = ti.get(&e.id).map(|&i| &theirs[i]).filter(|t| t.forgotten);
-                added.push(other.unwrap_or(e));
-            }
+    let mut added: Vec<(&str, &str, (String, bool))> = Vec::new();
+    for e in ours.iter().chain(theirs) {
+        if seen.insert(e.id.clone()) {
+            let merged = match (oi.get(&e.id), ti.get(&e.id)) {
+                (Some(&i), Some(&j)) => merge_entry(None, &ours[i], &theirs[j], notes, conflicts),
+                _ => entry(e),
+            };
+            added.push((&e.order, &e.id, merged));
         }
     }
-    added.sort_by(|a, b| (&a.order, &a.id).cmp(&(&b.order, &b.id)));
-    out.extend(added.into_iter().map(entry));
+    added.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    out.extend(added.into_iter().map(|(_, _, m)| m));
     out
 }
 
+/// A file's text before its first entry, merged three ways; when both sides changed it
+/// differently, both between conflict markers.
+fn preamble(base: &str, ours: &str, theirs: &str, conflicts: &mut usize) -> String {
+    match three_way(base, ours, theirs) {
+        Some(p) => p.to_string(),
+        None => {
+            *conflicts += 1;
+            conflict(ours, theirs)
+        }
+    }
+}
+
 /// Union of decisions by ID (see `union`).
-pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
+pub fn decisions(base: &str, ours: &str, theirs: &str) -> Merged {
     let (b, o, t) = (
         DecisionLog::parse(Text::new(base.into())),
         DecisionLog::parse(Text::new(ours.into())),
@@ -111,23 +244,42 @@ pub fn decisions(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) 
                 order: e.timestamp.clone(),
                 raw: e.raw(log).to_string(),
                 separated: e.separated,
-                content: e.content(log),
                 forgotten: e.is_forgotten(),
             })
             .collect()
     };
-    let mut notes = Vec::new();
-    let out = union(&items(&b), &items(&o), &items(&t), &mut notes);
-    let preamble_end = o
-        .entries
-        .first()
-        .map_or(o.text.as_str().len(), |e| e.span.start);
-    (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
+    let head = |log: &DecisionLog| {
+        let end = log
+            .entries
+            .first()
+            .map_or(log.text.as_str().len(), |e| e.span.start);
+        log.text.as_str()[..end].to_string()
+    };
+    let (mut notes, mut conflicts) = (Vec::new(), 0);
+    let out = union(
+        &items(&b),
+        &items(&o),
+        &items(&t),
+        &mut notes,
+        &mut conflicts,
+    );
+    notes.extend(stray_notes(&out, ours, |raw| {
+        DecisionLog::parse(Text::new(raw.to_string()))
+            .entries
+            .first()
+            .map_or_else(String::new, |e| e.id.clone())
+    }));
+    let pre = preamble(&head(&b), &head(&o), &head(&t), &mut conflicts);
+    Merged {
+        text: join_entries(&pre, &out),
+        notes,
+        conflicts,
+    }
 }
 
 /// Union of fact versions by ID (see `union`): the same key set on both sides keeps both
 /// versions, and the later one holds; `zo verify` names the pair.
-pub fn facts(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
+pub fn facts(base: &str, ours: &str, theirs: &str) -> Merged {
     let (b, o, t) = (
         FactsFile::parse(Text::new(base.into())),
         FactsFile::parse(Text::new(ours.into())),
@@ -145,13 +297,18 @@ pub fn facts(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
                 order: e.set().to_string(),
                 raw: e.raw(f).to_string(),
                 separated: e.body.separated,
-                content: e.content(f),
                 forgotten: e.is_forgotten(),
             })
             .collect()
     };
-    let mut notes = Vec::new();
-    let out = union(&items(&b), &items(&o), &items(&t), &mut notes);
+    let (mut notes, mut conflicts) = (Vec::new(), 0);
+    let out = union(
+        &items(&b),
+        &items(&o),
+        &items(&t),
+        &mut notes,
+        &mut conflicts,
+    );
     let (ko, kt): (HashSet<&str>, HashSet<&str>) = (
         o.keys().into_iter().collect(),
         t.keys().into_iter().collect(),
@@ -167,39 +324,68 @@ pub fn facts(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
             notes.push(format!("{key} was set on both sides; both versions are kept and the later one holds (zo verify names them)"));
         }
     }
-    let preamble_end = o
-        .entries
-        .first()
-        .map_or(o.text.as_str().len(), |e| e.span.start);
-    (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
+    let head = |f: &FactsFile| {
+        let end = f
+            .entries
+            .first()
+            .map_or(f.text.as_str().len(), |e| e.span.start);
+        f.text.as_str()[..end].to_string()
+    };
+    let pre = preamble(&head(&b), &head(&o), &head(&t), &mut conflicts);
+    Merged {
+        text: join_entries(&pre, &out),
+        notes,
+        conflicts,
+    }
 }
 
 /// Union of priors by ID. Two different priors that got the same number on two machines: theirs
 /// is renumbered to the next free number, and references to it in their entries follow.
-pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
+pub fn priors(base: &str, ours: &str, theirs: &str) -> Merged {
     let (b, o, t) = (
         PriorsFile::parse(Text::new(base.into())),
         PriorsFile::parse(Text::new(ours.into())),
         PriorsFile::parse(Text::new(theirs.into())),
     );
-    let mut notes = Vec::new();
+    let (mut notes, mut conflicts) = (Vec::new(), 0);
     let content = |f: &PriorsFile, i: usize| f.entries[i].content_without_supersession(f);
     let base_ids: HashSet<&str> = b.entries.iter().map(|p| p.id.as_str()).collect();
     let mut out: Vec<(String, bool)> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
-    // Old priors: prefer the side that set `Superseded by`.
+    // Old priors: a tombstone wins; a side that left one as it was takes the other's; one
+    // that only `Superseded by` tells apart, the side that set it; edited differently on both
+    // sides, a conflict.
     for p in &b.entries {
-        seen.insert(p.id.clone());
+        if !seen.insert(p.id.clone()) {
+            continue;
+        }
         let oi = o.find(&p.id);
         let ti = t.find(&p.id);
         let pick: String = match (oi, ti) {
-            (Some(i), Some(j))
-                if o.entries[i].superseded_by().is_none()
-                    && t.entries[j].superseded_by().is_some() =>
-            {
-                t.entries[j].raw(&t).to_string()
+            (Some(i), _) if o.entries[i].is_forgotten() => o.entries[i].raw(&o).to_string(),
+            (_, Some(j)) if t.entries[j].is_forgotten() => t.entries[j].raw(&t).to_string(),
+            (Some(i), Some(j)) => {
+                let (or, tr) = (o.entries[i].raw(&o), t.entries[j].raw(&t));
+                match three_way(p.raw(&b), or, tr) {
+                    Some(r) => r.to_string(),
+                    None if content(&o, i) == content(&t, j) => {
+                        if o.entries[i].superseded_by().is_none() {
+                            tr.to_string()
+                        } else {
+                            or.to_string()
+                        }
+                    }
+                    None => {
+                        conflicts += 1;
+                        notes.push(format!(
+                            "{} was edited differently on the two sides; both are between conflict markers: keep the one that holds, then `zo verify`",
+                            p.id
+                        ));
+                        conflict(or, tr)
+                    }
+                }
             }
-            (Some(i), _) => o.entries[i].raw(&o).to_string(),
+            (Some(i), None) => o.entries[i].raw(&o).to_string(),
             (None, Some(j)) => t.entries[j].raw(&t).to_string(),
             // Deleted on both sides: not brought back from the ancestor.
             (None, None) => continue,
@@ -249,11 +435,75 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> (String, Vec<String>) {
             }
         }
     }
-    let preamble_end = o
-        .entries
-        .first()
-        .map_or(o.text.as_str().len(), |e| e.span.start);
-    (join_entries(&o.text.as_str()[..preamble_end], &out), notes)
+    let head = |f: &PriorsFile| {
+        let end = f
+            .entries
+            .first()
+            .map_or(f.text.as_str().len(), |e| e.span.start);
+        f.text.as_str()[..end].to_string()
+    };
+    let pre = preamble(&head(&b), &head(&o), &head(&t), &mut conflicts);
+    Merged {
+        text: join_entries(&pre, &out),
+        notes,
+        conflicts,
+    }
+}
+
+/// What a merge would lose: each entry of either side (and the text written after it) must be
+/// in the merged text, unless the other side erased it (a tombstone) or it was renumbered (a
+/// lesson's number). Checked on every merge, so whatever the rules above miss fails the merge
+/// instead of dropping text: the driver then leaves both sides between conflict markers.
+pub fn lost(kind: &str, ours: &str, theirs: &str, merged: &str) -> Vec<String> {
+    let numbers = |s: &str| crate::format::prior::without_numbers(&s.replace("\r\n", "\n"));
+    let merged = numbers(merged);
+    let spans = |text: &str| -> Vec<(String, String, bool)> {
+        let t = Text::new(text.to_string());
+        match kind {
+            "decisions" => {
+                let log = DecisionLog::parse(t);
+                log.entries
+                    .iter()
+                    .map(|e| (e.id.clone(), e.raw(&log).to_string(), e.is_forgotten()))
+                    .collect()
+            }
+            "facts" => {
+                let f = FactsFile::parse(t);
+                f.entries
+                    .iter()
+                    .map(|e| (e.id.clone(), e.raw(&f).to_string(), e.is_forgotten()))
+                    .collect()
+            }
+            _ => {
+                let f = PriorsFile::parse(t);
+                f.entries
+                    .iter()
+                    .map(|e| (e.id.clone(), e.raw(&f).to_string(), e.is_forgotten()))
+                    .collect()
+            }
+        }
+    };
+    let (o, t) = (spans(ours), spans(theirs));
+    let erased = |id: &str, other: &[(String, String, bool)]| {
+        !id.is_empty() && other.iter().any(|(i, _, f)| *f && i == id)
+    };
+    let mut out = Vec::new();
+    for (side, mine, other) in [("ours", &o, &t), ("theirs", &t, &o)] {
+        for (id, raw, _) in mine.iter() {
+            if erased(id, other) {
+                continue;
+            }
+            let (head, tail) = split_tail(raw);
+            for piece in [head, tail] {
+                let piece = numbers(piece);
+                if !piece.trim().is_empty() && !merged.contains(piece.trim()) {
+                    out.push(format!("{side}'s {id}"));
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Replace a prior ID as a whole word (`PR-046` but not `PR-0460`).

@@ -90,7 +90,9 @@ pub(super) fn scan(text: &str) -> Vec<(Span, Option<Keys<'_>>)> {
             continue;
         }
         let line = fields::strip_eol(&text[start..next]);
-        let in_fence = if matches!(first, b' ' | b'`' | b'~') {
+        // Field lines too: a value written by hand to open a fence on its field line opens
+        // one (`fields::Fence::feed`), as the full parse reads it.
+        let in_fence = if matches!(first, b' ' | b'`' | b'~' | b'*') {
             o.fence.feed(line)
         } else {
             o.fence.is_open()

@@ -9,7 +9,7 @@ use crate::format::decision::{Decision, DecisionLog, Links};
 
 // 2: the links between entries are recorded too (`Links`), so a restored log resolves none.
 // 3: keyed BLAKE3 for the content and the summary itself, in place of CRC-32s.
-const MAGIC: &[u8] = b"zo decision summary 3\n";
+const MAGIC: &[u8] = b"zo decision summary 4\n";
 
 /// The summary's bytes for `log` and the header `h`, not yet sealed.
 pub(super) fn encode(log: &DecisionLog, h: &Header) -> Vec<u8> {
