@@ -847,3 +847,57 @@ fn a_linked_memorys_provisional_answer_went_unsaid() {
     let both = p.json(&["recall", "Do we use Kafka or Flipper for events?"]);
     assert_eq!(both["terms"]["names_missing"], json!([]), "{both}");
 }
+
+/// Every file under a repository's `.zo/` with its bytes (derived ones included).
+fn zo_files(r: &Repo) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![r.path().join(".zo")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else {
+                let rel = e
+                    .path()
+                    .strip_prefix(r.path())
+                    .unwrap()
+                    .display()
+                    .to_string();
+                out.insert(rel, std::fs::read(e.path()).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// Reading a linked memory wrote this user's fact text into the linked repository's
+/// `index.db` (every memory's index holds the user's facts), and its summaries beside it: a
+/// linked memory is read-only; what zo derives from it lives in this user's cache.
+#[test]
+fn reading_a_linked_memory_wrote_into_its_repository() {
+    let (p, t) = (project(), team());
+    link(&p, &t);
+    p.ok(&[
+        "fact",
+        "set",
+        "me:pager",
+        "my personal pager number 555-0199",
+        "--scope",
+        "user",
+    ]);
+    let before = zo_files(&t);
+    p.ok(&["recall", "macOS CI Homebrew cache", "-k", "5"]);
+    p.ok(&["recall", "my personal pager", "--memory", "team"]);
+    p.ok(&["context"]);
+    p.ok(&["log", "--memory", "team"]);
+    p.ok(&["show", "team:PR-001"]);
+    p.ok(&["history", "team:PR-001"]);
+    assert_eq!(zo_files(&t), before, "the linked repository changed");
+    // Its derived files are in this user's cache.
+    let linked = p.vector_dir().join("linked");
+    assert!(
+        std::fs::read_dir(&linked).is_ok_and(|mut d| d.next().is_some()),
+        "{}",
+        linked.display()
+    );
+}

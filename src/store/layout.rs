@@ -122,6 +122,10 @@ pub struct Layout {
     /// True for the older layout without `.zo/`.
     pub legacy: bool,
     pub config: Config,
+    /// Where the derived files (index, summaries) live when not beside the memory: a linked
+    /// memory is another repository's, read here only (SPEC §1b), so what this user derives
+    /// from it (their facts are indexed in every memory's index) stays in their cache.
+    pub derived: Option<PathBuf>,
 }
 
 /// A `.zo` found above where the walk started, owned by another user: refused with
@@ -183,6 +187,7 @@ impl Layout {
                     memory,
                     legacy: true,
                     config: Config::default(),
+                    derived: None,
                 });
             }
             if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
@@ -240,6 +245,7 @@ impl Layout {
             memory,
             legacy: false,
             config,
+            derived: None,
         })
     }
 
@@ -261,13 +267,33 @@ impl Layout {
     pub fn snapshots(&self) -> PathBuf {
         self.memory.join("snapshots")
     }
+    /// The directory of the derived files: the memory directory, or this user's cache for a
+    /// linked memory (`derived`).
+    pub fn derived_dir(&self) -> &Path {
+        self.derived.as_deref().unwrap_or(&self.memory)
+    }
     /// The derived index (gitignored, rebuilt at will).
     pub fn index_db(&self) -> PathBuf {
-        self.memory.join(INDEX_DB)
+        self.derived_dir().join(INDEX_DB)
     }
     /// Held shared by every process using the index, exclusive while creating or deleting it.
     pub fn index_lock(&self) -> PathBuf {
-        self.memory.join(format!("{INDEX_DB}-lock"))
+        self.derived_dir().join(format!("{INDEX_DB}-lock"))
+    }
+    /// This layout, its derived files kept in this user's cache (`<cache>/linked/<hash of the
+    /// memory's path>`), never beside its memory: how a linked memory is read.
+    pub fn read_only(mut self) -> Result<Layout> {
+        let dir = vector_cache_dir()
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no cache directory for a linked memory's index: set ZO_CACHE or HOME"
+                )
+            })?
+            .join("linked")
+            .join(&crate::format::sha256_hex(&self.memory.to_string_lossy())[..16]);
+        private_dir(&dir)?;
+        self.derived = Some(dir);
+        Ok(self)
     }
     /// The open session's record (local, gitignored).
     pub fn session_record(&self) -> PathBuf {

@@ -317,7 +317,7 @@ fn open_at(path: &Path) -> Result<Memory> {
             path.display()
         );
     }
-    let layout = Layout::at(path)?;
+    let layout = Layout::at(path)?.read_only()?;
     if !layout.memory.is_dir() {
         anyhow::bail!(
             "{} holds no zo memory ({} is missing): run `zo init` in it",

@@ -108,7 +108,7 @@ fn now_ns() -> i128 {
 }
 
 pub fn path(layout: &Layout) -> PathBuf {
-    layout.memory.join(FILE)
+    layout.derived_dir().join(FILE)
 }
 
 /// What the summary says about the log besides its entries.
@@ -219,7 +219,7 @@ pub fn keep_derived(layout: &Layout, name: &str, value: &[u8]) {
 pub const CONTRADICTIONS: &str = "contradictions";
 
 pub fn derived_path(layout: &Layout, name: &str) -> PathBuf {
-    layout.memory.join(format!("index.db-{name}"))
+    layout.derived_dir().join(format!("index.db-{name}"))
 }
 
 /// The open log file, its stamp, and the summary's bytes and header when the summary is whole
