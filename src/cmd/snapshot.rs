@@ -16,6 +16,12 @@ pub fn run(ctx: &Ctx, a: SnapshotArgs) -> Result<()> {
             directive: a.allow_directive,
         },
     )?;
+    if !w.withheld.is_empty() {
+        ctx.note(format!(
+            "STATE.md's {} read as an instruction to an agent: the snapshot holds them withheld (`zo verify` names them)",
+            w.withheld.join(", ")
+        ));
+    }
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&w)?);
     }

@@ -12,6 +12,46 @@ pub struct Written {
     pub decisions: Vec<String>,
     pub priors: Vec<String>,
     pub sessions: Vec<String>,
+    /// STATE.md's fields the snapshot copied withheld: the directive rules flag them and no
+    /// person here approved them (as the bundle withholds them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub withheld: Vec<String>,
+}
+
+/// STATE.md as a snapshot copies it: a value (or a list's item) the directive rules flag and no
+/// person here approved is withheld, as the bundle withholds it — the snapshot is written, it
+/// does not refuse the person whose STATE.md a pull filled. Returns the keys withheld.
+fn screened(state: &crate::format::state::State) -> (crate::format::state::State, Vec<String>) {
+    use crate::format::state::Value;
+    let withheld = |v: &str| {
+        let flags = crate::store::approvals::withheld(v);
+        (!flags.is_empty()).then(|| {
+            let rules: Vec<&str> = flags.iter().map(|f| f.rule).collect();
+            format!(
+                "(withheld: it reads as an instruction to an agent, rule {})",
+                rules.join(", ")
+            )
+        })
+    };
+    let mut out = state.clone();
+    let mut keys = Vec::new();
+    for (k, v) in state.fields() {
+        let new = match v {
+            Value::Scalar(s) => withheld(s).map(Value::Scalar),
+            Value::List(items) => {
+                let screened: Vec<String> = items
+                    .iter()
+                    .map(|i| withheld(i).unwrap_or_else(|| i.clone()))
+                    .collect();
+                (screened != *items).then_some(Value::List(screened))
+            }
+        };
+        if let Some(new) = new {
+            keys.push(k.to_string());
+            out.set(k, new);
+        }
+    }
+    (out, keys)
 }
 
 /// What earlier snapshots covered: the last one's decisions, priors and sessions, and when.
@@ -132,6 +172,7 @@ pub fn write(
         })
         .collect();
     let (state, _) = memory.state();
+    let (state, withheld) = screened(&state);
     let mut snap = Snapshot {
         phase: phase.into(),
         outcome: outcome.into(),
@@ -208,5 +249,6 @@ pub fn write(
         decisions: snap.decisions,
         priors: snap.priors,
         sessions: snap.sessions,
+        withheld,
     })
 }
