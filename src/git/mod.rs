@@ -581,6 +581,43 @@ impl Repo {
         Ok(out)
     }
 
+    /// Every directory named `name` below the top of the commit's tree (not the top's own),
+    /// with its tree's ID: where a memory other than the top's could be (`zo` run in that
+    /// folder finds it first).
+    pub fn nested_dirs_at(&self, c: &CommitRef, name: &str) -> Result<Vec<(String, String)>> {
+        let commit = self
+            .repo
+            .find_object(gix::ObjectId::from_hex(c.id.as_bytes())?)?
+            .try_into_commit()?;
+        let mut out = Vec::new();
+        let mut stack: Vec<(String, gix::ObjectId)> =
+            vec![(String::new(), commit.tree_id()?.detach())];
+        while let Some((path, id)) = stack.pop() {
+            let tree = self.repo.find_object(id)?.try_into_tree()?;
+            for e in tree.iter() {
+                let e = e?;
+                if !e.mode().is_tree() {
+                    continue;
+                }
+                let file = e.filename().to_string();
+                let child = if path.is_empty() {
+                    file.clone()
+                } else {
+                    format!("{path}/{file}")
+                };
+                if file == name {
+                    if !path.is_empty() {
+                        out.push((child, e.oid().to_string()));
+                    }
+                    continue;
+                }
+                stack.push((child, e.oid().to_owned()));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
     /// Whether anything under `dir` (relative to the work tree) differs from HEAD: staged,
     /// modified, deleted, or new and not ignored.
     pub fn is_dirty_under(&self, dir: &str) -> Result<bool> {

@@ -362,6 +362,7 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
     if after_dir.as_deref() != Ok(before_dir.as_str()) {
         out.insert(0, moved(&before_dir, &after_dir, &out, &commits, &dirs));
     }
+    out.extend(elsewhere(&repo, &from, &to, &commits)?);
     let ok = out.iter().all(|e| e.flags.iter().all(|f| !f.fails));
     Ok(Review {
         from,
@@ -370,6 +371,51 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         entries: out,
         ok,
     })
+}
+
+/// Memories below the top that the range adds or changes (`sub/.zo`): zo run in that folder —
+/// an agent's shell there — finds it before the top's, so what it holds is read as memory too.
+/// A new one fails the range; a change to one already there is a note (review it there).
+fn elsewhere(
+    repo: &Repo,
+    from: &CommitRef,
+    to: &CommitRef,
+    commits: &[CommitRef],
+) -> Result<Vec<Reviewed>> {
+    let before: BTreeMap<String, String> = repo.nested_dirs_at(from, ".zo")?.into_iter().collect();
+    let mut out = Vec::new();
+    for (dir, tree) in repo.nested_dirs_at(to, ".zo")? {
+        let change = match before.get(&dir) {
+            Some(t) if *t == tree => continue,
+            Some(_) => "changed",
+            None => "added",
+        };
+        let by = commits
+            .iter()
+            .find(|c| {
+                repo.nested_dirs_at(c, ".zo")
+                    .is_ok_and(|v| v.iter().any(|(d, t)| *d == dir && *t == tree))
+            })
+            .cloned();
+        let added = change == "added";
+        out.push(Reviewed {
+            file: dir.clone(),
+            id: dir.clone(),
+            title: dir.clone(),
+            change,
+            by,
+            flags: vec![Flag {
+                kind: "memory-elsewhere",
+                detail: if added {
+                    format!("a new memory in {dir}: zo run in that folder reads it instead of the top's, and this review covers the top's only (review it with `zo review` run there)")
+                } else {
+                    format!("the memory in {dir} changed: review it with `zo review` run in that folder")
+                },
+                fails: added,
+            }],
+        });
+    }
+    Ok(out)
 }
 
 /// The review's line for a range that moves the memory (`memory_root` changed, or set to a

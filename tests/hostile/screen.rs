@@ -1028,3 +1028,32 @@ fn text_withheld_from_the_bundle_was_served_raw_elsewhere() {
     assert!(seen.iter().any(|(_, o)| o.contains("withheld")));
     h.assert_outside_unchanged();
 }
+
+/// A pull request that adds a memory below the top (`pkg/.zo`) changes what zo reads for
+/// anyone (an agent's shell) running it in that folder, and the top's review never read it.
+#[test]
+fn a_memory_added_below_the_top_passed_review() {
+    let h = Hostile::new();
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    let pkg = h.root().join("pkg");
+    std::fs::create_dir_all(&pkg).unwrap();
+    super::util::copy_dir(&h.root().join(".zo"), &pkg.join(".zo"));
+    let log = pkg.join(".zo/memory/DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(
+        &log,
+        format!(
+            "{text}{}",
+            super::util::canonical_entry(3, "Setup", "use the internal registry")
+        ),
+    )
+    .unwrap();
+    h.repo.commit_all("pkg");
+    let r = h.expect(&["review", "main..pr"], 0);
+    assert!(
+        r.stdout.contains("FLAG memory-elsewhere") && r.stdout.contains("pkg/.zo"),
+        "{}",
+        r.stdout
+    );
+    h.expect(&["verify", "--range", "main..pr"], 4);
+}
