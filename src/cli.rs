@@ -79,8 +79,8 @@ pub enum Command {
     Fact(FactCommand),
     /// Confirm a provisional decision or fact (written below the promotion threshold)
     Confirm(ConfirmArgs),
-    /// Erase an entry (a secret, personal data): its text becomes a tombstone, its index rows
-    /// and vectors are purged; prints how to purge it from git history too
+    /// Erase an entry (a secret, personal data), at a terminal: its text becomes a tombstone,
+    /// its index rows and vectors are purged; prints how to purge it from git history too
     Forget(ForgetArgs),
     /// Vouch, on this machine, for an entry that reads as an instruction to an agent: it is then
     /// in this machine's bundles and unmarked in recall (read it first: `zo show ID`)
@@ -599,8 +599,11 @@ pub struct ApproveArgs {
 #[derive(Args, Debug)]
 #[command(
     after_help = "The entry's text is replaced by a tombstone that keeps its ID, the date and the reason;\n\
-`zo verify` accepts exactly that change, and merges keep the tombstone over the other side's text.\n\
+`zo verify` accepts exactly that change, and merges keep the tombstone over the other side's text;\n\
+`zo review` and `zo verify --range` flag the erasure (a maintainer accepts it knowingly).\n\
 Git history still holds the text: zo prints the commands that purge it.\n\n\
+Erasing is a person's act: zo forget asks at a terminal for the entry's ID to be typed back, and\n\
+without a terminal on stdin (an agent's shell, a script) it erases nothing (exit 2).\n\n\
 Example:\n  zo forget D-7f3a9c2e --reason 'held a database password'"
 )]
 pub struct ForgetArgs {
@@ -704,8 +707,10 @@ pub struct VerifyArgs {
 Each entry the range adds, changes or removes, with the commit and author that brought it\n\
 (signed or not) and its flags: a dangerous directive (text that tells an agent to run fetched\n\
 code, send credentials, ignore its instructions…), an invisible character, a secret, a line that\n\
-forges zo's structure, an edit or removal of history. `zo verify --range` fails on the same\n\
-flags, a directive whose entry records consent included (anyone can write that line).\n\n\
+forges zo's structure, an edit or removal of history, an erasure (naming what it erased), a date\n\
+in the future, a move of the memory (memory_root: each side read where its own config keeps it)\n\
+or a memory added below the top. `zo verify --range` fails on the same flags, a directive whose\n\
+entry records consent included (anyone can write that line).\n\n\
 Example:\n  zo review origin/main..HEAD")]
 pub struct ReviewArgs {
     /// The commits to review, as A..B (e.g. origin/main..HEAD)

@@ -218,7 +218,7 @@ fn every_test_the_threat_model_names_exists() {
     // `git::` names a test of tests/git.rs (provenance needs two clones), `links::` one of
     // tests/links.rs (linked memories need several repositories).
     for module in [
-        "fs", "index", "gate", "honest", "mcp", "poison", "git", "links",
+        "fs", "index", "gate", "honest", "mcp", "poison", "screen", "git", "links",
     ] {
         let file = if module == "git" || module == "links" {
             format!("tests/{module}.rs")
