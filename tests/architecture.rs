@@ -298,3 +298,44 @@ fn the_front_ends_validate_nothing_the_library_does() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// The output gate is the only way out (issue 43, SPEC §3a "The output gate"): only
+/// `store/shown.rs` makes a `Shown` or `ShownJson`, and only the CLI's one writer (`cmd/mod.rs`)
+/// and the MCP server's loop (`mcp/mod.rs`) write to stdout or stderr — `main.rs` only through
+/// `cmd::say`. A new path that printed raw text fails here before any test runs it.
+#[test]
+fn nothing_reaches_a_reader_around_the_output_gate() {
+    let mut bad = Vec::new();
+    for (file, text) in sources("") {
+        // Unit tests below `#[cfg(test)]` are not what a reader is given.
+        let code = &text[..text.find("#[cfg(test)]").unwrap_or(text.len())];
+        let code: String = code
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if file != "store/shown.rs" && (code.contains("Shown(") || code.contains("ShownJson(")) {
+            bad.push(format!("{file} makes a Shown itself"));
+        }
+        let writers = ["cmd/mod.rs", "mcp/mod.rs"];
+        for needle in [
+            "println!",
+            "print!(",
+            "eprintln!",
+            "eprint!(",
+            "io::stdout()",
+            "io::stderr()",
+        ] {
+            if code.contains(needle) && !writers.contains(&file.as_str()) {
+                // The progress bars draw on stderr through indicatif (counts, never memory
+                // text), and a terminal check reads no output.
+                let allowed = file == "progress.rs" && needle == "io::stderr()"
+                    || file == "cmd/editor.rs" && needle == "io::stdout()";
+                if !allowed {
+                    bad.push(format!("{file} writes with {needle}"));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -217,9 +217,11 @@ pub fn id_candidates(prefix: &str, most: usize) -> Vec<(String, String)> {
         .filter(|(id, _)| id.starts_with(prefix) && crate::store::gate::first_control(id).is_none())
         .take(most)
         .map(|(id, title)| {
+            // The shell prints these itself (clap's completion engine, not the output gate):
+            // a title the directive rules flag is not shown.
             (
                 id,
-                crate::store::gate::frame::one_line(&title)
+                crate::store::screened::title_or(&title, "(title withheld)")
                     .chars()
                     .take(60)
                     .collect(),
