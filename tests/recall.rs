@@ -1478,3 +1478,32 @@ fn answerability_misjudged_catch_up_as_of_and_all_words_missing() {
     assert_eq!(out["terms"]["first_hit_holds_all"], 0.0, "{out}");
     assert_eq!(out["answered"], false, "{out}");
 }
+
+/// A fact key (`zo recall stack:web-framework`) is answered from FACTS.md, and the process
+/// exited while ONNX Runtime was still starting on the model-loading thread: the answer was
+/// printed, then SIGSEGV in the runtime's teardown (about 1 run in 150). A key now loads no
+/// model, and a started load is joined before exit.
+#[test]
+fn a_key_recall_crashed_after_printing_its_answer() {
+    util::require_model();
+    let r = Repo::new();
+    r.ok(&["init"]);
+    r.ok(&["fact", "set", "stack:web-framework", "Hono 4"]);
+    r.ok(&["recall", "which web framework"]);
+    for _ in 0..40 {
+        let run = r.run(&["recall", "stack:web-framework"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stdout.contains("stack:web-framework: Hono 4"),
+            "{}",
+            run.stdout
+        );
+    }
+    // A key nothing holds goes on to the search, which loads the model then.
+    let run = r.run(&["recall", "--json", "stack:database"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        serde_json::from_str::<Value>(&run.stdout).unwrap()["mode"],
+        "hybrid"
+    );
+}

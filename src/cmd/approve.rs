@@ -14,7 +14,7 @@ pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
     let p = crate::ops::approve::pending(&memory, &a.id)?;
     if !std::io::stdin().is_terminal() {
         return Err(Error::usage(format!(
-            "approving asks the person at a terminal, and stdin is not one: run `zo approve ID` yourself in a terminal (the ID: {}). An agent cannot approve what memory asks it to do.",
+            "approving asks the person at a terminal, and stdin is not one: a person approves it there with `zo approve ID` (the ID: {}). An agent cannot approve what memory asks it to do.",
             p.id
         ))
         .into());

@@ -260,28 +260,18 @@ impl Repo {
     /// parents': (commit, short id, subject, [(parent version)…], this version). Versions are
     /// the file's bytes or None where it did not exist.
     pub fn history_of(&self, path: &Path) -> Result<Vec<Change>> {
-        self.history_moving(&|_| path.to_path_buf(), None)
+        self.history_moving(&|_| path.to_path_buf())
     }
 
     /// `history_of` a file whose place may move from commit to commit: at each commit (and
-    /// each parent) the file is where `locate` says from that commit's version of `config`
-    /// (None where it has none), so a move with the same bytes is no change and a move that
-    /// rewrites them is one (memory moved by its `memory_root`, SPEC §3a).
-    pub fn history_moving(
-        &self,
-        locate: &dyn Fn(Option<&[u8]>) -> PathBuf,
-        config: Option<&Path>,
-    ) -> Result<Vec<Change>> {
+    /// each parent) the file is where `locate` says for that commit, so a move with the same
+    /// bytes is no change and a move that rewrites them is one (memory moved by its
+    /// `memory_root`, or to another layout: SPEC §3a).
+    pub fn history_moving(&self, locate: &dyn Fn(gix::ObjectId) -> PathBuf) -> Result<Vec<Change>> {
         let Ok(head) = self.repo.head_id() else {
             return Ok(vec![]);
         };
-        let at = |commit: gix::ObjectId| -> Result<PathBuf> {
-            let cfg = match config {
-                Some(c) => self.blob_in_commit(commit, c)?.map(|(_, b)| b),
-                None => None,
-            };
-            Ok(locate(cfg.as_deref()))
-        };
+        let at = |commit: gix::ObjectId| -> Result<PathBuf> { Ok(locate(commit)) };
         let mut out = Vec::new();
         for info in self.repo.rev_walk([head.detach()]).all()? {
             let info = info?;
@@ -581,6 +571,46 @@ impl Repo {
         Ok(out)
     }
 
+    /// What a path is in a commit's tree: a directory, a file, a link (or a submodule), or
+    /// nothing.
+    pub fn kind_at(&self, commit: gix::ObjectId, path: &Path) -> Result<Option<TreeKind>> {
+        let commit = self.repo.find_object(commit)?.try_into_commit()?;
+        let tree = commit.tree()?;
+        let Some(entry) = tree.lookup_entry_by_path(path)? else {
+            return Ok(None);
+        };
+        let mode = entry.mode();
+        Ok(Some(if mode.is_tree() {
+            TreeKind::Dir
+        } else if mode.is_blob() {
+            TreeKind::File
+        } else {
+            TreeKind::Other
+        }))
+    }
+
+    /// The names of the directories in `dir` of a commit's tree, sorted.
+    pub fn dirs_at(&self, commit: gix::ObjectId, dir: &Path) -> Result<Vec<String>> {
+        let commit = self.repo.find_object(commit)?.try_into_commit()?;
+        let tree = commit.tree()?;
+        let Some(entry) = tree.lookup_entry_by_path(dir)? else {
+            return Ok(vec![]);
+        };
+        if !entry.mode().is_tree() {
+            return Ok(vec![]);
+        }
+        let sub = entry.object()?.try_into_tree()?;
+        let mut out = Vec::new();
+        for e in sub.iter() {
+            let e = e?;
+            if e.mode().is_tree() {
+                out.push(e.filename().to_string());
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
     /// Every directory named `name` below the top of the commit's tree (not the top's own),
     /// with its tree's ID: where a memory other than the top's could be (`zo` run in that
     /// folder finds it first).
@@ -772,6 +802,15 @@ impl CommitRef {
             if self.signed { "signed" } else { "unsigned" }
         )
     }
+}
+
+/// What a path is in a commit's tree (`Repo::kind_at`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeKind {
+    Dir,
+    File,
+    /// A link or a submodule: nothing zo reads memory through.
+    Other,
 }
 
 /// One commit that changed a file (see `Repo::history_of`).

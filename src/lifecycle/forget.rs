@@ -37,6 +37,11 @@ pub struct Forgotten {
     pub purge: Vec<String>,
 }
 
+/// The last step of the purge plan a person runs after rewriting history: what the directive
+/// rules flag in memory text, and `zo forget`'s own words here (its report names it, so the
+/// output gate reads it as zo's: `store::shown::Vouch::Own`).
+pub const PUSH_ALL: &str = "git push --force --all && git push --force --tags";
+
 /// An erasure found in the memory files (`zo verify --history` lists them).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Erasure {
@@ -501,7 +506,7 @@ fn purge_plan(
         return Ok((None, vec![]));
     }
     let after = [
-        "git push --force --all && git push --force --tags".to_string(),
+        PUSH_ALL.to_string(),
         "# every other clone: clone again (or fetch and reset hard); rotate any secret that leaked"
             .to_string(),
     ];

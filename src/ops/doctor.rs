@@ -228,6 +228,23 @@ fn merge(l: &Layout, repo: &crate::git::Repo, checks: &mut Checks) {
         )),
         _ => checks.push(("merge routing", FAIL, format!("{file} lacks zo's merge lines; fix: zo continue"))),
     }
+    // Attributes set elsewhere win over zo's lines for the files they match.
+    let files: Vec<String> = [l.decision_log(), l.priors(), l.facts(), l.state()]
+        .iter()
+        .map(|p| l.rel(p))
+        .collect();
+    for (f, attr, value) in crate::wiring::hooks::memory_attributes(&l.root, None, &files) {
+        if attr == "merge" && value == "unspecified" {
+            continue; // said above: the routing is missing
+        }
+        checks.push((
+            "merge routing",
+            FAIL,
+            format!(
+                "{f} has the git attribute {attr}={value}, which wins over zo's routing (a merge without zo, or the file checked out as other bytes); fix: remove it from the .gitattributes that sets it (`git check-attr -a -- {f}`)"
+            ),
+        ));
+    }
     match crate::wiring::hooks::driver_scope(&l.root) {
         Some(scope) => checks.push(("merge driver", OK, format!("registered ({scope} git config)"))),
         None => checks.push((

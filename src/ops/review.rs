@@ -243,14 +243,9 @@ fn flags_of(
 /// Where a commit keeps its memory, relative to the repository's top: what its own
 /// `.zo/config.yaml` names (`memory_root`), or the older layout's fixed place. Err: a value zo
 /// would refuse to read from, in zo's words.
-fn memory_at(repo: &Repo, memory: &Memory, c: &CommitRef) -> Result<String, String> {
-    if memory.layout.legacy {
-        return Ok(memory.layout.memory_rel());
-    }
-    let config = repo
-        .file_at_ref(c, Path::new(crate::store::layout::CONFIG_REL))
-        .map_err(|e| format!("{e:#}"))?;
-    crate::store::layout::memory_dir_in(config.as_deref()).map_err(|e| format!("{e:#}"))
+fn memory_at(repo: &Repo, c: &CommitRef) -> Result<Option<String>, String> {
+    let id = gix::ObjectId::from_hex(c.id.as_bytes()).map_err(|e| format!("{e}"))?;
+    crate::store::layout::memory_dir_at(repo, id).map_err(|e| format!("{e:#}"))
 }
 
 /// The memory files a review compares, as (kind, path inside the memory directory): the four
@@ -289,12 +284,25 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
     // What memory is, is part of what is reviewed: each side is read where its own config
     // keeps it, so a range that moves `memory_root` is compared across the move (an entry
     // rewritten in the new place is an edit of history, as it would be in the old).
-    let before_dir = memory_at(&repo, memory, &from).unwrap_or_else(|_| ".zo/memory".into());
-    let after_dir = memory_at(&repo, memory, &to);
-    let after_root = after_dir.clone().unwrap_or_else(|_| before_dir.clone());
+    // A side that holds no memory (before `zo init`, or after a range removed it) is read in
+    // the other side's place, where it holds nothing.
+    let here = layout.memory_rel();
+    let before = memory_at(&repo, &from).ok().flatten();
+    let after = memory_at(&repo, &to);
+    let after_known = after.clone().ok().flatten();
+    let before_dir = before
+        .clone()
+        .or_else(|| after_known.clone())
+        .unwrap_or_else(|| here.clone());
+    let after_root = after_known.clone().unwrap_or_else(|| before_dir.clone());
     let dirs: Vec<String> = commits
         .iter()
-        .map(|c| memory_at(&repo, memory, c).unwrap_or_else(|_| before_dir.clone()))
+        .map(|c| {
+            memory_at(&repo, c)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| before_dir.clone())
+        })
         .collect();
     let read = |c: &CommitRef, rel: &str| -> Result<Option<String>> {
         Ok(repo
@@ -359,10 +367,12 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
             });
         }
     }
-    if after_dir.as_deref() != Ok(before_dir.as_str()) {
-        out.insert(0, moved(&before_dir, &after_dir, &out, &commits, &dirs));
+    if before.is_some() && after.as_ref().map(Option::as_deref) != Ok(before.as_deref()) {
+        let after = after.map(|a| a.unwrap_or_else(|| "(no memory)".into()));
+        out.insert(0, moved(&before_dir, &after, &out, &commits, &dirs));
     }
     out.extend(elsewhere(&repo, &from, &to, &commits)?);
+    out.extend(attributes(layout, &from, &to, &before_dir, &after_root));
     let ok = out.iter().all(|e| e.flags.iter().all(|f| !f.fails));
     Ok(Review {
         from,
@@ -371,6 +381,56 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         entries: out,
         ok,
     })
+}
+
+/// Git attributes the range sets on the memory files that change how they reach zo (a merge
+/// other than zo's, a working-tree encoding, a filter: `wiring::hooks::memory_attributes`):
+/// a `.gitattributes` line in a pull request hides every entry from each clone that checks it
+/// out, or merges memory without zo, while the memory files themselves are untouched.
+fn attributes(
+    layout: &crate::store::layout::Layout,
+    from: &CommitRef,
+    to: &CommitRef,
+    before_dir: &str,
+    after_dir: &str,
+) -> Vec<Reviewed> {
+    let names = ["DECISION_LOG.md", "PRIORS.md", "FACTS.md", "STATE.md"];
+    let files = |dir: &str| -> Vec<String> { names.iter().map(|n| format!("{dir}/{n}")).collect() };
+    let name = |f: &str| f.rsplit('/').next().unwrap_or(f).to_string();
+    let before: Vec<(String, &str, String)> =
+        crate::wiring::hooks::memory_attributes(&layout.root, Some(&from.id), &files(before_dir))
+            .into_iter()
+            .map(|(f, a, v)| (name(&f), a, v))
+            .collect();
+    crate::wiring::hooks::memory_attributes(&layout.root, Some(&to.id), &files(after_dir))
+        .into_iter()
+        .filter(|(f, a, v)| !before.contains(&(name(f), *a, v.clone())))
+        .map(|(file, attr, value)| Reviewed {
+            id: format!("{attr}={value}"),
+            title: format!("{attr} {value}"),
+            change: "changed",
+            by: None,
+            flags: vec![Flag {
+                kind: "attributes",
+                detail: match attr {
+                    // Nothing routes the file (a moved memory whose routing was not moved with
+                    // it): git's line merge stops at conflicts rather than losing silently.
+                    "merge" if value == "unspecified" => format!(
+                        "nothing routes {file} to zo's merge driver: git merges it line by line and stops at conflicts; fix: `zo hooks install` writes the routing"
+                    ),
+                    "merge" => format!(
+                        "git would merge {file} with `{value}`, not zo's driver: entries merged line by line or one side taken whole, nothing said"
+                    ),
+                    "working-tree-encoding" => format!(
+                        "git would check {file} out as {value}: zo reads it as holding no memory, in every clone"
+                    ),
+                    _ => format!("git would run the filter `{value}` on {file} at checkout: another program rewrites memory"),
+                },
+                fails: !(attr == "merge" && value == "unspecified"),
+            }],
+            file,
+        })
+        .collect()
 }
 
 /// Memories below the top that the range adds or changes (`sub/.zo`): zo run in that folder —

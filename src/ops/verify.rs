@@ -338,32 +338,19 @@ struct File<'a> {
     label: String,
     /// Its name in the memory directory (`DECISION_LOG.md`).
     name: String,
-    /// The older layout (no config: the memory does not move).
-    legacy: bool,
 }
 
 impl File<'_> {
-    /// Where this file is in a version of the repository whose `.zo/config.yaml` is `config`:
-    /// in the memory directory that version names. A base is read where it keeps its memory,
-    /// so a `memory_root` moved since is compared across the move (SPEC §3a: what memory is
-    /// is part of what is checked), never taken for a memory with no past.
-    fn rel_in(&self, config: Option<&[u8]>) -> String {
-        if self.legacy {
-            return self.rel.clone();
-        }
-        match crate::store::layout::memory_dir_in(config) {
-            Ok(dir) => format!("{dir}/{}", self.name),
-            Err(_) => self.rel.clone(),
-        }
-    }
-
-    /// `rel_in` at a commit.
+    /// Where this file is at a commit: in the memory directory that commit keeps
+    /// (`layout::memory_dir_at`: its own config's `memory_root`, or the older layout). A base
+    /// is read where it keeps its memory, so memory moved since is compared across the move
+    /// (SPEC §3a: what memory is, is part of what is checked), never taken for a memory with no
+    /// past.
     fn rel_at(&self, repo: &crate::git::Repo, commit: gix::ObjectId) -> String {
-        let config = repo
-            .file_at(commit, Path::new(crate::store::layout::CONFIG_REL))
-            .ok()
-            .flatten();
-        self.rel_in(config.as_deref())
+        match crate::store::layout::memory_dir_at(repo, commit) {
+            Ok(Some(dir)) => format!("{dir}/{}", self.name),
+            _ => self.rel.clone(),
+        }
     }
 }
 
@@ -391,7 +378,6 @@ pub fn verify(memory: &Memory, staged: bool, history: bool) -> Result<VerifyRepo
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            legacy: layout.legacy,
         };
         if history {
             let Some(repo) = &repo else {
@@ -468,9 +454,8 @@ fn check_history(
     if let Some(note) = repo.shallow_note() {
         anyhow::bail!("{note}; verify --history needs the whole history: git fetch --unshallow");
     }
-    let config = (!f.legacy).then(|| Path::new(crate::store::layout::CONFIG_REL));
-    let locate = |cfg: Option<&[u8]>| std::path::PathBuf::from(f.rel_in(cfg));
-    for change in repo.history_moving(&locate, config)? {
+    let locate = |commit: gix::ObjectId| std::path::PathBuf::from(f.rel_at(repo, commit));
+    for change in repo.history_moving(&locate)? {
         commits.insert(change.short.clone());
         let before = problems.len();
         let this = text_of(change.this, &f.label, "commit", problems);

@@ -403,9 +403,10 @@ pub fn recall_across(
     } else {
         model_paths(first, note)
     };
-    let mut loader = paths
-        .clone()
-        .map(|p| std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}"))));
+    // A key (`stack:web-framework`) is answered from FACTS.md without the model: loading it
+    // then is waste. Otherwise it loads while the index opens.
+    let key_shaped = crate::format::fact::check_key(texts[0].trim()).is_ok();
+    let mut loader = Loader::start(paths.clone().filter(|_| !key_shaped));
     let mut quick: Option<std::result::Result<QueryEmbedder, String>> = None;
     let mut qs: Option<Vec<Vec<f32>>> = None;
     each_memory(memories, note, |memory, note| {
@@ -422,6 +423,38 @@ pub fn recall_across(
             note,
         )
     })
+}
+
+/// The query model, loading on its own thread. Joined on drop: a process that exits while
+/// ONNX Runtime is still starting crashes in its teardown (SIGSEGV after a correct answer).
+pub(crate) struct Loader(
+    Option<std::thread::JoinHandle<std::result::Result<QueryEmbedder, String>>>,
+);
+
+impl Loader {
+    fn start(paths: Option<embedding::Paths>) -> Loader {
+        Loader(paths.map(|p| {
+            std::thread::spawn(move || QueryEmbedder::load(&p).map_err(|e| format!("{e:#}")))
+        }))
+    }
+
+    /// The loaded model: joined from the thread, or loaded here when none was started.
+    fn join(&mut self, paths: &embedding::Paths) -> std::result::Result<QueryEmbedder, String> {
+        match self.0.take() {
+            Some(l) => l
+                .join()
+                .unwrap_or_else(|_| Err("the model loader crashed".into())),
+            None => QueryEmbedder::load(paths).map_err(|e| format!("{e:#}")),
+        }
+    }
+}
+
+impl Drop for Loader {
+    fn drop(&mut self) {
+        if let Some(l) = self.0.take() {
+            let _ = l.join();
+        }
+    }
 }
 
 /// `search` run on each memory in turn, one answer each: the first memory's error is the
@@ -454,7 +487,7 @@ fn one_of_many(
     filter: &Filter,
     mode: Mode,
     paths: Option<&embedding::Paths>,
-    loader: &mut Option<std::thread::JoinHandle<std::result::Result<QueryEmbedder, String>>>,
+    loader: &mut Loader,
     quick: &mut Option<std::result::Result<QueryEmbedder, String>>,
     qs: &mut Option<Vec<Vec<f32>>>,
     note: &dyn Fn(&str),
@@ -470,11 +503,7 @@ fn one_of_many(
         let build = index.build_id()?;
         let mut vectors = index.vectors(filter)?;
         if quick.is_none() {
-            let joined = loader.take().map(|l| {
-                l.join()
-                    .unwrap_or_else(|_| Err("the model loader crashed".into()))
-            });
-            *quick = Some(joined.unwrap_or_else(|| Err("the model was not loaded".into())));
+            *quick = Some(loader.join(paths));
             if let Some(Err(why)) = quick.as_ref() {
                 unavailable(note, why);
             }

@@ -371,6 +371,46 @@ pub fn memory_dir_in(config: Option<&[u8]>) -> Result<String> {
     Ok(format!(".zo/{}", parts.join("/")))
 }
 
+/// Where a commit keeps its memory, relative to the repository's top, as `Layout::discover`
+/// finds it at the top of that commit's tree: `.zo/<memory_root>` (its own config's), or the
+/// older layout's `memory/` (or `memory/<project>/`); None when the commit holds none. A
+/// `.zo` that is no directory, or a `memory_root` zo would refuse, is the error zo would give.
+/// What memory is at each commit is part of what is reviewed (SPEC §3a).
+pub fn memory_dir_at(repo: &crate::git::Repo, commit: gix::ObjectId) -> Result<Option<String>> {
+    use crate::git::TreeKind;
+    match repo.kind_at(commit, Path::new(".zo"))? {
+        Some(TreeKind::Dir) => {
+            let config = repo.file_at(commit, Path::new(CONFIG_REL))?;
+            return memory_dir_in(config.as_deref()).map(Some);
+        }
+        Some(_) => anyhow::bail!(
+            ".zo is not a directory there: zo keeps memory only in a real .zo directory"
+        ),
+        None => {}
+    }
+    let holds = |dir: &str| -> Result<bool> {
+        Ok(["STATE.md", "DECISION_LOG.md"].iter().any(|f| {
+            matches!(
+                repo.kind_at(commit, Path::new(&format!("{dir}/{f}"))),
+                Ok(Some(TreeKind::File))
+            )
+        }))
+    };
+    if repo.kind_at(commit, Path::new("memory"))? != Some(TreeKind::Dir) {
+        return Ok(None);
+    }
+    if holds("memory")? {
+        return Ok(Some("memory".into()));
+    }
+    for d in repo.dirs_at(commit, Path::new("memory"))? {
+        let dir = format!("memory/{d}");
+        if holds(&dir)? {
+            return Ok(Some(dir));
+        }
+    }
+    Ok(None)
+}
+
 /// `memory_root` from config.yaml: a relative path of plain names, so the memory stays inside
 /// `.zo/` (`../../out` or `/tmp/x` would send every write out of the repository). Anything
 /// else is a usage error naming the file and line.

@@ -139,6 +139,52 @@ pub fn routing_state(layout: &Layout, repo: &crate::git::Repo) -> &'static str {
     }
 }
 
+/// The git attributes that change how memory files reach zo, for `files` (paths relative to
+/// the repository's top) as the work tree has them, or as the tree of commit `source` has them:
+/// each `(file, attribute, value)` that is not what zo's routing sets — a merge other than
+/// zo's (`union` merges entries line by line, `binary` takes one side whole), a
+/// working-tree-encoding (git writes the file in another encoding, which zo reads as no memory),
+/// a filter (a program rewrites the file on checkout). A pull request's `.gitattributes` sets
+/// them as easily as its memory files (SPEC §3a).
+pub fn memory_attributes(
+    root: &Path,
+    source: Option<&str>,
+    files: &[String],
+) -> Vec<(String, &'static str, String)> {
+    let mut args: Vec<String> = vec!["check-attr".into()];
+    if let Some(s) = source {
+        args.push(format!("--source={s}"));
+    }
+    args.extend(["merge", "working-tree-encoding", "filter", "--"].map(String::from));
+    args.extend(files.iter().cloned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let Ok(out) = crate::git::run(root, &args) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for line in out.lines() {
+        let mut parts = line.rsplitn(3, ": ");
+        let (Some(value), Some(attr), Some(file)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let attr: &'static str = match attr {
+            "merge" => "merge",
+            "working-tree-encoding" => "working-tree-encoding",
+            "filter" => "filter",
+            _ => continue,
+        };
+        let wrong = match attr {
+            "merge" => value != "zo",
+            _ => value != "unspecified",
+        };
+        if wrong {
+            found.push((file.to_string(), attr, value.to_string()));
+        }
+    }
+    found
+}
+
 /// Register the merge driver in this clone's git config (config does not travel with a clone).
 pub fn register_driver(root: &Path) -> Result<()> {
     register(root, "--local")

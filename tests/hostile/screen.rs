@@ -1057,3 +1057,42 @@ fn a_memory_added_below_the_top_passed_review() {
     );
     h.expect(&["verify", "--range", "main..pr"], 4);
 }
+
+/// A pull request that added one `.gitattributes` line (`working-tree-encoding=UTF-16`)
+/// touched no memory file, and every clone that checked it out read the memory as empty;
+/// `merge=binary` took one side whole at each merge. Review and `verify --range` named
+/// nothing. Attributes that change how git reads or merges memory now fail the range, and
+/// doctor names the ones in force.
+#[test]
+fn a_gitattributes_line_hid_every_entry_past_review() {
+    let h = Hostile::new();
+    h.repo.decide("Use pnpm for packages", "pnpm");
+    h.repo.commit_all("pnpm");
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    std::fs::write(
+        h.root().join(".gitattributes"),
+        "*.md working-tree-encoding=UTF-16LE\n",
+    )
+    .unwrap();
+    // Deeper than `.zo/.gitattributes`, so it wins over zo's routing.
+    std::fs::write(h.mem(".gitattributes"), "PRIORS.md merge=binary\n").unwrap();
+    h.repo
+        .git(&["add", ".gitattributes", ".zo/memory/.gitattributes"]);
+    h.repo.git(&["commit", "-q", "-m", "docs: encoding"]);
+    let r = h.expect(&["review", "main..pr"], 0);
+    for want in [
+        "FLAG attributes",
+        "check .zo/memory/DECISION_LOG.md out as UTF-16LE",
+        "merge .zo/memory/PRIORS.md with `binary`",
+    ] {
+        assert!(r.stdout.contains(want), "{want}: {}", r.stdout);
+    }
+    h.expect(&["verify", "--range", "main..pr"], 4);
+    let d = h.run(&["doctor"]);
+    assert!(
+        d.stdout.contains("working-tree-encoding=UTF-16LE") && d.stdout.contains("merge=binary"),
+        "{}",
+        d.stdout
+    );
+    assert_ne!(d.code, 0, "{}", d.stdout);
+}

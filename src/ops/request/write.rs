@@ -225,6 +225,12 @@ impl Operation for Forget {
 }
 
 impl Report for Forgotten {
+    fn vouched(&self) -> Vec<crate::store::shown::Vouch> {
+        vec![crate::store::shown::Vouch::Own(
+            crate::lifecycle::forget::PUSH_ALL,
+        )]
+    }
+
     fn text(&self) -> String {
         let r = self;
         let mut s = format!(
