@@ -57,7 +57,9 @@ pub(super) fn normal(text: &str) -> String {
             continue;
         }
         flush(&mut word, &mut out);
-        if c == ' ' || c == '\t' {
+        // Every space but a line break is a space (U+2028, no-break, ideographic, CR): words
+        // joined by any of them are read as words.
+        if c != '\n' && c.is_whitespace() {
             if !space {
                 out.push(' ');
             }
