@@ -46,7 +46,9 @@ pub struct Reviewed {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Flag {
     /// `directive`, `consented-directive`, `characters`, `secret`, `forged-structure`,
-    /// `history-edited`, `erased` (a tombstone replaced an entry) or `memory-moved`.
+    /// `history-edited`, `erased` (a tombstone replaced an entry), `memory-moved`,
+    /// `memory-elsewhere`, `future-dated`, `attributes`, `retires-later`; notes (`fails: false`): `retires`,
+    /// `supersedes-ignored`, `backdated`.
     pub kind: &'static str,
     pub detail: String,
     /// Whether `verify --range` fails on it: every flag does, a directive whose entry records
@@ -240,6 +242,81 @@ fn flags_of(
     out
 }
 
+/// How long before the commit that brings it a decision may be dated and still be taken as
+/// written for it (a branch that waited, a rebase): a week.
+const BACKDATE_DAYS: i64 = 7;
+
+/// What a decision in the range does to others and to time, as the reviewer must be told it:
+/// which entries it retires (`Supersedes`: from the merge on, the agent is given it instead —
+/// a note), `Supersedes` on an annotation that zo does not follow (a note), a date well before
+/// the commit that brought it (as-of reads take it as memory of that time — a note), and a
+/// decision that retires one dated after it, which no writer writes (a flag).
+fn retiring(text: &str, after: &Entries, by: Option<&CommitRef>) -> Vec<Flag> {
+    let log = DecisionLog::parse(Text::new(text.to_string()));
+    let Some(e) = log.entries.first() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let at = crate::time::parse_instant(&e.timestamp, false);
+    if let (Some(at), Some(c)) = (
+        at,
+        by.and_then(|c| crate::time::parse_instant(&c.time, false)),
+    ) && c - at > BACKDATE_DAYS * 86_400
+    {
+        out.push(Flag {
+            kind: "backdated",
+            detail: format!(
+                "dated {}, {} days before the commit that brought it: `--as-of` reads take it as memory of that time",
+                e.timestamp,
+                (c - at) / 86_400
+            ),
+            fails: false,
+        });
+    }
+    let Some(v) = e.supersedes.as_deref() else {
+        return out;
+    };
+    let ids = crate::format::decision::referenced_ids(v);
+    if e.is_annotation() && !e.is_forgotten() {
+        out.push(Flag {
+            kind: "supersedes-ignored",
+            detail: format!(
+                "a {} entry names {} under Supersedes: only a decision retires another, so zo ignores it",
+                e.kind,
+                ids.join(", ")
+            ),
+            fails: false,
+        });
+        return out;
+    }
+    for id in ids {
+        let Some((title, old)) = after.get(&id) else {
+            continue;
+        };
+        let old_at = DecisionLog::parse(Text::new(old.clone()))
+            .entries
+            .first()
+            .and_then(|o| crate::time::parse_instant(&o.timestamp, false));
+        let earlier = matches!((at, old_at), (Some(a), Some(o)) if a < o);
+        out.push(Flag {
+            kind: if earlier { "retires-later" } else { "retires" },
+            detail: if earlier {
+                format!(
+                    "retires {id} {}, which is dated after it: no writer supersedes a later decision with an earlier one",
+                    crate::store::gate::frame::name(title)
+                )
+            } else {
+                format!(
+                    "retires {id} {}: once merged, the agent is given this entry instead",
+                    crate::store::gate::frame::name(title)
+                )
+            },
+            fails: earlier,
+        });
+    }
+    out
+}
+
 /// Where a commit keeps its memory, relative to the repository's top: what its own
 /// `.zo/config.yaml` names (`memory_root`), or the older layout's fixed place. Err: a value zo
 /// would refuse to read from, in zo's words.
@@ -357,13 +434,17 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
             } else {
                 &new_rel
             };
+            let mut flags = flags_of(kind, &name, change, erased, text);
+            if kind == Kind::Decisions && change != "removed" {
+                flags.extend(retiring(text, &after, by.as_ref()));
+            }
             out.push(Reviewed {
                 file: rel.clone(),
                 id: id.clone(),
                 title: title.clone(),
                 change,
                 by,
-                flags: flags_of(kind, &name, change, erased, text),
+                flags,
             });
         }
     }

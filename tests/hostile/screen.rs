@@ -1096,3 +1096,139 @@ fn a_gitattributes_line_hid_every_entry_past_review() {
     );
     assert_ne!(d.code, 0, "{}", d.stdout);
 }
+
+/// Append a hand-written decision entry to DECISION_LOG.md.
+fn append_entry(h: &Hostile, entry: &str) {
+    let log = h.mem("DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(&log, format!("{text}\n{entry}\n---\n")).unwrap();
+}
+
+/// A CONFIRM entry that carried `**Supersedes:** D-…` retired a decision: the log marked it
+/// superseded, the bundle and recall dropped it, and what retired it is an annotation no
+/// reader is shown. Only a decision of its own retires another now, and review says so.
+#[test]
+fn an_annotation_retired_a_decision_no_reader_was_shown() {
+    let h = Hostile::new();
+    let old = h
+        .repo
+        .decide("Never deploy on Fridays", "deploys Mon-Thu only");
+    h.repo.commit_all("base");
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    append_entry(
+        &h,
+        &format!(
+            "## Decision: 2026-11-28T17:00:00Z\n**ID:** D-5eed0001\n**Type:** CONFIRM\n**Refs:** {old}\n**Title:** housekeeping\n**Supersedes:** {old}\n"
+        ),
+    );
+    commit_as(&h, "Mallory", "housekeeping");
+    let log = h.expect(&["log"], 0).stdout;
+    assert!(log.contains("Never deploy on Fridays"), "{log}");
+    assert!(!log.contains("superseded by"), "{log}");
+    assert!(
+        h.expect(&["context"], 0)
+            .stdout
+            .contains("Never deploy on Fridays")
+    );
+    assert!(
+        !h.expect(&["show", &old], 0)
+            .stdout
+            .contains("Superseded by")
+    );
+    let r = h.expect(&["review", "main..pr"], 0).stdout;
+    assert!(r.contains("note supersedes-ignored"), "{r}");
+    assert!(r.contains(&old), "{r}");
+    h.assert_outside_unchanged();
+}
+
+/// A provisional decision (a PROPOSAL) that names another under `Supersedes` retired it at
+/// once: proposing a replacement hid the decision in force. It retires it once confirmed.
+#[test]
+fn a_proposal_retired_the_decision_in_force_before_anyone_confirmed_it() {
+    let h = Hostile::new();
+    let old = h.repo.decide("Use Postgres for orders", "Postgres 16");
+    let new = h
+        .expect(
+            &[
+                "-q",
+                "decide",
+                "--type",
+                "PROPOSAL",
+                "--title",
+                "Move orders to MySQL",
+                "--decision",
+                "MySQL 8",
+                "--supersedes",
+                &old,
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string();
+    let log = h.expect(&["log"], 0).stdout;
+    assert!(
+        log.lines()
+            .any(|l| l.contains("Use Postgres") && !l.contains("superseded")),
+        "{log}"
+    );
+    h.expect(&["confirm", &new], 0);
+    let log = h.expect(&["log", "--all"], 0).stdout;
+    assert!(
+        log.lines()
+            .any(|l| l.contains("Use Postgres") && l.contains(&format!("superseded by {new}"))),
+        "{log}"
+    );
+}
+
+/// A decision dated two years back that retired today's passed `verify --range` and rewrote
+/// what `--as-of` reads say memory held then. Review names what each entry retires, notes a
+/// date well before its commit, and fails a decision that retires a later one.
+#[test]
+fn a_backdated_decision_retired_a_later_one_past_review() {
+    let h = Hostile::new();
+    let old = h.repo.decide("Use Postgres for orders", "Postgres 16");
+    h.repo.commit_all("base");
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    append_entry(
+        &h,
+        &format!(
+            "## Decision: 2024-01-15T09:00:00Z\n**ID:** D-0badda7e\n**Type:** DECISION\n**Title:** Use MySQL for orders\n**Decision:** MySQL 8\n**Supersedes:** {old}\n**Outcome:** pending\n"
+        ),
+    );
+    commit_as(&h, "Mallory", "record the 2024 decision");
+    let r = h.expect(&["verify", "--range", "main..pr"], 4);
+    for want in [
+        "FLAG retires-later",
+        "note backdated",
+        "Use Postgres for orders",
+    ] {
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(all.contains(want), "{want}: {all}");
+    }
+    // An ordinary superseding decision is named as a note and passes.
+    h.repo.git(&["checkout", "-q", "main"]);
+    h.repo.git(&["checkout", "-q", "-b", "honest"]);
+    h.expect(
+        &[
+            "-q",
+            "decide",
+            "--title",
+            "Use MySQL for orders",
+            "--decision",
+            "MySQL 8",
+            "--supersedes",
+            &old,
+        ],
+        0,
+    );
+    commit_as(&h, "Ana", "switch");
+    let r = h.expect(&["verify", "--range", "main..honest"], 0);
+    assert!(
+        r.stdout.is_empty() || !r.stdout.contains("FLAG"),
+        "{}",
+        r.stdout
+    );
+    let r = h.expect(&["review", "main..honest"], 0).stdout;
+    assert!(r.contains(&format!("note retires: retires {old}")), "{r}");
+}

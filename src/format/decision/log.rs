@@ -104,15 +104,6 @@ impl DecisionLog {
         let mut outcomes: HashMap<usize, Vec<usize>> = HashMap::new();
         let mut confirmed = std::collections::HashSet::new();
         for (i, e) in self.entries.iter().enumerate() {
-            if let Some(v) = &e.supersedes {
-                for r in referenced_ids(v) {
-                    if let Some(t) = resolve(&r) {
-                        if t != i {
-                            superseded_by.insert(t, i);
-                        }
-                    }
-                }
-            }
             if e.is_outcome() || e.is_confirmation() {
                 if let Some(v) = &e.refs {
                     for r in referenced_ids(v) {
@@ -123,6 +114,26 @@ impl DecisionLog {
                                 confirmed.insert(t);
                             }
                         }
+                    }
+                }
+            }
+        }
+        // Only a decision of its own retires another: an outcome, a confirmation or a
+        // promotion record that carries `Supersedes` is shown as none, so it would hide a
+        // decision behind a line no reader sees; a provisional one retires it once confirmed.
+        let threshold = self.threshold();
+        for (i, e) in self.entries.iter().enumerate() {
+            let Some(v) = &e.supersedes else { continue };
+            if e.is_outcome() || e.is_confirmation() || e.is_promotion() {
+                continue;
+            }
+            if e.tentative(threshold) && !confirmed.contains(&i) {
+                continue;
+            }
+            for r in referenced_ids(v) {
+                if let Some(t) = resolve(&r) {
+                    if t != i {
+                        superseded_by.insert(t, i);
                     }
                 }
             }

@@ -34,8 +34,15 @@ impl Screen {
             .iter()
             .map(|f| format!("{} (rule {})", f.what, f.rule))
             .collect();
-        // Flagged only as shown (a fact's key beside its value): the title is half of it.
-        let title = if crate::store::screened::flags(text).is_empty() {
+        // The title is withheld when it is half of what is flagged: flagged only as shown (a
+        // fact's key beside its value), or a directive that needs the title's line to read as
+        // one (a command begun in the title and ended in the next field).
+        let flagged = crate::store::screened::flags(text);
+        let half = flagged.is_empty()
+            || (!title.trim().is_empty()
+                && crate::store::screened::flags(&text.replacen(title, "", 1)).len()
+                    < flagged.len());
+        let title = if half {
             "(its title is withheld too)".to_string()
         } else {
             shown_title(title, "(its title is withheld too)")

@@ -29,7 +29,7 @@ pub(crate) use refresh::stamp;
 pub use vectors::VectorCache;
 
 /// Bump when the schema or what goes into a row changes: the index is then rebuilt.
-const SCHEMA_VERSION: &str = "3";
+const SCHEMA_VERSION: &str = "4";
 /// FTS5's tokenizer for entries, and for any text judged as entries are (`Texts`); the schema
 /// names it (a test holds them equal).
 const TOKENIZER: &str = "porter unicode61";

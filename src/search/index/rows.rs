@@ -61,7 +61,7 @@ pub(super) fn apply(
                 )?;
                 tx.execute(
                     "INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)",
-                    params![rowid, w.title, w.text],
+                    params![rowid, w.title, searchable(&w.text)],
                 )?;
                 tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
                 out.updated += 1;
@@ -74,7 +74,7 @@ pub(super) fn apply(
                 let rowid = tx.last_insert_rowid();
                 tx.execute(
                     "INSERT INTO fts (rowid, title, body) VALUES (?1, ?2, ?3)",
-                    params![rowid, w.title, w.text],
+                    params![rowid, w.title, searchable(&w.text)],
                 )?;
                 tx.execute("UPDATE entries SET vec = (SELECT vec FROM vectors WHERE vhash = ?2) WHERE rowid = ?1", params![rowid, vhash])?;
                 out.inserted += 1;
@@ -241,4 +241,32 @@ pub(super) fn fact_rows(
         }
     }
     v
+}
+
+/// An entry's text as the word index holds it: without its timestamps (a heading's
+/// `2026-11-17T17:17:41Z` is no word of the entry — `postgres 17` is not answered by an entry
+/// written at 17:17 or on the 17th); a date written in prose stays.
+fn searchable(text: &str) -> std::borrow::Cow<'_, str> {
+    static TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.-]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?",
+        )
+        .expect("a valid pattern")
+    });
+    TIME.replace_all(text, "")
+}
+
+#[cfg(test)]
+mod tests {
+    /// `zo recall "orders in postgres 17"` said nothing of "17" when the entries were written
+    /// at 17:17: the heading's time was indexed as words.
+    #[test]
+    fn an_entry_written_at_17_17_held_the_word_17() {
+        let t =
+            "## Decision: 2026-11-17T17:17:41Z\n**ID:** D-1\n**Set:** 2026-11-17T17:17:41.123Z\n";
+        let s = super::searchable(t);
+        assert!(!s.contains("17"), "{s}");
+        let prose = "**Decision:** freeze on 2026-12-17";
+        assert_eq!(super::searchable(prose), prose);
+    }
 }
