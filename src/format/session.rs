@@ -56,13 +56,16 @@ pub fn new_file_name(now: &str, suffix: &str) -> String {
     format!("session-{}-{suffix}.md", now.replace([':', '.'], "-"))
 }
 
-/// Time order for any mix of names: by date, then time (older names, which have none, first
-/// on their day), then number; names that are not session names sort by name, first. A name
-/// dated in the future (`name_time`, `time::is_future`) sorts before all: whatever picks the
-/// last one as the latest never picks it (a planted `session-2099-…` owned "Next" forever).
-pub fn sort_key(name: &str) -> (bool, Option<SessionName>, String) {
-    let future = name_time(name).is_some_and(|t| crate::time::is_future(&t));
-    (!future, parse_file_name(name), name.to_string())
+/// Time order for any mix of session or snapshot names: by the time the name carries
+/// (`name_time`; older session names, which have a date alone, first on their day), then
+/// number; names that carry no time sort by name, first. A name dated in the future
+/// (`time::is_future`) sorts before all: whatever picks the last one as the latest never picks
+/// it (a planted `session-2099-…` owned "Next" forever). Snapshots go by their time, not their
+/// phase's name: `phase_zz_2020-…` is older than `phase_3_2026-…` (it had owned the handoff).
+pub fn sort_key(name: &str) -> (bool, Option<String>, Option<SessionName>, String) {
+    let at = name_time(name);
+    let future = at.as_deref().is_some_and(crate::time::is_future);
+    (!future, at, parse_file_name(name), name.to_string())
 }
 
 /// The time a session's or snapshot's file name carries, as RFC 3339 (a date alone for an

@@ -249,6 +249,11 @@ pub struct EntryNow {
     pub id: String,
     pub title: String,
     pub span: std::ops::Range<usize>,
+    /// What kind of entry it is when not a decision or lesson of its own, in zo's words: an
+    /// outcome, a confirmation or a promotion (of the entry `refs` names), a fact.
+    pub kind: Option<&'static str>,
+    /// The entry an annotation refers to.
+    pub refs: Option<String>,
 }
 
 /// The decision log and the lessons as arrivals and `mark_seen` read them (entries in file
@@ -259,14 +264,39 @@ pub fn files_now(layout: &Layout, log: &DecisionLog, priors: &PriorsFile) -> Vec
         .flatten()
         .map(|t| t.as_str().to_string())
         .unwrap_or_default();
+    // Annotations arrive too: an outcome pulled changes what the bundle says of a decision
+    // ("Postgres was dropped"), a confirmation makes a provisional one active. Each is named
+    // with the decision it refers to, by that decision's title.
     let decisions = log
         .entries
         .iter()
-        .filter(|e| !e.is_annotation() && e.span.end <= log_bytes.len())
-        .map(|e| EntryNow {
-            id: e.id.clone(),
-            title: e.title.clone(),
-            span: e.span.start..e.span.end,
+        .filter(|e| !e.is_forgotten() && e.span.end <= log_bytes.len())
+        .map(|e| {
+            let kind = if e.is_outcome() {
+                Some("an outcome of")
+            } else if e.is_confirmation() {
+                Some("a confirmation of")
+            } else if e.is_promotion() {
+                Some("a promotion of")
+            } else {
+                None
+            };
+            let refs = kind.and(e.refs.as_deref()).and_then(|r| {
+                crate::format::decision::referenced_ids(r)
+                    .into_iter()
+                    .next()
+            });
+            let title = refs
+                .as_deref()
+                .and_then(|r| log.find(r).ok())
+                .map_or_else(|| e.title.clone(), |i| log.entries[i].title.clone());
+            EntryNow {
+                id: e.id.clone(),
+                title,
+                span: e.span.start..e.span.end,
+                kind,
+                refs,
+            }
         })
         .collect();
     let lessons = priors
@@ -276,9 +306,33 @@ pub fn files_now(layout: &Layout, log: &DecisionLog, priors: &PriorsFile) -> Vec
             id: p.id.clone(),
             title: p.title.clone(),
             span: p.span.start..p.span.end,
+            kind: None,
+            refs: None,
+        })
+        .collect();
+    let facts_file = fsio::read_text(&layout.facts())
+        .ok()
+        .flatten()
+        .map(crate::format::fact::FactsFile::parse)
+        .unwrap_or_default();
+    let facts = facts_file
+        .entries
+        .iter()
+        .filter(|f| !f.key.is_empty())
+        .map(|f| EntryNow {
+            id: f.id.clone(),
+            title: f.key.clone(),
+            span: f.span.start..f.span.end,
+            kind: Some("a fact"),
+            refs: None,
         })
         .collect();
     vec![
+        FileNow {
+            name: "FACTS.md",
+            bytes: facts_file.text.as_str().to_string(),
+            entries: facts,
+        },
         FileNow {
             name: "DECISION_LOG.md",
             bytes: log_bytes,
@@ -314,6 +368,10 @@ fn hashes(b: &[u8], len: Option<usize>) -> (Option<String>, String) {
 pub struct Arrival {
     pub id: String,
     pub title: String,
+    /// `an outcome of`, `a confirmation of`, `a promotion of` (with `refs`), `a fact`; none
+    /// for a decision or lesson.
+    pub kind: Option<&'static str>,
+    pub refs: Option<String>,
     /// The first commit since then that holds it as it is (None: not looked up, or not found).
     pub commit: Option<CommitRef>,
 }
@@ -385,8 +443,17 @@ pub fn arrivals(layout: &Layout, files: impl FnOnce() -> Vec<FileNow>) -> Option
             .filter(|(_, hash)| prefix.as_deref() == Some(hash.as_str()));
         next.files
             .insert(f.name.to_string(), (f.bytes.len(), whole));
+        // A file the seen state never recorded (an older zo read only the log and the
+        // lessons) is taken as seen now: its entries are not news, and are reported from the
+        // next start on.
+        let baseline = !seen.files.contains_key(f.name);
         for e in &f.entries {
             if grown.is_some_and(|(len, _)| e.span.end <= *len) {
+                continue;
+            }
+            if baseline {
+                next.keys
+                    .insert(crate::format::content_key(&f.bytes[e.span.clone()]));
                 continue;
             }
             let key = crate::format::content_key(&f.bytes[e.span.clone()]);
@@ -461,6 +528,8 @@ pub fn arrivals(layout: &Layout, files: impl FnOnce() -> Vec<FileNow>) -> Option
             .map(|(_, e, key)| Arrival {
                 id: e.id.clone(),
                 title: e.title.clone(),
+                kind: e.kind,
+                refs: e.refs.clone(),
                 commit: progress
                     .by
                     .get(key)

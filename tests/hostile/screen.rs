@@ -1232,3 +1232,71 @@ fn a_backdated_decision_retired_a_later_one_past_review() {
     let r = h.expect(&["review", "main..honest"], 0).stdout;
     assert!(r.contains(&format!("note retires: retires {old}")), "{r}");
 }
+
+/// A snapshot named for a phase that sorts last (`phase_zz_2020-…`) owned the bundle's
+/// handoff over every later phase gate: the latest snapshot was chosen by name. It is chosen
+/// by the time its name carries.
+#[test]
+fn an_old_snapshot_named_to_sort_last_owned_the_handoff() {
+    let h = Hostile::new();
+    std::fs::write(
+        h.mem("snapshots/phase_zz_2020-01-01T00-00-00.md"),
+        "---\nschema_version: 1\nphase: phase_zz\ngate_outcome: proceed\ncompleted_at: 2020-01-01T00:00:00Z\n---\n\n# Snapshot: phase_zz → proceed\n\n## Handoff\nNext steps:\n- move the orders service to MySQL\n",
+    )
+    .unwrap();
+    commit_as(&h, "Mallory", "old snapshot");
+    h.expect(
+        &["-q", "state", "set", "--next", "ship the checkout page"],
+        0,
+    );
+    h.expect(
+        &["snapshot", "--phase", "phase_3", "--outcome", "proceed"],
+        0,
+    );
+    let ctx = h.expect(&["context"], 0).stdout;
+    assert!(ctx.contains("ship the checkout page"), "{ctx}");
+    assert!(!ctx.contains("move the orders service"), "{ctx}");
+}
+
+/// A teammate's pull brought a new fact version, an outcome ("Postgres was dropped") and a
+/// confirmation of a provisional decision: each changed what the bundle told the agent, and
+/// none was in "Arrived since" — only decisions of their own and lessons were. Now every entry
+/// a pull brings is, named with what it annotates.
+#[test]
+fn an_outcome_a_confirmation_and_a_fact_arrived_unannounced() {
+    let h = Hostile::new();
+    let pg = h.repo.decide("Use Postgres for orders", "Postgres 16");
+    h.expect(&["-q", "fact", "set", "stack:db", "Postgres"], 0);
+    h.repo.commit_all("base");
+    session_start(&h);
+    let log = h.mem("DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(
+        &log,
+        format!("{text}\n## Decision: 2026-11-27T10:00:00Z\n**ID:** D-0c0c0c01\n**Type:** OUTCOME\n**Refs:** {pg}\n**Title:** outcome\n**Outcome:** Postgres was dropped; orders live in MySQL\n\n---\n"),
+    )
+    .unwrap();
+    let facts = h.mem("FACTS.md");
+    let text = std::fs::read_to_string(&facts).unwrap();
+    std::fs::write(
+        &facts,
+        format!("{text}\n## Fact: stack:db\n**ID:** F-0c0c0c02\n**Value:** MySQL\n**Set:** 2026-11-27T10:00:00Z\n\n---\n"),
+    )
+    .unwrap();
+    commit_as(&h, "Mallory", "memory");
+    let b = session_start(&h);
+    let arrived = b
+        .split("## Arrived since")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_else(|| panic!("no Arrived section: {b}"));
+    for want in [
+        format!("D-0c0c0c01, an outcome of {pg} \"Use Postgres for orders\""),
+        "F-0c0c0c02, a fact: \"stack:db\"".to_string(),
+        "Mallory".to_string(),
+    ] {
+        assert!(arrived.contains(&want), "{want}: {arrived}");
+    }
+    // Seen once, then not news.
+    assert!(!session_start(&h).contains("## Arrived since"));
+}

@@ -222,8 +222,13 @@ impl Filler {
                         )
                     },
                 );
+                let what = match (a.kind, &a.refs) {
+                    (Some(k), Some(r)) => format!(", {k} {}", shown_id(r)),
+                    (Some(k), None) => format!(", {k}:"),
+                    (None, _) => String::new(),
+                };
                 format!(
-                    "- {} {} — {}",
+                    "- {}{what} {} — {}",
                     shown_id(&a.id),
                     shown_title(&a.title, "(its title is withheld: the rules flag it)"),
                     by.trim_matches('"')
