@@ -1453,3 +1453,30 @@ fn a_fence_opened_on_a_field_line_got_a_stray_separator_in_a_merge() {
         "```sql\nCREATE TABLE x (id int);\n```"
     );
 }
+
+/// A lesson renumbered by the merge that brought it (B's PR-001 became PR-002 in A's merge)
+/// was credited to A: its text as it is now first appeared in A's merge commit. A lesson's
+/// number is the merge's, so its origin is found without numbers: B, who wrote it.
+#[test]
+fn a_renumbered_lesson_was_credited_to_whoever_merged_it() {
+    let w = World::new();
+    let a = w.clone("a");
+    zo(&a, &["init", "--project", "shared"]);
+    commit_all(&a, "base");
+    git(&a, &["push", "-q", "origin", "main"]);
+    let b = w.clone("b");
+    zo(&b, &["continue"]);
+    lesson_session(&a, "alpha", 1);
+    lesson_session(&b, "beta", 1);
+    git(&b, &["push", "-q", "origin", "main"]);
+    git(
+        &a,
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    let v = json(&a, &["show", "PR-002"]);
+    assert_eq!(v["title"], "beta lesson 1", "{v}");
+    assert_eq!(v["origin"]["commit"]["author"], "b", "{v}");
+    assert_eq!(v["origin"]["here"], false, "{v}");
+    let v = json(&a, &["show", "PR-001"]);
+    assert_eq!(v["origin"]["here"], true, "{v}");
+}

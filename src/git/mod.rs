@@ -466,13 +466,20 @@ impl Repo {
     }
 
     /// For each `(token, text)` of `wanted`, the earliest commit (by commit time) reachable from
-    /// HEAD whose version of `path` holds `text` exactly (line ends read as LF): where an entry,
-    /// as it is now, entered history. Each distinct version is read once.
+    /// HEAD whose version of `path` holds `text` exactly (line ends read as LF), both read
+    /// through `same` (what counts as the same text: a lesson renumbered by a merge is the
+    /// same lesson): where an entry, as it is now, entered history. Each distinct version is
+    /// read once.
     pub fn first_commits_with(
         &self,
         path: &Path,
         wanted: &[(String, String)],
+        same: fn(&str) -> String,
     ) -> Result<std::collections::HashMap<String, CommitRef>> {
+        let wanted: Vec<(String, String)> = wanted
+            .iter()
+            .map(|(id, text)| (id.clone(), same(text)))
+            .collect();
         let mut held: std::collections::HashMap<gix::ObjectId, Vec<usize>> =
             std::collections::HashMap::new();
         let mut best: Vec<Option<(i64, gix::ObjectId)>> = vec![None; wanted.len()];
@@ -480,7 +487,7 @@ impl Repo {
             let found = held.entry(blob).or_insert_with(|| {
                 // A version too large to read holds nothing (as in first_commits_holding).
                 let data = self.blob(blob, path).unwrap_or_default();
-                let data = String::from_utf8_lossy(&data).replace("\r\n", "\n");
+                let data = same(&String::from_utf8_lossy(&data).replace("\r\n", "\n"));
                 wanted
                     .iter()
                     .enumerate()

@@ -153,7 +153,14 @@ pub fn origins(layout: &Layout, entries: &[(&str, &str)]) -> Vec<Origin> {
                         .map(|(i, t)| (i.to_string(), crate::format::content_of(t)))
                         .collect();
                     let found = walks.entry(file.clone()).or_insert_with(|| {
-                        repo.first_commits_with(Path::new(&layout.rel(&file)), &wanted)
+                        // A lesson's number is given by the merge that brought it: the
+                        // teammate who wrote it is named, not whoever merged it.
+                        let same = if file == layout.priors() {
+                            crate::format::prior::without_numbers
+                        } else {
+                            str::to_string
+                        };
+                        repo.first_commits_with(Path::new(&layout.rel(&file)), &wanted, same)
                             .unwrap_or_default()
                     });
                     found.get(*id).cloned()
@@ -549,6 +556,9 @@ struct Version<'a> {
     blob: &'a [u8],
     common: usize,
     ids: HashMap<&'a [u8], Vec<usize>>,
+    /// The version with its lesson numbers left out, for entries without an ID line (a
+    /// lesson: its number is given by the merge that brought it), made on first use.
+    unnumbered: std::cell::OnceCell<String>,
 }
 
 const ID_LINE: &[u8] = b"**ID:** ";
@@ -581,7 +591,12 @@ impl<'a> Version<'a> {
                 .unwrap_or(rest.len());
             ids.entry(&rest[..end]).or_default().push(at);
         }
-        Version { blob, common, ids }
+        Version {
+            blob,
+            common,
+            ids,
+            unnumbered: std::cell::OnceCell::new(),
+        }
     }
 
     /// Whether this version holds the entry at `span` of the file now, byte for byte.
@@ -591,7 +606,11 @@ impl<'a> Version<'a> {
         }
         let entry = now[span].trim_ascii_end();
         let Some(off) = memchr::memmem::find(entry, ID_LINE) else {
-            return false;
+            let unnumbered = self.unnumbered.get_or_init(|| {
+                crate::format::prior::without_numbers(&String::from_utf8_lossy(self.blob))
+            });
+            let entry = crate::format::prior::without_numbers(&String::from_utf8_lossy(entry));
+            return memchr::memmem::find(unnumbered.as_bytes(), entry.as_bytes()).is_some();
         };
         let rest = &entry[off + ID_LINE.len()..];
         let id = &rest[..rest
