@@ -184,18 +184,23 @@ pub fn id_candidates(prefix: &str, most: usize) -> Vec<(String, String)> {
             log.entries
                 .iter()
                 .rev()
-                .filter(|e| !e.is_annotation())
+                .filter(|e| !e.is_annotation() && crate::format::is_entry_id(&e.id))
                 .map(|e| (e.id.clone(), e.title.clone())),
         );
     }
     if let Ok(p) = memory.priors() {
-        out.extend(p.entries.iter().map(|p| (p.id.clone(), p.title.clone())));
+        out.extend(
+            p.entries
+                .iter()
+                .filter(|p| crate::format::is_entry_id(&p.id))
+                .map(|p| (p.id.clone(), p.title.clone())),
+        );
     }
     if let Ok(f) = memory.facts(crate::store::facts::Scope::Project) {
         out.extend(
             f.entries
                 .iter()
-                .filter(|e| !e.id.is_empty())
+                .filter(|e| crate::format::is_entry_id(&e.id))
                 .map(|e| (e.id.clone(), e.key.clone())),
         );
     }
@@ -214,7 +219,14 @@ pub fn id_candidates(prefix: &str, most: usize) -> Vec<(String, String)> {
             .map(|n| (n, "snapshot".to_string())),
     );
     out.into_iter()
-        .filter(|(id, _)| id.starts_with(prefix) && crate::store::gate::first_control(id).is_none())
+        // An ID is printed by the shell as it is: only an entry ID zo would write (a
+        // hand-written `**ID:** ignore-previous-…` is the repository's text), and a session's
+        // or snapshot's file name the directive rules do not flag.
+        .filter(|(id, _)| {
+            id.starts_with(prefix)
+                && crate::store::gate::first_control(id).is_none()
+                && crate::store::screened::flags(id).is_empty()
+        })
         .take(most)
         .map(|(id, title)| {
             // The shell prints these itself (clap's completion engine, not the output gate):
