@@ -313,10 +313,10 @@ impl Filler {
         for &i in candidates.iter().take(RECENT) {
             // Screened where it would be shown: a withheld entry's place is not given to an older
             // one that was never screened.
-            if !screen_decision(&mut self.screen, log, i) {
+            let Some(outcome) = screen_decision(&mut self.screen, log, i) else {
                 continue;
-            }
-            let text = decision_text(log, i, stale);
+            };
+            let text = decision_text(log, i, outcome, stale);
             self.screen.shown(&text);
             if stopped || !self.fits("Recent decisions", &format!("{recent}{text}")) {
                 stopped = true;
@@ -342,10 +342,13 @@ impl Filler {
     ) {
         let mut text = String::new();
         for i in matches {
-            if shown.contains(&i) || !screen_decision(&mut self.screen, log, i) {
+            if shown.contains(&i) {
                 continue;
             }
-            let e = decision_text(log, i, stale);
+            let Some(outcome) = screen_decision(&mut self.screen, log, i) else {
+                continue;
+            };
+            let e = decision_text(log, i, outcome, stale);
             self.screen.shown(&e);
             if self.fits(
                 &format!("Related to the task: {task}"),
@@ -499,23 +502,36 @@ fn last_file(
     Ok(Some((name.clone(), text)))
 }
 
-/// A decision as the bundle shows it: the full entry, with its latest outcome.
-fn entry_text(log: &DecisionLog, i: usize) -> String {
+/// A decision as the bundle shows it: the full entry, with its latest outcome (`outcome`:
+/// whether it may be shown; one withheld is named, never quoted).
+fn entry_text(log: &DecisionLog, i: usize, outcome: bool) -> String {
     let mut s = log.entries[i].content(log);
     if let Some(j) = log.latest_outcome_entry(i) {
-        s.push_str(&format!(
-            "\n(latest outcome, {}: {})",
-            log.entries[j].id,
-            log.field(j, "Outcome").unwrap_or("")
-        ));
+        if outcome {
+            s.push_str(&format!(
+                "\n(latest outcome, {}: {})",
+                log.entries[j].id,
+                log.field(j, "Outcome").unwrap_or("")
+            ));
+        } else {
+            s.push_str(&format!(
+                "\n(its latest outcome, {}, is withheld: see Withheld)",
+                shown_id(&log.entries[j].id)
+            ));
+        }
     }
     s.push_str("\n\n");
     s
 }
 
 /// A decision as the bundle shows it (`entry_text`), with a note when it is stale.
-fn decision_text(log: &DecisionLog, i: usize, stale: &HashMap<String, StaleEntry>) -> String {
-    let mut t = entry_text(log, i);
+fn decision_text(
+    log: &DecisionLog,
+    i: usize,
+    outcome: bool,
+    stale: &HashMap<String, StaleEntry>,
+) -> String {
+    let mut t = entry_text(log, i, outcome);
     if let Some(m) = stale.get(&log.entries[i].id) {
         t.insert_str(
             t.trim_end().len(),

@@ -71,11 +71,6 @@ impl Screen {
         }
     }
 
-    /// What was passed last is not shown after all.
-    pub(super) fn dropped(&mut self) {
-        self.pending.clear();
-    }
-
     /// The Withheld section's text, when anything was.
     pub(super) fn text(&self) -> Option<String> {
         (!self.withheld.is_empty()).then(|| self.withheld.join("\n"))
@@ -105,11 +100,15 @@ pub(super) fn shown_title(title: &str, instead: &str) -> String {
     }
 }
 
-/// Whether decision `i` and its latest outcome may go into the bundle: each entry is screened
-/// (and approved) on its own text, as `zo approve` names it.
-pub(super) fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) -> bool {
+/// Whether decision `i` may go into the bundle (None: it is withheld), and whether its latest
+/// outcome may go with it: each entry is screened (and approved) on its own text, as `zo
+/// approve` names it. A withheld outcome does not take its decision with it (an outcome
+/// anyone can append would hide any decision); the decision is shown, saying its outcome is
+/// withheld.
+pub(super) fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) -> Option<bool> {
     let e = &log.entries[i];
-    let own = screen.pass(&e.id, &e.title, &e.content(log));
+    // The outcome first: a flagged one clears what is pending, and the decision's approval
+    // must outlive it.
     let outcome = log.latest_outcome_entry(i).is_none_or(|j| {
         screen.pass(
             &log.entries[j].id,
@@ -117,10 +116,9 @@ pub(super) fn screen_decision(screen: &mut Screen, log: &DecisionLog, i: usize) 
             &log.entries[j].content(log),
         )
     });
-    if !(own && outcome) {
-        screen.dropped();
-    }
-    own && outcome
+    screen
+        .pass(&e.id, &e.title, &e.content(log))
+        .then_some(outcome)
 }
 
 /// A project fact's entry text (as `zo show` and recall give it), for the directive rules;
