@@ -242,6 +242,27 @@ fn flags_of(
     out
 }
 
+/// When a lesson's text changed only in its `Superseded by` line, from none to a lesson the
+/// range ends with: that lesson, named by ID and title.
+fn superseded_only(old: &str, new: &str, after: &Entries) -> Option<String> {
+    use crate::format::prior::without_supersession;
+    if without_supersession(old) != without_supersession(new) {
+        return None;
+    }
+    let field = |t: &str| {
+        PriorsFile::parse(Text::new(t.to_string()))
+            .entries
+            .first()
+            .and_then(|p| p.superseded_by().map(str::to_string))
+    };
+    if field(old).is_some() {
+        return None;
+    }
+    let by = field(new)?;
+    let (title, _) = after.get(&by)?;
+    Some(format!("{by} {}", gate::frame::name(title)))
+}
+
 /// How long before the commit that brings it a decision may be dated and still be taken as
 /// written for it (a branch that waited, a rebase): a week.
 const BACKDATE_DAYS: i64 = 7;
@@ -435,6 +456,19 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
                 &new_rel
             };
             let mut flags = flags_of(kind, &name, change, erased, text);
+            // `zo prior supersede` writes the one line a lesson's life changes by: that edit
+            // alone, naming a lesson the range ends with, is a note, not an edit of history.
+            if let (Kind::Priors, Some((_, old))) = (kind, before.get(id))
+                && change == "changed"
+                && let Some(by) = superseded_only(old, text, &after)
+            {
+                flags.retain(|f| f.kind != "history-edited");
+                flags.push(Flag {
+                    kind: "superseded",
+                    detail: format!("marked superseded by {by} (what `zo prior supersede` writes)"),
+                    fails: false,
+                });
+            }
             if kind == Kind::Decisions && change != "removed" {
                 flags.extend(retiring(text, &after, by.as_ref()));
             }
@@ -452,6 +486,7 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         let after = after.map(|a| a.unwrap_or_else(|| "(no memory)".into()));
         out.insert(0, moved(&before_dir, &after, &out, &commits, &dirs));
     }
+    out.extend(config_changes(&repo, &from, &to, &commits));
     out.extend(elsewhere(&repo, &from, &to, &commits)?);
     out.extend(attributes(layout, &from, &to, &before_dir, &after_root));
     let ok = out.iter().all(|e| e.flags.iter().all(|f| !f.fails));
@@ -462,6 +497,63 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
         entries: out,
         ok,
     })
+}
+
+/// The settings a range changes in `.zo/config.yaml`, one note each: they decide how memory
+/// is read (`promotion.threshold` makes provisional decisions active, `links` adds memories to
+/// the bundle), with no entry changed. `memory_root` is reviewed as a move (`memory-moved`).
+fn config_changes(
+    repo: &Repo,
+    from: &CommitRef,
+    to: &CommitRef,
+    commits: &[CommitRef],
+) -> Vec<Reviewed> {
+    let rel = Path::new(".zo/config.yaml");
+    let read = |c: &CommitRef| -> Option<String> {
+        let b = repo.file_at_ref(c, rel).ok().flatten()?;
+        Some(String::from_utf8_lossy(&b).into_owned())
+    };
+    let (before, after) = (read(from), read(to));
+    if before == after {
+        return Vec::new();
+    }
+    let leaves = |t: &Option<String>| {
+        t.as_deref()
+            .and_then(|t| crate::store::config::Config::parse(rel, t).ok())
+            .map(|c| c.leaves())
+            .unwrap_or_default()
+    };
+    let (old, new) = (leaves(&before), leaves(&after));
+    let by = commits.iter().find(|c| read(c) == after).cloned();
+    let short = |v: Option<&String>| -> String {
+        v.map_or_else(
+            || "(unset)".to_string(),
+            |v| {
+                let one: String = v.replace('\n', " ").chars().take(60).collect();
+                gate::frame::name(&one)
+            },
+        )
+    };
+    let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    keys.into_iter()
+        .filter(|k| old.get(*k) != new.get(*k) && *k != "memory_root")
+        .map(|k| Reviewed {
+            file: ".zo/config.yaml".into(),
+            id: k.clone(),
+            title: k.clone(),
+            change: "changed",
+            by: by.clone(),
+            flags: vec![Flag {
+                kind: "config",
+                detail: format!(
+                    "{k}: {} → {}: a setting of how memory is read, with no entry changed",
+                    short(old.get(k)),
+                    short(new.get(k))
+                ),
+                fails: false,
+            }],
+        })
+        .collect()
 }
 
 /// Git attributes the range sets on the memory files that change how they reach zo (a merge

@@ -47,6 +47,37 @@ impl Config {
         }
     }
 
+    /// Every value by its dotted key (`promotion.threshold`), as the user wrote it: what a
+    /// review compares.
+    pub fn leaves(&self) -> std::collections::BTreeMap<String, String> {
+        fn walk(
+            prefix: &str,
+            map: &serde_yaml::Mapping,
+            out: &mut std::collections::BTreeMap<String, String>,
+        ) {
+            for (k, v) in map {
+                let k = match k {
+                    Value::String(s) => s.clone(),
+                    other => show(other),
+                };
+                let key = if prefix.is_empty() {
+                    k
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                match v {
+                    Value::Mapping(m) if !m.is_empty() => walk(&key, m, out),
+                    _ => {
+                        out.insert(key, show(v));
+                    }
+                }
+            }
+        }
+        let mut out = std::collections::BTreeMap::new();
+        walk("", &self.map, &mut out);
+        out
+    }
+
     /// The line where a key (a dotted path: `["recall", "top_k"]`) is set, for messages.
     pub fn line_of(&self, key: &[&str]) -> usize {
         line_of(&self.text, key)

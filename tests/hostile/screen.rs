@@ -1354,3 +1354,73 @@ fn a_flagged_outcome_hid_its_decision() {
     let withheld = b.split("## Withheld").nth(1).unwrap_or_default();
     assert!(withheld.contains("D-0c0c0c03"), "{b}");
 }
+
+/// `zo prior supersede` writes a lesson's `Superseded by` line, and review failed the range
+/// for it as an edit of history: the one command to retire a lesson could not pass CI.
+#[test]
+fn prior_supersede_failed_review_as_an_edit_of_history() {
+    let h = Hostile::new();
+    let add = |title: &str| {
+        h.expect(
+            &[
+                "-q",
+                "prior",
+                "add",
+                "--title",
+                title,
+                "--root-cause",
+                "novel_case",
+                "--failure",
+                "f",
+                "--rule",
+                "r",
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string()
+    };
+    let old = add("Pin the toolchain");
+    h.repo.commit_all("base");
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    let new = add("Pin the toolchain and the lockfile");
+    h.expect(&["prior", "supersede", &old, &new], 0);
+    commit_as(&h, "Ana", "retire a lesson");
+    let r = h.expect(&["verify", "--range", "main..pr"], 0);
+    assert!(!r.stdout.contains("FLAG"), "{}", r.stdout);
+    let r = h.expect(&["review", "main..pr"], 0).stdout;
+    assert!(
+        r.contains(&format!("note superseded: marked superseded by {new}")),
+        "{r}"
+    );
+    // Any other edit of the line, or of the text beside it, is still an edit of history.
+    let priors = h.mem("PRIORS.md");
+    let text = std::fs::read_to_string(&priors).unwrap();
+    std::fs::write(
+        &priors,
+        text.replacen("**Failure:** f", "**Failure:** g", 1),
+    )
+    .unwrap();
+    commit_as(&h, "Mallory", "tweak");
+    let r = h.expect(&["verify", "--range", "main..pr"], 4);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(all.contains("FLAG history-edited"), "{all}");
+}
+
+/// A pull request that lowered `promotion.threshold` made every provisional decision active,
+/// with no entry changed: review listed nothing. Each changed setting is a note now.
+#[test]
+fn a_config_change_that_activated_provisional_decisions_was_not_reviewed() {
+    let h = Hostile::new();
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    let config = h.repo.path().join(".zo/config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap_or_default();
+    std::fs::write(&config, format!("{text}\npromotion:\n  threshold: 0.01\n")).unwrap();
+    commit_as(&h, "Mallory", "tune");
+    let r = h.expect(&["review", "main..pr"], 0).stdout;
+    assert!(
+        r.contains("note config: promotion.threshold: (unset) → \"0.01\""),
+        "{r}"
+    );
+}
