@@ -831,3 +831,28 @@ fn session_end_wrote_an_empty_session_each_time() {
         1
     );
 }
+
+/// A session its agent's hook ended, with no summary and no next step, said "not recorded"
+/// in STATE.md and put a "Next … none" section in the bundle, above STATE.md's own next
+/// steps as if it replaced them. It says what it recorded, and an empty Next is no section.
+#[test]
+fn a_hook_ended_session_hid_the_next_steps_behind_none() {
+    let r = Repo::init();
+    r.ok(&["state", "set", "--next", "write the parser"]);
+    let ev =
+        |e: &str| format!(r#"{{"hook_event_name":"{e}","source":"startup","session_id":"s"}}"#);
+    assert_eq!(
+        r.run_stdin(&["hook", "claude"], &ev("SessionStart")).code,
+        0
+    );
+    r.decide("Use Rust", "rust 1.92");
+    assert_eq!(r.run_stdin(&["hook", "claude"], &ev("SessionEnd")).code, 0);
+    let b = r.ok(&["context"]);
+    assert!(!b.contains("## Next, from"), "{b}");
+    assert!(b.contains("write the parser"), "{b}");
+    assert!(
+        b.contains("no summary given (1 decision and 0 lessons recorded)"),
+        "{b}"
+    );
+    assert!(!b.contains("not recorded"), "{b}");
+}

@@ -405,7 +405,14 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
         .summary
         .clone()
         .or_else(|| rec.as_ref().and_then(|r| r.task.clone()))
-        .unwrap_or_else(|| "not recorded".into());
+        // Ended by an agent's hook, no summary given: what it recorded says something.
+        .unwrap_or_else(|| {
+            format!(
+                "no summary given ({} and {} recorded)",
+                crate::format::count(decisions.len(), "decision", "decisions"),
+                crate::format::count(mine.len(), "lesson", "lessons")
+            )
+        });
     let allowed = gate_texts(
         ending,
         &state,

@@ -180,7 +180,11 @@ impl Filler {
         if let Some((name, text)) = last_file(memory, at, false)? {
             let (name, text) = (name.as_str(), text.as_str());
             let s = crate::format::session::SessionFile::parse(name, text);
-            let next = s.section(&["next", "what's next", "next steps"]);
+            // A session that named nothing next ("none", as a hook-ended one writes) hides
+            // nothing: STATE.md's next steps stand.
+            let next = s
+                .section(&["next", "what's next", "next steps"])
+                .filter(|n| !matches!(n.trim(), "" | "none" | "-"));
             if let Some(next) = next.filter(|_| {
                 self.screen
                     .pass(name, "the last session", &named_text(name, text))
