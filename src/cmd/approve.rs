@@ -12,6 +12,18 @@ use std::io::{BufRead, IsTerminal};
 pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
     let memory = ctx.memory()?;
     let p = crate::ops::approve::pending(&memory, &a.id)?;
+    // Approved here already, as it reads now: nothing to ask (approving again changes nothing).
+    if p.approved {
+        let r = crate::ops::approve::approve(p)?;
+        if ctx.json {
+            return ctx.print_json(&serde_json::to_value(&r)?);
+        }
+        ctx.note(format!(
+            "{} was approved here already, as it reads now (kept in {}): nothing to do",
+            r.id, r.file
+        ));
+        return ctx.print(&format!("{}\n", r.id));
+    }
     if !std::io::stdin().is_terminal() {
         return Err(Error::usage(format!(
             "approving asks the person at a terminal, and stdin is not one: a person approves it there with `zo approve ID` (the ID: {}). An agent cannot approve what memory asks it to do.",
@@ -31,41 +43,22 @@ pub fn run(ctx: &Ctx, a: ApproveArgs) -> Result<()> {
         text: p.text.clone(),
     };
     let question = format!(
-        "{}\n\n{} reads as an instruction to an agent: {}.\nApproved, agents on this machine get it in their bundle and recall without a warning{}.\nType {} to approve it, anything else to leave it withheld: ",
+        "{}\n\n{} reads as an instruction to an agent: {}.\nApproved, agents on this machine get it in their bundle and recall without a warning.\nType {} to approve it, anything else to leave it withheld: ",
         crate::store::gate::frame::quote(&p.text),
         p.id,
         rules.join("; "),
-        if p.approved {
-            " (it is approved here already)"
-        } else {
-            ""
-        },
         p.id
     );
     super::say_shown(&crate::store::shown::text_with(&question, vec![asked]));
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     if line.trim() != p.id {
-        let now = if p.approved {
-            "it stays approved, as it was"
-        } else {
-            "it stays withheld"
-        };
-        return Err(Error::Failed(format!("{} was not approved now; {now}", p.id)).into());
+        return Err(Error::Failed(format!("{} was not approved; it stays withheld", p.id)).into());
     }
     let r = crate::ops::approve::approve(p)?;
     if ctx.json {
         return ctx.print_json(&serde_json::to_value(&r)?);
     }
-    ctx.note(format!(
-        "{} {} (kept in {})",
-        r.id,
-        if r.new {
-            "approved"
-        } else {
-            "was approved already"
-        },
-        r.file
-    ));
+    ctx.note(format!("{} approved (kept in {})", r.id, r.file));
     ctx.print(&format!("{}\n", r.id))
 }

@@ -513,7 +513,7 @@ fn purge_plan(
     let Some(path) = to else {
         // No copy of the erased text is written unless asked: say how to get one.
         let mut plan = vec![format!(
-            "git filter-repo --replace-text FILE    # rewrites every commit (pip install git-filter-repo); FILE holds one line `literal:<erased text>==>[forgotten {id}]` per erased line (the entry is still in `git show HEAD:{rel}`); `zo forget ID --reason R --replace-text FILE` writes it"
+            "git filter-repo --replace-text FILE    # rewrites every commit (pip install git-filter-repo); FILE holds one line `literal:<erased text>==>[forgotten {id}]` per erased line (the entry is still in `git show HEAD:{rel}`: copy its lines from there); zo writes FILE itself when `--replace-text FILE` is given with the forget, before the entry is erased"
         )];
         plan.extend(after);
         return Ok((None, plan));

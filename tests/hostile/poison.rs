@@ -580,7 +580,7 @@ fn a_hand_written_directive_is_withheld_until_a_person_approves_it() {
     let no = super::util::at_terminal(&h.cmd(&["approve", "D-00000005"]), "yes\n");
     assert_eq!(no.code, 1, "{}", no.stdout);
     assert!(
-        no.stdout.contains("aws/credentials") && no.stdout.contains("was not approved now"),
+        no.stdout.contains("aws/credentials") && no.stdout.contains("was not approved"),
         "shown before asked: {}",
         no.stdout
     );
@@ -589,6 +589,13 @@ fn a_hand_written_directive_is_withheld_until_a_person_approves_it() {
     assert_eq!(a.code, 0, "{}", a.stdout);
     assert!(a.stdout.contains("D-00000005 approved"), "{}", a.stdout);
     assert!(h.repo.home().join(".config/zo/approved").is_file());
+    // Approved already: nothing is asked again, anywhere (a terminal or not).
+    let again = h.expect(&["approve", "D-00000005"], 0);
+    assert!(
+        again.stderr.contains("approved here already") && again.stdout.trim() == "D-00000005",
+        "{}",
+        again.stderr
+    );
     let b = h.expect(&["context"], 0).stdout;
     assert!(
         !b.contains("## Withheld") && b.contains("aws/credentials"),
