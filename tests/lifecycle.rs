@@ -328,8 +328,9 @@ fn a_near_duplicate_title_is_reported_with_a_supersedes_hint() {
     let v = run.json();
     assert_eq!(v["similar"][0]["id"], first.as_str());
     assert!(
-        run.stderr.contains(&format!("--supersedes {first}")),
-        "{}",
+        run.stderr.contains(&format!("--supersedes {first}"))
+            && run.stderr.contains("is written, and looks like"),
+        "the warning says the decision was written: {}",
         run.stderr
     );
     // Not for a different subject, nor for the decision it supersedes.

@@ -48,7 +48,15 @@ impl Decided {
             ));
         }
         for s in &self.similar {
-            v.push(format!("{} looks like {} ({}); if it replaces that one, record the change with --supersedes {}", self.id, s.id, s.title, s.id));
+            // Said after the write: the decision stands either way, and a replacement is
+            // recorded by a decision of its own (entries are never edited).
+            v.push(format!(
+                "{} is written, and looks like {} {}: if it replaces that one, record that with a decision written with --supersedes {}",
+                self.id,
+                s.id,
+                crate::store::gate::frame::name(&s.title),
+                s.id
+            ));
         }
         v
     }
@@ -85,8 +93,12 @@ impl PriorAdded {
             .iter()
             .map(|s| {
                 format!(
-                    "{} looks like {} ({}); if it replaces that one: zo prior supersede {} {}",
-                    self.id, s.id, s.title, s.id, self.id
+                    "{} is written, and looks like {} {}: if it replaces that one, `zo prior supersede {} {}` records it",
+                    self.id,
+                    s.id,
+                    crate::store::gate::frame::name(&s.title),
+                    s.id,
+                    self.id
                 )
             })
             .collect()
