@@ -10,7 +10,8 @@ use std::path::PathBuf;
     about = "Project memory for coding agents and their humans, kept in the project's git repository",
     long_about = "zo keeps a project's memory as Markdown under .zo/memory/, committed with the code:\n\
     STATE.md (where the project stands), DECISION_LOG.md (append-only decisions), PRIORS.md\n\
-    (lessons tied to the failures that taught them) and sessions/. Every write is atomic and locked.\n\n\
+    (lessons tied to the failures that taught them), FACTS.md (exact facts by key) and sessions/.\n\
+    Every write is atomic and locked.\n\n\
     Start with `zo init`, record with `zo decide` and `zo prior add`, read with `zo status`,\n\
     `zo log` and `zo show`. Exit codes: 0 ok, 1 failure, 2 usage, 3 no memory found,\n\
     4 verification failed.",
@@ -66,7 +67,8 @@ pub enum Command {
     Outcome(OutcomeArgs),
     /// List decisions, newest first
     Log(LogArgs),
-    /// Show one decision in full, with its latest outcome
+    /// Show one entry in full: a decision (with its latest outcome), a lesson, a fact, a session
+    /// or a snapshot
     Show(ShowArgs),
     /// An entry's whole life: a decision's (written: when, session, agent, commit; outcomes,
     /// confirmations, supersessions, a forget), a prior's, or every version of a fact key

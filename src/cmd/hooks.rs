@@ -12,6 +12,11 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
     if crate::git::Repo::discover(root).is_none() {
         bail!("{} is not a git repository", root.display());
     }
+    let verb = match c {
+        HooksCommand::Install => Some("installed zo's git hooks and merge routing"),
+        HooksCommand::Uninstall => Some("removed zo's git hooks (your own commands in them stay)"),
+        HooksCommand::Status => None,
+    };
     let states = match c {
         HooksCommand::Install => {
             hooks::ensure_attributes(&memory.layout)?;
@@ -42,7 +47,7 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
         if driver {
             "registered"
         } else {
-            "not registered (zo continue registers it)"
+            "not registered (`zo continue` or `zo setup` registers it)"
         }
     ));
     if let Ok(hp) = hooks::hooks_path(root) {
@@ -52,6 +57,9 @@ pub fn run(ctx: &Ctx, c: HooksCommand) -> Result<()> {
             ""
         };
         s.push_str(&format!("hooks dir      {}{shared}\n", hp.dir));
+    }
+    if let Some(v) = verb {
+        ctx.note(v);
     }
     ctx.print(&s)?;
     lost(&states)

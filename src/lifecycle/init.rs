@@ -137,6 +137,13 @@ fn create_memory(root: &Path, project: Option<&str>) -> Result<(Layout, Vec<Stri
     let layout = Layout::at(root)?;
     let named = layout.project();
     let mut notes = Vec::new();
+    // Memory travels by git: outside a repository it is kept, and goes nowhere.
+    if crate::git::Repo::discover(root).is_none() {
+        notes.push(format!(
+            "{} is not in a git repository: memory is shared by committing .zo/ with the code; run `git init`, then `zo hooks install` to register the merge driver",
+            root.display()
+        ));
+    }
     if project.is_some_and(|p| p != named) {
         notes.push(format!(
             "{} already names the project {named:?}; left unchanged",
@@ -163,6 +170,7 @@ fn create_memory(root: &Path, project: Option<&str>) -> Result<(Layout, Vec<Stri
             &mut created,
         )?;
         create(&layout, &layout.priors(), templates::PRIORS, &mut created)?;
+        create(&layout, &layout.facts(), templates::FACTS, &mut created)?;
     }
     if ensure_gitignore(&layout)? {
         created.push(layout.show(&layout.zo_dir.join(".gitignore")));

@@ -122,16 +122,16 @@ fn links(l: &Layout, checks: &mut Checks) {
     let strangers = crate::ops::verify::strangers(l);
     if strangers.is_empty() {
         checks.push((
-            "links",
+            "symlinks",
             OK,
-            "no links or special files in the memory".into(),
+            "no symbolic links or special files in the memory".into(),
         ));
     } else {
         let list: Vec<String> = strangers
             .iter()
             .map(|p| format!("{} ({})", p.file, p.message))
             .collect();
-        checks.push(("links", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
+        checks.push(("symlinks", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
     }
 }
 

@@ -399,7 +399,7 @@ fn doctor_and_verify_name_links_and_special_files() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["check"] == "links")
+        .find(|c| c["check"] == "symlinks")
         .cloned()
         .unwrap();
     assert_eq!(links["level"], "fail");
