@@ -47,7 +47,7 @@ pub struct Reviewed {
 pub struct Flag {
     /// `directive`, `consented-directive`, `characters`, `secret`, `forged-structure`,
     /// `history-edited`, `erased` (a tombstone replaced an entry), `memory-moved`,
-    /// `memory-elsewhere`, `future-dated`, `attributes`, `retires-later`; notes (`fails: false`): `retires`,
+    /// `memory-elsewhere`, `future-dated`, `attributes`, `retires-later`, `born-forgotten`; notes (`fails: false`): `retires`,
     /// `supersedes-ignored`, `backdated`.
     pub kind: &'static str,
     pub detail: String,
@@ -165,6 +165,15 @@ fn flags_of(
         });
         return out;
     }
+    // A tombstone where nothing stood erased nothing: written by hand to retire what it names
+    // (`Supersedes`, a lesson's `Superseded by`) while it shows nothing of its own.
+    if change == "added" && is_tombstone(text) {
+        out.push(Flag {
+            kind: "born-forgotten",
+            detail: "a tombstone added where no entry stood: `zo forget` only ever replaces an entry, so this one was written by hand (what it names under Supersedes is retired by nothing)".into(),
+            fails: true,
+        });
+    }
     if change == "removed" || (change == "changed" && kind != Kind::Whole) {
         out.push(Flag {
             kind: "history-edited",
@@ -242,6 +251,25 @@ fn flags_of(
     out
 }
 
+/// Whether a session's or snapshot's change is one zo makes: line for line the same but for
+/// lesson numbers (a merge renumbered them) or a listed entry's title replaced by
+/// `[forgotten]` (`zo forget` of that entry).
+fn record_edit_allowed(old: &str, new: &str) -> bool {
+    use crate::format::prior::without_numbers;
+    let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| {
+        x == y
+            || without_numbers(x) == without_numbers(y)
+            || matches!(
+                (
+                    crate::format::session::parse_listed(x),
+                    crate::format::session::parse_listed(y)
+                ),
+                (Some((i, _, _)), Some((j, t, _))) if i == j && t == crate::format::fact::FORGOTTEN
+            )
+    })
+}
+
 /// When a lesson's text changed only in its `Superseded by` line, from none to a lesson the
 /// range ends with: that lesson, named by ID and title.
 fn superseded_only(old: &str, new: &str, after: &Entries) -> Option<String> {
@@ -259,7 +287,11 @@ fn superseded_only(old: &str, new: &str, after: &Entries) -> Option<String> {
         return None;
     }
     let by = field(new)?;
-    let (title, _) = after.get(&by)?;
+    let (title, text) = after.get(&by)?;
+    // Retired by a tombstone is retired by nothing: what `zo prior supersede` refuses.
+    if is_tombstone(text) {
+        return None;
+    }
     Some(format!("{by} {}", gate::frame::name(title)))
 }
 
@@ -456,6 +488,23 @@ pub fn review(memory: &Memory, range: &str) -> Result<Review> {
                 &new_rel
             };
             let mut flags = flags_of(kind, &name, change, erased, text);
+            // A session or snapshot is a record of its time: once written, zo changes it only
+            // to erase (a tombstone, or a forgotten entry's title in its lists) and a merge only
+            // to renumber the lessons it lists. Any other edit rewrites what a past session
+            // says (its Next and Handoff lead the bundle).
+            if let (Kind::Whole, Some((_, old))) = (kind, before.get(id))
+                && change == "changed"
+                && erased.is_none()
+                && name != "STATE.md"
+                && !is_tombstone(text)
+                && !record_edit_allowed(old, text)
+            {
+                flags.push(Flag {
+                    kind: "history-edited",
+                    detail: "a past session's or snapshot's text was changed by hand: zo changes one only to erase (`zo forget`)".into(),
+                    fails: true,
+                });
+            }
             // `zo prior supersede` writes the one line a lesson's life changes by: that edit
             // alone, naming a lesson the range ends with, is a note, not an edit of history.
             if let (Kind::Priors, Some((_, old))) = (kind, before.get(id))
