@@ -471,6 +471,10 @@ pub fn end(memory: &Memory, ending: &Ending, skip_if_empty: bool) -> Result<Opti
     fsio::write_atomic(&path, text.as_bytes())?;
     let _ = fsio::remove_file(&record_path(memory));
     drop(_lock);
+    crate::store::provenance::note_written_here(
+        &memory.layout,
+        &crate::store::provenance::record_name(&name),
+    );
 
     // Where the work stands, for whoever opens STATE.md next (it read "Just initialised"
     // forever): this session, what it attempted, what comes next.

@@ -228,6 +228,11 @@ pub fn write(
     }
     fsio::write_atomic(&path, snap.render().as_bytes())?;
     drop(_lock);
+    // Written here: provenance knows it by its name (`store::provenance::record_name`).
+    crate::store::provenance::note_written_here(
+        layout,
+        &crate::store::provenance::record_name(&snap.file_name()),
+    );
     // STATE.md says where the work stands: this phase closed, at this commit.
     let mut updates = vec![];
     if snap.git_head != "null" {

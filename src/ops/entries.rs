@@ -321,7 +321,13 @@ fn marked(mut v: Value) -> Value {
 /// which commit and author brought it. It walks git's history, so `show --json` and MCP add
 /// it, not the text `show` on the hook path.
 pub fn with_origin(memory: &Memory, mut v: Value) -> Result<Value> {
-    if let Some(id) = v.get("id").and_then(Value::as_str).map(str::to_string) {
+    // A session or snapshot is named by its file name.
+    let id = v
+        .get("id")
+        .or_else(|| v.get("name"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some(id) = id {
         let text = v
             .get("text")
             .and_then(Value::as_str)

@@ -180,6 +180,12 @@ impl Memory {
     }
 }
 
+/// The session or snapshot file names in `dir` as zo lists them (`list_md`); none when it
+/// cannot be read (provenance is best effort).
+pub fn record_names(dir: &Path) -> Vec<String> {
+    list_md(dir).unwrap_or_default()
+}
+
 /// `*.md` file names in a directory, sorted; a missing directory is empty. Links and special
 /// files are left out (`fsio::list_files`).
 fn list_md(dir: &Path) -> Result<Vec<String>> {

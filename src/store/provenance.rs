@@ -120,6 +120,14 @@ pub fn note_written_here(layout: &Layout, entry: &str) {
 
 /// The memory file an entry ID lives in, for the search of git's history.
 fn file_of(layout: &Layout, id: &str) -> Option<PathBuf> {
+    // A session or snapshot is its own file.
+    if crate::store::memory::is_shown_name(id) && id.ends_with(".md") && !id.contains('/') {
+        for dir in [layout.sessions(), layout.snapshots()] {
+            if dir.join(id).is_file() {
+                return Some(dir.join(id));
+            }
+        }
+    }
     let up = id.to_ascii_uppercase();
     if up.starts_with("PR-") {
         Some(layout.priors())
@@ -155,7 +163,9 @@ pub fn origins(layout: &Layout, entries: &[(&str, &str)]) -> Vec<Origin> {
                     let found = walks.entry(file.clone()).or_insert_with(|| {
                         // A lesson's number is given by the merge that brought it: the
                         // teammate who wrote it is named, not whoever merged it.
-                        let same = if file == layout.priors() {
+                        let same = if file == layout.priors()
+                            || file.parent() == Some(layout.sessions().as_path())
+                        {
                             crate::format::prior::without_numbers
                         } else {
                             str::to_string
@@ -165,8 +175,17 @@ pub fn origins(layout: &Layout, entries: &[(&str, &str)]) -> Vec<Origin> {
                     });
                     found.get(*id).cloned()
                 });
+            let record = file_of(layout, id).is_some_and(|f| {
+                f.parent() == Some(layout.sessions().as_path())
+                    || f.parent() == Some(layout.snapshots().as_path())
+            });
+            let key = if record {
+                crate::format::content_key(&record_name(id))
+            } else {
+                crate::format::content_key(&body)
+            };
             Origin {
-                here: is_written(&repo_key, &crate::format::content_key(&body)),
+                here: is_written(&repo_key, &key),
                 commit,
             }
         })
@@ -334,7 +353,34 @@ pub fn files_now(layout: &Layout, log: &DecisionLog, priors: &PriorsFile) -> Vec
             refs: None,
         })
         .collect();
+    // Sessions and snapshots arrive by name: a file's text, once written, changes only by
+    // zo's own erasure (review flags any other edit), and the bundle leads with the newest.
+    let records = |dir: &Path, kind: &'static str, name: &'static str| {
+        let names = crate::store::memory::record_names(dir);
+        let mut bytes = String::new();
+        let mut entries = Vec::new();
+        for n in names {
+            let line = record_name(&n);
+            let start = bytes.len();
+            bytes.push_str(&line);
+            bytes.push('\n');
+            entries.push(EntryNow {
+                id: n.clone(),
+                title: n.trim_end_matches(".md").to_string(),
+                span: start..start + line.len(),
+                kind: Some(kind),
+                refs: None,
+            });
+        }
+        FileNow {
+            name,
+            bytes,
+            entries,
+        }
+    };
     vec![
+        records(&layout.sessions(), "a session", "sessions/"),
+        records(&layout.snapshots(), "a snapshot", "snapshots/"),
         FileNow {
             name: "FACTS.md",
             bytes: facts_file.text.as_str().to_string(),
@@ -351,6 +397,12 @@ pub fn files_now(layout: &Layout, log: &DecisionLog, priors: &PriorsFile) -> Vec
             entries: lessons,
         },
     ]
+}
+
+/// How a session or snapshot is known to provenance: by its file name (the arrivals list,
+/// and what this machine noted it wrote).
+pub fn record_name(name: &str) -> String {
+    format!("record {name}")
 }
 
 /// The hash of a file's bytes the seen state keeps.
@@ -500,11 +552,20 @@ pub fn arrivals(layout: &Layout, files: impl FnOnce() -> Vec<FileNow>) -> Option
         for f in open.iter().map(|(f, _, _)| *f) {
             if !blobs.contains_key(f.name) {
                 let rel = format!("{}/{}", layout.memory_rel(), f.name);
-                let b = repo
-                    .file_at_ref(c, Path::new(&rel))
-                    .ok()
-                    .flatten()
-                    .unwrap_or_default();
+                let b = if let Some(dir) = rel.strip_suffix('/') {
+                    // Sessions or snapshots: the names the commit's tree holds.
+                    let names = repo.names_at(c, Path::new(dir)).unwrap_or_default();
+                    names
+                        .iter()
+                        .map(|n| format!("{}\n", record_name(n)))
+                        .collect::<String>()
+                        .into_bytes()
+                } else {
+                    repo.file_at_ref(c, Path::new(&rel))
+                        .ok()
+                        .flatten()
+                        .unwrap_or_default()
+                };
                 read += b.len();
                 blobs.insert(f.name, b);
             }
