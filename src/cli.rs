@@ -128,6 +128,10 @@ pub enum Command {
     /// Git hooks: keep the index fresh after merges and checkouts, block edits of old entries
     #[command(subcommand)]
     Hooks(HooksCommand),
+    /// Redo a merge that left memory files in conflict (made before zo's merge driver was
+    /// registered here): each conflicted memory file is merged again through the driver and
+    /// staged when it comes out clean
+    Resolve,
     /// Commit .zo/ alone (other staged changes stay staged and out of the commit)
     Checkpoint(CheckpointArgs),
     /// One-time setup of this machine: register zo's merge driver in your global git config,
@@ -789,6 +793,10 @@ pub struct RecallArgs {
     /// similarity, and the fused score
     #[arg(long)]
     pub explain: bool,
+    /// Exit 1 when the memory does not seem to hold an answer ("not in memory"), after printing
+    /// what it has: scripts tell an answer from none by the exit code
+    #[arg(long)]
+    pub fail_if_unanswered: bool,
     /// Only what the memory held then, with the statuses of then: a date (YYYY-MM-DD, the
     /// whole day), an RFC 3339 time, or a commit
     #[arg(long, value_name = "DATE|COMMIT")]

@@ -38,3 +38,41 @@ impl Error {
 pub fn kind(err: &anyhow::Error) -> Option<&Error> {
     err.chain().find_map(|e| e.downcast_ref::<Error>())
 }
+
+/// The file and line a message names first, as zo writes them (`path:12: what`, or `path: what`
+/// for a whole file): for `--json` errors. None where it names none.
+pub fn place(message: &str) -> (Option<String>, Option<usize>) {
+    for (i, _) in message.match_indices(':') {
+        let path = &message[..i];
+        // A place is the message's first word: no spaces before it, and a file's look.
+        if path.is_empty() || path.contains(' ') || !(path.contains('/') || path.contains('.')) {
+            break;
+        }
+        let rest = &message[i + 1..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if !digits.is_empty() && rest[digits.len()..].starts_with(':') {
+            return (Some(path.to_string()), digits.parse().ok());
+        }
+        if rest.starts_with(' ') {
+            return (Some(path.to_string()), None);
+        }
+    }
+    (None, None)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_message_names_its_place() {
+        assert_eq!(
+            super::place(".zo/memory/DECISION_LOG.md:12: bad"),
+            (Some(".zo/memory/DECISION_LOG.md".into()), Some(12))
+        );
+        assert_eq!(
+            super::place(".zo/config.yaml: invalid"),
+            (Some(".zo/config.yaml".into()), None)
+        );
+        assert_eq!(super::place("no decision D-1: not found"), (None, None));
+        assert_eq!(super::place("refused: x"), (None, None));
+    }
+}

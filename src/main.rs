@@ -14,7 +14,23 @@ fn main() {
     // completions SHELL` prints): answered, then exit; any other run goes on.
     clap_complete::CompleteEnv::with_factory(<zo::cli::Cli as clap::CommandFactory>::command)
         .complete();
-    let cli = zo::cli::Cli::parse();
+    let cli = match zo::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Under --json a script reads stdout: a usage error is a JSON document there too
+            // (clap still prints its message and exits 2).
+            use clap::error::ErrorKind;
+            let asked = !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+            if asked && std::env::args_os().any(|a| a == "--json") {
+                let err = anyhow::Error::new(zo::error::Error::usage(
+                    e.render().to_string().trim().trim_start_matches("error: "),
+                ));
+                zo::cmd::report_json_error(&err, zo::error::code::USAGE);
+            }
+            e.exit()
+        }
+    };
+    let json = cli.json;
     if let Err(err) = zo::cmd::run(cli) {
         // A closed pipe (`zo log | head`) is not an error worth a message.
         if err.chain().any(|e| {
@@ -26,8 +42,9 @@ fn main() {
         // Not eprintln!: with stderr closed (`zo verify 2>&1 | head -1`) it would panic and
         // exit 101 instead of the documented code. `say` shows control characters a message
         // quotes from memory as escapes on a terminal.
-        zo::cmd::say(&format!("zo: {err:#}\n"));
-        std::process::exit(exit_code(&err));
+        let code = exit_code(&err);
+        zo::cmd::report_error(&err, json, code);
+        std::process::exit(code);
     }
 }
 

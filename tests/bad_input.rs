@@ -596,3 +596,119 @@ fn a_corrupt_model_directory_falls_back_to_lexical() {
         run.stderr
     );
 }
+
+/// Under `--json` an error left stdout empty: a script or agent reading stdout got nothing to
+/// parse. Every error is one JSON document there now, with the exit code, its kind, the
+/// message and the file and line it names — unless the command already printed its report.
+#[test]
+fn a_json_error_left_stdout_empty() {
+    let r = Repo::init();
+    let out = r.run(&["--json", "show", "D-00000000"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["error"]["code"], 1, "{v}");
+    assert_eq!(v["error"]["kind"], "failure", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("D-00000000"),
+        "{v}"
+    );
+    // A usage error clap finds, and one zo finds in a file (with its place).
+    let out = r.run(&["--json", "log", "--limit", "x"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.json()["error"]["kind"], "usage");
+    std::fs::write(r.path().join(".zo/config.yaml"), "recall:\n  top_k: 0\n").unwrap();
+    let out = r.run(&["--json", "status"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let v = out.json();
+    assert!(
+        v["error"]["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with(".zo/config.yaml")),
+        "{v}"
+    );
+    assert_eq!(v["error"]["line"], 2, "{v}");
+    // A report already printed stays the one document (verify exits 4 after it).
+    std::fs::write(r.path().join(".zo/config.yaml"), "project: t\n").unwrap();
+    std::fs::write(
+        r.path().join(".zo/memory/DECISION_LOG.md"),
+        "# DECISION LOG\n\n## Decision: 2026-01-01T00:00:00Z\n**ID:** D-1\n**Title:** a\n**Supersedes:** D-2\n**Decision:** b\n\n---\n",
+    )
+    .unwrap();
+    let out = r.run(&["--json", "verify"]);
+    assert_eq!(out.code, 4, "{}", out.stderr);
+    assert!(out.json().get("error").is_none(), "{}", out.stdout);
+}
+
+/// `zo decide --type FOO` made a type no `log --type` filter finds, and `state set --phase ""`
+/// blanked the phase. A type is one zo knows, one `decision_types:` names or one the log
+/// already uses; a phase is never empty.
+#[test]
+fn a_typo_in_type_made_a_new_type_and_an_empty_phase_blanked_state() {
+    let r = Repo::init();
+    let e = r.fails(
+        &["decide", "--type", "FOO", "--title", "t", "--decision", "d"],
+        2,
+    );
+    assert!(
+        e.contains("--type \"FOO\"") && e.contains("ARCHITECTURE") && e.contains("decision_types"),
+        "{e}"
+    );
+    // Any case of a known type is written as zo writes it.
+    let id = r.ok(&[
+        "-q",
+        "decide",
+        "--type",
+        "architecture",
+        "--title",
+        "t",
+        "--decision",
+        "d",
+    ]);
+    assert_eq!(r.json(&["show", id.trim()])["type"], "ARCHITECTURE");
+    std::fs::write(
+        r.path().join(".zo/config.yaml"),
+        "project: t\ndecision_types: [RELEASE]\n",
+    )
+    .unwrap();
+    r.ok(&[
+        "decide",
+        "--type",
+        "Release",
+        "--title",
+        "r",
+        "--decision",
+        "d",
+    ]);
+    let e = r.fails(&["state", "set", "--phase", ""], 2);
+    assert!(e.contains("phase cannot be empty"), "{e}");
+    assert!(r.ok(&["state", "show"]).contains("phase: phase_0"));
+}
+
+/// "Not in memory" exited 0 like an answer: `--fail-if-unanswered` lets a script tell them
+/// apart (after the same output).
+#[test]
+fn not_in_memory_exited_like_an_answer() {
+    let r = Repo::init();
+    r.decide("Use Postgres for orders", "Postgres 16");
+    let out = r.run(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "--fail-if-unanswered",
+        "which cake recipe",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("not in memory"), "{}", out.stderr);
+    let out = r.run(&[
+        "recall",
+        "--mode",
+        "lexical",
+        "--fail-if-unanswered",
+        "Postgres for orders",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Use Postgres for orders"));
+}

@@ -702,7 +702,8 @@ fn merge_routing_travels_with_zo_and_survives_a_moved_or_missing_binary() {
     let st: serde_json::Value =
         serde_json::from_str(&m.zo(&zo1, &b, &["--json", "status"])).unwrap();
     assert_eq!(st["git"]["merge_routing"], "committed");
-    assert_eq!(st["git"]["merge_driver"], "global");
+    // Its first zo command registered the driver in b's own config too (no step per machine).
+    assert_eq!(st["git"]["merge_driver"], "local");
 
     let mut all = machine_work(&m, &zo1, &a, "alpha", 1, true);
     all.extend(machine_work(&m, &zo1, &b, "beta", 1, true));
@@ -1479,4 +1480,76 @@ fn a_renumbered_lesson_was_credited_to_whoever_merged_it() {
     assert_eq!(v["origin"]["here"], false, "{v}");
     let v = json(&a, &["show", "PR-001"]);
     assert_eq!(v["origin"]["here"], true, "{v}");
+}
+
+/// A teammate who never ran `zo setup` got conflicts in every memory file on the first pull:
+/// no zo command registered the merge driver in that clone. Any zo command does now (said
+/// once), and a conflict already made is merged again by `zo resolve`.
+#[test]
+fn a_clone_no_one_set_up_got_conflicts_on_the_first_pull() {
+    let w = World::new();
+    let a = w.clone("a");
+    zo(&a, &["init", "--project", "shared"]);
+    commit_all(&a, "base");
+    git(&a, &["push", "-q", "origin", "main"]);
+    // B runs one zo command, any: the driver is registered in its own config, said once.
+    let b = w.clone("b");
+    let first = util::zo_in(&b, &["status"]);
+    assert!(
+        first.stderr.contains("registered zo's merge driver"),
+        "{}",
+        first.stderr
+    );
+    assert!(!util::zo_in(&b, &["status"]).stderr.contains("registered"));
+    assert!(git(&b, &["config", "--local", "--get", "merge.zo.driver"]).contains("merge-driver"));
+    zo(&a, &["decide", "--title", "alpha", "--decision", "a"]);
+    zo(&a, &["fact", "set", "stack:db", "Postgres"]);
+    commit_all(&a, "a");
+    zo(&b, &["decide", "--title", "beta", "--decision", "b"]);
+    zo(&b, &["fact", "set", "stack:cache", "Redis"]);
+    commit_all(&b, "b");
+    git(&a, &["push", "-q", "origin", "main"]);
+    git(
+        &b,
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    zo(&b, &["verify"]);
+    git(&b, &["push", "-q", "origin", "main"]);
+
+    // C never ran zo: its pull conflicts (both sides appended to the log's end). `zo resolve`
+    // merges again through the driver.
+    let c = w.clone("c");
+    let log = c.join(".zo/memory/DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(&log, format!("{text}\n## Decision: 2026-11-28T10:00:00Z\n**ID:** D-cccc0001\n**Type:** DECISION\n**Title:** gamma\n**Decision:** c\n\n---\n")).unwrap();
+    commit_all(&c, "c");
+    zo(&b, &["decide", "--title", "delta", "--decision", "d"]);
+    commit_all(&b, "d");
+    git(&b, &["push", "-q", "origin", "main"]);
+    let pull = util::git_command(&c)
+        .args(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"])
+        .output()
+        .unwrap();
+    assert!(
+        !pull.status.success(),
+        "the pull conflicts without the driver"
+    );
+    let out = util::zo_in(&c, &["resolve"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("resolved") && out.stdout.contains("DECISION_LOG.md"),
+        "{}",
+        out.stdout
+    );
+    git(&c, &["commit", "-q", "--no-edit"]);
+    let titles: Vec<String> = json(&c, &["log"])["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["title"].as_str().unwrap().to_string())
+        .collect();
+    for t in ["alpha", "beta", "gamma", "delta"] {
+        assert!(titles.iter().any(|x| x == t), "{t}: {titles:?}");
+    }
+    zo(&c, &["verify"]);
 }

@@ -670,6 +670,10 @@ fn a_decisions_type_and_decorated_paths_skipped_the_gate() {
     std::fs::create_dir_all(p.path().join("src/billing")).unwrap();
     std::fs::write(p.path().join("src/billing/charge.rs"), "").unwrap();
     p.commit_all("code");
+    // A project's own type (`decision_types:`) that names the project.
+    let config = p.path().join(".zo/config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("{text}\ndecision_types: [FALCON]\n")).unwrap();
     let d = p.ok(&[
         "decide",
         "--type",

@@ -766,7 +766,13 @@ fn eval_measures_each_mode_and_names_bad_lines() {
     // A bad line in a later set is found before the first is measured; a question recall
     // would refuse is refused here too; phrasings that match no question are said.
     let out = r.run(&["--json", "eval", "q.jsonl", "bad.jsonl"]);
-    assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{}", out.stderr);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(
+        out.json()["error"]["kind"],
+        "usage",
+        "only the error: {}",
+        out.stdout
+    );
     r.write(
         "long.jsonl",
         &format!("{{\"q\": \"{}\", \"relevant\": []}}\n", "word ".repeat(500)),

@@ -82,3 +82,28 @@ fn lost(states: &[hooks::HookState]) -> Result<()> {
     ))
     .into())
 }
+
+/// `zo resolve`: renders `wiring::hooks::resolve`.
+pub fn resolve(ctx: &Ctx) -> Result<()> {
+    let memory = ctx.memory()?;
+    let r = hooks::resolve(&memory.layout)?;
+    if ctx.json {
+        ctx.print_json(&serde_json::to_value(&r)?)?;
+    } else if r.files.is_empty() {
+        ctx.note("no memory file is in conflict here");
+    } else {
+        let s: String = r
+            .files
+            .iter()
+            .map(|f| format!("{:<9} {}\n", f.status, f.file))
+            .collect();
+        ctx.print(&s)?;
+    }
+    if r.files.iter().any(|f| f.status != "resolved") {
+        return Err(crate::error::Error::Failed(
+            "some memory files are still in conflict: merge them by hand (each entry once), then `git add` them".into(),
+        )
+        .into());
+    }
+    Ok(())
+}

@@ -61,7 +61,15 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn memory(&self) -> Result<Memory> {
-        Memory::open(self.repo.as_deref())
+        let memory = Memory::open(self.repo.as_deref())?;
+        // Merges work in every clone with no step per machine: the driver is registered in
+        // this repository's own config the first time zo runs in it.
+        if crate::wiring::hooks::ensure_local_driver(&memory.layout.root) {
+            self.note(
+                "registered zo's merge driver in this repository's git config (.git/config), so memory files merge entry by entry here",
+            );
+        }
+        Ok(memory)
     }
 
     /// A note or warning for a person, on stderr; silenced by -q.
@@ -101,11 +109,50 @@ impl Ctx {
             return Err(std::io::Error::from_raw_os_error(9)).context("could not write to stdout");
         }
         let mut out = std::io::stdout().lock();
+        STDOUT_WRITTEN.store(true, std::sync::atomic::Ordering::Relaxed);
         out.write_all(shown.as_str().as_bytes())
             .context("could not write to stdout")?;
         out.flush().context("could not write to stdout")?;
         Ok(())
     }
+}
+
+/// Whether anything was written to stdout (an error under `--json` is its own document only
+/// when the command printed none: `verify --json` exits 4 after its report).
+static STDOUT_WRITTEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Report a command's error: its message on stderr, and under `--json` one JSON document on
+/// stdout, `{"error": {"code", "kind", "message", "file", "line"}}`, when the command printed
+/// none (scripts and agents read stdout). `code` is the exit code `main` decided.
+pub fn report_error(err: &anyhow::Error, json: bool, code: i32) {
+    say(&format!("zo: {err:#}\n"));
+    if json {
+        report_json_error(err, code);
+    }
+}
+
+/// The `--json` document of an error (`report_error`), unless the command printed one.
+pub fn report_json_error(err: &anyhow::Error, code: i32) {
+    if STDOUT_WRITTEN.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    let message = format!("{err:#}");
+    let kind = match crate::error::kind(err) {
+        Some(crate::error::Error::Usage(_)) => "usage",
+        Some(crate::error::Error::NoMemory(_)) => "no-memory",
+        Some(crate::error::Error::VerifyFailed(_)) => "verify-failed",
+        Some(crate::error::Error::Failed(_)) | None => "failure",
+    };
+    let (file, line) = crate::error::place(&message);
+    let value = serde_json::json!({
+        "error": {"code": code, "kind": kind, "message": message, "file": file, "line": line}
+    });
+    let ctx = Ctx {
+        repo: None,
+        json: true,
+        quiet: true,
+    };
+    let _ = ctx.print_json(&value);
 }
 
 impl Ctx {
@@ -206,6 +253,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Index(c) => index::run(&ctx, c),
         Command::Doctor => doctor::run(&ctx),
         Command::Hooks(c) => hooks::run(&ctx, c),
+        Command::Resolve => hooks::resolve(&ctx),
         Command::Checkpoint(a) => checkpoint::run(&ctx, a),
         Command::Setup(a) => setup::run(&ctx, a),
         Command::Migrate(a) => migrate::run(&ctx, a),

@@ -8,6 +8,7 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
     let memory = ctx.memory()?;
+    let fail_if_unanswered = a.fail_if_unanswered;
     let request = Recall {
         query: a.query.join(" "),
         also: a.also,
@@ -25,5 +26,12 @@ pub fn run(ctx: &Ctx, a: RecallArgs) -> Result<()> {
         memory: a.memory,
     };
     let report = ctx.run(&memory, request)?;
-    ctx.report(&report)
+    ctx.report(&report)?;
+    if fail_if_unanswered && !report.answered {
+        return Err(crate::error::Error::Failed(
+            "not in memory (--fail-if-unanswered): no entry reached the standard tier".into(),
+        )
+        .into());
+    }
+    Ok(())
 }

@@ -23,7 +23,7 @@ pub fn run(ctx: &Ctx, a: SetupArgs) -> Result<()> {
     }
     if !ctx.quiet {
         let mut text = String::from(if a.undo {
-            "removed zo's merge driver from your global git config\n"
+            "removed zo's merge driver from your global git config; each repository zo ran in has it in its own config too (zo registers it there): `git config --local --remove-section merge.zo` in one takes it out\n"
         } else {
             "registered zo's merge driver in your global git config (every clone on this machine)\n"
         });

@@ -93,6 +93,8 @@ enum Kind {
     Word(&'static [&'static str]),
     /// A section: a mapping of keys.
     Section,
+    /// A list of one-line names.
+    Names,
 }
 
 /// Every key zo reads from `config.yaml`, with what it may hold. Unknown keys are kept and not
@@ -178,6 +180,11 @@ const KEYS: &[(&[&str], Kind, &str)] = &[
         "a whole number of characters from 1000 to 1000000",
     ),
     (&["agents", "stop_reminder"], Kind::Bool, "true or false"),
+    (
+        &["decision_types"],
+        Kind::Names,
+        "a list of type names (`[SECURITY, RELEASE]`)",
+    ),
 ];
 
 /// Check the keys zo understands in `config`, read from `text` at `path`. The first bad one is
@@ -214,6 +221,10 @@ fn fits(kind: &Kind, v: &Value) -> bool {
             v.is_bool() || matches!(v, Value::String(s) if words.contains(&s.as_str()))
         }
         Kind::Section => v.is_mapping(),
+        Kind::Names => v.as_sequence().is_some_and(|l| {
+            l.iter()
+                .all(|x| matches!(x, Value::String(s) if !s.trim().is_empty() && !s.contains('\n')))
+        }),
     }
 }
 

@@ -463,8 +463,9 @@ pub fn conflict_markers(file: &str, text: &str) -> Vec<Problem> {
             out.push(problem(
                 file,
                 n + 1,
-                "unresolved merge conflict marker: keep every entry of both sides, delete the marker lines \
-                 (<<<<<<<, =======, >>>>>>>), then `zo verify`; `zo setup` makes future merges conflict-free"
+                "unresolved merge conflict marker: `zo resolve` merges the file again through zo's driver \
+                 while git still has the merge in progress; otherwise keep every entry of both sides, delete the \
+                 marker lines (<<<<<<<, =======, >>>>>>>), then `zo verify`"
                     .into(),
             ));
         }

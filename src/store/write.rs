@@ -253,6 +253,7 @@ impl Memory {
 
         let _lock = self.lock()?;
         let text = self.read(&self.layout.decision_log())?;
+        new.kind = self.known_type(&new.kind, text.as_str())?;
         if new.supersedes.is_empty() && !decision::may_hold_title(text.as_str(), &new.title) {
             // No entry can have this title, so there is no duplicate to look for and the log
             // need not be parsed: a 10,000-entry log appends in the time its copy takes.
@@ -562,6 +563,52 @@ impl Memory {
             // Unsynced, like every write of the record (`record::save` says why).
             let _ = fsio::write_atomic_unsynced(&path, out.as_bytes());
         }
+    }
+
+    /// The type of a new decision as the log writes it: one zo knows, one `decision_types:`
+    /// names, or one the log already uses (a team's own vocabulary), in the case it is
+    /// written there; anything else is a usage error naming them (`--type FOO` made a type no
+    /// `log --type` filter finds).
+    fn known_type(&self, kind: &str, log: &str) -> Result<String> {
+        let configured: Vec<String> = self
+            .layout
+            .config
+            .get(&["decision_types"])
+            .and_then(|v| v.as_sequence())
+            .map(|l| {
+                l.iter()
+                    .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let known = decision::TYPES
+            .iter()
+            .map(|t| t.to_string())
+            .chain(configured.iter().cloned());
+        for t in known {
+            if t.eq_ignore_ascii_case(kind) {
+                return Ok(t);
+            }
+        }
+        let up = kind.to_ascii_uppercase();
+        for form in [kind, up.as_str()] {
+            if memchr::memmem::find(log.as_bytes(), format!("**Type:** {form}\n").as_bytes())
+                .is_some()
+            {
+                return Ok(form.to_string());
+            }
+        }
+        Err(crate::error::Error::usage(format!(
+            "--type {kind:?} is not a decision type here: use one of {}{}, or add it to `decision_types:` in {}",
+            decision::TYPES.join(", "),
+            if configured.is_empty() {
+                String::new()
+            } else {
+                format!(" or {}", configured.join(", "))
+            },
+            self.layout.show(&self.layout.config_file())
+        ))
+        .into())
     }
 
     fn append_decision(
@@ -910,6 +957,16 @@ pub fn check_state_fields(updates: &[(String, crate::format::state::Value)]) -> 
         if lines.iter().any(|s| s.contains(['\n', '\r'])) {
             return Err(crate::error::Error::usage(format!(
                 "STATE fields are one line each: {k} holds a line break"
+            ))
+            .into());
+        }
+        // The fields everything reads (the bundle, snapshots' names, `status`) need a value:
+        // `--phase ""` blanked the phase.
+        if matches!(k.as_str(), "phase" | "mode" | "project")
+            && matches!(v, Value::Scalar(s) if s.trim().is_empty())
+        {
+            return Err(crate::error::Error::usage(format!(
+                "{k} cannot be empty: give it a value (`zo state show` prints the current one)"
             ))
             .into());
         }

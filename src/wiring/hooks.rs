@@ -190,6 +190,106 @@ pub fn register_driver(root: &Path) -> Result<()> {
     register(root, "--local")
 }
 
+/// The merge driver registered in this clone's own git config, wherever zo runs in it: a
+/// teammate who never ran `zo setup` got conflicts in every memory file on the first pull.
+/// Read from the config file itself (no process) when it is registered there; otherwise
+/// registered with git, and true is returned (the caller says so, once: the next run finds it).
+/// Best effort: a repository whose config cannot be read or written is left as it is.
+pub fn ensure_local_driver(root: &Path) -> bool {
+    let Some(config) = local_config_file(root) else {
+        return false;
+    };
+    match crate::store::fsio::read_text(&config) {
+        Ok(Some(t)) if t.as_str().contains("[merge \"zo\"]") => return false,
+        Ok(_) => {}
+        Err(_) => return false,
+    }
+    register_driver(root).is_ok()
+}
+
+/// The git config file of the repository at `root` (`.git/config`, or the common directory's
+/// for a worktree), when it is a plain file.
+fn local_config_file(root: &Path) -> Option<PathBuf> {
+    let dot = root.join(".git");
+    let meta = std::fs::symlink_metadata(&dot).ok()?;
+    let git_dir = if meta.is_dir() {
+        dot
+    } else if meta.is_file() {
+        let text = crate::store::fsio::read_text(&dot).ok()??;
+        let dir = text
+            .as_str()
+            .trim()
+            .strip_prefix("gitdir:")?
+            .trim()
+            .to_string();
+        let dir = root.join(dir);
+        match crate::store::fsio::read_text(&dir.join("commondir"))
+            .ok()
+            .flatten()
+        {
+            Some(c) => dir.join(c.as_str().trim()),
+            None => dir,
+        }
+    } else {
+        return None;
+    };
+    let config = git_dir.join("config");
+    std::fs::symlink_metadata(&config)
+        .is_ok_and(|m| m.is_file())
+        .then_some(config)
+}
+
+/// What `zo resolve` did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Resolve {
+    pub files: Vec<Resolved>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Resolved {
+    /// Relative to the repository.
+    pub file: String,
+    /// `resolved` (merged by the driver and staged) or `conflict` (still holds markers).
+    pub status: &'static str,
+}
+
+/// Merge again, through zo's driver, every memory file a merge left in conflict (one made
+/// before the driver was registered in this clone): `git checkout -m` recreates the merge,
+/// which git now routes to the driver; a file that comes out clean is staged.
+pub fn resolve(layout: &Layout) -> Result<Resolve> {
+    let root = &layout.root;
+    register_driver(root)?;
+    let prefix = format!("{}/", layout.memory_rel());
+    let unmerged = crate::git::run(
+        root,
+        &[
+            "diff",
+            "--name-only",
+            "--diff-filter=U",
+            "-z",
+            "--",
+            &prefix,
+        ],
+    )?;
+    let mut files = Vec::new();
+    for file in unmerged.split('\0').filter(|f| !f.is_empty()) {
+        crate::git::run(root, &["checkout", "-m", "--", file])?;
+        let text = crate::store::fsio::read_text(&root.join(file))?
+            .map(|t| t.as_str().to_string())
+            .unwrap_or_default();
+        let clean = !crate::store::verify::may_hold_conflict_markers(text.as_bytes())
+            || crate::store::verify::conflict_markers(file, &text).is_empty();
+        if clean {
+            crate::git::run(root, &["add", "--", file])?;
+        }
+        files.push(Resolved {
+            file: file.to_string(),
+            status: if clean { "resolved" } else { "conflict" },
+        });
+    }
+    Ok(Resolve { files })
+}
+
 /// Register it in the user's global git config: every clone on this machine merges memory
 /// entry by entry, even before `zo continue` (as `git lfs install` does for LFS).
 pub fn register_global(root: &Path) -> Result<()> {

@@ -406,6 +406,9 @@ impl Repo {
             &Path::new(env!("CARGO_MANIFEST_DIR")).join(".zo-example"),
             &r.path().join(".zo"),
         );
+        // As `zo init` leaves a repository: the merge driver registered in its config (a first
+        // zo command would say it registers it).
+        r.ok(&["-q", "hooks", "status"]);
         r
     }
 }

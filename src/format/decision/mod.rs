@@ -82,5 +82,30 @@ pub struct DecisionLog {
 /// Decision types that propose rather than decide: provisional until confirmed.
 pub const PROPOSING_KINDS: [&str; 2] = ["PROPOSAL", "IDEA"];
 
+/// The decision types zo knows (SPEC §2); a project adds its own with `decision_types:` in
+/// `.zo/config.yaml`, and a type its log already uses stays usable.
+pub const TYPES: [&str; 20] = [
+    "DECISION",
+    "ARCHITECTURE",
+    "DESIGN",
+    "FEATURE",
+    "BUGFIX",
+    "PROCESS",
+    "TOOLING",
+    "TESTING",
+    "DOCUMENTATION",
+    "SECURITY",
+    "PERFORMANCE",
+    "DEPENDENCY",
+    "CONVENTION",
+    "SCOPE",
+    "UX",
+    "GATE",
+    "MILESTONE",
+    "ROADMAP",
+    "PROPOSAL",
+    "IDEA",
+];
+
 /// The promotion threshold when config does not set one.
 pub const DEFAULT_THRESHOLD: f64 = 0.7;
