@@ -543,6 +543,7 @@ pub fn agent_render(bytes: &[u8]) {
         left_out: Default::default(),
         footer: "Left out: nothing.".into(),
         as_of: None,
+        unreadable: vec![],
         vouched: vec![],
     };
     let md = b.markdown();

@@ -712,3 +712,63 @@ fn not_in_memory_exited_like_an_answer() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("Use Postgres for orders"));
 }
+
+/// One invalid byte in DECISION_LOG.md made the agent's hook, `status` and the bundle fail:
+/// the agent started with no memory at all, and `zo doctor` said all was well. The rest of the
+/// memory is delivered now, with one line naming the file and line; writes to that file are
+/// refused; doctor fails naming it.
+#[test]
+fn one_bad_byte_silenced_all_of_memory() {
+    let r = Repo::init();
+    r.decide("Use Rust", "rust");
+    r.ok(&[
+        "prior",
+        "add",
+        "--title",
+        "Pin the toolchain",
+        "--root-cause",
+        "novel_case",
+        "--failure",
+        "f",
+        "--rule",
+        "pin it",
+    ]);
+    r.ok(&["fact", "set", "stack:db", "Postgres"]);
+    let log = r.path().join(".zo/memory/DECISION_LOG.md");
+    let mut bytes = std::fs::read(&log).unwrap();
+    bytes.extend_from_slice(b"\n\xff broken\n");
+    std::fs::write(&log, &bytes).unwrap();
+    let event = r#"{"hook_event_name":"SessionStart","source":"startup","session_id":"s"}"#;
+    let hook = r.run_stdin(&["hook", "claude"], event);
+    assert_eq!(hook.code, 0, "{}", hook.stderr);
+    for want in [
+        "stack:db = Postgres",
+        "Pin the toolchain",
+        "zo could not read part of the memory",
+        "DECISION_LOG.md:",
+    ] {
+        assert!(hook.stdout.contains(want), "{want}: {}", hook.stdout);
+    }
+    let status = r.run(&["status"]);
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    assert!(
+        status.stdout.contains("1 prior") && status.stderr.contains("DECISION_LOG.md:"),
+        "{}{}",
+        status.stdout,
+        status.stderr
+    );
+    let doctor = r.run(&["doctor"]);
+    assert_eq!(doctor.code, 1, "{}", doctor.stdout);
+    assert!(
+        doctor.stdout.contains("FAIL memory files") && doctor.stdout.contains("invalid UTF-8"),
+        "{}",
+        doctor.stdout
+    );
+    let decide = r.run(&["decide", "--title", "x", "--decision", "y"]);
+    assert_eq!(decide.code, 1, "{}", decide.stderr);
+    assert_eq!(
+        std::fs::read(&log).unwrap(),
+        bytes,
+        "nothing written over the damage"
+    );
+}

@@ -298,14 +298,20 @@ fn session_start(ctx: &Ctx, memory: &Memory, event: &Event, agent: &str) -> Resu
     let open = record::current(memory).filter(|r| resumed && same_session(r, event));
     let starting = match open {
         Some(_) => None,
-        None => {
-            let (starting, ended) =
-                session::open(memory, Some(agent.into()), None, event.session_id.clone())?;
-            if let Some(ended) = ended {
-                ctx.note(format!("{} written for the session left open", ended.file));
+        // A record that cannot be opened (a memory file zo cannot read) does not keep the
+        // agent from the rest of the memory: the bundle still comes, saying what was not read.
+        None => match session::open(memory, Some(agent.into()), None, event.session_id.clone()) {
+            Ok((starting, ended)) => {
+                if let Some(ended) = ended {
+                    ctx.note(format!("{} written for the session left open", ended.file));
+                }
+                Some(starting)
             }
-            Some(starting)
-        }
+            Err(e) => {
+                ctx.note(format!("no session record was opened: {e:#}"));
+                None
+            }
+        },
     };
     if agent == "copilot" {
         // Copilot CLI does not read a SessionStart hook's output (its AGENTS.md block sends

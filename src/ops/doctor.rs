@@ -78,6 +78,7 @@ pub fn doctor(repo: Option<&Path>) -> DoctorReport {
     let l = &memory.layout;
     layout_and_config(l, &mut checks);
     links(l, &mut checks);
+    readable(&memory, &mut checks);
     derived_files(&memory, &mut checks);
     machine(&l.config, &mut checks);
     index(&memory, &mut checks);
@@ -132,6 +133,39 @@ fn links(l: &Layout, checks: &mut Checks) {
             .map(|p| format!("{} ({})", p.file, p.message))
             .collect();
         checks.push(("symlinks", FAIL, format!("zo will not read or write through these: {}; fix: replace each with a real file or remove it", list.join("; "))));
+    }
+}
+
+/// Every memory file reads as text (a bad byte made every command fail while doctor said all
+/// was well): each one that does not is named, with zo's message and its fix.
+fn readable(memory: &Memory, checks: &mut Checks) {
+    let l = &memory.layout;
+    let mut files = vec![l.state(), l.decision_log(), l.priors(), l.facts()];
+    for (dir, names) in [
+        (l.sessions(), memory.session_names()),
+        (l.snapshots(), memory.snapshot_names()),
+    ] {
+        files.extend(names.unwrap_or_default().into_iter().map(|n| dir.join(n)));
+    }
+    let bad: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            crate::store::fsio::read_text(f)
+                .err()
+                .map(|e| format!("{e:#}"))
+        })
+        .collect();
+    if bad.is_empty() {
+        checks.push(("memory files", OK, "every memory file reads as text".into()));
+    } else {
+        checks.push((
+            "memory files",
+            FAIL,
+            format!(
+                "{}; the agent's bundle gives the rest of the memory meanwhile",
+                bad.join("; ")
+            ),
+        ));
     }
 }
 

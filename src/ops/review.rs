@@ -120,8 +120,13 @@ fn dated(kind: Kind, name: &str, text: &str) -> Option<String> {
 
 /// Whether an entry's text (or a whole file's) is a tombstone `zo forget` leaves.
 fn is_tombstone(text: &str) -> bool {
-    text.lines().any(|l| l.starts_with("**Forgotten:**"))
-        || crate::format::session::is_forgotten(text)
+    // As the readers take one: a `Forgotten` field, or a decision typed FORGOTTEN whatever
+    // its other fields (a hand-written one with an ordinary title retired a decision unseen).
+    text.lines().any(|l| {
+        matches!(crate::format::fields::parse_field_line(l), Some((n, v))
+            if n.eq_ignore_ascii_case("Forgotten")
+                || (n.eq_ignore_ascii_case("Type") && v.trim().eq_ignore_ascii_case("FORGOTTEN")))
+    }) || crate::format::session::is_forgotten(text)
 }
 
 /// `A..B` as two commits.
@@ -325,6 +330,45 @@ fn retiring(text: &str, after: &Entries, by: Option<&CommitRef>) -> Vec<Flag> {
             ),
             fails: false,
         });
+    }
+    // A confirmation makes a provisional decision active, and with it what that one retires.
+    if e.is_confirmation() {
+        for id in e
+            .refs
+            .as_deref()
+            .map(crate::format::decision::referenced_ids)
+            .unwrap_or_default()
+        {
+            let Some((title, text)) = after.get(&id) else {
+                continue;
+            };
+            let retired: Vec<String> = DecisionLog::parse(Text::new(text.clone()))
+                .entries
+                .first()
+                .and_then(|c| c.supersedes.as_deref())
+                .map(crate::format::decision::referenced_ids)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|r| {
+                    after
+                        .get(&r)
+                        .map(|(t, _)| format!("{r} {}", crate::store::gate::frame::name(t)))
+                })
+                .collect();
+            out.push(Flag {
+                kind: "confirms",
+                detail: format!(
+                    "confirms {id} {}: it becomes active{}",
+                    crate::store::gate::frame::name(title),
+                    if retired.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", and retires {}", retired.join(", "))
+                    }
+                ),
+                fails: false,
+            });
+        }
     }
     let Some(v) = e.supersedes.as_deref() else {
         return out;

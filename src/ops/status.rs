@@ -149,15 +149,33 @@ pub struct StatusReport {
 
 pub fn status(memory: &Memory) -> Result<StatusReport> {
     let layout = &memory.layout;
-    let (log, log_conflict) = memory.decisions_quick()?;
-    let mut warnings: Vec<String> = memory
-        .conflict_markers_in(log_conflict)
-        .iter()
-        .map(|p| p.to_string())
-        .collect();
+    // A memory file zo cannot read (a bad byte, no permission) is a warning naming it: the
+    // rest of the status still comes (its counts are then of what was read).
+    let mut warnings: Vec<String> = Vec::new();
+    let mut unread = |e: anyhow::Error| warnings.push(format!("not read: {e:#}"));
+    let (log, log_conflict) = memory.decisions_quick().unwrap_or_else(|e| {
+        unread(e);
+        Default::default()
+    });
+    let priors = memory.priors().unwrap_or_else(|e| {
+        unread(e);
+        Default::default()
+    });
+    let facts = memory
+        .fact_list(None, None, false)
+        .map(|f| f.len())
+        .unwrap_or_else(|e| {
+            unread(e);
+            0
+        });
+    warnings.extend(
+        memory
+            .conflict_markers_in(log_conflict)
+            .iter()
+            .map(|p| p.to_string()),
+    );
     let (state, warning) = memory.state();
     warnings.extend(warning);
-    let priors = memory.priors()?;
     let sessions = memory.session_names()?;
     let snapshots = memory.snapshot_names()?;
     let decisions = log.decision_count();
@@ -190,7 +208,7 @@ pub fn status(memory: &Memory) -> Result<StatusReport> {
                 .filter(|&i| log.status(i) == crate::format::Status::Provisional)
                 .count(),
             stale: crate::lifecycle::stale::stale_ids(memory, &log)?.len(),
-            facts: memory.fact_list(None, None, false)?.len(),
+            facts,
             priors: priors.entries.len(),
             sessions: sessions.len(),
             snapshots: snapshots.len(),

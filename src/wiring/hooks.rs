@@ -200,11 +200,29 @@ pub fn ensure_local_driver(root: &Path) -> bool {
         return false;
     };
     match crate::store::fsio::read_text(&config) {
-        Ok(Some(t)) if t.as_str().contains("[merge \"zo\"]") => return false,
+        Ok(Some(t)) if has_driver(t.as_str()) => return false,
         Ok(_) => {}
         Err(_) => return false,
     }
     register_driver(root).is_ok()
+}
+
+/// Whether git config text sets `merge.zo.driver`: a `[merge "zo"]` section line (not in a
+/// comment) followed, before the next section, by a `driver =` line.
+fn has_driver(config: &str) -> bool {
+    let mut inside = false;
+    for line in config.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line.replace(char::is_whitespace, "") == "[merge\"zo\"]";
+        } else if inside
+            && line.split_once('=').is_some_and(|(k, v)| {
+                k.trim().eq_ignore_ascii_case("driver") && !v.trim().is_empty()
+            })
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// The git config file of the repository at `root` (`.git/config`, or the common directory's

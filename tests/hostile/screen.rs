@@ -1545,3 +1545,96 @@ fn a_session_added_by_a_pull_request_had_no_provenance() {
     assert_eq!(h.repo.json(&["show", &mine])["origin"]["here"], true);
     assert!(!arrived.contains(&mine), "{arrived}");
 }
+
+/// A hand-written entry typed FORGOTTEN with an ordinary title ("Consolidate storage")
+/// retired a decision: review took it for a decision ("the agent is given this entry
+/// instead") while every reader took it for a tombstone and showed nothing. Review reads a
+/// tombstone as the readers do.
+#[test]
+fn a_tombstone_with_an_ordinary_title_retired_a_decision() {
+    let h = Hostile::new();
+    let old = h.repo.decide("Use Postgres for storage", "Postgres 16");
+    h.repo.commit_all("base");
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    append_entry(
+        &h,
+        &format!(
+            "## Decision: 2026-11-28T23:59:00Z\n**ID:** D-c0ffee01\n**Type:** FORGOTTEN\n**Title:** Consolidate storage\n**Supersedes:** {old}\n**Decision:** storage is consolidated\n"
+        ),
+    );
+    commit_as(&h, "Mallory", "consolidate");
+    let r = h.expect(&["verify", "--range", "main..pr"], 4);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(all.contains("FLAG born-forgotten"), "{all}");
+}
+
+/// A pull request that only confirmed a provisional proposal made it retire the decision in
+/// force, and review named nothing but the confirmation's title. It says what the
+/// confirmation makes active and what that retires.
+#[test]
+fn a_confirmation_retired_a_decision_and_review_did_not_say() {
+    let h = Hostile::new();
+    let old = h.repo.decide("Use Postgres for storage", "Postgres 16");
+    let new = h
+        .expect(
+            &[
+                "-q",
+                "decide",
+                "--confidence",
+                "0.3",
+                "--title",
+                "Maybe SQLite for storage",
+                "--decision",
+                "SQLite",
+                "--supersedes",
+                &old,
+            ],
+            0,
+        )
+        .stdout
+        .trim()
+        .to_string();
+    h.repo.commit_all("base");
+    h.repo.git(&["checkout", "-q", "-b", "pr"]);
+    append_entry(
+        &h,
+        &format!(
+            "## Decision: 2026-11-28T23:59:00Z\n**ID:** D-c0ffee02\n**Type:** CONFIRM\n**Refs:** {new}\n**Title:** ok\n"
+        ),
+    );
+    commit_as(&h, "Mallory", "ok");
+    let r = h.expect(&["review", "main..pr"], 0).stdout;
+    assert!(
+        r.contains(&format!(
+            "note confirms: confirms {new} \"Maybe SQLite for storage\": it becomes active, and retires {old} \"Use Postgres for storage\""
+        )),
+        "{r}"
+    );
+}
+
+/// A `.git/config` holding `[merge "zo"]` only in a comment (or a section with no driver)
+/// kept zo from registering its driver: git merged memory line by line.
+#[test]
+fn a_comment_in_git_config_kept_the_merge_driver_unregistered() {
+    let h = Hostile::new();
+    h.repo
+        .git(&["config", "--local", "--remove-section", "merge.zo"]);
+    let config = h.repo.path().join(".git/config");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("{text}# [merge \"zo\"]\n[merge \"zo\"]\n\tname = x\n"),
+    )
+    .unwrap();
+    let out = h.expect(&["status"], 0);
+    assert!(
+        out.stderr.contains("registered zo's merge driver"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        h.repo
+            .git(&["config", "--local", "--get", "merge.zo.driver"])
+            .contains("merge-driver")
+    );
+}

@@ -67,6 +67,10 @@ pub struct Bundle {
     /// The past moment the bundle shows (`zo context --as-of`); absent for now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub as_of: Option<AsOfNote>,
+    /// Memory files that could not be read (bad bytes, a link, no permission), each with
+    /// zo's message: the bundle says so in a line of its own and gives the rest.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
     /// Entries the rules flag that a person here approved, as the bundle shows them: the
     /// output gate keeps them (`store::shown`).
     #[serde(skip)]
@@ -232,6 +236,12 @@ impl Bundle {
         if let Some(a) = &self.as_of {
             s.push_str(&format!("{}\n\n", frame::one_line(&a.note)));
         }
+        for u in &self.unreadable {
+            s.push_str(&format!(
+                "zo could not read part of the memory, and gives the rest: {} (`zo verify` names the place; `zo doctor` the fix).\n\n",
+                frame::one_line(u)
+            ));
+        }
         for sec in &self.sections {
             s.push_str(&section_markdown(&sec.name, &sec.text));
         }
@@ -326,17 +336,36 @@ pub fn build_as_of(
         left: LeftOut::default(),
         state: String::new(),
     };
-    f.state_and_facts(memory, at)?;
-    let priors = match at {
-        None => memory.priors()?,
-        Some(at) => memory.priors_as_of(at)?.unwrap_or_default(),
+    // One file that cannot be read (a bad byte, a link, no permission) never silences the
+    // rest: what it would give is left out, and the bundle says which file and why.
+    let mut unreadable: Vec<String> = Vec::new();
+    let mut readable = |r: Result<()>| {
+        if let Err(e) = r {
+            unreadable.push(format!("{e:#}"));
+        }
     };
+    readable(f.state_and_facts(memory, at));
+    let priors = match at {
+        None => memory.priors(),
+        Some(at) => memory.priors_as_of(at).map(Option::unwrap_or_default),
+    }
+    .unwrap_or_else(|e| {
+        unreadable.push(format!("{e:#}"));
+        Default::default()
+    });
     f.priors(&priors);
-    f.handoff(memory, at)?;
-    f.next(memory, at)?;
+    if let Err(e) = f.handoff(memory, at) {
+        unreadable.push(format!("{e:#}"));
+    }
+    if let Err(e) = f.next(memory, at) {
+        unreadable.push(format!("{e:#}"));
+    }
 
     // The most recent decisions, newest first, whole entries only.
-    let log = memory.decisions_as_of(at)?;
+    let log = memory.decisions_as_of(at).unwrap_or_else(|e| {
+        unreadable.push(format!("{e:#}"));
+        Default::default()
+    });
     let candidates: Vec<usize> = (0..log.entries.len())
         .rev()
         .filter(|&i| {
@@ -375,6 +404,7 @@ pub fn build_as_of(
         left_out: f.left,
         footer,
         as_of,
+        unreadable,
         vouched: f.screen.vouched,
     })
 }
