@@ -772,3 +772,38 @@ fn one_bad_byte_silenced_all_of_memory() {
         "nothing written over the damage"
     );
 }
+
+/// A log cut at its start (`tail -c +300`) kept its first entry's fields without a heading,
+/// and a heading mistyped `## Decison:` made zo read an entry's fields as the one above's:
+/// both entries were hidden and `zo verify` said ok. It names each place now.
+#[test]
+fn a_cut_or_mistyped_heading_hid_an_entry_and_verify_said_ok() {
+    let r = Repo::init();
+    for i in 1..=3 {
+        r.decide(&format!("Decision number {i}"), &format!("text {i}"));
+    }
+    let log = r.path().join(".zo/memory/DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let first = text.find("## Decision:").unwrap();
+    let cut = &text[first + "## Decision: 2026-11-28T00:00:00Z\n".len() - 1..];
+    std::fs::write(&log, cut).unwrap();
+    let e = r.fails(&["verify"], 4);
+    assert!(
+        e.contains("DECISION_LOG.md:") && e.contains("field lines outside any entry"),
+        "{e}"
+    );
+    let doctor = r.run(&["doctor"]);
+    assert_eq!(doctor.code, 1, "{}", doctor.stdout);
+    assert!(
+        doctor.stdout.contains("FAIL memory files")
+            && doctor.stdout.contains("field lines outside any entry"),
+        "{}",
+        doctor.stdout
+    );
+    let typo =
+        text.replacen("## Decision:", "## Decison:", 2)
+            .replacen("## Decison:", "## Decision:", 1);
+    std::fs::write(&log, typo).unwrap();
+    let e = r.fails(&["verify"], 4);
+    assert!(e.contains("a heading zo does not read"), "{e}");
+}

@@ -147,7 +147,7 @@ fn readable(memory: &Memory, checks: &mut Checks) {
     ] {
         files.extend(names.unwrap_or_default().into_iter().map(|n| dir.join(n)));
     }
-    let bad: Vec<String> = files
+    let mut bad: Vec<String> = files
         .iter()
         .filter_map(|f| {
             crate::store::fsio::read_text(f)
@@ -155,8 +155,25 @@ fn readable(memory: &Memory, checks: &mut Checks) {
                 .map(|e| format!("{e:#}"))
         })
         .collect();
+    // Text that reads like an entry but is none (a heading cut off or mistyped): hidden from
+    // every reader, so doctor fails on it as verify does.
+    for (path, kind) in [
+        (l.decision_log(), "decisions"),
+        (l.priors(), "priors"),
+        (l.facts(), "facts"),
+    ] {
+        if let Ok(Some(text)) = crate::store::fsio::read_text(&path) {
+            let mut problems = Vec::new();
+            crate::ops::verify::unread(&l.show(&path), kind, &text, &mut problems);
+            bad.extend(problems.iter().map(|p| p.to_string()));
+        }
+    }
     if bad.is_empty() {
-        checks.push(("memory files", OK, "every memory file reads as text".into()));
+        checks.push((
+            "memory files",
+            OK,
+            "every memory file reads as text, every entry with its heading".into(),
+        ));
     } else {
         checks.push((
             "memory files",

@@ -188,9 +188,62 @@ fn directives(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>)
     }
 }
 
+/// Text of a memory file that reads like part of an entry but that zo reads as none: field
+/// lines outside every entry (a heading lost, cut off or mistyped: `head -c` left a log whose
+/// first entry had no heading, and verify said ok), and a `## ` heading inside an entry that
+/// is no heading zo reads (`## Decison:`: its fields are taken for the entry above's). Nothing
+/// such text says reaches anyone, so it is reported where it is.
+pub(crate) fn unread(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
+    if !matches!(kind, "decisions" | "priors" | "facts") {
+        return;
+    }
+    let t = text.as_str();
+    let spans = entry_spans(kind, text);
+    let line_at = |at: usize| t[..at].matches('\n').count() + 1;
+    let mut gaps = Vec::new();
+    let mut at = 0;
+    for (_, s) in &spans {
+        if s.start > at {
+            gaps.push(at..s.start);
+        }
+        at = at.max(s.end);
+    }
+    if at < t.len() {
+        gaps.push(at..t.len());
+    }
+    for g in gaps {
+        let first = line_at(g.start);
+        let mut fence = crate::format::fields::Fence::default();
+        let found = t[g]
+            .lines()
+            .enumerate()
+            .find(|(_, l)| !fence.feed(l) && crate::format::fields::parse_field_line(l).is_some());
+        if let Some((n, _)) = found {
+            problems.push(Problem {
+                file: label.to_string(),
+                line: first + n,
+                message: "field lines outside any entry: its heading is missing, cut off or mistyped, so zo reads none of it (give it back its heading, e.g. `## Decision: <time>`)".into(),
+            });
+        }
+    }
+    for (line, s) in spans {
+        let mut fence = crate::format::fields::Fence::default();
+        for (n, l) in t[s].lines().enumerate().skip(1) {
+            if !fence.feed(l) && l.starts_with("## ") {
+                problems.push(Problem {
+                    file: label.to_string(),
+                    line: line + n,
+                    message: "a heading zo does not read, inside the entry above (a mistyped entry heading? its fields are taken for the entry above's): correct it".into(),
+                });
+            }
+        }
+    }
+}
+
 /// What text written by hand is checked for, that zo's writers refuse: characters, secrets,
 /// dangerous directives, times in the future.
 fn hand_written(label: &str, kind: &str, text: &Text, problems: &mut Vec<Problem>) {
+    unread(label, kind, text, problems);
     characters(label, text, problems);
     secrets(label, kind, text, problems);
     directives(label, kind, text, problems);
