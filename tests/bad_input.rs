@@ -807,3 +807,31 @@ fn a_cut_or_mistyped_heading_hid_an_entry_and_verify_said_ok() {
     let e = r.fails(&["verify"], 4);
     assert!(e.contains("a heading zo does not read"), "{e}");
 }
+
+/// A log cut inside its last entry (`head -c`) showed a phantom row with an empty date, type
+/// or title in `zo log`. An entry without a title is not listed; the log says which line.
+#[test]
+fn a_truncated_log_showed_a_phantom_row() {
+    let r = Repo::init();
+    for i in 1..=4 {
+        r.decide(&format!("Decision number {i}"), &format!("text {i}"));
+    }
+    let log = r.path().join(".zo/memory/DECISION_LOG.md");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let last = text.rfind("**Title:**").unwrap();
+    std::fs::write(&log, &text[..last]).unwrap();
+    let out = r.run(&["log"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 3, "{}", out.stdout);
+    assert!(
+        out.stdout.lines().all(|l| l.contains("Decision number")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains("1 entry of") && out.stderr.contains("not listed: no title (line"),
+        "{}",
+        out.stderr
+    );
+    r.fails(&["verify"], 4);
+}

@@ -156,6 +156,10 @@ pub struct LogReport {
     /// The log's indices of the listed decisions, for renderers that need more of each.
     #[serde(skip)]
     pub picked: Vec<usize>,
+    /// The lines of entries not listed because they have no title (a heading whose fields
+    /// were cut off or lost): no row of blanks, but said (`zo verify` says what is wrong).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub untitled: Vec<usize>,
 }
 
 impl LogQuery {
@@ -275,6 +279,12 @@ pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
                 })
         })
         .collect();
+    let untitled: Vec<usize> = picked
+        .iter()
+        .filter(|&&i| log.entries[i].title.trim().is_empty())
+        .map(|&i| log.entries[i].span.line)
+        .collect();
+    picked.retain(|&i| !log.entries[i].title.trim().is_empty());
     if let Some(n) = q.limit {
         picked.truncate(n);
     }
@@ -282,6 +292,7 @@ pub fn log(log: &DecisionLog, q: &LogQuery) -> Result<LogReport> {
         decisions: picked.iter().map(|&i| summary(log, i)).collect(),
         as_of: None,
         picked,
+        untitled,
     })
 }
 

@@ -191,6 +191,15 @@ impl Operation for Log {
             .map(|p| p.to_string())
             .collect();
         let mut report = crate::ops::log(&log, &q)?;
+        if !report.untitled.is_empty() {
+            let lines: Vec<String> = report.untitled.iter().map(|l| l.to_string()).collect();
+            notes.push(format!(
+                "{} of {} not listed: no title (line {}); `zo verify` says what is wrong",
+                crate::format::count(report.untitled.len(), "entry", "entries"),
+                memory.layout.show(&memory.layout.decision_log()),
+                lines.join(", ")
+            ));
+        }
         if report.picked.is_empty() {
             // A commit from before `zo init` holds no memory, not an empty log.
             notes.push(
