@@ -217,6 +217,12 @@ fn union(
     out
 }
 
+/// A file's text before its first entry (`first`: where that entry starts), all of it when
+/// it has none: what the preamble merge compares.
+fn preamble_of(text: &str, first: Option<usize>) -> String {
+    text[..first.unwrap_or(text.len())].to_string()
+}
+
 /// A file's text before its first entry, merged three ways; when both sides changed it
 /// differently, both between conflict markers.
 fn preamble(base: &str, ours: &str, theirs: &str, conflicts: &mut usize) -> String {
@@ -249,11 +255,7 @@ pub fn decisions(base: &str, ours: &str, theirs: &str) -> Merged {
             .collect()
     };
     let head = |log: &DecisionLog| {
-        let end = log
-            .entries
-            .first()
-            .map_or(log.text.as_str().len(), |e| e.span.start);
-        log.text.as_str()[..end].to_string()
+        preamble_of(log.text.as_str(), log.entries.first().map(|e| e.span.start))
     };
     let (mut notes, mut conflicts) = (Vec::new(), 0);
     let out = union(
@@ -324,13 +326,8 @@ pub fn facts(base: &str, ours: &str, theirs: &str) -> Merged {
             notes.push(format!("{key} was set on both sides; both versions are kept and the later one holds (zo verify names them)"));
         }
     }
-    let head = |f: &FactsFile| {
-        let end = f
-            .entries
-            .first()
-            .map_or(f.text.as_str().len(), |e| e.span.start);
-        f.text.as_str()[..end].to_string()
-    };
+    let head =
+        |f: &FactsFile| preamble_of(f.text.as_str(), f.entries.first().map(|e| e.span.start));
     let pre = preamble(&head(&b), &head(&o), &head(&t), &mut conflicts);
     Merged {
         text: join_entries(&pre, &out),
@@ -435,13 +432,8 @@ pub fn priors(base: &str, ours: &str, theirs: &str) -> Merged {
             }
         }
     }
-    let head = |f: &PriorsFile| {
-        let end = f
-            .entries
-            .first()
-            .map_or(f.text.as_str().len(), |e| e.span.start);
-        f.text.as_str()[..end].to_string()
-    };
+    let head =
+        |f: &PriorsFile| preamble_of(f.text.as_str(), f.entries.first().map(|e| e.span.start));
     let pre = preamble(&head(&b), &head(&o), &head(&t), &mut conflicts);
     Merged {
         text: join_entries(&pre, &out),

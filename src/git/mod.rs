@@ -556,10 +556,19 @@ impl Repo {
 
     /// The names of the files directly in directory `dir` at commit `c` (none when absent).
     pub fn names_at(&self, c: &CommitRef, dir: &Path) -> Result<Vec<String>> {
-        let commit = self
-            .repo
-            .find_object(gix::ObjectId::from_hex(c.id.as_bytes())?)?
-            .try_into_commit()?;
+        let id = gix::ObjectId::from_hex(c.id.as_bytes())?;
+        self.children_at(id, dir, |m| m.is_blob())
+    }
+
+    /// The names of the entries directly in `dir` of a commit's tree whose mode `keep` takes,
+    /// in tree order (none when `dir` is absent or no directory).
+    fn children_at(
+        &self,
+        commit: gix::ObjectId,
+        dir: &Path,
+        keep: fn(gix::object::tree::EntryMode) -> bool,
+    ) -> Result<Vec<String>> {
+        let commit = self.repo.find_object(commit)?.try_into_commit()?;
         let tree = commit.tree()?;
         let Some(entry) = tree.lookup_entry_by_path(dir)? else {
             return Ok(vec![]);
@@ -571,7 +580,7 @@ impl Repo {
         let mut out = Vec::new();
         for e in sub.iter() {
             let e = e?;
-            if e.mode().is_blob() {
+            if keep(e.mode()) {
                 out.push(e.filename().to_string());
             }
         }
@@ -598,22 +607,7 @@ impl Repo {
 
     /// The names of the directories in `dir` of a commit's tree, sorted.
     pub fn dirs_at(&self, commit: gix::ObjectId, dir: &Path) -> Result<Vec<String>> {
-        let commit = self.repo.find_object(commit)?.try_into_commit()?;
-        let tree = commit.tree()?;
-        let Some(entry) = tree.lookup_entry_by_path(dir)? else {
-            return Ok(vec![]);
-        };
-        if !entry.mode().is_tree() {
-            return Ok(vec![]);
-        }
-        let sub = entry.object()?.try_into_tree()?;
-        let mut out = Vec::new();
-        for e in sub.iter() {
-            let e = e?;
-            if e.mode().is_tree() {
-                out.push(e.filename().to_string());
-            }
-        }
+        let mut out = self.children_at(commit, dir, |m| m.is_tree())?;
         out.sort();
         Ok(out)
     }

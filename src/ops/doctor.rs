@@ -140,32 +140,38 @@ fn links(l: &Layout, checks: &mut Checks) {
 /// was well): each one that does not is named, with zo's message and its fix.
 fn readable(memory: &Memory, checks: &mut Checks) {
     let l = &memory.layout;
-    let mut files = vec![l.state(), l.decision_log(), l.priors(), l.facts()];
+    // Each file read once: whether it reads as text, and for the three files of entries,
+    // text that reads like an entry but is none (a heading cut off or mistyped), hidden from
+    // every reader, so doctor fails on it as verify does.
+    let mut files = vec![
+        (l.state(), None),
+        (l.decision_log(), Some("decisions")),
+        (l.priors(), Some("priors")),
+        (l.facts(), Some("facts")),
+    ];
     for (dir, names) in [
         (l.sessions(), memory.session_names()),
         (l.snapshots(), memory.snapshot_names()),
     ] {
-        files.extend(names.unwrap_or_default().into_iter().map(|n| dir.join(n)));
+        files.extend(
+            names
+                .unwrap_or_default()
+                .into_iter()
+                .map(|n| (dir.join(n), None)),
+        );
     }
-    let mut bad: Vec<String> = files
-        .iter()
-        .filter_map(|f| {
-            crate::store::fsio::read_text(f)
-                .err()
-                .map(|e| format!("{e:#}"))
-        })
-        .collect();
-    // Text that reads like an entry but is none (a heading cut off or mistyped): hidden from
-    // every reader, so doctor fails on it as verify does.
-    for (path, kind) in [
-        (l.decision_log(), "decisions"),
-        (l.priors(), "priors"),
-        (l.facts(), "facts"),
-    ] {
-        if let Ok(Some(text)) = crate::store::fsio::read_text(&path) {
-            let mut problems = Vec::new();
-            crate::ops::verify::unread(&l.show(&path), kind, &text, &mut problems);
-            bad.extend(problems.iter().map(|p| p.to_string()));
+    let mut bad: Vec<String> = Vec::new();
+    for (path, kind) in files {
+        match crate::store::fsio::read_text(&path) {
+            Err(e) => bad.push(format!("{e:#}")),
+            Ok(Some(text)) => {
+                if let Some(kind) = kind {
+                    let mut problems = Vec::new();
+                    crate::ops::verify::unread(&l.show(&path), kind, &text, &mut problems);
+                    bad.extend(problems.iter().map(|p| p.to_string()));
+                }
+            }
+            Ok(None) => {}
         }
     }
     if bad.is_empty() {

@@ -101,14 +101,19 @@ fn entries(kind: Kind, name: &str, text: Option<String>) -> Entries {
     }
 }
 
+/// The one decision an entry's text (as review keeps it) holds.
+fn decision_of(text: &str) -> Option<crate::format::decision::Decision> {
+    DecisionLog::parse(Text::new(text.to_string()))
+        .entries
+        .into_iter()
+        .next()
+}
+
 /// The time an entry carries (a decision's heading, a fact's `Set`) or a session's or
 /// snapshot's file name does.
 fn dated(kind: Kind, name: &str, text: &str) -> Option<String> {
     match kind {
-        Kind::Decisions => DecisionLog::parse(Text::new(text.to_string()))
-            .entries
-            .first()
-            .map(|e| e.timestamp.clone()),
+        Kind::Decisions => decision_of(text).map(|e| e.timestamp),
         Kind::Facts => FactsFile::parse(Text::new(text.to_string()))
             .entries
             .first()
@@ -310,8 +315,7 @@ const BACKDATE_DAYS: i64 = 7;
 /// the commit that brought it (as-of reads take it as memory of that time — a note), and a
 /// decision that retires one dated after it, which no writer writes (a flag).
 fn retiring(text: &str, after: &Entries, by: Option<&CommitRef>) -> Vec<Flag> {
-    let log = DecisionLog::parse(Text::new(text.to_string()));
-    let Some(e) = log.entries.first() else {
+    let Some(e) = decision_of(text) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -342,10 +346,9 @@ fn retiring(text: &str, after: &Entries, by: Option<&CommitRef>) -> Vec<Flag> {
             let Some((title, text)) = after.get(&id) else {
                 continue;
             };
-            let retired: Vec<String> = DecisionLog::parse(Text::new(text.clone()))
-                .entries
-                .first()
-                .and_then(|c| c.supersedes.as_deref())
+            let retired: Vec<String> = decision_of(text)
+                .and_then(|c| c.supersedes)
+                .as_deref()
                 .map(crate::format::decision::referenced_ids)
                 .unwrap_or_default()
                 .into_iter()
@@ -390,10 +393,7 @@ fn retiring(text: &str, after: &Entries, by: Option<&CommitRef>) -> Vec<Flag> {
         let Some((title, old)) = after.get(&id) else {
             continue;
         };
-        let old_at = DecisionLog::parse(Text::new(old.clone()))
-            .entries
-            .first()
-            .and_then(|o| crate::time::parse_instant(&o.timestamp, false));
+        let old_at = decision_of(old).and_then(|o| crate::time::parse_instant(&o.timestamp, false));
         let earlier = matches!((at, old_at), (Some(a), Some(o)) if a < o);
         out.push(Flag {
             kind: if earlier { "retires-later" } else { "retires" },

@@ -1097,6 +1097,15 @@ fn a_gitattributes_line_hid_every_entry_past_review() {
     assert_ne!(d.code, 0, "{}", d.stdout);
 }
 
+/// The bundle's "Arrived since" section (a test fails without one).
+fn arrived_section(bundle: &str) -> &str {
+    bundle
+        .split("## Arrived since")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_else(|| panic!("no Arrived section: {bundle}"))
+}
+
 /// Append a hand-written decision entry to DECISION_LOG.md.
 fn append_entry(h: &Hostile, entry: &str) {
     let log = h.mem("DECISION_LOG.md");
@@ -1285,11 +1294,7 @@ fn an_outcome_a_confirmation_and_a_fact_arrived_unannounced() {
     .unwrap();
     commit_as(&h, "Mallory", "memory");
     let b = session_start(&h);
-    let arrived = b
-        .split("## Arrived since")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .unwrap_or_else(|| panic!("no Arrived section: {b}"));
+    let arrived = arrived_section(&b);
     for want in [
         format!("D-0c0c0c01, an outcome of {pg} \"Use Postgres for orders\""),
         "F-0c0c0c02, a fact: \"stack:db\"".to_string(),
@@ -1522,11 +1527,7 @@ fn a_session_added_by_a_pull_request_had_no_provenance() {
     .unwrap();
     commit_as(&h, "Mallory", "notes");
     let b = session_start(&h);
-    let arrived = b
-        .split("## Arrived since")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .unwrap_or_else(|| panic!("no Arrived section: {b}"));
+    let arrived = arrived_section(&b);
     assert!(
         arrived.contains(&format!("{name}, a session:")) && arrived.contains("Mallory"),
         "{arrived}"
